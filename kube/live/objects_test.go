@@ -2,7 +2,9 @@ package live_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -114,22 +116,37 @@ func TestFeedFollowsObjects(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ws, gs := want.Snapshot(), l.Scheduler().Cluster().Snapshot()
-	for _, name := range []string{"default", "a", "b"} {
-		if diff := cmp.Diff(ws.NamespaceLabels(name), gs.NamespaceLabels(name)); diff != "" {
-			t.Errorf("namespace %s (-dump +feed):\n%s", name, diff)
+	// The fake clientset delivers watch events asynchronously, so the feed
+	// may still be applying the last ones: compare until it holds the dump's
+	// view or ten seconds pass.
+	ws := want.Snapshot()
+	opts := cmpopts.EquateEmpty()
+	var diffs []string
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		gs := l.Scheduler().Cluster().Snapshot()
+		diffs = diffs[:0]
+		for _, name := range []string{"default", "a", "b"} {
+			if diff := cmp.Diff(ws.NamespaceLabels(name), gs.NamespaceLabels(name)); diff != "" {
+				diffs = append(diffs, fmt.Sprintf("namespace %s (-dump +feed):\n%s", name, diff))
+			}
+		}
+		if diff := cmp.Diff(ws.Services, gs.Services, opts); diff != "" {
+			diffs = append(diffs, fmt.Sprintf("services (-dump +feed):\n%s", diff))
+		}
+		if diff := cmp.Diff(ws.Controllers, gs.Controllers, opts); diff != "" {
+			diffs = append(diffs, fmt.Sprintf("controllers (-dump +feed):\n%s", diff))
+		}
+		if diff := cmp.Diff(ws.DisruptionBudgets, gs.DisruptionBudgets, opts); diff != "" {
+			diffs = append(diffs, fmt.Sprintf("budgets (-dump +feed):\n%s", diff))
+		}
+		if len(diffs) == 0 || time.Now().After(deadline) {
+			break
 		}
 	}
-	opts := cmpopts.EquateEmpty()
-	if diff := cmp.Diff(ws.Services, gs.Services, opts); diff != "" {
-		t.Errorf("services (-dump +feed):\n%s", diff)
+	for _, d := range diffs {
+		t.Error(d)
 	}
-	if diff := cmp.Diff(ws.Controllers, gs.Controllers, opts); diff != "" {
-		t.Errorf("controllers (-dump +feed):\n%s", diff)
-	}
-	if diff := cmp.Diff(ws.DisruptionBudgets, gs.DisruptionBudgets, opts); diff != "" {
-		t.Errorf("budgets (-dump +feed):\n%s", diff)
-	}
+	gs := l.Scheduler().Cluster().Snapshot()
 	r, ok := l.Scheduler().Cluster().Pod("default", "late")
 	if !ok || r.Pod.Spec.Priority == nil || *r.Pod.Spec.Priority != 77 {
 		t.Errorf("pod created with class p2: %+v", r.Pod)
