@@ -78,11 +78,7 @@ func TestInterPodAffinityHints(t *testing.T) {
 }
 
 // releaseHandle is a Handle of one kube-scheduler release.
-type releaseHandle struct{ v fw.KubeVersion }
-
-func (releaseHandle) Clock() fw.Clock               { return fw.RealClock{} }
-func (releaseHandle) Parallelism() int              { return 1 }
-func (h releaseHandle) KubeVersion() fw.KubeVersion { return h.v }
+func releaseHandle(v fw.KubeVersion) fw.Handle { return fw.NewHandle(fw.RealClock{}, 1, v) }
 
 // TestInterPodAffinityAntiHintByRelease: kube-scheduler v1.37's
 // isSchedulableAfterAssignedPodChange (kubernetes/kubernetes#139161) queues the pod when a
@@ -124,7 +120,7 @@ func TestInterPodAffinityAntiHintByRelease(t *testing.T) {
 			v    fw.KubeVersion
 			want fw.QueueingHint
 		}{{fw.KubeV136, tc.v136}, {fw.KubeV137, tc.v137}} {
-			pl := hintPlugin[*InterPodAffinity](t)(InterPodAffinityFactory(nil, releaseHandle{c.v}))
+			pl := hintPlugin[*InterPodAffinity](t)(InterPodAffinityFactory(nil, releaseHandle(c.v)))
 			var oldObj, newObj any
 			if tc.old != nil {
 				oldObj = hp(t, tc.old)

@@ -79,7 +79,7 @@ func ipaNewFilter(t ipaTB, parallelism int) *InterPodAffinity {
 // ipaNewFilterFor is ipaNewFilter for kube-scheduler release v.
 func ipaNewFilterFor(t ipaTB, parallelism int, v fw.KubeVersion) *InterPodAffinity {
 	t.Helper()
-	pl, err := NewInterPodAffinity(config.DefaultInterPodAffinityArgs(), ipaHandle{p: parallelism, v: v})
+	pl, err := NewInterPodAffinity(config.DefaultInterPodAffinityArgs(), ipaHandle(parallelism, v))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,19 +88,11 @@ func ipaNewFilterFor(t ipaTB, parallelism int, v fw.KubeVersion) *InterPodAffini
 
 // ipaHandle is a handle with a parallelism and a release (the zero
 // release: framework.DefaultKubeVersion).
-type ipaHandle struct {
-	p int
-	v fw.KubeVersion
-}
-
-func (ipaHandle) Clock() fw.Clock    { return fw.RealClock{} }
-func (h ipaHandle) Parallelism() int { return h.p }
-
-func (h ipaHandle) KubeVersion() fw.KubeVersion {
-	if h.v.IsZero() {
-		return fw.DefaultKubeVersion
+func ipaHandle(p int, v fw.KubeVersion) fw.Handle {
+	if v.IsZero() {
+		v = fw.DefaultKubeVersion
 	}
-	return h.v
+	return fw.NewHandle(fw.RealClock{}, p, v)
 }
 
 func ipaRand() *rand.Rand { return rand.New(rand.NewPCG(1, 2)) }

@@ -34,7 +34,7 @@ type laCase struct {
 
 func laRun(t *testing.T, tt laCase) *framework.Status {
 	t.Helper()
-	p, err := NewLoadAware(tt.args, st.LAHandle{C: framework.NewFakeClock(laNow)})
+	p, err := NewLoadAware(tt.args, st.LAHandle(framework.NewFakeClock(laNow)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -524,7 +524,7 @@ func TestLoadAwareFilterConstruction(t *testing.T) {
 // Reserve records the pod (the next pod sees its estimate); Unreserve
 // removes it. Filter without PreFilter estimates lazily.
 func TestLoadAwareFilterReserve(t *testing.T) {
-	p, _ := NewLoadAware(config.LoadAwareSchedulingArgs{}, st.LAHandle{C: framework.NewFakeClock(laNow)})
+	p, _ := NewLoadAware(config.LoadAwareSchedulingArgs{}, st.LAHandle(framework.NewFakeClock(laNow)))
 	la := p.(*LoadAware)
 	node := st.MakeNode().Name("n").Capacity(laM("10", "100Gi")).Obj()
 	ni, _ := framework.NewNodeInfo(node)
@@ -551,7 +551,7 @@ func TestLoadAwareFilterReserve(t *testing.T) {
 
 // The per-node Filter path does not allocate once the state is computed.
 func TestLoadAwareFilterNoAllocs(t *testing.T) {
-	p, _ := NewLoadAware(config.LoadAwareSchedulingArgs{}, st.LAHandle{C: framework.NewFakeClock(laNow)})
+	p, _ := NewLoadAware(config.LoadAwareSchedulingArgs{}, st.LAHandle(framework.NewFakeClock(laNow)))
 	la := p.(*LoadAware)
 	annotated := st.MakeNode().Name("a").Capacity(laM("10", "100Gi")).Annotation(estimator.AnnotationCustomUsageThresholds, `{"usageThresholds":{"cpu":10}}`).Obj()
 	plain := st.MakeNode().Name("n").Capacity(laM("10", "100Gi")).Obj()
@@ -582,7 +582,7 @@ func TestPropLoadAwareFilterMonotone(t *testing.T) {
 				"memory": rapid.Int64Range(0, 100).Draw(rt, "tmem"),
 			},
 		}
-		p, err := NewLoadAware(args, st.LAHandle{C: framework.NewFakeClock(laNow)})
+		p, err := NewLoadAware(args, st.LAHandle(framework.NewFakeClock(laNow)))
 		if err != nil {
 			rt.Fatal(err)
 		}

@@ -16,15 +16,8 @@ import (
 	"github.com/schedkit/schedkit/internal/st"
 )
 
-// ptsHandle is a minimal framework.Handle for tests.
-type ptsHandle struct{ parallelism int }
-
-func (h ptsHandle) Clock() fw.Clock  { return fw.RealClock{} }
-func (h ptsHandle) Parallelism() int { return h.parallelism }
-
-func (ptsHandle) KubeVersion() fw.KubeVersion { return fw.DefaultKubeVersion }
-
-func ptsHandleOf(p int) fw.Handle { return ptsHandle{p} }
+// ptsHandleOf is a Handle with parallelism p.
+func ptsHandleOf(p int) fw.Handle { return fw.NewHandle(fw.RealClock{}, p, fw.DefaultKubeVersion) }
 
 func ptsPolicyOf(i int) *api.NodeInclusionPolicy {
 	switch i {

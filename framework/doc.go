@@ -46,7 +46,12 @@
 // ReservePlugin, PermitPlugin (MaxPermitTimeout), PreBindPlugin,
 // BindPlugin, PostBindPlugin; ForkablePlugin (Forkable) for a plugin
 // whose state lasts across cycles and must branch with a scheduler's Fork.
-// Plugins see their framework as a Handle. BatchFilterPlugin,
+// handle.go: plugins see their framework as a Handle, whose services are
+// kube-scheduler's: WaitingPods (WaitingPod), a PodActivator, a
+// PodNominator, a SnapshotLister, a PodGroupManager (WorkloadFeatures), a
+// DRAManager (Snapshot.DRAManager), a Binder (api.PodVolumes), an Evictor,
+// a PluginsRunner, NodeLoads and ClusterEventHandler registration;
+// NewHandle is the handle of a framework that runs on no scheduler. BatchFilterPlugin,
 // BatchScorePlugin and BatchScoreExtensions are optional faster forms over
 // many nodes at once (BoundedBatchScorePlugin a batch scorer that also
 // tells its batch's least and greatest score; RejectingFilterPlugin with

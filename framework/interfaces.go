@@ -370,19 +370,6 @@ type ForkablePlugin interface {
 	Forkable
 }
 
-// Handle is what a plugin factory receives: the services of the framework
-// it belongs to.
-type Handle interface {
-	// Clock is the framework's clock.
-	Clock() Clock
-	// Parallelism is the number of workers for per-node loops.
-	Parallelism() int
-	// KubeVersion is the kube-scheduler release whose behaviour the
-	// plugins reproduce, for the plugins whose results changed between
-	// releases.
-	KubeVersion() KubeVersion
-}
-
 // BatchFilterPlugin is an optional extension of FilterPlugin for plugins
 // that filter many nodes faster in one call than node by node (their
 // PreFilter state is read once per call and the loop over nodes has no

@@ -33,7 +33,7 @@ func (p *Profile) Enable(reg *Registry, name string, weight int64) error {
 	if v.IsZero() {
 		v = DefaultKubeVersion
 	}
-	pl, err := fac(p.Args[name], probeHandle{v})
+	pl, err := fac(p.Args[name], NewHandle(RealClock{}, 1, v))
 	if err != nil {
 		return fmt.Errorf("%s: %w", prefix, err)
 	}
@@ -227,13 +227,3 @@ type Profile struct {
 	// PercentageOfNodesToScore overrides the scheduler-wide setting.
 	PercentageOfNodesToScore *int32
 }
-
-// probeHandle is the Handle Enable builds a plugin with to learn which
-// extension points it implements: the real clock, one worker, the
-// profile's release.
-type probeHandle struct{ v KubeVersion }
-
-func (probeHandle) Clock() Clock     { return RealClock{} }
-func (probeHandle) Parallelism() int { return 1 }
-
-func (h probeHandle) KubeVersion() KubeVersion { return h.v }

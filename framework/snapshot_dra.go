@@ -2,6 +2,7 @@ package framework
 
 import (
 	"cmp"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -331,4 +332,35 @@ func RequestsDRAExtended(pod *PodInfo) bool {
 		}
 	}
 	return false
+}
+
+// DRAManager returns a DRAManager that reads and changes s directly: the
+// DRA manager of a cycle run without a scheduler.
+func (s *Snapshot) DRAManager() DRAManager { return snapshotDRA{s} }
+
+// snapshotDRA is Snapshot.DRAManager's: its errors are those of kube's
+// API server as DynamicResources reports them.
+type snapshotDRA struct{ s *Snapshot }
+
+func (d snapshotDRA) Snapshot() *Snapshot { return d.s }
+
+func (d snapshotDRA) SetInFlight(uid string, claim *api.ResourceClaim) {
+	d.s.SetDRAInFlight(uid, claim)
+}
+
+func (d snapshotDRA) WriteClaim(claim *api.ResourceClaim, create bool) error {
+	_, found := d.s.DRA().ResourceClaim(claim.Namespace, claim.Name)
+	switch {
+	case create && found:
+		return fmt.Errorf("resourceclaims %q already exists", claim.Name)
+	case !create && !found:
+		return fmt.Errorf("could not find ResourceClaim %q", claim.Namespace+"/"+claim.Name)
+	}
+	_, err := d.s.SetStorageObject(claim)
+	return err
+}
+
+func (d snapshotDRA) DeleteClaim(namespace, name string) error {
+	_, err := d.s.DeleteStorageObject(api.KindResourceClaim, namespace, name)
+	return err
 }

@@ -19,43 +19,10 @@ const GangSchedulingName = "GangScheduling"
 // configurable).
 const GangSchedulingPermitTimeout = 5 * time.Minute
 
-// WorkloadFeatures mirror kube-scheduler v1.36's feature gates for
-// workload-aware scheduling, all alpha and off by default.
-type WorkloadFeatures struct {
-	// GenericWorkload: the PodGroup and Workload objects
-	// (api.WorkloadPodGroup, api.Workload) and the pod's
-	// spec.schedulingGroup.
-	GenericWorkload bool
-	// GangScheduling: the GangScheduling plugin; needs GenericWorkload.
-	GangScheduling bool
-	// TopologyAwareWorkloadScheduling: pod-group placements (the
-	// placementGenerate and placementScore extension points and the
-	// TopologyPlacementGenerator and PodGroupPodsCount plugins); needs
-	// GenericWorkload.
-	TopologyAwareWorkloadScheduling bool
-	// WorkloadAwarePreemption: a pod group that cannot be placed preempts
-	// as a whole (KEP-5710: DefaultPreemption's PodGroupPostFilter, victims
-	// grouped by their PodGroup's disruptionMode); needs GangScheduling.
-	WorkloadAwarePreemption bool
-}
-
-// Validate checks the gates' dependencies (kube's feature gate specs,
-// pkg/features/kube_features.go): GangScheduling and
-// TopologyAwareWorkloadScheduling need GenericWorkload.
-func (f WorkloadFeatures) Validate() error {
-	if !f.GenericWorkload && (f.GangScheduling || f.TopologyAwareWorkloadScheduling) {
-		return fmt.Errorf("scheduling: WorkloadFeatures: GangScheduling and TopologyAwareWorkloadScheduling need GenericWorkload")
-	}
-	if f.WorkloadAwarePreemption && !f.GangScheduling {
-		return fmt.Errorf("scheduling: WorkloadFeatures: WorkloadAwarePreemption needs GangScheduling")
-	}
-	return nil
-}
-
 // WithWorkloadFeatures turns on kube-scheduler v1.36's alpha workload
 // features (default: all off). A profile may enable GangScheduling without
 // them, as kube's configuration may: see GangScheduling.
-func WithWorkloadFeatures(f WorkloadFeatures) Option {
+func WithWorkloadFeatures(f framework.WorkloadFeatures) Option {
 	return func(s *Scheduler) { s.workload.features = f }
 }
 

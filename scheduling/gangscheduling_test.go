@@ -46,7 +46,7 @@ func gsProfile() framework.Profile {
 		Filter: []string{config.NodeResourcesFitName}, Permit: []string{GangSchedulingName}, Bind: []string{DefaultBinderName}}
 }
 
-var gsFeatures = WorkloadFeatures{GenericWorkload: true, GangScheduling: true}
+var gsFeatures = framework.WorkloadFeatures{GenericWorkload: true, GangScheduling: true}
 
 // TestGangSchedulingFlow ports kube-scheduler v1.36's
 // pkg/scheduler/framework/plugins/gangscheduling/gangscheduling_test.go
@@ -267,12 +267,12 @@ func TestGangSchedulingInScheduler(t *testing.T) {
 		// GenericWorkload it gates as ever; without, the pod's
 		// schedulingGroup is not seen (kube's API server drops it).
 		for _, tc := range []struct {
-			feats  WorkloadFeatures
+			feats  framework.WorkloadFeatures
 			gated  bool
 			reason string
 		}{
-			{WorkloadFeatures{GenericWorkload: true}, true, `waiting for pods's pod group "ghost" to appear in scheduling queue`},
-			{WorkloadFeatures{}, false, ""},
+			{framework.WorkloadFeatures{GenericWorkload: true}, true, `waiting for pods's pod group "ghost" to appear in scheduling queue`},
+			{framework.WorkloadFeatures{}, false, ""},
 		} {
 			c, _ := cluster.NewFrom([]*api.Node{csNode("n0")}, nil)
 			s, err := New(c, NewDefaultRegistry(), []framework.Profile{gsProfile()}, WithClock(framework.NewFakeClock(csNow)), WithWorkloadFeatures(tc.feats))
@@ -288,7 +288,7 @@ func TestGangSchedulingInScheduler(t *testing.T) {
 			}
 		}
 		c, _ := cluster.New()
-		_, err := New(c, NewDefaultRegistry(), []framework.Profile{DefaultProfile()}, WithWorkloadFeatures(WorkloadFeatures{GangScheduling: true}))
+		_, err := New(c, NewDefaultRegistry(), []framework.Profile{DefaultProfile()}, WithWorkloadFeatures(framework.WorkloadFeatures{GangScheduling: true}))
 		if err == nil || !strings.Contains(err.Error(), "need GenericWorkload") {
 			t.Errorf("GangScheduling without GenericWorkload: %v", err)
 		}

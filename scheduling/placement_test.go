@@ -16,7 +16,7 @@ import (
 	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
-var plFeatures = WorkloadFeatures{GenericWorkload: true, GangScheduling: true, TopologyAwareWorkloadScheduling: true}
+var plFeatures = framework.WorkloadFeatures{GenericWorkload: true, GangScheduling: true, TopologyAwareWorkloadScheduling: true}
 
 // plZoneNode is a 4-cpu node in zone.
 func plZoneNode(name, zone string) *api.Node {

@@ -16,7 +16,7 @@ import (
 // yet reported), every tenth node annotated with its own thresholds.
 func laBenchCluster(b *testing.B, n int) (*LoadAwareScheduling, []*framework.NodeInfo) {
 	b.Helper()
-	pl, err := NewLoadAwareScheduling(config.LoadAwareSchedulingArgs{}, st.LAHandle{C: framework.NewFakeClock(laNow)})
+	pl, err := NewLoadAwareScheduling(config.LoadAwareSchedulingArgs{}, st.LAHandle(framework.NewFakeClock(laNow)))
 	if err != nil {
 		b.Fatal(err)
 	}

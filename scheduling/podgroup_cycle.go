@@ -16,7 +16,7 @@ import (
 // workload is the scheduler's state of kube-scheduler v1.36's alpha
 // workload features.
 type workload struct {
-	features WorkloadFeatures
+	features framework.WorkloadFeatures
 }
 
 // runsPodGroupCycle reports whether a popped pod goes through the pod group

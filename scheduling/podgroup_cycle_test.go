@@ -55,7 +55,7 @@ func (p *pgFakePlugin) Permit(_ context.Context, _ *framework.CycleState, pod *f
 // pgSetup builds a scheduler over nodes with the pods added and groups
 // stored, and takes the pods out of the queue as the pod group cycle does,
 // in the given order.
-func pgSetup(t *testing.T, reg *framework.Registry, prof framework.Profile, feats WorkloadFeatures, nodes []*api.Node, pods []*api.Pod, groups ...*api.WorkloadPodGroup) (*Scheduler, []*queue.QueuedPod) {
+func pgSetup(t *testing.T, reg *framework.Registry, prof framework.Profile, feats framework.WorkloadFeatures, nodes []*api.Node, pods []*api.Pod, groups ...*api.WorkloadPodGroup) (*Scheduler, []*queue.QueuedPod) {
 	t.Helper()
 	c, err := cluster.NewFrom(nodes, nil)
 	if err != nil {
@@ -173,7 +173,7 @@ func TestPodGroupSchedulingAlgorithm(t *testing.T) {
 				}
 				prof := framework.Profile{SchedulerName: DefaultSchedulerName, QueueSort: []string{config.PrioritySortName},
 					Filter: []string{tt.plugin.Name()}, PostFilter: []string{tt.plugin.Name()}, Permit: []string{tt.plugin.Name()}, Bind: []string{DefaultBinderName}}
-				feats := WorkloadFeatures{GenericWorkload: true, TopologyAwareWorkloadScheduling: placement}
+				feats := framework.WorkloadFeatures{GenericWorkload: true, TopologyAwareWorkloadScheduling: placement}
 				pods := []*api.Pod{gsPod("default", "p1", "pg"), gsPod("default", "p2", "pg"), gsPod("default", "p3", "pg")}
 				s, members := pgSetup(t, reg, prof, feats, []*api.Node{csNode("node1")}, pods, gsBasic("default", "pg"))
 				prf := s.profiles[DefaultSchedulerName]
@@ -554,14 +554,14 @@ func TestPodGroupPreemptionGate(t *testing.T) {
 	zoned, plain := plZoned("ns", "zoned", 1), gsGang("ns", "plain", 1)
 	for _, tt := range []struct {
 		name  string
-		feats WorkloadFeatures
+		feats framework.WorkloadFeatures
 		group string
 		want  string
 	}{
 		{"TAS: missing group", plFeatures, "ghost", "preemption: pod group for pod not found"},
 		{"TAS: constrained group", plFeatures, "zoned", "preemption: not eligible due to placement-based pod group scheduling limitation"},
 		{"TAS: unconstrained group preempts", plFeatures, "plain", ""},
-		{"WAP", WorkloadFeatures{GenericWorkload: true, GangScheduling: true, WorkloadAwarePreemption: true}, "plain", "preemption: not eligible due to workload aware preemption enabled"},
+		{"WAP", framework.WorkloadFeatures{GenericWorkload: true, GangScheduling: true, WorkloadAwarePreemption: true}, "plain", "preemption: not eligible due to workload aware preemption enabled"},
 		{"no pod group", plFeatures, "", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -767,7 +767,7 @@ func TestMoreImportantVictim(t *testing.T) {
 // its next attempt; without DefaultPreemption the group's condition says
 // why it did not preempt.
 func TestWorkloadAwarePreemptionInScheduler(t *testing.T) {
-	feats := WorkloadFeatures{GenericWorkload: true, GangScheduling: true, WorkloadAwarePreemption: true}
+	feats := framework.WorkloadFeatures{GenericWorkload: true, GangScheduling: true, WorkloadAwarePreemption: true}
 	run := func(t *testing.T, prof framework.Profile) (*Scheduler, []Decision) {
 		low := gsGang("ns", "low", 1)
 		mode := api.DisruptionModePodGroup

@@ -15,7 +15,7 @@ import (
 // NodeResourcesFit (when p scores with it, at its Score weight) then
 // PodGroupPodsCount with weight 1 (TopologyAwareWorkloadScheduling). Pass
 // the same f to New with WithWorkloadFeatures.
-func EnableWorkloadScheduling(p framework.Profile, f WorkloadFeatures) framework.Profile {
+func EnableWorkloadScheduling(p framework.Profile, f framework.WorkloadFeatures) framework.Profile {
 	add := func(list []string, name string) []string {
 		if slices.Contains(list, name) {
 			return list

@@ -79,11 +79,9 @@ func TestDefaultRegistryBuildsEveryPlugin(t *testing.T) {
 }
 
 // releaseHandle is a Handle of one kube-scheduler release.
-type releaseHandle struct{ v framework.KubeVersion }
-
-func (releaseHandle) Clock() framework.Clock               { return framework.RealClock{} }
-func (releaseHandle) Parallelism() int                     { return 1 }
-func (h releaseHandle) KubeVersion() framework.KubeVersion { return h.v }
+func releaseHandle(v framework.KubeVersion) framework.Handle {
+	return framework.NewHandle(framework.RealClock{}, 1, v)
+}
 
 // TestDefaultPluginsPointsByRelease: NodeUnschedulable, NodeName and
 // TaintToleration's filter halves implement PreFilter from kube-scheduler
@@ -108,7 +106,7 @@ func TestDefaultPluginsPointsByRelease(t *testing.T) {
 	} {
 		for name, want := range tc.want {
 			fac, _ := reg.Lookup(name)
-			pl, err := fac(nil, releaseHandle{tc.v})
+			pl, err := fac(nil, releaseHandle(tc.v))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -185,7 +183,7 @@ func TestDefaultProfileIsTheExpandedMultiPoint(t *testing.T) {
 func testDefaultProfileIsTheExpandedMultiPoint(t *testing.T, v framework.KubeVersion) {
 	reg := NewDefaultRegistry()
 	got := DefaultProfileFor(v)
-	h := releaseHandle{v}
+	h := releaseHandle(v)
 	want := framework.Profile{SchedulerName: got.SchedulerName, KubeVersion: v, Weights: map[string]int64{}}
 	// PreEnqueue is not one of AllPoints: the plugins implementing it.
 	for _, wp := range DefaultMultiPointFor(v) {

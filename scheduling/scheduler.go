@@ -361,6 +361,9 @@ type Scheduler struct {
 	reasons     map[string]string
 	forks       []forkState
 	usage       []usageCache
+	// handlers are the plugins' cluster event handlers
+	// (Handle.AddClusterEventHandler), each once.
+	handlers []framework.ClusterEventHandler
 
 	readyMu sync.Mutex
 	ready   []*binding
@@ -452,7 +455,7 @@ func New(cl *cluster.Cluster, registry *framework.Registry, profiles []framework
 			return nil, fmt.Errorf("scheduling: profile %q: QueueSort %v (with its args) differs from profile %q's %v; all profiles must share one",
 				p.SchedulerName, p.QueueSort, first.SchedulerName, first.QueueSort)
 		}
-		f, err := runtime.NewFramework(registry, p, runtime.WithClock(s.clock), runtime.WithParallelism(s.parallelism), runtime.WithKubeVersion(s.kubeVersion), runtime.WithExtenders(s.extenders...))
+		f, err := runtime.NewFramework(registry, p, s.frameworkOptions()...)
 		if err != nil {
 			return nil, fmt.Errorf("scheduling: %w", err)
 		}

@@ -43,6 +43,13 @@ func (s *Scheduler) collectUsageCaches() {
 // cluster event. Errors (a pod the estimator rejects) leave the cache as
 // it was; the cluster is the source of truth.
 func (s *Scheduler) podAssigned(pi *framework.PodInfo, added bool) {
+	for _, h := range s.handlers {
+		if added {
+			h.AssignedPodAdded(pi.Pod)
+		} else {
+			h.AssignedPodDeleted(pi.Pod)
+		}
+	}
 	for _, c := range s.usage {
 		if added {
 			_ = c.AddPod(pi.Pod)
@@ -54,6 +61,9 @@ func (s *Scheduler) podAssigned(pi *framework.PodInfo, added bool) {
 
 // nodeMetricUpdated passes a NodeMetric to the usage caches.
 func (s *Scheduler) nodeMetricUpdated(m *api.NodeMetric) {
+	for _, h := range s.handlers {
+		h.NodeMetricUpdated(m)
+	}
 	for _, c := range s.usage {
 		_ = c.UpdateNodeMetric(m)
 	}

@@ -60,11 +60,9 @@ type volumeVersionCase struct {
 }
 
 // versionHandle is a plugin handle of one kube-scheduler release.
-type versionHandle struct{ v framework.KubeVersion }
-
-func (versionHandle) Clock() framework.Clock               { return framework.RealClock{} }
-func (versionHandle) Parallelism() int                     { return 1 }
-func (h versionHandle) KubeVersion() framework.KubeVersion { return h.v }
+func versionHandle(v framework.KubeVersion) framework.Handle {
+	return framework.NewHandle(framework.RealClock{}, 1, v)
+}
 
 // runVolumeVersion runs NodeVolumeLimits and VolumeBinding of the default
 // registry, built for release v, as the oracle runs kube's.
@@ -83,7 +81,7 @@ func runVolumeVersion(t *testing.T, v framework.KubeVersion, c *volumeVersionCas
 		if on, ok := c.gates["StorageCapacityScoring"]; ok && name == config.VolumeBindingName {
 			args = config.VolumeBindingArgs{BindTimeoutSeconds: 600, StorageCapacityScoring: &on}
 		}
-		pl, err := f(args, versionHandle{v})
+		pl, err := f(args, versionHandle(v))
 		if err != nil {
 			t.Fatal(err)
 		}

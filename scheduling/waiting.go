@@ -294,3 +294,24 @@ func (s *waitingPods) list() []*WaitingPod {
 	sort.Slice(out, func(i, j int) bool { return out[i].pod.Key() < out[j].pod.Key() })
 	return out
 }
+
+var _ framework.WaitingPods = (*waitingPods)(nil)
+
+// Get returns the waiting pod of key (framework.WaitingPods).
+func (s *waitingPods) Get(key string) (framework.WaitingPod, bool) {
+	if w, ok := s.get(key); ok {
+		return w, true
+	}
+	return nil, false
+}
+
+// List returns the waiting pods sorted by namespace/name
+// (framework.WaitingPods).
+func (s *waitingPods) List() []framework.WaitingPod {
+	ws := s.list()
+	out := make([]framework.WaitingPod, len(ws))
+	for i, w := range ws {
+		out[i] = w
+	}
+	return out
+}

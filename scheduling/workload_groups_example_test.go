@@ -17,7 +17,7 @@ import (
 // (b); one asking for 4 is refused whole, and its PodGroupScheduled
 // condition says why.
 func ExampleEnableWorkloadScheduling() {
-	feats := scheduling.WorkloadFeatures{GenericWorkload: true, GangScheduling: true, TopologyAwareWorkloadScheduling: true}
+	feats := framework.WorkloadFeatures{GenericWorkload: true, GangScheduling: true, TopologyAwareWorkloadScheduling: true}
 	zoned := func(name string, minCount int32) *api.WorkloadPodGroup {
 		return &api.WorkloadPodGroup{ObjectMeta: api.ObjectMeta{Namespace: "default", Name: name},
 			Spec: api.WorkloadPodGroupSpec{

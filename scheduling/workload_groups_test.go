@@ -15,7 +15,7 @@ import (
 	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
-var wgFeatures = WorkloadFeatures{GenericWorkload: true, GangScheduling: true}
+var wgFeatures = framework.WorkloadFeatures{GenericWorkload: true, GangScheduling: true}
 
 // TestPropWorkloadGroupForkRevert: any sequence of kube PodGroup and
 // Workload events (add, status update, delete), gang pods arriving and

@@ -53,7 +53,7 @@ func TestConformance(t *testing.T) {
 			return NewNodeResourcesBalancedAllocation(ba, nil)
 		}},
 		{"ImageLocality", func(*rapid.T) (fw.Plugin, error) { return NewImageLocality(nil, nil) }},
-		{"ImageLocality/v1.36", func(*rapid.T) (fw.Plugin, error) { return NewImageLocality(nil, ilHandle{fw.KubeV136}) }},
+		{"ImageLocality/v1.36", func(*rapid.T) (fw.Plugin, error) { return NewImageLocality(nil, ilHandle(fw.KubeV136)) }},
 		{"PodTopologySpread", func(*rapid.T) (fw.Plugin, error) {
 			return NewPodTopologySpread(config.DefaultPodTopologySpreadArgs(), nil)
 		}},
@@ -100,7 +100,7 @@ func conformanceResources(t *rapid.T) []config.ResourceSpec {
 func TestConformancePodTopologySpread(t *testing.T) {
 	frameworktest.RunCases(t, func(t *rapid.T) frameworktest.Case {
 		c := ptsDrawScoreCase(t)
-		pl, err := NewPodTopologySpread(c.args, ptsHandle{rapid.IntRange(1, 3).Draw(t, "parallelism")})
+		pl, err := NewPodTopologySpread(c.args, ptsHandle(rapid.IntRange(1, 3).Draw(t, "parallelism")))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -151,7 +151,7 @@ func TestConformanceInterPodAffinity(t *testing.T) {
 	frameworktest.RunCases(t, func(t *rapid.T) frameworktest.Case {
 		c := ipaGenScoreCluster(t)
 		v := rapid.SampledFrom(fw.KubeVersions()).Draw(t, "version")
-		pl, err := NewInterPodAffinity(c.args, ipaScoreHandle{p: rapid.IntRange(1, 3).Draw(t, "parallelism"), v: v})
+		pl, err := NewInterPodAffinity(c.args, ipaScoreHandle(rapid.IntRange(1, 3).Draw(t, "parallelism"), v))
 		if err != nil {
 			t.Fatal(err)
 		}

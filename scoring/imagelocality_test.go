@@ -27,15 +27,11 @@ func ilNodes() []*api.Node {
 }
 
 // ilHandle is a handle naming a kube-scheduler release.
-type ilHandle struct{ v fw.KubeVersion }
-
-func (ilHandle) Clock() fw.Clock               { return fw.RealClock{} }
-func (ilHandle) Parallelism() int              { return 1 }
-func (h ilHandle) KubeVersion() fw.KubeVersion { return h.v }
+func ilHandle(v fw.KubeVersion) fw.Handle { return fw.NewHandle(fw.RealClock{}, 1, v) }
 
 // ilNewFor builds ImageLocality for release v.
 func ilNewFor(t fataler, v fw.KubeVersion) fw.Plugin {
-	pl, err := NewImageLocality(nil, ilHandle{v})
+	pl, err := NewImageLocality(nil, ilHandle(v))
 	if err != nil {
 		t.Fatalf("NewImageLocality: %v", err)
 	}

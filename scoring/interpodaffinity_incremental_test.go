@@ -73,7 +73,7 @@ func ipaHostnameCluster(t *rapid.T) ipaScoreCluster {
 func TestPropInterPodAffinityHostnameAfterAddMatchesPreScore(t *testing.T) {
 	frameworktest.RunCases(t, func(t *rapid.T) frameworktest.Case {
 		c := ipaHostnameCluster(t)
-		pl, err := NewInterPodAffinity(c.args, ipaScoreHandle{p: rapid.IntRange(1, 3).Draw(t, "parallelism")})
+		pl, err := NewInterPodAffinity(c.args, ipaScoreHandle(rapid.IntRange(1, 3).Draw(t, "parallelism"), fw.KubeVersion{}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -160,7 +160,7 @@ func TestPropInterPodAffinityAfterAddShapeMemo(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		c := ipaHostnameCluster(t)
 		snap := fw.MustSnapshot(c.nodes, c.pods, fw.WithNamespaces(ipaGenNS...))
-		p, err := NewInterPodAffinity(c.args, ipaScoreHandle{p: 1})
+		p, err := NewInterPodAffinity(c.args, ipaScoreHandle(1, fw.KubeVersion{}))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -236,7 +236,7 @@ func TestPropInterPodAffinityScoreMatchesReference(t *testing.T) {
 		snap := fw.MustSnapshot(c.nodes, c.pods, fw.WithNamespaces(ipaGenNS...))
 		pi := fw.MustPodInfo(c.pod)
 		v := rapid.SampledFrom(fw.KubeVersions()).Draw(t, "version")
-		pl, err := NewInterPodAffinity(c.args, ipaScoreHandle{p: rapid.IntRange(1, 4).Draw(t, "parallelism"), v: v})
+		pl, err := NewInterPodAffinity(c.args, ipaScoreHandle(rapid.IntRange(1, 4).Draw(t, "parallelism"), v))
 		if err != nil {
 			t.Fatal(err)
 		}

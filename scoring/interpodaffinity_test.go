@@ -28,19 +28,11 @@ var ipaScoreNamespaces = []api.Namespace{
 
 // ipaScoreHandle is a handle with a parallelism and a release (the zero
 // release: framework.DefaultKubeVersion).
-type ipaScoreHandle struct {
-	p int
-	v fw.KubeVersion
-}
-
-func (ipaScoreHandle) Clock() fw.Clock    { return fw.RealClock{} }
-func (h ipaScoreHandle) Parallelism() int { return h.p }
-
-func (h ipaScoreHandle) KubeVersion() fw.KubeVersion {
-	if h.v.IsZero() {
-		return fw.DefaultKubeVersion
+func ipaScoreHandle(p int, v fw.KubeVersion) fw.Handle {
+	if v.IsZero() {
+		v = fw.DefaultKubeVersion
 	}
-	return h.v
+	return fw.NewHandle(fw.RealClock{}, p, v)
 }
 func ipaScoreRand() *rand.Rand { return rand.New(rand.NewPCG(3, 4)) }
 func ipaN(name string, labels map[string]string) *api.Node {
@@ -65,7 +57,7 @@ func ipaWeighted(weight int32, topologyKey string, reqs ...api.LabelSelectorRequ
 
 func ipaNewScore(t testing.TB, args config.InterPodAffinityArgs, par int) *InterPodAffinity {
 	t.Helper()
-	pl, err := NewInterPodAffinity(args, ipaScoreHandle{p: par})
+	pl, err := NewInterPodAffinity(args, ipaScoreHandle(par, fw.KubeVersion{}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -130,7 +130,7 @@ func TestInterPodAffinityNamespaceSelectorByVersion(t *testing.T) {
 					if !v.AtLeast(fw.KubeV137) {
 						w = tc.want136
 					}
-					pl, err := NewInterPodAffinity(config.DefaultInterPodAffinityArgs(), ipaScoreHandle{p: 1, v: v})
+					pl, err := NewInterPodAffinity(config.DefaultInterPodAffinityArgs(), ipaScoreHandle(1, v))
 					if err != nil {
 						t.Fatal(err)
 					}

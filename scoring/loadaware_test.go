@@ -32,7 +32,7 @@ type laScoreCase struct {
 
 func laScore(t *testing.T, tt laScoreCase) int64 {
 	t.Helper()
-	p, err := NewLoadAware(tt.args, st.LAHandle{C: framework.NewFakeClock(laNow)})
+	p, err := NewLoadAware(tt.args, st.LAHandle(framework.NewFakeClock(laNow)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,7 +240,7 @@ func TestLoadAwareScoreMisc(t *testing.T) {
 }
 
 func TestLoadAwareScoreNoAllocs(t *testing.T) {
-	p, _ := NewLoadAware(config.LoadAwareSchedulingArgs{DominantResourceWeight: 5, ResourceWeights: map[resource.Name]int64{"cpu": 1, "memory": 2}}, st.LAHandle{C: framework.NewFakeClock(laNow)})
+	p, _ := NewLoadAware(config.LoadAwareSchedulingArgs{DominantResourceWeight: 5, ResourceWeights: map[resource.Name]int64{"cpu": 1, "memory": 2}}, st.LAHandle(framework.NewFakeClock(laNow)))
 	la := p.(*LoadAware)
 	_ = la.Cache().UpdateNodeMetric(st.MakeNodeMetric("n").UpdateTime(laNow).Usage(laM("3", "1Gi")).Obj())
 	ni, _ := framework.NewNodeInfo(st.MakeNode().Name("n").Capacity(laM("10", "100Gi")).Obj())
@@ -265,7 +265,7 @@ func TestPropLoadAwareScoreRange(t *testing.T) {
 		if rapid.Bool().Draw(rt, "weights") {
 			args.ResourceWeights = map[resource.Name]int64{"cpu": rapid.Int64Range(1, 100).Draw(rt, "wc"), "memory": rapid.Int64Range(1, 100).Draw(rt, "wm")}
 		}
-		p, err := NewLoadAware(args, st.LAHandle{C: framework.NewFakeClock(laNow)})
+		p, err := NewLoadAware(args, st.LAHandle(framework.NewFakeClock(laNow)))
 		if err != nil {
 			rt.Fatal(err)
 		}

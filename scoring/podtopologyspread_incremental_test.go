@@ -103,7 +103,7 @@ func ptsDrawWalkCase(t *rapid.T) ptsScoreCase {
 func TestPropPodTopologySpreadPreScoreAfterAddStopsEarly(t *testing.T) {
 	frameworktest.RunCases(t, func(t *rapid.T) frameworktest.Case {
 		c := ptsDrawWalkCase(t)
-		pl, err := NewPodTopologySpread(c.args, ptsHandle{1})
+		pl, err := NewPodTopologySpread(c.args, ptsHandle(1))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -16,12 +16,8 @@ import (
 	"github.com/schedkit/schedkit/internal/st"
 )
 
-type ptsHandle struct{ parallelism int }
-
-func (h ptsHandle) Clock() fw.Clock  { return fw.RealClock{} }
-func (h ptsHandle) Parallelism() int { return h.parallelism }
-
-func (ptsHandle) KubeVersion() fw.KubeVersion { return fw.DefaultKubeVersion }
+// ptsHandle is a Handle with a parallelism.
+func ptsHandle(p int) fw.Handle { return fw.NewHandle(fw.RealClock{}, p, fw.DefaultKubeVersion) }
 
 type ptsScoreCase struct {
 	nodes    []*api.Node
@@ -113,7 +109,7 @@ func ptsDrawScoreCase(t *rapid.T) ptsScoreCase {
 // ptsScoresByName runs the score half over c with the nodes in the given
 // order and parallelism and returns raw and normalized scores by node name.
 func ptsScoresByName(t *rapid.T, c ptsScoreCase, order []int, parallelism int) (map[string]int64, map[string]int64, bool) {
-	pl, err := NewPodTopologySpread(c.args, ptsHandle{parallelism})
+	pl, err := NewPodTopologySpread(c.args, ptsHandle(parallelism))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,7 +32,7 @@ func trimaranBenchLoads(n int) NodeLoads {
 func BenchmarkTargetLoadPacking(b *testing.B) {
 	for _, n := range nrfBenchSizes {
 		b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
-			pl, err := newTargetLoadPacking(clockHandle{fw.NewFakeClock(time.Unix(990, 0))}, trimaranBenchLoads(n))
+			pl, err := newTargetLoadPacking(clockHandle(fw.NewFakeClock(time.Unix(990, 0))), trimaranBenchLoads(n))
 			if err != nil {
 				b.Fatal(err)
 			}

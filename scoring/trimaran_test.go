@@ -125,7 +125,7 @@ func TestTargetLoadPackingMissing(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			loads := NodeLoads{"node-1": &api.NodeLoad{ObjectMeta: api.ObjectMeta{Name: "node-1"}, Window: api.LoadWindow{End: tt.windowEnd},
 				Metrics: []api.LoadMetric{{Type: api.LoadMetricCPU, Operator: api.LoadOperatorLatest, Value: 10}}}}
-			pl, err := newTargetLoadPacking(clockHandle{clock}, loads)
+			pl, err := newTargetLoadPacking(clockHandle(clock), loads)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -141,12 +141,10 @@ func TestTargetLoadPackingMissing(t *testing.T) {
 	}
 }
 
-type clockHandle struct{ c framework.Clock }
-
-func (h clockHandle) Clock() framework.Clock { return h.c }
-func (clockHandle) Parallelism() int         { return 1 }
-
-func (clockHandle) KubeVersion() framework.KubeVersion { return framework.DefaultKubeVersion }
+// clockHandle is a Handle with clock c.
+func clockHandle(c framework.Clock) framework.Handle {
+	return framework.NewHandle(c, 1, framework.DefaultKubeVersion)
+}
 
 // TestLoadVariationRiskBalancingScore ports scheduler-plugins'
 // pkg/trimaran/loadvariationriskbalancing/loadvariationriskbalancing_test.go

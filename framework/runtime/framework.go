@@ -78,6 +78,8 @@ type Framework struct {
 	batch sync.Pool
 	// sign caches the plugins that sign pods (signature.go).
 	sign signState
+	// svc are the Handle's services (handle.go).
+	svc services
 }
 
 var _ framework.Handle = (*Framework)(nil)
@@ -113,6 +115,7 @@ func NewFramework(registry *framework.Registry, p framework.Profile, opts ...Opt
 	if f.parallelism < 1 {
 		return nil, fmt.Errorf("%s: parallelism=%d: must be at least 1", prefix, f.parallelism)
 	}
+	f.svc.base = framework.NewHandle(f.clock, f.parallelism, f.kubeVersion)
 	if !p.KubeVersion.IsZero() && p.KubeVersion != f.kubeVersion {
 		return nil, fmt.Errorf("%s: built for kube %s, but the framework reproduces %s (use WithKubeVersion(%s))", prefix, p.KubeVersion, f.kubeVersion, p.KubeVersion)
 	}

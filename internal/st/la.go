@@ -11,14 +11,5 @@ type NodeMetricWrapper = builder.NodeMetricWrapper
 // MakeNodeMetric is builder.MakeNodeMetric.
 func MakeNodeMetric(name string) *NodeMetricWrapper { return builder.MakeNodeMetric(name) }
 
-// LAHandle is a minimal framework.Handle with a given clock.
-type LAHandle struct{ C fw.Clock }
-
-// Clock returns the handle's clock.
-func (h LAHandle) Clock() fw.Clock { return h.C }
-
-// Parallelism returns 1.
-func (h LAHandle) Parallelism() int { return 1 }
-
-// KubeVersion returns framework.DefaultKubeVersion.
-func (h LAHandle) KubeVersion() fw.KubeVersion { return fw.DefaultKubeVersion }
+// LAHandle is a minimal framework.Handle with clock c.
+func LAHandle(c fw.Clock) fw.Handle { return fw.NewHandle(c, 1, fw.DefaultKubeVersion) }

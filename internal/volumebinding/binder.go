@@ -29,39 +29,13 @@ const (
 // (kube's stateKey, the plugin name).
 const StateKey fw.StateKey = "VolumeBinding"
 
-// Binding is a claim matched with a pre-provisioned volume. Before
-// Reserve, PV is the volume as found; after, the assumed copy bound to the
-// claim.
-type Binding struct {
-	PVC *api.PersistentVolumeClaim
-	PV  *api.PersistentVolume
-	// pvBase is the snapshot object PV derives from (its version).
-	pvBase *api.PersistentVolume
-}
-
-// Provision is a claim to provision dynamically on the node, with the
-// CSIStorageCapacity that showed room for it (nil when capacity is not
-// tracked). After Reserve, PVC is the assumed copy carrying the
-// selected-node annotation.
-type Provision struct {
-	PVC          *api.PersistentVolumeClaim
-	NodeCapacity *api.CSIStorageCapacity
-	pvcBase      *api.PersistentVolumeClaim
-}
-
-// PVBase returns the snapshot object b.PV derives from: the cluster's
-// PersistentVolume a binding updates.
-func (b *Binding) PVBase() *api.PersistentVolume { return b.pvBase }
-
-// PVCBase returns the snapshot object p.PVC derives from.
-func (p *Provision) PVCBase() *api.PersistentVolumeClaim { return p.pvcBase }
-
-// PodVolumes are the pod's volume decisions for one node (kube's
-// PodVolumes).
-type PodVolumes struct {
-	StaticBindings    []Binding
-	DynamicProvisions []Provision
-}
+// Binding, Provision and PodVolumes are the decisions the binder makes
+// (api.StaticBinding, api.DynamicProvision, api.PodVolumes).
+type (
+	Binding    = api.StaticBinding
+	Provision  = api.DynamicProvision
+	PodVolumes = api.PodVolumes
+)
 
 // Binder is one VolumeBinding plugin's volume binder: its assume cache and
 // the statuses it returns. It is safe for concurrent use.
@@ -786,17 +760,17 @@ func (s *State) podVolumes(nodeName string) (*PodVolumes, bool) {
 	pv := &PodVolumes{}
 	for _, j := range s.findOrder {
 		if r := res[j]; r.pv != nil {
-			pv.StaticBindings = append(pv.StaticBindings, Binding{PVC: s.delayed[j].pvc, PV: r.pv, pvBase: r.base})
+			pv.StaticBindings = append(pv.StaticBindings, Binding{PVC: s.delayed[j].pvc, PV: r.pv, PVBase: r.base})
 		}
 	}
 	for j := range s.delayed {
 		if s.delayed[j].hasSelected {
-			pv.DynamicProvisions = append(pv.DynamicProvisions, Provision{PVC: s.delayed[j].pvc, NodeCapacity: res[j].cap, pvcBase: s.delayed[j].base})
+			pv.DynamicProvisions = append(pv.DynamicProvisions, Provision{PVC: s.delayed[j].pvc, NodeCapacity: res[j].cap, PVCBase: s.delayed[j].base})
 		}
 	}
 	for _, j := range s.findOrder {
 		if res[j].provision {
-			pv.DynamicProvisions = append(pv.DynamicProvisions, Provision{PVC: s.delayed[j].pvc, NodeCapacity: res[j].cap, pvcBase: s.delayed[j].base})
+			pv.DynamicProvisions = append(pv.DynamicProvisions, Provision{PVC: s.delayed[j].pvc, NodeCapacity: res[j].cap, PVCBase: s.delayed[j].base})
 		}
 	}
 	return pv, true
@@ -898,21 +872,21 @@ func (b *Binder) Reserve(s *State, pod *api.Pod, nodeName string) error {
 	out := &PodVolumes{}
 	revert := func() {
 		for _, bd := range out.StaticBindings {
-			b.cache.restorePV(bd.PV.Name, bd.pvBase)
+			b.cache.restorePV(bd.PV.Name, bd.PVBase)
 		}
 		for _, p := range out.DynamicProvisions {
-			b.cache.restorePVC(p.PVC.Namespace, p.PVC.Name, p.pvcBase)
+			b.cache.restorePVC(p.PVC.Namespace, p.PVC.Name, p.PVCBase)
 		}
 	}
 	for _, bd := range pv.StaticBindings {
 		newPV, dirty := bindVolumeToClaim(bd.PV, bd.PVC)
 		if dirty {
-			if err := b.cache.assumePV(s.snap, newPV, bd.pvBase); err != nil {
+			if err := b.cache.assumePV(s.snap, newPV, bd.PVBase); err != nil {
 				revert()
 				return err
 			}
 		}
-		out.StaticBindings = append(out.StaticBindings, Binding{PVC: bd.PVC, PV: newPV, pvBase: bd.pvBase})
+		out.StaticBindings = append(out.StaticBindings, Binding{PVC: bd.PVC, PV: newPV, PVBase: bd.PVBase})
 	}
 	for _, p := range pv.DynamicProvisions {
 		c := *p.PVC
@@ -921,11 +895,11 @@ func (b *Binder) Reserve(s *State, pod *api.Pod, nodeName string) error {
 			c.Annotations = map[string]string{}
 		}
 		c.Annotations[api.AnnSelectedNode] = nodeName
-		if err := b.cache.assumePVC(s.snap, &c, p.pvcBase); err != nil {
+		if err := b.cache.assumePVC(s.snap, &c, p.PVCBase); err != nil {
 			revert()
 			return err
 		}
-		out.DynamicProvisions = append(out.DynamicProvisions, Provision{PVC: &c, NodeCapacity: p.NodeCapacity, pvcBase: p.pvcBase})
+		out.DynamicProvisions = append(out.DynamicProvisions, Provision{PVC: &c, NodeCapacity: p.NodeCapacity, PVCBase: p.PVCBase})
 	}
 	s.AllBound = false
 	s.reserved, s.reservedNode = out, nodeName
@@ -997,9 +971,9 @@ func (b *Binder) Forget(pv *PodVolumes) {
 	b.cache.mu.Lock()
 	defer b.cache.mu.Unlock()
 	for _, bd := range pv.StaticBindings {
-		b.cache.restorePV(bd.PV.Name, bd.pvBase)
+		b.cache.restorePV(bd.PV.Name, bd.PVBase)
 	}
 	for _, p := range pv.DynamicProvisions {
-		b.cache.restorePVC(p.PVC.Namespace, p.PVC.Name, p.pvcBase)
+		b.cache.restorePVC(p.PVC.Namespace, p.PVC.Name, p.PVCBase)
 	}
 }

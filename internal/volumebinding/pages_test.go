@@ -139,7 +139,7 @@ func TestPropResultsAcrossPages(t *testing.T) {
 			if passed[i] != alonePassed || gotOK != passed[i] || wantOK != alonePassed {
 				t.Fatalf("node %d: passed %v (results %v), alone %v (results %v)", i, passed[i], gotOK, alonePassed, wantOK)
 			}
-			if diff := cmp.Diff(wantPV, gotPV, cmp.AllowUnexported(Binding{}, Provision{})); diff != "" {
+			if diff := cmp.Diff(wantPV, gotPV); diff != "" {
 				t.Fatalf("node %d: PodVolumes differ from Filter alone:\n%s", i, diff)
 			}
 			for _, capacityScoring := range []bool{false, true} {

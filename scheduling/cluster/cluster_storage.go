@@ -5,7 +5,6 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/csitranslation"
@@ -302,7 +301,7 @@ func errConflict(res, name string) error {
 // the claim's size. A volume or claim that changed since Reserve is a
 // conflict error; nothing is applied partially undone (the journal of an
 // open fork covers it).
-func (c *Cluster) BindPodVolumes(node string, pv *filter.PodVolumes) error {
+func (c *Cluster) BindPodVolumes(node string, pv *api.PodVolumes) error {
 	if c.snap == nil {
 		return c.zeroErr("BindPodVolumes")
 	}
@@ -315,7 +314,7 @@ func (c *Cluster) BindPodVolumes(node string, pv *filter.PodVolumes) error {
 		if !ok {
 			return fmt.Errorf("persistentvolumes %q not found", b.PV.Name)
 		}
-		if cur != b.PVBase() {
+		if cur != b.PVBase {
 			return errConflict("persistentvolumes", b.PV.Name)
 		}
 		claim, ok := c.snap.PersistentVolumeClaim(b.PVC.Namespace, b.PVC.Name)
@@ -336,7 +335,7 @@ func (c *Cluster) BindPodVolumes(node string, pv *filter.PodVolumes) error {
 		if !ok {
 			return fmt.Errorf("persistentvolumeclaims %q not found", p.PVC.Key())
 		}
-		if cur != p.PVCBase() {
+		if cur != p.PVCBase {
 			return errConflict("persistentvolumeclaims", p.PVC.Name)
 		}
 		vol, err := c.provisionedVolume(ni, p.PVC)

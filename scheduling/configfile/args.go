@@ -646,11 +646,6 @@ func (l *loader) decodeArgs(path, name string, raw json.RawMessage) (*args, erro
 // handle is the framework.Handle plugins get when the loader builds them
 // to learn their extension points (the instances are discarded), for the
 // release the configuration is loaded as.
-type handle struct{ v framework.KubeVersion }
-
-func (handle) Clock() framework.Clock { return framework.NewFakeClock(time.Time{}) }
-func (handle) Parallelism() int       { return 1 }
-
-func (h handle) KubeVersion() framework.KubeVersion { return h.v }
-
-var _ framework.Handle = handle{}
+func handle(v framework.KubeVersion) framework.Handle {
+	return framework.NewHandle(framework.NewFakeClock(time.Time{}), 1, v)
+}

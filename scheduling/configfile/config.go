@@ -50,7 +50,7 @@ type Configuration struct {
 
 	specs    []scheduling.PluginSpec
 	written  outFile // what kube-scheduler --write-config-to prints for the file
-	features scheduling.WorkloadFeatures
+	features framework.WorkloadFeatures
 	version  framework.KubeVersion
 }
 
@@ -78,7 +78,7 @@ func (c *Configuration) SchedulerOptions() []scheduling.Option {
 		exts[i] = e
 	}
 	var feats []scheduling.Option
-	if c.features != (scheduling.WorkloadFeatures{}) {
+	if c.features != (framework.WorkloadFeatures{}) {
 		feats = append(feats, scheduling.WithWorkloadFeatures(c.features))
 	}
 	if !c.version.IsZero() {
@@ -147,7 +147,7 @@ func WithConfigDefaultPlugins(mp []scheduling.WeightedPlugin) ConfigOption {
 // (TopologyAwareWorkloadScheduling), appended in that order as kube's
 // applyFeatureGates appends them, and SchedulerOptions carries
 // WithWorkloadFeatures(f).
-func WithConfigWorkloadFeatures(f scheduling.WorkloadFeatures) ConfigOption {
+func WithConfigWorkloadFeatures(f framework.WorkloadFeatures) ConfigOption {
 	return func(l *loader) { l.features = f }
 }
 
@@ -316,7 +316,7 @@ type loader struct {
 	ownDefaults bool
 	codecs      map[string]codec
 	extOpts     []extender.Option
-	features    scheduling.WorkloadFeatures
+	features    framework.WorkloadFeatures
 	// storageCapacityScoring is WithConfigStorageCapacityScoring's gate;
 	// nil follows version.
 	storageCapacityScoring *bool
@@ -747,7 +747,7 @@ func (l *loader) build(st *profileState, pct *int32) (framework.Profile, error) 
 		if a := st.byName[name]; a != nil {
 			args = a.value
 		}
-		pl, err := spec.Factory(args, handle{l.version})
+		pl, err := spec.Factory(args, handle(l.version))
 		if err != nil {
 			if a := st.byName[name]; a != nil && a.path != "" {
 				return framework.Profile{}, &fieldError{path: join(a.path, "args"), msg: fmt.Sprintf("initializing plugin %q: %v", name, err)}

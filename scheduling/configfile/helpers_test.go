@@ -8,7 +8,6 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
-	"github.com/schedkit/schedkit/scheduling"
 )
 
 // csNow is the fake clock's start in tests that run a scheduler.
@@ -36,7 +35,7 @@ func gsGang(ns, name string, minCount int32) *api.WorkloadPodGroup {
 		Spec: api.WorkloadPodGroupSpec{SchedulingPolicy: api.PodGroupSchedulingPolicy{Gang: &api.GangSchedulingPolicy{MinCount: minCount}}}}
 }
 
-var gsFeatures = scheduling.WorkloadFeatures{GenericWorkload: true, GangScheduling: true}
+var gsFeatures = framework.WorkloadFeatures{GenericWorkload: true, GangScheduling: true}
 
 // plZoneNode is a 4-cpu node in zone.
 func plZoneNode(name, zone string) *api.Node {

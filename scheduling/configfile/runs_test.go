@@ -12,7 +12,7 @@ import (
 // workload gates: what LoadConfig accepts, New runs with the options it
 // returns.
 func TestLoadedConfigRuns(t *testing.T) {
-	feats := []scheduling.WorkloadFeatures{{}, {GenericWorkload: true}, gsFeatures,
+	feats := []framework.WorkloadFeatures{{}, {GenericWorkload: true}, gsFeatures,
 		{GenericWorkload: true, TopologyAwareWorkloadScheduling: true}, allWorkloadFeatures}
 	for _, v := range []framework.KubeVersion{framework.KubeV136, framework.KubeV137} {
 		for _, f := range feats {

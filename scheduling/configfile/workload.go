@@ -11,7 +11,7 @@ import (
 // the workload gates (apis/config/v1/default_plugins.go): GangScheduling,
 // then TopologyPlacementGenerator and PodGroupPodsCount (weight 1), appended
 // to the default multiPoint list.
-func withWorkloadPlugins(mp []scheduling.WeightedPlugin, f scheduling.WorkloadFeatures) []scheduling.WeightedPlugin {
+func withWorkloadPlugins(mp []scheduling.WeightedPlugin, f framework.WorkloadFeatures) []scheduling.WeightedPlugin {
 	out := slices.Clone(mp)
 	if f.GangScheduling {
 		out = append(out, scheduling.WeightedPlugin{Name: scheduling.GangSchedulingName})

@@ -16,7 +16,7 @@ import (
 	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
-var allWorkloadFeatures = scheduling.WorkloadFeatures{GenericWorkload: true, GangScheduling: true, TopologyAwareWorkloadScheduling: true, WorkloadAwarePreemption: true}
+var allWorkloadFeatures = framework.WorkloadFeatures{GenericWorkload: true, GangScheduling: true, TopologyAwareWorkloadScheduling: true, WorkloadAwarePreemption: true}
 
 type cfgPlacementLists struct {
 	PreEnqueue, Permit, Generate, Score []string
@@ -143,14 +143,14 @@ func TestConfigGangSchedulingRuns(t *testing.T) {
 	refused := "0/2 placements are available, first placement status: pod group is unschedulable"
 	for _, tc := range []struct {
 		name, in string
-		feats    scheduling.WorkloadFeatures
+		feats    framework.WorkloadFeatures
 		want     string // big's condition
 	}{
 		// With WorkloadAwarePreemption the refused group also says why it did
 		// not preempt (runWorkloadAwarePreemption's reason appended).
 		{"the gates' defaults", cfgHead, allWorkloadFeatures, refused + ", workload aware preemption is not supported for pod groups with scheduling constraints"},
 		{"multiPoint", cfgHead + "profiles:\n- plugins:\n    multiPoint:\n      enabled:\n      - name: GangScheduling\n      - name: TopologyPlacementGenerator\n      - name: PodGroupPodsCount\n        weight: 2\n",
-			scheduling.WorkloadFeatures{GenericWorkload: true, GangScheduling: true, TopologyAwareWorkloadScheduling: true}, refused},
+			framework.WorkloadFeatures{GenericWorkload: true, GangScheduling: true, TopologyAwareWorkloadScheduling: true}, refused},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg, err := LoadConfig([]byte(tc.in), WithConfigWorkloadFeatures(tc.feats))

@@ -16,7 +16,7 @@ import (
 
 var ppLow, ppHigh = int32(0), int32(1000)
 
-var wgFeatures = scheduling.WorkloadFeatures{GenericWorkload: true, GangScheduling: true}
+var wgFeatures = framework.WorkloadFeatures{GenericWorkload: true, GangScheduling: true}
 
 // The test plugins (testplugins): a cpu/pod-count fit filter, a
 // least-allocated cpu score, and recording Reserve/Permit/PreBind/PostBind

@@ -342,7 +342,7 @@ func TestReadWorkloadGroupErrors(t *testing.T) {
 // are disrupted as a whole preempt one another and the same holds.
 func TestPropKubeGangNeverPartlyBound(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		feats := scheduling.WorkloadFeatures{GenericWorkload: true, GangScheduling: true,
+		feats := framework.WorkloadFeatures{GenericWorkload: true, GangScheduling: true,
 			TopologyAwareWorkloadScheduling: rapid.Bool().Draw(t, "tas"), WorkloadAwarePreemption: rapid.Bool().Draw(t, "wap")}
 		w := Workload{}
 		for i := range rapid.IntRange(1, 4).Draw(t, "nodes") {
