@@ -27,8 +27,9 @@ import (
 // allocator, node by node in Filter, holds the chosen node's allocation in
 // flight from Reserve, and writes allocation and reservation into the
 // claims in PreBind. Its reads come from the cycle's snapshot
-// (Snapshot.DRA), its writes go to a DRAStore (SetStore; without one, the
-// cycle's snapshot).
+// (Snapshot.DRA), its writes go to its handle's DRA manager
+// (framework.Handle.DRAManager: a scheduler's cluster; without a handle,
+// the cycle's snapshot), which PreEnqueue also reads outside a cycle.
 //
 // Not modelled: pod groups (DRAWorkloadResourceClaims, off by default),
 // node-allocatable resources (DRANodeAllocatableResources, off), PreBind's
@@ -43,8 +44,7 @@ type DynamicResources struct {
 	// v136: kube v1.36's PostFilter messages.
 	v136 bool
 
-	base     DRAStore
-	perCycle func(*framework.CycleState) DRAStore
+	h framework.Handle
 
 	// idxMu guards the allocator's index of the slices last seen (idxOf):
 	// a snapshot returns the same list while its slices do not change, so
@@ -95,15 +95,7 @@ func NewDynamicResources(a config.DynamicResourcesArgs, h framework.Handle) (fra
 		}
 	}
 	return &DynamicResources{args: a, features: allocator.DefaultFeatures(v), cache: cel.NewCache(comp), clock: clock,
-		v136: !v.IsZero() && !v.AtLeast(framework.KubeV137)}, nil
-}
-
-// SetStore sets where the plugin reads the cluster outside a cycle (base,
-// for PreEnqueue and queueing hints) and where a cycle writes (perCycle,
-// called with the cycle's state; nil, or a nil result, writes to the
-// cycle's snapshot). Call it before the plugin runs.
-func (pl *DynamicResources) SetStore(base DRAStore, perCycle func(*framework.CycleState) DRAStore) {
-	pl.base, pl.perCycle = base, perCycle
+		v136: !v.IsZero() && !v.AtLeast(framework.KubeV137), h: h}, nil
 }
 
 // Name returns DynamicResources.
@@ -192,14 +184,15 @@ func (pl *DynamicResources) stateAfterPreFilter(cs *framework.CycleState, pi *fr
 	return s, err
 }
 
-// store returns where the cycle writes.
-func (pl *DynamicResources) store(cs *framework.CycleState) DRAStore {
-	if pl.perCycle != nil {
-		if st := pl.perCycle(cs); st != nil {
-			return st
+// store returns where the cycle writes: the handle's DRA manager, the
+// cycle's snapshot without a handle.
+func (pl *DynamicResources) store(cs *framework.CycleState) framework.DRAManager {
+	if pl.h != nil {
+		if m := pl.h.DRAManager(cs); m != nil {
+			return m
 		}
 	}
-	return SnapshotDRAStore(cs.Snapshot())
+	return cs.Snapshot().DRAManager()
 }
 
 // unresolvable is kube's statusUnschedulable.
@@ -208,12 +201,18 @@ func unresolvable(reason string) *framework.Status {
 }
 
 // PreEnqueue keeps a pod out of the active queue while one of its claims
-// is not created yet, missing, being deleted or not the pod's.
+// is not created yet, missing, being deleted or not the pod's, as its
+// handle's DRA manager holds them outside a cycle (without one, as
+// outside a scheduler, it lets every pod in).
 func (pl *DynamicResources) PreEnqueue(_ context.Context, pod *api.Pod) *framework.Status {
-	if len(pod.Spec.ResourceClaims) == 0 || pl.base == nil {
+	if len(pod.Spec.ResourceClaims) == 0 || pl.h == nil {
 		return nil
 	}
-	if _, err := podClaims(pl.base.Snapshot().DRA(), pod); err != nil {
+	base := pl.h.DRAManager(nil)
+	if base == nil {
+		return nil
+	}
+	if _, err := podClaims(base.Snapshot().DRA(), pod); err != nil {
 		return unresolvable(err.Error())
 	}
 	return nil
@@ -835,7 +834,7 @@ func (pl *DynamicResources) bindingError(view framework.DRAView, claims []*api.R
 
 // bindClaim is kube's bindClaim: the claim with its allocation and the
 // pod's reservation, as written.
-func (pl *DynamicResources) bindClaim(st DRAStore, s *draState, i int, pod *api.Pod, node string) (*api.ResourceClaim, error) {
+func (pl *DynamicResources) bindClaim(st framework.DRAManager, s *draState, i int, pod *api.Pod, node string) (*api.ResourceClaim, error) {
 	c := s.claims[i]
 	alloc := s.info[i].allocation
 	if c == s.extendedClaim() {

@@ -180,12 +180,11 @@ func runOracleCase(t *testing.T, c *oracleCase) []oraclePod {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := NewDynamicResources(config.DefaultDynamicResourcesArgs(), nil)
+	p, err := NewDynamicResources(config.DefaultDynamicResourcesArgs(), draHandleOf(snap))
 	if err != nil {
 		t.Fatal(err)
 	}
 	pl := p.(*DynamicResources)
-	pl.SetStore(SnapshotDRAStore(snap), nil)
 	var runFit func(*framework.PodInfo) *oracleFit
 	if f := c.DRA.Fit; f != nil {
 		runFit = oracleFitRunner(t, snap, config.NodeResourcesFitArgs{ScoringStrategy: &config.ScoringStrategy{

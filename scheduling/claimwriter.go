@@ -1,7 +1,7 @@
 package scheduling
 
 import (
-	"github.com/schedkit/schedkit/filter"
+	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 )
 
@@ -26,10 +26,10 @@ type ClaimWriter interface {
 // before they reach the scheduler's cluster (see ClaimWriter).
 func WithClaimWriter(w ClaimWriter) Option { return func(s *Scheduler) { s.claimWriter = w } }
 
-// writingDRAStore is a DRAStore whose claim changes are first written by
+// writingDRAStore is a DRA manager whose claim changes are first written by
 // the scheduler's ClaimWriter (unless a fork is open).
 type writingDRAStore struct {
-	filter.DRAStore
+	framework.DRAManager
 	s *Scheduler
 }
 
@@ -45,7 +45,7 @@ func (d writingDRAStore) WriteClaim(claim *api.ResourceClaim, create bool) error
 			return err
 		}
 	}
-	return d.DRAStore.WriteClaim(claim, create)
+	return d.DRAManager.WriteClaim(claim, create)
 }
 
 func (d writingDRAStore) DeleteClaim(namespace, name string) error {
@@ -54,5 +54,5 @@ func (d writingDRAStore) DeleteClaim(namespace, name string) error {
 			return err
 		}
 	}
-	return d.DRAStore.DeleteClaim(namespace, name)
+	return d.DRAManager.DeleteClaim(namespace, name)
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/runtime"
@@ -108,7 +109,7 @@ func evalAllowed(prof *profile, pod *framework.PodInfo) bool {
 	for _, list := range [][]string{p.Reserve, p.Permit, p.PreBind} {
 		for _, name := range list {
 			pl, _ := prof.fw.Plugin(name)
-			dr, isDR := pl.(dynamicResourcesPlugin)
+			dr, isDR := pl.(*filter.DynamicResources)
 			switch {
 			case pod == nil && (isDR || name == config.VolumeBindingName):
 			case isDR && dr.NodeLocal(pod):

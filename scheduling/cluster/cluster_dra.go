@@ -7,7 +7,6 @@ import (
 	"reflect"
 	"slices"
 
-	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 )
@@ -53,12 +52,12 @@ func (c *Cluster) WriteResourceClaim(claim *api.ResourceClaim, create bool) (*ap
 	return cur, nil
 }
 
-// NewDRAStore returns the filter.DRAStore through which DynamicResources
-// changes c: guard runs each change (nil: runs it directly; a scheduler
+// NewDRAManager returns the framework.DRAManager through which
+// DynamicResources changes c: guard runs each change (nil: runs it directly; a scheduler
 // takes its lock there when the change comes from a binding goroutine),
 // and changed is told of each claim written or deleted, with the claim
 // before (nil when created) and after (nil when deleted).
-func NewDRAStore(c *Cluster, guard func(func()), changed func(old, cur *api.ResourceClaim)) filter.DRAStore {
+func NewDRAManager(c *Cluster, guard func(func()), changed func(old, cur *api.ResourceClaim)) framework.DRAManager {
 	if guard == nil {
 		guard = func(f func()) { f() }
 	}
