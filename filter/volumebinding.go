@@ -6,7 +6,9 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/volumebinding"
+	"github.com/schedkit/schedkit/scoring"
 )
 
 // VolumeBinding reasons, as kube-scheduler v1.36.
@@ -18,18 +20,14 @@ const (
 	ReasonUnboundImmediateClaims = volumebinding.ReasonUnboundImmediate
 )
 
-// PodVolumes are the volume decisions for a pod on one node: the claims
-// matched with pre-provisioned volumes (StaticBindings) and the claims to
-// provision there (DynamicProvisions). After Reserve they hold the assumed
-// copies: each volume bound to its claim, each claim annotated with the
-// selected node.
-type PodVolumes = volumebinding.PodVolumes
-
-// VolumeBinding is the filter half of kube-scheduler v1.36's VolumeBinding
-// plugin: PreFilter, Filter, Reserve and Unreserve. It keeps an assume
+// VolumeBinding is kube-scheduler's VolumeBinding plugin: PreFilter,
+// Filter, Reserve, Unreserve and PreBind, and PreScore and Score (which
+// score only with the StorageCapacityScoring gate: args'
+// StorageCapacityScoring, or unset the default of the handle's release, on
+// from v1.37; the score is scoring.VolumeBinding's). It keeps an assume
 // cache of the volume bindings Reserve decided, which later cycles see
-// until Unreserve reverts them or the bindings are applied (PodVolumes
-// then Forget: package scheduling's PreBind binds them in its Cluster).
+// until Unreserve reverts them or PreBind binds them (through the handle's
+// Binder: a scheduler's cluster) and forgets them.
 //
 //   - PreFilter returns Skip for a pod without claims (named or ephemeral).
 //     A missing claim, a claim in phase Lost or being deleted, an
@@ -45,30 +43,41 @@ type PodVolumes = volumebinding.PodVolumes
 //     reachable from the node with room. Rejections are
 //     UnschedulableAndUnresolvable with kube's reasons.
 //   - Reserve assumes the node's decisions; Unreserve reverts them.
+//   - PreBind binds the reserved volumes (nothing when every claim is
+//     already bound); without a scheduler it fails.
 //
 // The assume cache is part of a scheduler's branch (Fork).
 type VolumeBinding struct {
 	binder *volumebinding.Binder
 	args   config.VolumeBindingArgs
+	score  *scoring.VolumeBinding
+	h      framework.Handle
 }
 
 var (
-	_ framework.PreFilterPlugin   = (*VolumeBinding)(nil)
-	_ framework.FilterPlugin      = (*VolumeBinding)(nil)
-	_ framework.BatchFilterPlugin = (*VolumeBinding)(nil)
-	_ framework.ReservePlugin     = (*VolumeBinding)(nil)
-	_ framework.ForkablePlugin    = (*VolumeBinding)(nil)
+	_ framework.PreFilterPlugin         = (*VolumeBinding)(nil)
+	_ framework.FilterPlugin            = (*VolumeBinding)(nil)
+	_ framework.BatchFilterPlugin       = (*VolumeBinding)(nil)
+	_ framework.PreScorePlugin          = (*VolumeBinding)(nil)
+	_ framework.BoundedBatchScorePlugin = (*VolumeBinding)(nil)
+	_ framework.ReservePlugin           = (*VolumeBinding)(nil)
+	_ framework.PreBindPlugin           = (*VolumeBinding)(nil)
+	_ framework.ForkablePlugin          = (*VolumeBinding)(nil)
 )
 
 // NewVolumeBinding validates args (an unset StorageCapacityScoring
-// follows h's release) and builds the filter half;
-// VolumeBindingFactory is its framework.Factory.
+// follows h's release) and builds the plugin; VolumeBindingFactory is its
+// framework.Factory.
 func NewVolumeBinding(args config.VolumeBindingArgs, h framework.Handle) (framework.Plugin, error) {
-	args, err := volumebinding.ArgsFor(args, h)
+	sc, err := scoring.NewVolumeBinding(args, h)
 	if err != nil {
 		return nil, err
 	}
-	return &VolumeBinding{binder: volumebinding.NewBinder(), args: args}, nil
+	args, err = volumebinding.ArgsFor(args, h)
+	if err != nil {
+		return nil, err
+	}
+	return &VolumeBinding{binder: volumebinding.NewBinder(), args: args, score: sc.(*scoring.VolumeBinding), h: h}, nil
 }
 
 // VolumeBindingFactory is NewVolumeBinding as a framework.Factory: nil args
@@ -165,11 +174,57 @@ func (pl *VolumeBinding) Unreserve(_ context.Context, state *framework.CycleStat
 	}
 }
 
+// PreScore returns Skip unless capacity scoring is on.
+func (pl *VolumeBinding) PreScore(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo) *framework.Status {
+	return pl.score.PreScore(ctx, state, pod, nodes)
+}
+
+// Score is the node's storage score (0 for a pod without claims).
+func (pl *VolumeBinding) Score(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) (int64, *framework.Status) {
+	return pl.score.Score(ctx, state, pod, node)
+}
+
+// ScoreBatch is Score over nodes, reading the cycle state once.
+func (pl *VolumeBinding) ScoreBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64) *framework.Status {
+	return pl.score.ScoreBatch(ctx, state, pod, nodes, idx, out)
+}
+
+// ScoreBatchBounds is ScoreBatch that also returns the least and greatest
+// score of the batch.
+func (pl *VolumeBinding) ScoreBatchBounds(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64) (lo, hi int64, _ *framework.Status) {
+	return pl.score.ScoreBatchBounds(ctx, state, pod, nodes, idx, out)
+}
+
+// ScoreExtensions returns nil.
+func (pl *VolumeBinding) ScoreExtensions() framework.ScoreExtensions { return nil }
+
+// PreBind binds the pod's volumes through the handle's Binder (nothing
+// when every claim is already bound) and then lets the assume cache forget
+// them.
+func (pl *VolumeBinding) PreBind(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, node string) *framework.Status {
+	pv, allBound, err := pl.PodVolumes(state, node)
+	if err != nil {
+		return framework.AsStatus(err)
+	}
+	if allBound {
+		return nil
+	}
+	if pl.h == nil {
+		return framework.AsStatus(fmt.Errorf("volumebinding: pod %s: no handle to bind its volumes", pod.Pod.Key()))
+	}
+	err = pl.h.Binder().BindPodVolumes(state, node, pv)
+	pl.Forget(pv)
+	if err != nil {
+		return framework.AsStatus(fmt.Errorf("binding volumes: %w", err))
+	}
+	return nil
+}
+
 // PodVolumes returns what PreBind must bind for the pod on nodeName after
 // Reserve: allBound is true when nothing needs binding (no claims, or all
 // fully bound). A node without decisions is kube's error "no pod volume
 // found for node".
-func (pl *VolumeBinding) PodVolumes(state *framework.CycleState, nodeName string) (pv *PodVolumes, allBound bool, err error) {
+func (pl *VolumeBinding) PodVolumes(state *framework.CycleState, nodeName string) (pv *api.PodVolumes, allBound bool, err error) {
 	s, rerr := vbState(state)
 	if rerr != nil || s.AllBound {
 		return nil, true, nil
@@ -183,12 +238,13 @@ func (pl *VolumeBinding) PodVolumes(state *framework.CycleState, nodeName string
 
 // Forget drops the assumed copies of pv once its bindings were applied
 // (the cluster's new objects then supersede them).
-func (pl *VolumeBinding) Forget(pv *PodVolumes) { pl.binder.Forget(pv) }
+func (pl *VolumeBinding) Forget(pv *api.PodVolumes) { pl.binder.Forget(pv) }
 
 var _ framework.NodeLocalPlugin = (*VolumeBinding)(nil)
 
 // NodeLocal is true only for a pod without volumes: its claims' bindings
-// live in an assume cache that Reserve changes.
+// live in an assume cache that Reserve changes, and storage capacity
+// scoring reads claims and volumes that bindings change.
 func (pl *VolumeBinding) NodeLocal(pod *framework.PodInfo) bool { return podHasNoVolumes(pod) }
 
 var _ framework.SignPlugin = (*VolumeBinding)(nil)

@@ -89,8 +89,6 @@ func splitOf(pl framework.Plugin) (*compose.Split, bool) {
 		return v.Split, true
 	case *compose.SplitWithPlacement:
 		return v.Split, true
-	case *volumeBindingPlugin:
-		return v.Split, true
 	}
 	return nil, false
 }

@@ -67,7 +67,6 @@ func shapePlugins() []shapePlugin {
 		noArgs(scheduling.TopologyPlacementGeneratorName, scheduling.NewTopologyPlacementGenerator),
 		noArgs(scheduling.PodGroupPodsCountName, scheduling.NewPodGroupPodsCount),
 		{config.DefaultPreemptionName, scheduling.NewDefaultPreemption, scheduling.DefaultPreemptionFactory},
-		{config.VolumeBindingName, scheduling.NewVolumeBinding, scheduling.VolumeBindingFactory},
 		{config.CoschedulingName, scheduling.NewCoscheduling, scheduling.CoschedulingFactory},
 		{config.LoadAwareSchedulingName, scheduling.NewLoadAwareScheduling, scheduling.LoadAwareSchedulingFactory},
 		{config.LoadAwareSchedulingName, scheduling.NewLoadAwareScheduling, scheduling.LoadAwareSchedulingFactoryWith(scheduling.WithLoadAwareEstimators(nil))},

@@ -78,7 +78,7 @@ func DefaultPlugins() []PluginSpec {
 			Factory: splitFactory(config.NodeResourcesFitName, config.DefaultNodeResourcesFitArgs, filter.NewNodeResourcesFit, scoring.NewNodeResourcesFit)},
 		{Name: config.VolumeRestrictionsName, Factory: filter.NewVolumeRestrictions},
 		{Name: config.NodeVolumeLimitsName, Factory: filter.NewNodeVolumeLimits},
-		{Name: config.VolumeBindingName, DefaultArgs: anyOf(config.DefaultVolumeBindingArgs), Factory: VolumeBindingFactory},
+		{Name: config.VolumeBindingName, DefaultArgs: anyOf(config.DefaultVolumeBindingArgs), Factory: filter.VolumeBindingFactory},
 		{Name: config.VolumeZoneName, Factory: filter.NewVolumeZone},
 		{Name: config.PodTopologySpreadName, DefaultArgs: anyOf(config.DefaultPodTopologySpreadArgs),
 			Factory: splitFactory(config.PodTopologySpreadName, config.DefaultPodTopologySpreadArgs, filter.NewPodTopologySpread, scoring.NewPodTopologySpread)},

@@ -13,6 +13,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/estimator"
+	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
@@ -220,7 +221,7 @@ func fpPluginViewOf(e *scEnv) fpPluginView {
 	cs := get(config.CoschedulingName).(*Coscheduling)
 	v.Permitted, v.BackedOff, v.LastFailed = maps.Clone(cs.permitted), maps.Clone(cs.backedOff), maps.Clone(cs.lastFailed)
 	v.Known = slices.Sorted(maps.Keys(cs.known))
-	v.AssumedPVs, v.AssumedPVCs = get(config.VolumeBindingName).(*volumeBindingPlugin).vb.AssumedCount()
+	v.AssumedPVs, v.AssumedPVCs = get(config.VolumeBindingName).(*filter.VolumeBinding).AssumedCount()
 	return v
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 
-	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/scheduling/internal/queue"
@@ -109,22 +108,4 @@ func (s *Scheduler) storageNow(o api.StorageObject) api.StorageObject {
 	k, ns, name := api.StorageObjectKey(o)
 	cur, _ := s.cluster.StorageObject(k, ns, name)
 	return cur
-}
-
-// bindPodVolumes applies VolumeBinding's PreBind in the cluster (taking
-// the scheduler's lock when the binding cycle runs without it) and
-// retries unschedulable pods, as the PV and claim updates would in kube.
-func (s *Scheduler) bindPodVolumes(h *cycleHandle, node string, pv *filter.PodVolumes) error {
-	if !h.bindingLocked {
-		s.lockBinding()
-		defer s.mu.Unlock()
-	}
-	if err := s.cluster.BindPodVolumes(node, pv); err != nil {
-		return err
-	}
-	// The claims and volumes bound are updates of those objects in kube;
-	// they are reported as one wildcard event that retries every
-	// unschedulable pod, as before queueing hints.
-	s.reportEvent(framework.ClusterEvent{Resource: framework.ResourceWildCard, ActionType: framework.All, CustomLabel: "VolumesBound"}, nil, nil, nil, true)
-	return nil
 }

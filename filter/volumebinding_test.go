@@ -1,4 +1,4 @@
-package scheduling
+package filter
 
 import (
 	"context"
@@ -8,7 +8,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/schedkit/schedkit/config"
-	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/csitranslation"
@@ -177,7 +176,7 @@ func TestVolumeBindingKube(t *testing.T) {
 	hostPV := func(name, class, capacity, node string) *api.PersistentVolume {
 		return vbPV(name, class, capacity, "kubernetes.io/hostname", node)
 	}
-	noMatch := uu(filter.ReasonVolumeBindConflict)
+	noMatch := uu(ReasonVolumeBindConflict)
 	tests := []vbCase{
 		{name: "pod has not pvcs", pod: vbPod(), nodes: []*api.Node{vbNode("node-a")}, wantPre: skip},
 		{name: "all bound", pod: vbPod("pvc-a"), nodes: []*api.Node{vbNode("node-a")},
@@ -192,7 +191,7 @@ func TestVolumeBindingKube(t *testing.T) {
 			wantPre: uu(`persistentvolumeclaim "pvc-b" not found`)},
 		{name: "immediate claims not bound", pod: vbPod("pvc-a"), nodes: []*api.Node{vbNode("node-a")},
 			objs:    api.StorageObjects{PersistentVolumeClaims: []*api.PersistentVolumeClaim{st.MakePVC("pvc-a", "immediate-sc").Obj()}},
-			wantPre: uu(filter.ReasonUnboundImmediateClaims)},
+			wantPre: uu(ReasonUnboundImmediateClaims)},
 		{name: "unbound claims no matches", pod: vbPod("pvc-a"), nodes: []*api.Node{vbNode("node-a")},
 			objs:       api.StorageObjects{PersistentVolumeClaims: []*api.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc").Obj()}},
 			wantFilter: []*framework.Status{noMatch}, wantPreSc: skip},
@@ -200,10 +199,10 @@ func TestVolumeBindingKube(t *testing.T) {
 			objs: api.StorageObjects{
 				PersistentVolumeClaims: []*api.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc").Bound("pv-a").Obj(), st.MakePVC("pvc-b", "wait-sc").Obj()},
 				PersistentVolumes:      []*api.PersistentVolume{vbPV("pv-a", "wait-sc", "1Gi", "foo", "bar")}},
-			wantFilter: []*framework.Status{uu(filter.ReasonVolumeNodeConflict, filter.ReasonVolumeBindConflict)}, wantPreSc: skip},
+			wantFilter: []*framework.Status{uu(ReasonVolumeNodeConflict, ReasonVolumeBindConflict)}, wantPreSc: skip},
 		{name: "pv not found", pod: vbPod("pvc-a"), nodes: []*api.Node{vbNode("node-a")},
 			objs:       api.StorageObjects{PersistentVolumeClaims: []*api.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc").Bound("pv-a").Obj()}},
-			wantFilter: []*framework.Status{uu(filter.ReasonVolumePVNotExist)}, wantPreSc: skip},
+			wantFilter: []*framework.Status{uu(ReasonVolumePVNotExist)}, wantPreSc: skip},
 		{name: "pv not found claim lost", pod: vbPod("pvc-a"), nodes: []*api.Node{vbNode("node-a")},
 			objs:    api.StorageObjects{PersistentVolumeClaims: []*api.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc").Bound("pv-a").Phase(api.ClaimLost).Obj()}},
 			wantPre: uu(`persistentvolumeclaim "pvc-a" bound to non-existent persistentvolume "pv-a"`)},
@@ -291,34 +290,34 @@ func TestVolumeBindingReasons(t *testing.T) {
 		{name: "claim being deleted", pod: vbPod("pvc-a"), nodes: one, objs: claims(st.MakePVC("pvc-a", "wait-sc").Deleting().Obj()),
 			wantPre: uu(`persistentvolumeclaim "pvc-a" is being deleted`)},
 		{name: "claim of a missing class binds immediately", pod: vbPod("pvc-a"), nodes: one, objs: claims(st.MakePVC("pvc-a", "no-such-class").Obj()),
-			wantPre: uu(filter.ReasonUnboundImmediateClaims)},
+			wantPre: uu(ReasonUnboundImmediateClaims)},
 		{name: "claim without class binds immediately", pod: vbPod("pvc-a"), nodes: one, objs: claims(st.MakePVC("pvc-a", "").Obj()),
-			wantPre: uu(filter.ReasonUnboundImmediateClaims)},
+			wantPre: uu(ReasonUnboundImmediateClaims)},
 		{name: "pre-bound claim not bound yet", pod: vbPod("pvc-a"), nodes: one, objs: claims(st.MakePVC("pvc-a", "wait-sc").VolumeName("pv-a").Obj()),
-			wantPre: uu(filter.ReasonUnboundImmediateClaims)},
+			wantPre: uu(ReasonUnboundImmediateClaims)},
 		{name: "class without volumeBindingMode", pod: vbPod("pvc-a"), nodes: one,
 			objs:    api.StorageObjects{StorageClasses: []*api.StorageClass{noModeClass}, PersistentVolumeClaims: []*api.PersistentVolumeClaim{st.MakePVC("pvc-a", "no-mode").Obj()}},
 			wantPre: framework.AsStatus(fmt.Errorf(`VolumeBindingMode not set for StorageClass "no-mode"`))},
 		{name: "provisioning outside the allowed topologies", pod: vbPod("pvc-a"), nodes: one,
 			objs:       api.StorageObjects{StorageClasses: []*api.StorageClass{provision}, PersistentVolumeClaims: []*api.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-provision").Obj()}},
-			wantFilter: []*framework.Status{uu(filter.ReasonVolumeBindConflict)}, wantPreSc: framework.NewStatus(framework.Skip)},
+			wantFilter: []*framework.Status{uu(ReasonVolumeBindConflict)}, wantPreSc: framework.NewStatus(framework.Skip)},
 		{name: "not enough storage", pod: vbPod("pvc-a"), nodes: []*api.Node{vbNode("node-a", vbNodeKey, "node-a")},
 			objs: api.StorageObjects{PersistentVolumeClaims: []*api.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc-with-storage-capacity").Request("20Gi").Obj()},
 				CSIStorageCapacities: []*api.CSIStorageCapacity{st.MakeCapacity("c", "wait-sc-with-storage-capacity", vbNodeKey, "node-a", "100Gi", "10Gi")}},
-			wantFilter: []*framework.Status{uu(filter.ReasonVolumeNotEnoughSpace)}, wantPreSc: framework.NewStatus(framework.Skip)},
+			wantFilter: []*framework.Status{uu(ReasonVolumeNotEnoughSpace)}, wantPreSc: framework.NewStatus(framework.Skip)},
 		{name: "capacity of another segment", pod: vbPod("pvc-a"), nodes: []*api.Node{vbNode("node-a", vbNodeKey, "node-a")},
 			objs: api.StorageObjects{PersistentVolumeClaims: []*api.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc-with-storage-capacity").Request("1Gi").Obj()},
 				CSIStorageCapacities: []*api.CSIStorageCapacity{st.MakeCapacity("c", "wait-sc-with-storage-capacity", vbNodeKey, "node-b", "100Gi", "")}},
-			wantFilter: []*framework.Status{uu(filter.ReasonVolumeNotEnoughSpace)}, wantPreSc: framework.NewStatus(framework.Skip)},
+			wantFilter: []*framework.Status{uu(ReasonVolumeNotEnoughSpace)}, wantPreSc: framework.NewStatus(framework.Skip)},
 		{name: "selected node elsewhere", pod: vbPod("pvc-a"), nodes: one,
 			objs:       claims(st.MakePVC("pvc-a", "wait-sc").Annotation(api.AnnSelectedNode, "node-b").Obj()),
-			wantFilter: []*framework.Status{uu(filter.ReasonVolumeBindConflict)}, wantPreSc: framework.NewStatus(framework.Skip)},
+			wantFilter: []*framework.Status{uu(ReasonVolumeBindConflict)}, wantPreSc: framework.NewStatus(framework.Skip)},
 		{name: "pre-bound volume whose affinity fails hides the others", pod: vbPod("pvc-a"), nodes: one,
 			objs: api.StorageObjects{PersistentVolumeClaims: []*api.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc").Obj()},
 				PersistentVolumes: []*api.PersistentVolume{
 					st.MakePV("pv-pre", "wait-sc").ClaimRef("default", "pvc-a", "").NodeAffinity(api.LabelTopologyZone, "zone-b").Obj(),
 					vbPV("pv-free", "wait-sc", "1Gi")}},
-			wantFilter: []*framework.Status{uu(filter.ReasonVolumeBindConflict)}, wantPreSc: framework.NewStatus(framework.Skip)},
+			wantFilter: []*framework.Status{uu(ReasonVolumeBindConflict)}, wantPreSc: framework.NewStatus(framework.Skip)},
 		{name: "volume bound to another claim, one released, one block mode, one ReadWriteMany only", pod: vbPod("pvc-a"), nodes: one,
 			objs: api.StorageObjects{PersistentVolumeClaims: []*api.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc").Obj()},
 				PersistentVolumes: []*api.PersistentVolume{
@@ -326,7 +325,7 @@ func TestVolumeBindingReasons(t *testing.T) {
 					st.MakePV("pv-released", "wait-sc").Phase(api.VolumeReleased).Obj(),
 					st.MakePV("pv-block", "wait-sc").VolumeMode(api.PersistentVolumeBlock).Obj(),
 					st.MakePV("pv-rwx", "wait-sc").AccessModes(api.ReadWriteMany).Obj()}},
-			wantFilter: []*framework.Status{uu(filter.ReasonVolumeBindConflict)}, wantPreSc: framework.NewStatus(framework.Skip)},
+			wantFilter: []*framework.Status{uu(ReasonVolumeBindConflict)}, wantPreSc: framework.NewStatus(framework.Skip)},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { vbRun(t, tc) })
@@ -357,7 +356,7 @@ func TestVolumeBindingGCEPDTranslation(t *testing.T) {
 		vbNode("migrated-gke", api.LabelTopologyZone, "us-east1-b", csitranslation.GCEPDTopologyKey, "us-east1-b"),
 	}
 	vbRun(t, vbCase{pod: vbPod("data"), nodes: nodes, objs: objs,
-		wantFilter: []*framework.Status{nil, framework.NewStatus(framework.UnschedulableAndUnresolvable, filter.ReasonVolumeNodeConflict), nil},
+		wantFilter: []*framework.Status{nil, framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonVolumeNodeConflict), nil},
 		wantPreSc:  framework.NewStatus(framework.Skip)})
 }
 
@@ -383,11 +382,11 @@ func TestVolumeBindingSmallestAndExclusive(t *testing.T) {
 	if st := pl.(framework.FilterPlugin).Filter(ctx, state, pod, snap.Nodes()[0]); !st.IsSuccess() {
 		t.Fatal(st)
 	}
-	vb := pl.(*volumeBindingPlugin)
+	vb := pl.(*VolumeBinding)
 	if st := vb.Reserve(ctx, state, pod, "n"); !st.IsSuccess() {
 		t.Fatal(st)
 	}
-	pv, allBound, err := vb.vb.PodVolumes(state, "n")
+	pv, allBound, err := vb.PodVolumes(state, "n")
 	if err != nil || allBound {
 		t.Fatalf("PodVolumes: %v, allBound %v", err, allBound)
 	}
@@ -402,11 +401,94 @@ func TestVolumeBindingSmallestAndExclusive(t *testing.T) {
 	if d := cmp.Diff(map[string]string{"small": "pv-1a", "big": "pv-6"}, got); d != "" {
 		t.Errorf("bindings (-want +got):\n%s", d)
 	}
-	if v, c := vb.vb.AssumedCount(); v != 2 || c != 0 {
+	if v, c := vb.AssumedCount(); v != 2 || c != 0 {
 		t.Errorf("assumed %d volumes, %d claims; want 2, 0", v, c)
 	}
 	vb.Unreserve(ctx, state, pod, "n")
-	if v, c := vb.vb.AssumedCount(); v != 0 || c != 0 {
+	if v, c := vb.AssumedCount(); v != 0 || c != 0 {
 		t.Errorf("after Unreserve: assumed %d volumes, %d claims", v, c)
+	}
+}
+
+// vbBinder is a handle whose Binder records the volumes PreBind binds and
+// fails with err.
+type vbBinder struct {
+	framework.Handle
+	err   error
+	bound []*api.PodVolumes
+}
+
+func (h *vbBinder) Binder() framework.Binder { return h }
+
+func (h *vbBinder) Bind(*framework.CycleState, *framework.PodInfo, string) error { return nil }
+
+func (h *vbBinder) BindPodVolumes(_ *framework.CycleState, _ string, pv *api.PodVolumes) error {
+	h.bound = append(h.bound, pv)
+	return h.err
+}
+
+func (h *vbBinder) Forked() bool { return false }
+
+// TestVolumeBindingPreBind: PreBind hands the reserved decisions to the
+// handle's Binder and forgets them from the assume cache whether the
+// binding succeeds or fails (kube's "binding volumes: " error then); a pod
+// whose claims are all bound binds nothing, and without a scheduler the
+// default Binder's error names the node.
+func TestVolumeBindingPreBind(t *testing.T) {
+	objs := api.StorageObjects{
+		StorageClasses:         []*api.StorageClass{vbWaitSC},
+		PersistentVolumeClaims: []*api.PersistentVolumeClaim{st.MakePVC("data", "wait-sc").Request("1Gi").Obj()},
+		PersistentVolumes:      []*api.PersistentVolume{vbPV("pv-1", "wait-sc", "1Gi")},
+	}
+	boom := fmt.Errorf("boom")
+	for _, tc := range []struct {
+		name  string
+		h     *vbBinder
+		pod   *api.Pod
+		want  string
+		binds int
+	}{
+		{name: "binds", h: &vbBinder{}, pod: vbPod("data"), binds: 1},
+		{name: "binder fails", h: &vbBinder{err: boom}, pod: vbPod("data"), binds: 1, want: "binding volumes: boom"},
+		{name: "no claims", h: &vbBinder{}, pod: vbPod()},
+		{name: "no scheduler", pod: vbPod("data"), want: `binding volumes: framework: BindPodVolumes on node "n": no scheduler runs the framework`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var h framework.Handle = framework.NewHandle(framework.RealClock{}, 1, framework.DefaultKubeVersion)
+			if tc.h != nil {
+				tc.h.Handle = h
+				h = tc.h
+			}
+			p, err := VolumeBindingFactory(nil, h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pl := p.(*VolumeBinding)
+			snap := framework.MustSnapshot([]*api.Node{vbNode("n")}, nil, framework.WithStorage(objs.Each()...))
+			state := framework.NewCycleState()
+			state.SetSnapshot(snap)
+			pod := framework.MustPodInfo(tc.pod)
+			ctx := context.Background()
+			if _, st := pl.PreFilter(ctx, state, pod, snap.Nodes()); st.IsSuccess() {
+				if st := pl.Filter(ctx, state, pod, snap.Nodes()[0]); !st.IsSuccess() {
+					t.Fatal(st)
+				}
+			} else if !st.IsSkip() {
+				t.Fatal(st)
+			}
+			if st := pl.Reserve(ctx, state, pod, "n"); !st.IsSuccess() {
+				t.Fatal(st)
+			}
+			st := pl.PreBind(ctx, state, pod, "n")
+			if got := st.Message(); got != tc.want || st.IsSuccess() != (tc.want == "") {
+				t.Errorf("PreBind = %v, want %q", st, tc.want)
+			}
+			if tc.h != nil && len(tc.h.bound) != tc.binds {
+				t.Errorf("bound %d times, want %d", len(tc.h.bound), tc.binds)
+			}
+			if v, c := pl.AssumedCount(); v != 0 || c != 0 {
+				t.Errorf("after PreBind: assumed %d volumes, %d claims; want none", v, c)
+			}
+		})
 	}
 }
