@@ -97,7 +97,9 @@ func LoadAwareFactory(args any, h framework.Handle) (framework.Plugin, error) {
 
 // NewLoadAwareWithSource builds the filter half reading src (shared, e.g.,
 // with the score half). Every resource the args name must be vectorized by
-// src. Reserve/Unreserve update src only when it is an *estimator.AssignCache.
+// src. Reserve/Unreserve update src only when it is an *estimator.AssignCache,
+// which then also hears the cluster's events through h
+// (framework.Handle.AddClusterEventHandler).
 func NewLoadAwareWithSource(args config.LoadAwareSchedulingArgs, h framework.Handle, src estimator.UsageSource) (*LoadAware, error) {
 	if src == nil {
 		return nil, fmt.Errorf("loadaware: nil usage source")
@@ -118,6 +120,7 @@ func NewLoadAwareWithSource(args config.LoadAwareSchedulingArgs, h framework.Han
 		noNode:  framework.NewStatus(framework.Error, loadaware.ReasonNodeNotFound),
 	}
 	p.cache, _ = src.(*estimator.AssignCache)
+	loadaware.Listen(h, p.cache)
 	for _, n := range c.Vec {
 		p.usageReasons = append(p.usageReasons, framework.NewStatus(framework.Unschedulable, fmt.Sprintf(loadaware.ReasonUsageExceedThreshold, n)))
 		p.aggReasons = append(p.aggReasons, framework.NewStatus(framework.Unschedulable, fmt.Sprintf(loadaware.ReasonAggregatedUsageThreshold, n)))

@@ -68,8 +68,8 @@ func shapePlugins() []shapePlugin {
 		noArgs(scheduling.PodGroupPodsCountName, scheduling.NewPodGroupPodsCount),
 		{config.DefaultPreemptionName, scheduling.NewDefaultPreemption, scheduling.DefaultPreemptionFactory},
 		{config.CoschedulingName, scheduling.NewCoscheduling, scheduling.CoschedulingFactory},
-		{config.LoadAwareSchedulingName, scheduling.NewLoadAwareScheduling, scheduling.LoadAwareSchedulingFactory},
-		{config.LoadAwareSchedulingName, scheduling.NewLoadAwareScheduling, scheduling.LoadAwareSchedulingFactoryWith(scheduling.WithLoadAwareEstimators(nil))},
+		{config.LoadAwareSchedulingName, filter.NewLoadAwareScheduling, filter.LoadAwareSchedulingFactory},
+		{config.LoadAwareSchedulingName, filter.NewLoadAwareScheduling, filter.LoadAwareSchedulingFactoryWith(filter.WithLoadAwareEstimators(nil))},
 	}
 }
 
@@ -148,18 +148,4 @@ func TestDefaultPluginsShapes(t *testing.T) {
 			}
 		})
 	}
-}
-
-// The same plugin, three ways: its constructor with typed args, its
-// Factory with nil args (the defaults), and by name from the default
-// registry.
-func ExampleLoadAwareSchedulingFactory() {
-	args := config.DefaultLoadAwareSchedulingArgs()
-	a, _ := scheduling.NewLoadAwareScheduling(args, nil)
-	b, _ := scheduling.LoadAwareSchedulingFactory(nil, nil)
-	f, _ := scheduling.NewDefaultRegistry().Lookup(config.LoadAwareSchedulingName)
-	c, _ := f(&args, nil)
-	d, err := scheduling.NewPrioritySort("unexpected", nil)
-	fmt.Println(a.Name(), b.Name(), c.Name(), d == nil, err)
-	// Output: LoadAwareScheduling LoadAwareScheduling LoadAwareScheduling true PrioritySort: takes no args, got string
 }

@@ -91,7 +91,7 @@ func DefaultPlugins() []PluginSpec {
 		{Name: config.ImageLocalityName, Factory: scoring.NewImageLocality},
 		{Name: DefaultBinderName, Factory: NewDefaultBinder},
 		{Name: config.LoadAwareSchedulingName, DefaultArgs: anyOf(config.DefaultLoadAwareSchedulingArgs),
-			Factory: LoadAwareSchedulingFactory},
+			Factory: filter.LoadAwareSchedulingFactory},
 		{Name: config.EBSLimitsName, Factory: filter.NewEBSLimits},
 		{Name: config.GCEPDLimitsName, Factory: filter.NewGCEPDLimits},
 		{Name: config.AzureDiskLimitsName, Factory: filter.NewAzureDiskLimits},

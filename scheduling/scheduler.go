@@ -360,7 +360,6 @@ type Scheduler struct {
 	reuseForks  []reuseFork
 	reasons     map[string]string
 	forks       []forkState
-	usage       []usageCache
 	// handlers are the plugins' cluster event handlers
 	// (Handle.AddClusterEventHandler), each once.
 	handlers []framework.ClusterEventHandler
@@ -483,7 +482,6 @@ func New(cl *cluster.Cluster, registry *framework.Registry, profiles []framework
 		}
 		s.queue.Hints, s.queue.Snapshot = hints, cl.Snapshot
 	}
-	s.collectUsageCaches()
 	if err := s.attachPlugins(); err != nil {
 		return nil, err
 	}

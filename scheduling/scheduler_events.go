@@ -1,47 +1,13 @@
 package scheduling
 
 import (
-	"github.com/schedkit/schedkit/estimator"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/scheduling/internal/queue"
 )
 
-// usageCache is the part of LoadAwareScheduling's usage cache
-// (estimator.AssignCache) that hears cluster events: pods placed outside
-// the scheduler's Reserve, deleted pods and NodeMetric updates.
-type usageCache interface {
-	AddPod(pod *api.Pod) error
-	DeletePod(pod *api.Pod)
-	UpdateNodeMetric(m *api.NodeMetric) error
-}
-
-var _ usageCache = (*estimator.AssignCache)(nil)
-
-// collectUsageCaches finds the usage caches of the profiles' plugins
-// (LoadAwareScheduling exposes Cache()), each once.
-func (s *Scheduler) collectUsageCaches() {
-	seen := map[*estimator.AssignCache]bool{}
-	for _, name := range s.order {
-		f := s.profiles[name].fw
-		for _, pn := range f.Profile().Reserve {
-			pl, ok := f.Plugin(pn)
-			if !ok {
-				continue
-			}
-			owner, ok := pl.(interface{ Cache() *estimator.AssignCache })
-			if !ok || owner.Cache() == nil || seen[owner.Cache()] {
-				continue
-			}
-			seen[owner.Cache()] = true
-			s.usage = append(s.usage, owner.Cache())
-		}
-	}
-}
-
-// podAssigned tells usage caches of a pod placed (added) or removed by a
-// cluster event. Errors (a pod the estimator rejects) leave the cache as
-// it was; the cluster is the source of truth.
+// podAssigned tells the plugins' cluster event handlers (a usage cache)
+// of a pod placed (added) or removed by a cluster event.
 func (s *Scheduler) podAssigned(pi *framework.PodInfo, added bool) {
 	for _, h := range s.handlers {
 		if added {
@@ -50,22 +16,13 @@ func (s *Scheduler) podAssigned(pi *framework.PodInfo, added bool) {
 			h.AssignedPodDeleted(pi.Pod)
 		}
 	}
-	for _, c := range s.usage {
-		if added {
-			_ = c.AddPod(pi.Pod)
-		} else {
-			c.DeletePod(pi.Pod)
-		}
-	}
 }
 
-// nodeMetricUpdated passes a NodeMetric to the usage caches.
+// nodeMetricUpdated passes a NodeMetric to the plugins' cluster event
+// handlers.
 func (s *Scheduler) nodeMetricUpdated(m *api.NodeMetric) {
 	for _, h := range s.handlers {
 		h.NodeMetricUpdated(m)
-	}
-	for _, c := range s.usage {
-		_ = c.UpdateNodeMetric(m)
 	}
 }
 

@@ -217,7 +217,7 @@ func fpPluginViewOf(e *scEnv) fpPluginView {
 	fw, _ := e.s.Framework(DefaultSchedulerName)
 	get := func(name string) framework.Plugin { p, _ := fw.Plugin(name); return p }
 	var v fpPluginView
-	v.Usage = get(config.LoadAwareSchedulingName).(*LoadAwareScheduling).Cache().States()
+	v.Usage = get(config.LoadAwareSchedulingName).(*filter.LoadAwareScheduling).Cache().States()
 	cs := get(config.CoschedulingName).(*Coscheduling)
 	v.Permitted, v.BackedOff, v.LastFailed = maps.Clone(cs.permitted), maps.Clone(cs.backedOff), maps.Clone(cs.lastFailed)
 	v.Known = slices.Sorted(maps.Keys(cs.known))

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter"
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
@@ -71,7 +72,7 @@ func clusterObjects() ([]*api.Node, []*api.Pod, []*api.NodeMetric) {
 func loadAwareFramework(pods []*api.Pod, metrics []*api.NodeMetric) (*runtime.Framework, error) {
 	name := config.LoadAwareSchedulingName
 	reg := fw.NewRegistry()
-	if err := reg.Register(name, scheduling.LoadAwareSchedulingFactory); err != nil {
+	if err := reg.Register(name, filter.LoadAwareSchedulingFactory); err != nil {
 		return nil, err
 	}
 	f, err := runtime.NewFramework(reg, fw.Profile{
@@ -83,7 +84,7 @@ func loadAwareFramework(pods []*api.Pod, metrics []*api.NodeMetric) (*runtime.Fr
 		return nil, err
 	}
 	pl, _ := f.Plugin(name)
-	cache := pl.(*scheduling.LoadAwareScheduling).Cache()
+	cache := pl.(*filter.LoadAwareScheduling).Cache()
 	for _, p := range pods {
 		if err := cache.AddPod(p); err != nil {
 			return nil, err

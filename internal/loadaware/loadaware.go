@@ -311,3 +311,28 @@ func GetState(cs *framework.CycleState, key framework.StateKey, src estimator.Us
 	}
 	return s
 }
+
+// CacheEvents is a usage cache as a framework.ClusterEventHandler: pods
+// placed or removed outside the plugin's Reserve and NodeMetric updates.
+// Errors (a pod the estimator rejects, an invalid metric) leave the cache
+// as it was; the cluster is the source of truth.
+type CacheEvents struct{ C *estimator.AssignCache }
+
+var _ framework.ClusterEventHandler = CacheEvents{}
+
+// AssignedPodAdded records pod on its node.
+func (e CacheEvents) AssignedPodAdded(pod *api.Pod) { _ = e.C.AddPod(pod) }
+
+// AssignedPodDeleted removes pod.
+func (e CacheEvents) AssignedPodDeleted(pod *api.Pod) { e.C.DeletePod(pod) }
+
+// NodeMetricUpdated stores m.
+func (e CacheEvents) NodeMetricUpdated(m *api.NodeMetric) { _ = e.C.UpdateNodeMetric(m) }
+
+// Listen has cache hear the cluster's events through h (a nil h or cache:
+// nothing); the plugins sharing a cache add it once.
+func Listen(h framework.Handle, cache *estimator.AssignCache) {
+	if h != nil && cache != nil {
+		h.AddClusterEventHandler(CacheEvents{cache})
+	}
+}

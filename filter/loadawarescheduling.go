@@ -1,4 +1,4 @@
-package scheduling
+package filter
 
 import (
 	"context"
@@ -6,40 +6,43 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/estimator"
-	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/internal/loadaware"
 	"github.com/schedkit/schedkit/scoring"
 )
 
-// LoadAwareScheduling is Koordinator's LoadAwareScheduling offered as one
-// plugin: the filter half (filter.LoadAware: PreFilter, Filter) and the score
-// half (scoring.LoadAware: PreScore, Score) reading one shared usage cache,
-// which Reserve and Unreserve keep current. Enable it at PreFilter, Filter,
-// PreScore, Score and Reserve, as Koordinator's profile does.
+// LoadAwareScheduling is Koordinator's LoadAwareScheduling as one plugin:
+// LoadAware's filter (PreFilter, Filter) and scoring.LoadAware's score
+// (PreScore, Score) reading one shared usage cache, which Reserve and
+// Unreserve keep current. Enable it at PreFilter, Filter, PreScore, Score
+// and Reserve, as Koordinator's profile does.
 //
-// Feed the cache (Cache) with NodeMetrics and the cluster's pod events; a
-// node without a NodeMetric passes the filter and scores 0.
+// The cache hears the cluster's NodeMetrics and pod events through the
+// plugin's handle (framework.Handle.AddClusterEventHandler: a scheduler
+// tells it), or from the caller (Cache); a node without a NodeMetric passes
+// the filter and scores 0.
 type LoadAwareScheduling struct {
-	f     *filter.LoadAware
+	f     *LoadAware
 	s     *scoring.LoadAware
 	src   estimator.UsageSource
 	cache *estimator.AssignCache
 }
 
 var (
-	_ framework.PreFilterPlugin  = (*LoadAwareScheduling)(nil)
-	_ framework.FilterPlugin     = (*LoadAwareScheduling)(nil)
-	_ framework.PreScorePlugin   = (*LoadAwareScheduling)(nil)
-	_ framework.ScorePlugin      = (*LoadAwareScheduling)(nil)
-	_ framework.ReservePlugin    = (*LoadAwareScheduling)(nil)
-	_ framework.ForkablePlugin   = (*LoadAwareScheduling)(nil)
-	_ framework.EnqueueForwarder = (*LoadAwareScheduling)(nil)
+	_ framework.PreFilterPlugin   = (*LoadAwareScheduling)(nil)
+	_ framework.FilterPlugin      = (*LoadAwareScheduling)(nil)
+	_ framework.PreScorePlugin    = (*LoadAwareScheduling)(nil)
+	_ framework.ScorePlugin       = (*LoadAwareScheduling)(nil)
+	_ framework.ReservePlugin     = (*LoadAwareScheduling)(nil)
+	_ framework.ForkablePlugin    = (*LoadAwareScheduling)(nil)
+	_ framework.EnqueueExtensions = (*LoadAwareScheduling)(nil)
 )
 
-// EnqueueTarget returns the filter half, which registers Koordinator's
-// events (pod deletions, NodeMetric changes).
-func (p *LoadAwareScheduling) EnqueueTarget() framework.Plugin { return p.f }
+// EventsToRegister is LoadAware's: Koordinator's events (pod deletions,
+// NodeMetric changes).
+func (p *LoadAwareScheduling) EventsToRegister(ctx context.Context) ([]framework.ClusterEventWithHint, error) {
+	return p.f.EventsToRegister(ctx)
+}
 
 // NewLoadAwareScheduling builds the plugin (a *LoadAwareScheduling) with its
 // own usage cache over the default estimator registry, or as the options
@@ -62,7 +65,7 @@ func NewLoadAwareScheduling(args config.LoadAwareSchedulingArgs, h framework.Han
 		}
 		src = cache
 	}
-	f, err := filter.NewLoadAwareWithSource(a, h, src)
+	f, err := NewLoadAwareWithSource(a, h, src)
 	if err != nil {
 		return nil, err
 	}
@@ -71,7 +74,7 @@ func NewLoadAwareScheduling(args config.LoadAwareSchedulingArgs, h framework.Han
 		return nil, err
 	}
 	p := &LoadAwareScheduling{f: f, s: s, src: src}
-	p.cache, _ = src.(*estimator.AssignCache)
+	p.cache, _ = src.(*estimator.AssignCache) // the halves added it to h
 	return p, nil
 }
 
@@ -117,12 +120,6 @@ func (p *LoadAwareScheduling) Revert() { loadaware.Revert(p.src) }
 // *estimator.AssignCache).
 func (p *LoadAwareScheduling) Cache() *estimator.AssignCache { return p.cache }
 
-// FilterHalf returns the filter half.
-func (p *LoadAwareScheduling) FilterHalf() *filter.LoadAware { return p.f }
-
-// ScoreHalf returns the score half.
-func (p *LoadAwareScheduling) ScoreHalf() *scoring.LoadAware { return p.s }
-
 // PreFilter estimates the incoming pod once for Filter.
 func (p *LoadAwareScheduling) PreFilter(ctx context.Context, cs *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
 	return p.f.PreFilter(ctx, cs, pod, nodes)
@@ -131,12 +128,12 @@ func (p *LoadAwareScheduling) PreFilter(ctx context.Context, cs *framework.Cycle
 // PreFilterExtensions returns nil.
 func (p *LoadAwareScheduling) PreFilterExtensions() framework.PreFilterExtensions { return nil }
 
-// VictimRemoval is filter.LoadAware's (runtime.VictimRemovalFilter).
+// VictimRemoval is LoadAware's (runtime.VictimRemovalFilter).
 func (p *LoadAwareScheduling) VictimRemoval(pod *framework.PodInfo) (unchanged, keepsPass bool) {
 	return p.f.VictimRemoval(pod)
 }
 
-// Filter is filter.LoadAware's Filter.
+// Filter is LoadAware's Filter.
 func (p *LoadAwareScheduling) Filter(ctx context.Context, cs *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
 	return p.f.Filter(ctx, cs, pod, node)
 }

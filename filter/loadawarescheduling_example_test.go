@@ -1,4 +1,4 @@
-package scheduling_test
+package filter_test
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
@@ -22,7 +23,7 @@ func ExampleLoadAwareScheduling() {
 	now := time.Date(2026, 7, 24, 12, 0, 0, 0, time.UTC)
 	clock := framework.NewFakeClock(now)
 	reg := framework.NewRegistry()
-	_ = reg.Register(config.LoadAwareSchedulingName, scheduling.LoadAwareSchedulingFactory)
+	_ = reg.Register(config.LoadAwareSchedulingName, filter.LoadAwareSchedulingFactory)
 	name := config.LoadAwareSchedulingName
 	profile := framework.Profile{Args: map[string]any{name: config.LoadAwareSchedulingArgs{}}} // Koordinator's defaults
 	// At every extension point the plugin implements (PreFilter, Filter,
@@ -35,7 +36,7 @@ func ExampleLoadAwareScheduling() {
 		panic(err)
 	}
 	pl, _ := fw.Plugin(name)
-	cache := pl.(*scheduling.LoadAwareScheduling).Cache()
+	cache := pl.(*filter.LoadAwareScheduling).Cache()
 
 	var nodes []*api.Node
 	for i, used := range []string{"60", "20", "35"} {
@@ -70,4 +71,18 @@ func ExampleLoadAwareScheduling() {
 	// node-1 score 64
 	// node-2 score 52
 	// selected node-1
+}
+
+// The same plugin, three ways: its constructor with typed args, its
+// Factory with nil args (the defaults), and by name from the default
+// registry.
+func ExampleLoadAwareSchedulingFactory() {
+	args := config.DefaultLoadAwareSchedulingArgs()
+	a, _ := filter.NewLoadAwareScheduling(args, nil)
+	b, _ := filter.LoadAwareSchedulingFactory(nil, nil)
+	f, _ := scheduling.NewDefaultRegistry().Lookup(config.LoadAwareSchedulingName)
+	c, _ := f(&args, nil)
+	d, err := scheduling.NewPrioritySort("unexpected", nil)
+	fmt.Println(a.Name(), b.Name(), c.Name(), d == nil, err)
+	// Output: LoadAwareScheduling LoadAwareScheduling LoadAwareScheduling true PrioritySort: takes no args, got string
 }

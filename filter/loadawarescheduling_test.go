@@ -1,11 +1,10 @@
-package scheduling
+package filter
 
 import (
 	"context"
 	"fmt"
 	"math/rand/v2"
 	"testing"
-	"time"
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/estimator"
@@ -15,10 +14,6 @@ import (
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/resource"
 )
-
-var laNow = time.Date(2026, 7, 24, 12, 0, 0, 0, time.UTC)
-
-func laM(cpu, mem string) map[string]string { return map[string]string{"cpu": cpu, "memory": mem} }
 
 func laFramework(t testing.TB, args config.LoadAwareSchedulingArgs, reg *estimator.Registry) (*runtime.Framework, *LoadAwareScheduling) {
 	t.Helper()
