@@ -7,35 +7,16 @@ import (
 	"github.com/schedkit/schedkit/scoring"
 )
 
-// clusterLoads is the NodeLoadSource of the registry's Trimaran plugins:
-// in a cycle run by a Scheduler it reads the NodeLoads of the scheduler's
-// Cluster (Cluster.UpdateNodeLoad, Scheduler.UpdateNodeLoad, the workload's
-// nodeLoads); elsewhere no node has a load.
-type clusterLoads struct{}
-
-var _ scoring.CycleNodeLoadSource = clusterLoads{}
-
-// NodeLoad reports no load: outside a Scheduler there is no cluster.
-func (clusterLoads) NodeLoad(string) (*api.NodeLoad, bool) { return nil, false }
-
-// ForCycle returns the cluster of the Scheduler running the cycle.
-func (clusterLoads) ForCycle(state *framework.CycleState) scoring.NodeLoadSource {
-	if s, ok := SchedulerFromCycleState(state); ok {
-		return s.cluster
-	}
-	return clusterLoads{}
-}
-
 // trimaranPlugins are scheduler-plugins' Trimaran score plugins reading the
-// scheduler's NodeLoads. TargetLoadPacking also implements PostBind (it
+// scheduler's NodeLoads (their handle's). TargetLoadPacking also implements PostBind (it
 // remembers recent bindings the metrics do not show yet): enable it there
 // too.
 func trimaranPlugins() []PluginSpec {
 	return []PluginSpec{
 		{Name: config.TargetLoadPackingName, DefaultArgs: anyOf(config.DefaultTargetLoadPackingArgs),
-			Factory: scoring.TargetLoadPackingFactoryWith(scoring.WithNodeLoadSource(clusterLoads{}))},
+			Factory: scoring.TargetLoadPackingFactory},
 		{Name: config.LoadVariationRiskBalancingName, DefaultArgs: anyOf(config.DefaultLoadVariationRiskBalancingArgs),
-			Factory: scoring.LoadVariationRiskBalancingFactoryWith(scoring.WithNodeLoadSource(clusterLoads{}))},
+			Factory: scoring.LoadVariationRiskBalancingFactory},
 	}
 }
 

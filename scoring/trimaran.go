@@ -21,15 +21,6 @@ type NodeLoadSource interface {
 	NodeLoad(node string) (*api.NodeLoad, bool)
 }
 
-// CycleNodeLoadSource is an optional extension of NodeLoadSource for
-// sources that depend on the scheduling cycle (package scheduling's reads
-// the cluster of the Scheduler running the cycle): PreScore calls ForCycle
-// once and the cycle's Score calls read the source it returns.
-type CycleNodeLoadSource interface {
-	NodeLoadSource
-	ForCycle(state *framework.CycleState) NodeLoadSource
-}
-
 // NodeLoads is a NodeLoadSource over a fixed set of loads, keyed by node
 // name.
 type NodeLoads map[string]*api.NodeLoad
@@ -78,7 +69,7 @@ type TargetLoadPacking struct {
 	target     float64
 	defMilli   int64
 	multiplier float64
-	src        NodeLoadSource
+	loads      trimaranLoads
 	clock      framework.Clock
 
 	mu    sync.RWMutex
@@ -101,22 +92,23 @@ var (
 )
 
 // NewTargetLoadPacking builds the plugin (a *TargetLoadPacking) reading
-// loads from the WithNodeLoadSource option (without it no node has a load);
-// args are defaulted and validated. TargetLoadPackingFactory is its
+// loads from the WithNodeLoadSource option, or without it from h
+// (framework.Handle.NodeLoads: a scheduler's NodeLoads; without a handle
+// no node has a load); args are defaulted and validated. TargetLoadPackingFactory is its
 // framework.Factory.
 func NewTargetLoadPacking(args config.TargetLoadPackingArgs, h framework.Handle, opts ...TrimaranOption) (framework.Plugin, error) {
 	a, err := config.TargetLoadPackingArgsFrom(args)
 	if err != nil {
 		return nil, err
 	}
-	src, err := trimaranSource(config.TargetLoadPackingName, opts)
+	loads, err := trimaranSource(config.TargetLoadPackingName, h, opts)
 	if err != nil {
 		return nil, err
 	}
 	mult, _ := a.Multiplier() // validated
 	cpu := a.DefaultRequests[resource.CPU]
 	return &TargetLoadPacking{args: a, target: float64(a.TargetUtilization), defMilli: cpu.MilliValue(), multiplier: mult,
-		src: src, clock: clockOf(h), bound: map[string][]tlpBinding{}}, nil
+		loads: loads, clock: clockOf(h), bound: map[string][]tlpBinding{}}, nil
 }
 
 func clockOf(h framework.Handle) framework.Clock {
@@ -160,16 +152,9 @@ type tlpState struct {
 
 func (s *tlpState) Clone() framework.StateData { return s }
 
-func cycleSource(src NodeLoadSource, cs *framework.CycleState) NodeLoadSource {
-	if c, ok := src.(CycleNodeLoadSource); ok {
-		return c.ForCycle(cs)
-	}
-	return src
-}
-
 // PreScore predicts the incoming pod's cpu once per cycle.
 func (pl *TargetLoadPacking) PreScore(_ context.Context, cs *framework.CycleState, pod *framework.PodInfo, _ []*framework.NodeInfo) *framework.Status {
-	cs.Write(tlpStateKey, &tlpState{src: cycleSource(pl.src, cs), milli: pl.PredictCPU(pod.Pod)})
+	cs.Write(tlpStateKey, &tlpState{src: pl.loads.source(), milli: pl.PredictCPU(pod.Pod)})
 	return nil
 }
 
@@ -179,7 +164,7 @@ func (pl *TargetLoadPacking) state(cs *framework.CycleState, pod *api.Pod) *tlpS
 			return s
 		}
 	}
-	return &tlpState{src: cycleSource(pl.src, cs), milli: pl.PredictCPU(pod)}
+	return &tlpState{src: pl.loads.source(), milli: pl.PredictCPU(pod)}
 }
 
 // trimaranNoNode is the status of a NodeInfo without node (shared).
@@ -329,8 +314,8 @@ func (pl *TargetLoadPacking) Revert() {
 // that has (0 when neither). A node without load scores 0. There is no
 // NormalizeScore.
 type LoadVariationRiskBalancing struct {
-	args config.LoadVariationRiskBalancingArgs
-	src  NodeLoadSource
+	args  config.LoadVariationRiskBalancingArgs
+	loads trimaranLoads
 }
 
 var (
@@ -339,19 +324,20 @@ var (
 )
 
 // NewLoadVariationRiskBalancing builds the plugin (a
-// *LoadVariationRiskBalancing) reading loads from the WithNodeLoadSource
-// option (without it no node has a load); args are defaulted and validated.
+// *LoadVariationRiskBalancing) reading loads as TargetLoadPacking does
+// (the WithNodeLoadSource option, else h's); args are defaulted and
+// validated.
 // LoadVariationRiskBalancingFactory is its framework.Factory.
-func NewLoadVariationRiskBalancing(args config.LoadVariationRiskBalancingArgs, _ framework.Handle, opts ...TrimaranOption) (framework.Plugin, error) {
+func NewLoadVariationRiskBalancing(args config.LoadVariationRiskBalancingArgs, h framework.Handle, opts ...TrimaranOption) (framework.Plugin, error) {
 	a, err := config.LoadVariationRiskBalancingArgsFrom(args)
 	if err != nil {
 		return nil, err
 	}
-	src, err := trimaranSource(config.LoadVariationRiskBalancingName, opts)
+	loads, err := trimaranSource(config.LoadVariationRiskBalancingName, h, opts)
 	if err != nil {
 		return nil, err
 	}
-	return &LoadVariationRiskBalancing{args: a, src: src}, nil
+	return &LoadVariationRiskBalancing{args: a, loads: loads}, nil
 }
 
 // Name returns "LoadVariationRiskBalancing".
@@ -397,7 +383,7 @@ func (pl *LoadVariationRiskBalancing) PreScore(_ context.Context, cs *framework.
 }
 
 func (pl *LoadVariationRiskBalancing) newState(cs *framework.CycleState, pod *api.Pod) *lvrbState {
-	s := &lvrbState{src: cycleSource(pl.src, cs)}
+	s := &lvrbState{src: pl.loads.source()}
 	s.milli, s.memory = TrimaranRequests(pod)
 	return s
 }

@@ -12,33 +12,52 @@ import (
 type TrimaranOption func(*trimaranOptions)
 
 type trimaranOptions struct {
-	src NodeLoadSource
+	src    NodeLoadSource
+	srcSet bool
 }
 
 // WithNodeLoadSource makes the plugin read the nodes' loads from src
-// (package scheduling's registry passes the Scheduler's NodeLoads). A nil
-// src is an error.
+// instead of its handle's (framework.Handle.NodeLoads). A nil src is an
+// error.
 func WithNodeLoadSource(src NodeLoadSource) TrimaranOption {
-	return func(o *trimaranOptions) { o.src = src }
+	return func(o *trimaranOptions) { o.src, o.srcSet = src, true }
 }
 
-// trimaranSource returns the source opts name: NodeLoads{} (no loads)
-// without WithNodeLoadSource.
-func trimaranSource(plugin string, opts []TrimaranOption) (NodeLoadSource, error) {
-	o := trimaranOptions{src: NodeLoads{}}
+// trimaranLoads is where a Trimaran plugin reads loads: src, else its
+// handle's, else none.
+type trimaranLoads struct {
+	src NodeLoadSource
+	h   framework.Handle
+}
+
+// source returns the loads a cycle reads (asked once per cycle).
+func (l trimaranLoads) source() NodeLoadSource {
+	switch {
+	case l.src != nil:
+		return l.src
+	case l.h != nil:
+		return l.h.NodeLoads()
+	}
+	return NodeLoads{}
+}
+
+// trimaranSource returns where the plugin reads loads: the source opts
+// name, else h's.
+func trimaranSource(plugin string, h framework.Handle, opts []TrimaranOption) (trimaranLoads, error) {
+	var o trimaranOptions
 	for _, opt := range opts {
 		opt(&o)
 	}
-	if o.src == nil {
-		return nil, fmt.Errorf("%s: WithNodeLoadSource(nil)", plugin)
+	if o.srcSet && o.src == nil {
+		return trimaranLoads{}, fmt.Errorf("%s: WithNodeLoadSource(nil)", plugin)
 	}
-	return o.src, nil
+	return trimaranLoads{src: o.src, h: h}, nil
 }
 
 // TargetLoadPackingFactory is NewTargetLoadPacking as a framework.Factory
-// (no loads): nil args mean config.DefaultTargetLoadPackingArgs(); a
+// (the handle's loads): nil args mean config.DefaultTargetLoadPackingArgs(); a
 // config.TargetLoadPackingArgs or a pointer to one is used as given.
-// TargetLoadPackingFactoryWith gives the plugin its loads.
+// TargetLoadPackingFactoryWith gives the plugin other loads.
 func TargetLoadPackingFactory(args any, h framework.Handle) (framework.Plugin, error) {
 	return TargetLoadPackingFactoryWith()(args, h)
 }
@@ -49,10 +68,10 @@ func TargetLoadPackingFactoryWith(opts ...TrimaranOption) framework.Factory {
 }
 
 // LoadVariationRiskBalancingFactory is NewLoadVariationRiskBalancing as a
-// framework.Factory (no loads): nil args mean
+// framework.Factory (the handle's loads): nil args mean
 // config.DefaultLoadVariationRiskBalancingArgs(); a
 // config.LoadVariationRiskBalancingArgs or a pointer to one is used as
-// given. LoadVariationRiskBalancingFactoryWith gives the plugin its loads.
+// given. LoadVariationRiskBalancingFactoryWith gives the plugin other loads.
 func LoadVariationRiskBalancingFactory(args any, h framework.Handle) (framework.Plugin, error) {
 	return LoadVariationRiskBalancingFactoryWith()(args, h)
 }

@@ -350,3 +350,57 @@ func (trimaranNameLoads) NodeLoad(node string) (*api.NodeLoad, bool) {
 		{Type: api.LoadMetricMemory, Operator: api.LoadOperatorAverage, Value: float64(h % 89)},
 	}}, true
 }
+
+// trimaranLoadsHandle is a handle whose NodeLoads are loads.
+type trimaranLoadsHandle struct {
+	framework.Handle
+	loads NodeLoads
+}
+
+func (h trimaranLoadsHandle) NodeLoads() framework.NodeLoads { return h.loads }
+
+// TestTrimaranLoadSources: each Trimaran plugin reads WithNodeLoadSource's
+// loads when given, else its handle's, else none (every node scores the
+// minimum).
+func TestTrimaranLoadSources(t *testing.T) {
+	load := func(avg float64) NodeLoads {
+		return loadOf(api.LoadMetric{Type: api.LoadMetricCPU, Operator: api.LoadOperatorAverage, Value: avg},
+			api.LoadMetric{Type: api.LoadMetricCPU, Operator: api.LoadOperatorStd, Value: avg / 4})
+	}
+	h := trimaranLoadsHandle{framework.NewHandle(framework.RealClock{}, 1, framework.DefaultKubeVersion), load(30)}
+	ni, err := framework.NewNodeInfo(trimaranNode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	pod := framework.MustPodInfo(trimaranPod(0, 0, 0, []int64{100}, []int64{1 << 20}))
+	score := func(f framework.Factory, h framework.Handle) int64 {
+		pl, err := f(nil, h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs := framework.NewCycleState()
+		if st := pl.(framework.PreScorePlugin).PreScore(context.Background(), cs, pod, []*framework.NodeInfo{ni}); !st.IsSuccess() {
+			t.Fatal(st)
+		}
+		s, st := pl.(framework.ScorePlugin).Score(context.Background(), cs, pod, ni)
+		if !st.IsSuccess() {
+			t.Fatal(st)
+		}
+		return s
+	}
+	for _, tc := range []struct {
+		name           string
+		plain, withOpt framework.Factory
+	}{
+		{"TargetLoadPacking", TargetLoadPackingFactory, TargetLoadPackingFactoryWith(WithNodeLoadSource(load(80)))},
+		{"LoadVariationRiskBalancing", LoadVariationRiskBalancingFactory, LoadVariationRiskBalancingFactoryWith(WithNodeLoadSource(load(80)))},
+	} {
+		none, fromHandle, fromOpt := score(tc.plain, nil), score(tc.plain, h), score(tc.withOpt, h)
+		if none == fromHandle || fromHandle == fromOpt {
+			t.Errorf("%s: scores without loads %d, with the handle's %d, with the option's %d: want three different", tc.name, none, fromHandle, fromOpt)
+		}
+		if want := score(tc.plain, trimaranLoadsHandle{h.Handle, load(80)}); fromOpt != want {
+			t.Errorf("%s: with the option's loads %d, want %d (the same loads through the handle)", tc.name, fromOpt, want)
+		}
+	}
+}
