@@ -5,10 +5,6 @@ import (
 	"fmt"
 )
 
-// CoschedulingName is the name of scheduler-plugins' Coscheduling plugin
-// (pkg/coscheduling).
-const CoschedulingName = "Coscheduling"
-
 // Defaults of CoschedulingArgs, as scheduler-plugins'
 // apis/config/v1/defaults.go SetDefaults_CoschedulingArgs.
 const (

@@ -39,3 +39,27 @@ const (
 	AzureDiskLimitsName = "AzureDiskLimits"
 	CinderLimitsName    = "CinderLimits"
 )
+
+// Names of the plugins that work with the scheduler: kube-scheduler's
+// DefaultBinder and DefaultPreemption, its alpha workload plugins
+// (GangScheduling, TopologyPlacementGenerator, PodGroupPodsCount), and
+// scheduler-plugins' Coscheduling.
+const (
+	// DefaultBinderName is kube-scheduler's DefaultBinder bind plugin.
+	DefaultBinderName = "DefaultBinder"
+	// DefaultPreemptionName is kube-scheduler's DefaultPreemption
+	// PostFilter plugin.
+	DefaultPreemptionName = "DefaultPreemption"
+	// GangSchedulingName is kube-scheduler's GangScheduling plugin
+	// (pkg/scheduler/framework/plugins/gangscheduling).
+	GangSchedulingName = "GangScheduling"
+	// TopologyPlacementGeneratorName is kube-scheduler's
+	// TopologyPlacementGenerator placement plugin.
+	TopologyPlacementGeneratorName = "TopologyPlacementGenerator"
+	// PodGroupPodsCountName is kube-scheduler's PodGroupPodsCount
+	// placement score plugin.
+	PodGroupPodsCountName = "PodGroupPodsCount"
+	// CoschedulingName is scheduler-plugins' Coscheduling plugin
+	// (pkg/coscheduling).
+	CoschedulingName = "Coscheduling"
+)

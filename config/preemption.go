@@ -5,10 +5,6 @@ import (
 	"fmt"
 )
 
-// DefaultPreemptionName is the name of kube-scheduler's DefaultPreemption
-// PostFilter plugin.
-const DefaultPreemptionName = "DefaultPreemption"
-
 // Defaults of DefaultPreemptionArgs, as kube-scheduler v1.36
 // (apis/config/v1/defaults.go SetDefaults_DefaultPreemptionArgs).
 const (

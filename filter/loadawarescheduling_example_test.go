@@ -13,6 +13,7 @@ import (
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scoring/queuesort"
 )
 
 // ExampleLoadAwareScheduling schedules a pod with Koordinator's
@@ -82,7 +83,7 @@ func ExampleLoadAwareSchedulingFactory() {
 	b, _ := filter.LoadAwareSchedulingFactory(nil, nil)
 	f, _ := scheduling.NewDefaultRegistry().Lookup(config.LoadAwareSchedulingName)
 	c, _ := f(&args, nil)
-	d, err := scheduling.NewPrioritySort("unexpected", nil)
+	d, err := queuesort.New("unexpected", nil)
 	fmt.Println(a.Name(), b.Name(), c.Name(), d == nil, err)
 	// Output: LoadAwareScheduling LoadAwareScheduling LoadAwareScheduling true PrioritySort: takes no args, got string
 }

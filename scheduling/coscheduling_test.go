@@ -50,7 +50,7 @@ func csProfile(args any) framework.Profile {
 		PreFilter:  []string{config.NodeResourcesFitName, config.CoschedulingName},
 		Filter:     []string{config.NodeResourcesFitName}, PostFilter: []string{config.CoschedulingName},
 		Reserve: []string{config.CoschedulingName}, Permit: []string{config.CoschedulingName},
-		Bind: []string{DefaultBinderName},
+		Bind: []string{config.DefaultBinderName},
 	}
 	if args != nil {
 		p.Args = map[string]any{config.CoschedulingName: args}

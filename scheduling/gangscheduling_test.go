@@ -43,7 +43,7 @@ func gsBasic(ns, name string) *api.WorkloadPodGroup {
 // gsProfile runs GangScheduling at Permit beside the resource filter.
 func gsProfile() framework.Profile {
 	return framework.Profile{PreEnqueue: []string{GangSchedulingName}, QueueSort: []string{config.PrioritySortName}, PreFilter: []string{config.NodeResourcesFitName},
-		Filter: []string{config.NodeResourcesFitName}, Permit: []string{GangSchedulingName}, Bind: []string{DefaultBinderName}}
+		Filter: []string{config.NodeResourcesFitName}, Permit: []string{GangSchedulingName}, Bind: []string{config.DefaultBinderName}}
 }
 
 var gsFeatures = framework.WorkloadFeatures{GenericWorkload: true, GangScheduling: true}

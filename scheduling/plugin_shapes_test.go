@@ -10,7 +10,9 @@ import (
 	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/defaultbinder"
 	"github.com/schedkit/schedkit/scoring"
+	"github.com/schedkit/schedkit/scoring/queuesort"
 )
 
 // shapePlugin is a plugin's constructor and Factory: for a plugin with
@@ -61,8 +63,8 @@ func shapePlugins() []shapePlugin {
 		{config.TargetLoadPackingName, scoring.NewTargetLoadPacking, scoring.TargetLoadPackingFactoryWith(scoring.WithNodeLoadSource(scoring.NodeLoads{}))},
 		{config.LoadVariationRiskBalancingName, scoring.NewLoadVariationRiskBalancing, scoring.LoadVariationRiskBalancingFactory},
 		{config.LoadVariationRiskBalancingName, scoring.NewLoadVariationRiskBalancing, scoring.LoadVariationRiskBalancingFactoryWith(scoring.WithNodeLoadSource(scoring.NodeLoads{}))},
-		noArgs(config.PrioritySortName, scheduling.NewPrioritySort),
-		noArgs(scheduling.DefaultBinderName, scheduling.NewDefaultBinder),
+		noArgs(config.PrioritySortName, queuesort.New),
+		noArgs(config.DefaultBinderName, defaultbinder.New),
 		noArgs(scheduling.GangSchedulingName, scheduling.NewGangScheduling),
 		noArgs(scheduling.TopologyPlacementGeneratorName, scheduling.NewTopologyPlacementGenerator),
 		noArgs(scheduling.PodGroupPodsCountName, scheduling.NewPodGroupPodsCount),

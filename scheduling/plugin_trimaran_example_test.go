@@ -49,7 +49,7 @@ func ExampleCluster_UpdateNodeLoad() {
 	var profiles []framework.Profile
 	for _, plugin := range []string{config.TargetLoadPackingName, config.LoadVariationRiskBalancingName} {
 		p := framework.Profile{SchedulerName: plugin, QueueSort: []string{config.PrioritySortName},
-			PreFilter: []string{config.NodeResourcesFitName}, Filter: []string{config.NodeResourcesFitName}, Bind: []string{scheduling.DefaultBinderName}}
+			PreFilter: []string{config.NodeResourcesFitName}, Filter: []string{config.NodeResourcesFitName}, Bind: []string{config.DefaultBinderName}}
 		if err := p.Enable(reg, plugin, 1); err != nil { // PreScore, Score (and TargetLoadPacking's PostBind)
 			fmt.Println(err)
 			return

@@ -30,7 +30,7 @@ func TestTrimaranInScheduler(t *testing.T) {
 	profile := func(plugin string) framework.Profile {
 		p := framework.Profile{QueueSort: []string{config.PrioritySortName}, Filter: []string{config.NodeResourcesFitName},
 			PreFilter: []string{config.NodeResourcesFitName}, PreScore: []string{plugin}, Score: []string{plugin},
-			Weights: map[string]int64{plugin: 1}, Bind: []string{DefaultBinderName}}
+			Weights: map[string]int64{plugin: 1}, Bind: []string{config.DefaultBinderName}}
 		if plugin == config.TargetLoadPackingName {
 			p.PostBind = []string{plugin}
 		}

@@ -172,7 +172,7 @@ func TestPodGroupSchedulingAlgorithm(t *testing.T) {
 					t.Fatal(err)
 				}
 				prof := framework.Profile{SchedulerName: DefaultSchedulerName, QueueSort: []string{config.PrioritySortName},
-					Filter: []string{tt.plugin.Name()}, PostFilter: []string{tt.plugin.Name()}, Permit: []string{tt.plugin.Name()}, Bind: []string{DefaultBinderName}}
+					Filter: []string{tt.plugin.Name()}, PostFilter: []string{tt.plugin.Name()}, Permit: []string{tt.plugin.Name()}, Bind: []string{config.DefaultBinderName}}
 				feats := framework.WorkloadFeatures{GenericWorkload: true, TopologyAwareWorkloadScheduling: placement}
 				pods := []*api.Pod{gsPod("default", "p1", "pg"), gsPod("default", "p2", "pg"), gsPod("default", "p3", "pg")}
 				s, members := pgSetup(t, reg, prof, feats, []*api.Node{csNode("node1")}, pods, gsBasic("default", "pg"))
@@ -290,7 +290,7 @@ func TestSubmitPodGroupAlgorithmResult(t *testing.T) {
 			g := gsBasic("default", "pg")
 			g.Status.Conditions = tt.existing
 			pods := []*api.Pod{gsPod("default", "p1", "pg"), gsPod("default", "p2", "pg"), gsPod("default", "p3", "pg")}
-			prof := framework.Profile{SchedulerName: DefaultSchedulerName, QueueSort: []string{config.PrioritySortName}, Bind: []string{DefaultBinderName}}
+			prof := framework.Profile{SchedulerName: DefaultSchedulerName, QueueSort: []string{config.PrioritySortName}, Bind: []string{config.DefaultBinderName}}
 			s, members := pgSetup(t, NewDefaultRegistry(), prof, gsFeatures, []*api.Node{csNode("node1")}, pods, g)
 			var ds []Decision
 			s.SetDecisionHandler(func(d Decision) { ds = append(ds, d) })
@@ -402,7 +402,7 @@ func TestFrameworkForPodGroup(t *testing.T) {
 	b.Spec.SchedulerName = "other"
 	c, _ := cluster.NewFrom([]*api.Node{csNode("n")}, nil)
 	prof := func(name string) framework.Profile {
-		return framework.Profile{SchedulerName: name, QueueSort: []string{config.PrioritySortName}, Bind: []string{DefaultBinderName}}
+		return framework.Profile{SchedulerName: name, QueueSort: []string{config.PrioritySortName}, Bind: []string{config.DefaultBinderName}}
 	}
 	s, err := New(c, NewDefaultRegistry(), []framework.Profile{prof(DefaultSchedulerName), prof("other")}, WithWorkloadFeatures(gsFeatures))
 	if err != nil {
@@ -518,7 +518,7 @@ func TestPodGroupSchedulingPlacementAlgorithm(t *testing.T) {
 				t.Fatal(err)
 			}
 			prof := framework.Profile{SchedulerName: DefaultSchedulerName, QueueSort: []string{config.PrioritySortName}, Filter: []string{tt.plugin.name},
-				Bind: []string{DefaultBinderName}, PlacementGenerate: []string{tt.plugin.name}, PlacementWeights: map[string]int64{}}
+				Bind: []string{config.DefaultBinderName}, PlacementGenerate: []string{tt.plugin.name}, PlacementWeights: map[string]int64{}}
 			if tt.scorers == nil {
 				prof.PlacementScore = []string{tt.plugin.name}
 				prof.PlacementWeights[tt.plugin.name] = 1

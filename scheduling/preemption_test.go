@@ -103,7 +103,7 @@ func ppProfile() framework.Profile {
 		PreFilter:  []string{config.NodeResourcesFitName, "test-plugin"},
 		Filter:     []string{config.NodeResourcesFitName},
 		PostFilter: []string{config.DefaultPreemptionName},
-		Bind:       []string{DefaultBinderName},
+		Bind:       []string{config.DefaultBinderName},
 	}
 }
 

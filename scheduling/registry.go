@@ -6,8 +6,10 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/scheduling/defaultbinder"
 	"github.com/schedkit/schedkit/scheduling/internal/compose"
 	"github.com/schedkit/schedkit/scoring"
+	"github.com/schedkit/schedkit/scoring/queuesort"
 )
 
 // PluginSpec describes a plugin a registry offers: its name, its factory and
@@ -57,7 +59,7 @@ func anyOf[A any](def func() A) func() any { return func() any { return def() } 
 func DefaultPlugins() []PluginSpec {
 	return append([]PluginSpec{
 		{Name: config.SchedulingGatesName, Factory: filter.NewSchedulingGates},
-		{Name: config.PrioritySortName, Factory: NewPrioritySort},
+		{Name: config.PrioritySortName, Factory: queuesort.New},
 		{Name: config.NodeUnschedulableName, Factory: filter.NewNodeUnschedulable},
 		{Name: config.NodeNameName, Factory: filter.NewNodeName},
 		{Name: config.TaintTolerationName, Factory: func(args any, h framework.Handle) (framework.Plugin, error) {
@@ -89,7 +91,7 @@ func DefaultPlugins() []PluginSpec {
 		{Name: config.NodeResourcesBalancedAllocationName, DefaultArgs: anyOf(config.DefaultNodeResourcesBalancedAllocationArgs),
 			Factory: scoring.NodeResourcesBalancedAllocationFactory},
 		{Name: config.ImageLocalityName, Factory: scoring.NewImageLocality},
-		{Name: DefaultBinderName, Factory: NewDefaultBinder},
+		{Name: config.DefaultBinderName, Factory: defaultbinder.New},
 		{Name: config.LoadAwareSchedulingName, DefaultArgs: anyOf(config.DefaultLoadAwareSchedulingArgs),
 			Factory: filter.LoadAwareSchedulingFactory},
 		{Name: config.EBSLimitsName, Factory: filter.NewEBSLimits},
@@ -162,7 +164,7 @@ func DefaultProfileFor(v framework.KubeVersion) framework.Profile {
 		},
 		Reserve: []string{config.VolumeBindingName, config.DynamicResourcesName},
 		PreBind: []string{config.VolumeBindingName, config.DynamicResourcesName},
-		Bind:    []string{DefaultBinderName},
+		Bind:    []string{config.DefaultBinderName},
 	}
 }
 
@@ -208,7 +210,7 @@ func DefaultMultiPointFor(v framework.KubeVersion) []WeightedPlugin {
 	return append(out,
 		WeightedPlugin{Name: config.NodeResourcesBalancedAllocationName, Weight: 1},
 		WeightedPlugin{Name: config.ImageLocalityName, Weight: 1},
-		WeightedPlugin{Name: DefaultBinderName},
+		WeightedPlugin{Name: config.DefaultBinderName},
 	)
 }
 

@@ -33,7 +33,7 @@ func TestDefaultRegistryBuildsEveryPlugin(t *testing.T) {
 		config.InterPodAffinityName:                {PointPreFilter, PointFilter, PointPreScore, PointScore},
 		config.NodeResourcesBalancedAllocationName: {PointPreScore, PointScore},
 		config.ImageLocalityName:                   {PointScore},
-		DefaultBinderName:                          {PointBind},
+		config.DefaultBinderName:                   {PointBind},
 		config.DefaultPreemptionName:               {PointPostFilter},
 		config.LoadAwareSchedulingName:             {PointPreFilter, PointFilter, PointPreScore, PointScore, PointReserve},
 		config.VolumeRestrictionsName:              {PointPreFilter, PointFilter},
@@ -72,7 +72,7 @@ func TestDefaultRegistryBuildsEveryPlugin(t *testing.T) {
 		if d := cmp.Diff(want[spec.Name], ExtensionPoints(pl)); d != "" {
 			t.Errorf("%s extension points (-want +got):\n%s", spec.Name, d)
 		}
-		if _, err := fac(struct{}{}, nil); err == nil && spec.Name != DefaultBinderName {
+		if _, err := fac(struct{}{}, nil); err == nil && spec.Name != config.DefaultBinderName {
 			t.Errorf("%s accepted args of the wrong type", spec.Name)
 		}
 	}

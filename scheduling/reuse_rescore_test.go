@@ -28,7 +28,7 @@ func fitOnlyProfile(v framework.KubeVersion, strategy config.ScoringStrategyType
 		PreScore:      []string{config.NodeResourcesFitName},
 		Score:         []string{config.NodeResourcesFitName},
 		Weights:       map[string]int64{config.NodeResourcesFitName: 1},
-		Bind:          []string{DefaultBinderName},
+		Bind:          []string{config.DefaultBinderName},
 		Args: map[string]any{config.NodeResourcesFitName: config.NodeResourcesFitArgs{
 			ScoringStrategy: &config.ScoringStrategy{Type: strategy, Resources: config.DefaultResourceSpecs()}}},
 	}

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/runtime"
@@ -442,7 +443,7 @@ func New(cl *cluster.Cluster, registry *framework.Registry, profiles []framework
 			return nil, fmt.Errorf("scheduling: profile %q: percentageOfNodesToScore=%d: must be within [0,100]", p.SchedulerName, *v)
 		}
 		if len(p.Bind) == 0 {
-			return nil, fmt.Errorf("scheduling: profile %q: at least one Bind plugin is needed (e.g. %q)", p.SchedulerName, DefaultBinderName)
+			return nil, fmt.Errorf("scheduling: profile %q: at least one Bind plugin is needed (e.g. %q)", p.SchedulerName, config.DefaultBinderName)
 		}
 		if !p.KubeVersion.IsZero() && p.KubeVersion != s.kubeVersion {
 			return nil, fmt.Errorf("scheduling: profile %q: built for kube %s, but the scheduler reproduces %s (use WithKubeVersion(%s), or DefaultProfileFor(%s))",

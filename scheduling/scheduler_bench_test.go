@@ -57,7 +57,7 @@ func scResourceProfile() framework.Profile {
 		PreScore:      []string{config.NodeResourcesFitName, config.NodeResourcesBalancedAllocationName},
 		Score:         []string{config.NodeResourcesFitName, config.NodeResourcesBalancedAllocationName},
 		Weights:       map[string]int64{config.NodeResourcesFitName: 1, config.NodeResourcesBalancedAllocationName: 1},
-		Bind:          []string{DefaultBinderName},
+		Bind:          []string{config.DefaultBinderName},
 	}
 }
 

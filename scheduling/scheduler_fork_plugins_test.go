@@ -44,7 +44,7 @@ func fpProfile() framework.Profile {
 		Reserve:    []string{vb, la, cs},
 		Permit:     []string{cs},
 		PreBind:    []string{vb},
-		Bind:       []string{DefaultBinderName},
+		Bind:       []string{config.DefaultBinderName},
 		PostBind:   []string{tlp},
 	}
 }

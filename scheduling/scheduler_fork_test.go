@@ -322,7 +322,7 @@ func fkEnv(t *rapid.T, nodes []string) *scEnv {
 		Reserve:    []string{"A", "B"},
 		Permit:     []string{"A", "B"},
 		PreBind:    []string{"A"},
-		Bind:       []string{DefaultBinderName},
+		Bind:       []string{config.DefaultBinderName},
 	}
 	e.s, err = New(c, ppRegistry(), []framework.Profile{prof}, WithClock(e.clock), WithSeed(3),
 		WithDecisionHandler(func(d Decision) { e.decisions = append(e.decisions, d) }))

@@ -15,7 +15,9 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/scheduling/cluster"
+	"github.com/schedkit/schedkit/scheduling/defaultbinder"
 	"github.com/schedkit/schedkit/scheduling/internal/testplugins"
+	"github.com/schedkit/schedkit/scoring/queuesort"
 )
 
 // The test plugins (testplugins): a cpu/pod-count fit filter, a
@@ -41,8 +43,8 @@ func scRegistry(rec *scRecorder) *framework.Registry {
 		}
 	}
 	must(testplugins.Register(reg, rec))
-	must(reg.Register(config.PrioritySortName, func(any, framework.Handle) (framework.Plugin, error) { return &PrioritySort{}, nil }))
-	must(reg.Register(DefaultBinderName, NewDefaultBinder))
+	must(reg.Register(config.PrioritySortName, func(any, framework.Handle) (framework.Plugin, error) { return &queuesort.PrioritySort{}, nil }))
+	must(reg.Register(config.DefaultBinderName, defaultbinder.New))
 	return reg
 }
 
@@ -56,7 +58,7 @@ func scProfile(name string) framework.Profile {
 		Reserve:       []string{"A", "B"},
 		Permit:        []string{"A", "B"},
 		PreBind:       []string{"A"},
-		Bind:          []string{DefaultBinderName},
+		Bind:          []string{config.DefaultBinderName},
 		PostBind:      []string{"A"},
 	}
 }
@@ -211,7 +213,7 @@ func TestNewSchedulerErrors(t *testing.T) {
 		{"queue sort differs", []framework.Profile{scProfile("a"), otherSort}, nil, "QueueSort"},
 		{"profile pct", []framework.Profile{badPct}, nil, "percentageOfNodesToScore=101"},
 		{"global pct", []framework.Profile{scProfile("")}, []Option{WithPercentageOfNodesToScore(-1)}, "percentageOfNodesToScore=-1"},
-		{"unknown plugin", []framework.Profile{{Filter: []string{"Nope"}, Bind: []string{DefaultBinderName}}}, nil, `unknown plugin "Nope"`},
+		{"unknown plugin", []framework.Profile{{Filter: []string{"Nope"}, Bind: []string{config.DefaultBinderName}}}, nil, `unknown plugin "Nope"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := New(c, reg, tc.profiles, tc.opts...)

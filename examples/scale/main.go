@@ -106,7 +106,7 @@ func resourcesProfile(v framework.KubeVersion) framework.Profile {
 		PreScore:      []string{config.NodeResourcesFitName, config.NodeResourcesBalancedAllocationName},
 		Score:         []string{config.NodeResourcesFitName, config.NodeResourcesBalancedAllocationName},
 		Weights:       map[string]int64{config.NodeResourcesFitName: 1, config.NodeResourcesBalancedAllocationName: 1},
-		Bind:          []string{scheduling.DefaultBinderName},
+		Bind:          []string{config.DefaultBinderName},
 	}
 }
 

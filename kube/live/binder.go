@@ -21,18 +21,20 @@ import (
 // scheduler forgets the assumed pod and retries it after backoff).
 type APIBinder struct {
 	client kubernetes.Interface
+	h      framework.Handle
 }
 
 var _ framework.BindPlugin = (*APIBinder)(nil)
 
 // Name returns "DefaultBinder": the binder takes DefaultBinder's place in
 // every profile.
-func (*APIBinder) Name() string { return scheduling.DefaultBinderName }
+func (*APIBinder) Name() string { return config.DefaultBinderName }
 
 // Bind posts the pod's Binding to nodeName. On a what-if fork of the
-// scheduler (a question, not the live cluster) it binds in memory only.
-func (b *APIBinder) Bind(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodeName string) *framework.Status {
-	if s, ok := scheduling.SchedulerFromCycleState(state); ok && s.Cluster().Forked() > 0 {
+// scheduler (a question, not the live cluster: its handle's
+// Binder().Forked()) it binds in memory only.
+func (b *APIBinder) Bind(ctx context.Context, _ *framework.CycleState, pod *framework.PodInfo, nodeName string) *framework.Status {
+	if b.h != nil && b.h.Binder().Forked() {
 		return nil
 	}
 	p := pod.Pod
@@ -53,12 +55,12 @@ func (b *APIBinder) Bind(ctx context.Context, state *framework.CycleState, pod *
 func Plugins(client kubernetes.Interface) []scheduling.PluginSpec {
 	specs := scheduling.DefaultPlugins()
 	for i, s := range specs {
-		if s.Name == scheduling.DefaultBinderName {
-			specs[i].Factory = func(args any, _ framework.Handle) (framework.Plugin, error) {
-				if err := config.NoArgs(scheduling.DefaultBinderName, args); err != nil {
+		if s.Name == config.DefaultBinderName {
+			specs[i].Factory = func(args any, h framework.Handle) (framework.Plugin, error) {
+				if err := config.NoArgs(config.DefaultBinderName, args); err != nil {
 					return nil, err
 				}
-				return &APIBinder{client: client}, nil
+				return &APIBinder{client: client, h: h}, nil
 			}
 		}
 	}

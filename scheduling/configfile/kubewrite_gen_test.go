@@ -49,7 +49,7 @@ var cfgKubePoints = map[string][]string{
 		config.InterPodAffinityName, config.NodeResourcesBalancedAllocationName, config.ImageLocalityName},
 	scheduling.PointReserve: {config.VolumeBindingName},
 	scheduling.PointPreBind: {config.VolumeBindingName},
-	scheduling.PointBind:    {scheduling.DefaultBinderName},
+	scheduling.PointBind:    {config.DefaultBinderName},
 }
 
 // cfgKubeNames are kube-scheduler v1.36's default plugins, in its order.
@@ -57,7 +57,7 @@ var cfgKubeNames = []string{"SchedulingGates", config.PrioritySortName, config.N
 	config.TaintTolerationName, config.NodeAffinityName, config.NodePortsName, config.NodeResourcesFitName, "VolumeRestrictions",
 	"NodeVolumeLimits", config.VolumeBindingName, "VolumeZone", config.PodTopologySpreadName, config.InterPodAffinityName,
 	"DynamicResources", config.DefaultPreemptionName, config.NodeResourcesBalancedAllocationName, config.ImageLocalityName,
-	scheduling.DefaultBinderName, "NodeDeclaredFeatures"}
+	config.DefaultBinderName, "NodeDeclaredFeatures"}
 
 // cfgKubeArgsPlugins are the plugins whose args kube's v1 API types.
 var cfgKubeArgsPlugins = []string{config.DefaultPreemptionName, config.InterPodAffinityName, config.NodeAffinityName,

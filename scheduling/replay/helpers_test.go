@@ -11,7 +11,9 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/defaultbinder"
 	"github.com/schedkit/schedkit/scheduling/internal/testplugins"
+	"github.com/schedkit/schedkit/scoring/queuesort"
 )
 
 var ppLow, ppHigh = int32(0), int32(1000)
@@ -33,8 +35,8 @@ func scRegistry(rec *scRecorder) *framework.Registry {
 		}
 	}
 	must(testplugins.Register(reg, rec))
-	must(reg.Register(config.PrioritySortName, func(any, framework.Handle) (framework.Plugin, error) { return &scheduling.PrioritySort{}, nil }))
-	must(reg.Register(scheduling.DefaultBinderName, scheduling.NewDefaultBinder))
+	must(reg.Register(config.PrioritySortName, func(any, framework.Handle) (framework.Plugin, error) { return &queuesort.PrioritySort{}, nil }))
+	must(reg.Register(config.DefaultBinderName, defaultbinder.New))
 	return reg
 }
 
@@ -48,7 +50,7 @@ func scProfile(name string) framework.Profile {
 		Reserve:       []string{"A", "B"},
 		Permit:        []string{"A", "B"},
 		PreBind:       []string{"A"},
-		Bind:          []string{scheduling.DefaultBinderName},
+		Bind:          []string{config.DefaultBinderName},
 		PostBind:      []string{"A"},
 	}
 }
@@ -103,7 +105,7 @@ func scResourceProfile() framework.Profile {
 		PreScore:      []string{config.NodeResourcesFitName, config.NodeResourcesBalancedAllocationName},
 		Score:         []string{config.NodeResourcesFitName, config.NodeResourcesBalancedAllocationName},
 		Weights:       map[string]int64{config.NodeResourcesFitName: 1, config.NodeResourcesBalancedAllocationName: 1},
-		Bind:          []string{scheduling.DefaultBinderName},
+		Bind:          []string{config.DefaultBinderName},
 	}
 }
 

@@ -117,7 +117,7 @@ func TestTrimaranWorkloadFiles(t *testing.T) {
 	}
 	p := framework.Profile{QueueSort: []string{config.PrioritySortName}, PreScore: []string{config.TargetLoadPackingName},
 		Score: []string{config.TargetLoadPackingName}, Weights: map[string]int64{config.TargetLoadPackingName: 1},
-		PostBind: []string{config.TargetLoadPackingName}, Bind: []string{scheduling.DefaultBinderName}}
+		PostBind: []string{config.TargetLoadPackingName}, Bind: []string{config.DefaultBinderName}}
 	res, err := Replay(context.Background(), &w, ReplayOptions{Profiles: []framework.Profile{p}})
 	if err != nil {
 		t.Fatal(err)

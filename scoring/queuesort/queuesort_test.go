@@ -1,4 +1,4 @@
-package scheduling
+package queuesort
 
 import (
 	"slices"
@@ -36,7 +36,7 @@ func TestPrioritySortLess(t *testing.T) {
 		{"equal priority and timestamp", psQueued("p1", &high, t0), psQueued("p2", &high, t0), false},
 		{"unset priority counts as 0", psQueued("p1", nil, t0), psQueued("p2", &low, t1), false},
 	}
-	pl, _ := NewPrioritySort(nil, nil)
+	pl, _ := New(nil, nil)
 	qs := pl.(fw.QueueSortPlugin)
 	for _, tc := range tests {
 		if got := qs.Less(tc.a, tc.b); got != tc.want {
@@ -51,7 +51,7 @@ func TestPrioritySortLess(t *testing.T) {
 // TestPropPrioritySortOrder: sorting with Less yields non-increasing
 // priorities, and non-decreasing timestamps within a priority.
 func TestPropPrioritySortOrder(t *testing.T) {
-	pl, _ := NewPrioritySort(nil, nil)
+	pl, _ := New(nil, nil)
 	qs := pl.(fw.QueueSortPlugin)
 	rapid.Check(t, func(rt *rapid.T) {
 		n := rapid.IntRange(0, 20).Draw(rt, "n")
