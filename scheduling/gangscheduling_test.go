@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter/gangscheduling"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/runtime"
@@ -42,8 +43,8 @@ func gsBasic(ns, name string) *api.WorkloadPodGroup {
 
 // gsProfile runs GangScheduling at Permit beside the resource filter.
 func gsProfile() framework.Profile {
-	return framework.Profile{PreEnqueue: []string{GangSchedulingName}, QueueSort: []string{config.PrioritySortName}, PreFilter: []string{config.NodeResourcesFitName},
-		Filter: []string{config.NodeResourcesFitName}, Permit: []string{GangSchedulingName}, Bind: []string{config.DefaultBinderName}}
+	return framework.Profile{PreEnqueue: []string{config.GangSchedulingName}, QueueSort: []string{config.PrioritySortName}, PreFilter: []string{config.NodeResourcesFitName},
+		Filter: []string{config.NodeResourcesFitName}, Permit: []string{config.GangSchedulingName}, Bind: []string{config.DefaultBinderName}}
 }
 
 var gsFeatures = framework.WorkloadFeatures{GenericWorkload: true, GangScheduling: true}
@@ -103,8 +104,8 @@ func TestGangSchedulingFlow(t *testing.T) {
 				t.Fatal(err)
 			}
 			fw, _ := s.Framework(DefaultSchedulerName)
-			plugin, _ := fw.Plugin(GangSchedulingName)
-			pl := plugin.(*GangScheduling)
+			plugin, _ := fw.Plugin(config.GangSchedulingName)
+			pl := plugin.(*gangscheduling.GangScheduling)
 			if got := pl.PreEnqueue(context.Background(), tt.pod); !statusEqual(got, tt.wantPreEnq) {
 				t.Fatalf("PreEnqueue = %v, want %v", got, tt.wantPreEnq)
 			}
@@ -121,11 +122,11 @@ func TestGangSchedulingFlow(t *testing.T) {
 				}
 				pi, _, _ := c.PodInfo(p.Key())
 				st, timeout := pl.Permit(context.Background(), state(), pi, "some-node")
-				if st.Code() != framework.Wait || timeout != GangSchedulingPermitTimeout {
+				if st.Code() != framework.Wait || timeout != gangscheduling.PermitTimeout {
 					t.Fatalf("Permit of waiting pod %s = %v %v, want Wait for 5m", p.Name, st, timeout)
 				}
 				key := p.Key()
-				s.waiting.add(key, newWaitingPod(pi.Pod, "some-node", []runtime.PermitWait{{Plugin: GangSchedulingName, Timeout: timeout}}, clock,
+				s.waiting.add(key, newWaitingPod(pi.Pod, "some-node", []runtime.PermitWait{{Plugin: config.GangSchedulingName, Timeout: timeout}}, clock,
 					func(_ *WaitingPod, st *framework.Status) {
 						if st.IsSuccess() {
 							allowed = append(allowed, key)
@@ -343,9 +344,9 @@ func TestGangSchedulingPermitMissingGroup(t *testing.T) {
 		t.Fatal(err)
 	}
 	fw, _ := s.Framework(DefaultSchedulerName)
-	pl, _ := fw.Plugin(GangSchedulingName)
+	pl, _ := fw.Plugin(config.GangSchedulingName)
 	pi, _, _ := c.PodInfo(p.Key())
-	got, _ := pl.(*GangScheduling).Permit(context.Background(), s.newState(&cycleHandle{s: s, prof: s.profiles[DefaultSchedulerName]}), pi, "n")
+	got, _ := pl.(*gangscheduling.GangScheduling).Permit(context.Background(), s.newState(&cycleHandle{s: s, prof: s.profiles[DefaultSchedulerName]}), pi, "n")
 	want := `failed to get podGroup ns/gone: podgroup.scheduling.k8s.io "gone" not found`
 	if got.Code() != framework.Error || got.Message() != want {
 		t.Errorf("Permit = %v, want Error %q", got, want)
@@ -422,7 +423,7 @@ func TestGangSchedulingPermitTimeout(t *testing.T) {
 	if _, assumed, _ := c.NumPods(); assumed != 2 {
 		t.Fatalf("%d assumed before the timeout, want 2", assumed)
 	}
-	if err := clock.Advance(GangSchedulingPermitTimeout - time.Nanosecond); err != nil {
+	if err := clock.Advance(gangscheduling.PermitTimeout - time.Nanosecond); err != nil {
 		t.Fatal(err)
 	}
 	s.ProcessBindings(context.Background())
@@ -439,7 +440,7 @@ func TestGangSchedulingPermitTimeout(t *testing.T) {
 	}
 	rejected := map[string]bool{}
 	for _, d := range ds {
-		if d.Outcome != OutcomeUnschedulable || d.Stage != "WaitOnPermit" || d.Plugin != GangSchedulingName ||
+		if d.Outcome != OutcomeUnschedulable || d.Stage != "WaitOnPermit" || d.Plugin != config.GangSchedulingName ||
 			!strings.Contains(d.Message, "rejected due to timeout after waiting 5m0s at plugin GangScheduling") {
 			t.Errorf("%s: %s at %s by %q: %q; want Unschedulable at WaitOnPermit by GangScheduling, timed out", d.Pod, d.Outcome, d.Stage, d.Plugin, d.Message)
 		}

@@ -9,11 +9,14 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling/cluster"
+	"github.com/schedkit/schedkit/scoring/podgrouppodscount"
+	"github.com/schedkit/schedkit/scoring/topologyaware"
 )
 
 var plFeatures = framework.WorkloadFeatures{GenericWorkload: true, GangScheduling: true, TopologyAwareWorkloadScheduling: true}
@@ -53,7 +56,7 @@ func plZoned(ns, name string, minCount int32) *api.WorkloadPodGroup {
 
 // TestPodGroupPodsCount ports kube-scheduler v1.36's
 // plugins/podgrouppodscount/podgroup_pods_count_test.go TestScorePlacement
-// and TestNormalizePlacementScore.
+// in a scheduler (package podgrouppodscount tests the normalization).
 func TestPodGroupPodsCount(t *testing.T) {
 	nodes := []*api.Node{plZoneNode("node1", ""), plZoneNode("node2", ""), plZoneNode("node3", "")}
 	proposed := &framework.PodGroupAssignments{ProposedAssignments: []framework.ProposedAssignment{
@@ -82,41 +85,12 @@ func TestPodGroupPodsCount(t *testing.T) {
 				}
 			}
 			state := s.newState(&cycleHandle{s: s, prof: s.profiles[DefaultSchedulerName]})
-			got, st := PodGroupPodsCount{}.ScorePlacement(context.Background(), state, &framework.PodGroupInfo{Namespace: "default", Name: "pg1"}, proposed)
+			pl, _ := podgrouppodscount.New(nil, s.profiles[DefaultSchedulerName].fw)
+			got, st := pl.(*podgrouppodscount.PodGroupPodsCount).ScorePlacement(context.Background(), state, &framework.PodGroupInfo{Namespace: "default", Name: "pg1"}, proposed)
 			if !st.IsSuccess() || got != tt.want {
 				t.Errorf("ScorePlacement = %d, %v; want %d", got, st, tt.want)
 			}
 		})
-	}
-	sc := func(v ...int64) []framework.PlacementScore {
-		out := make([]framework.PlacementScore, len(v))
-		for i := range v {
-			out[i].Score = v[i]
-		}
-		return out
-	}
-	for _, tt := range []struct {
-		name    string
-		in      []framework.PlacementScore
-		want    []framework.PlacementScore
-		wantErr string
-	}{
-		{"distinct scores", sc(10, 50, 110), sc(9, 45, 100), ""},
-		{"equal scores", sc(50, 50), sc(100, 100), ""},
-		{"single score", sc(50), sc(100), ""},
-		{"some minimal score that is far from a group of scores located closely", sc(11, 100, 101, 102), sc(10, 98, 99, 100), ""},
-		{"zero scores", sc(0, 0), nil, "no pods from pod group are assigned to any of the candidate placements"},
-	} {
-		st := PodGroupPodsCount{}.NormalizePlacementScore(context.Background(), nil, &framework.PodGroupInfo{Name: "pg1"}, tt.in)
-		if tt.wantErr != "" {
-			if st.IsSuccess() || st.Message() != tt.wantErr {
-				t.Errorf("%s: %v, want %q", tt.name, st, tt.wantErr)
-			}
-			continue
-		}
-		if diff := cmp.Diff(tt.want, tt.in); diff != "" || !st.IsSuccess() {
-			t.Errorf("%s: %v (-want +got):\n%s", tt.name, st, diff)
-		}
 	}
 }
 
@@ -144,7 +118,8 @@ func TestTopologyPlacementGenerator(t *testing.T) {
 			s := plScheduler(t, nodes, tt.pods, tt.group)
 			state := s.newState(&cycleHandle{s: s, prof: s.profiles[DefaultSchedulerName]})
 			parent := &framework.Placement{Nodes: s.cluster.Snapshot().Nodes()}
-			ps, st := TopologyPlacementGenerator{}.GeneratePlacements(context.Background(), state, &framework.PodGroupInfo{Namespace: "ns", Name: "pg"}, parent)
+			pl, _ := topologyaware.New(nil, s.profiles[DefaultSchedulerName].fw)
+			ps, st := pl.(*topologyaware.TopologyPlacementGenerator).GeneratePlacements(context.Background(), state, &framework.PodGroupInfo{Namespace: "ns", Name: "pg"}, parent)
 			if tt.wantErr != "" {
 				if st.IsSuccess() || !strings.Contains(st.Message(), tt.wantErr) {
 					t.Fatalf("status %v, want %q", st, tt.wantErr)
@@ -235,7 +210,9 @@ func TestPlacementProfileChecks(t *testing.T) {
 		edit func(*framework.Profile)
 		want string
 	}{
-		{"two generators", func(p *framework.Profile) { p.PlacementGenerate = []string{TopologyPlacementGeneratorName, "Other"} }, "at most one plugin is allowed"},
+		{"two generators", func(p *framework.Profile) {
+			p.PlacementGenerate = []string{config.TopologyPlacementGeneratorName, "Other"}
+		}, "at most one plugin is allowed"},
 		{"a filter as generator", func(p *framework.Profile) { p.PlacementGenerate = []string{"NodeName"} }, `plugin "NodeName" does not implement PlacementGenerate`},
 		{"a filter as placement scorer", func(p *framework.Profile) {
 			p.PlacementScore, p.PlacementWeights = []string{"NodeName"}, map[string]int64{"NodeName": 1}
@@ -244,7 +221,7 @@ func TestPlacementProfileChecks(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			r := NewDefaultRegistry()
-			if err := r.Register("Other", NewTopologyPlacementGenerator); err != nil {
+			if err := r.Register("Other", topologyaware.New); err != nil {
 				t.Fatal(err)
 			}
 			p := EnableWorkloadScheduling(DefaultProfile(), plFeatures)

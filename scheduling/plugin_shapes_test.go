@@ -8,11 +8,14 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/filter"
+	"github.com/schedkit/schedkit/filter/gangscheduling"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/scheduling"
 	"github.com/schedkit/schedkit/scheduling/defaultbinder"
 	"github.com/schedkit/schedkit/scoring"
+	"github.com/schedkit/schedkit/scoring/podgrouppodscount"
 	"github.com/schedkit/schedkit/scoring/queuesort"
+	"github.com/schedkit/schedkit/scoring/topologyaware"
 )
 
 // shapePlugin is a plugin's constructor and Factory: for a plugin with
@@ -65,9 +68,9 @@ func shapePlugins() []shapePlugin {
 		{config.LoadVariationRiskBalancingName, scoring.NewLoadVariationRiskBalancing, scoring.LoadVariationRiskBalancingFactoryWith(scoring.WithNodeLoadSource(scoring.NodeLoads{}))},
 		noArgs(config.PrioritySortName, queuesort.New),
 		noArgs(config.DefaultBinderName, defaultbinder.New),
-		noArgs(scheduling.GangSchedulingName, scheduling.NewGangScheduling),
-		noArgs(scheduling.TopologyPlacementGeneratorName, scheduling.NewTopologyPlacementGenerator),
-		noArgs(scheduling.PodGroupPodsCountName, scheduling.NewPodGroupPodsCount),
+		noArgs(config.GangSchedulingName, gangscheduling.New),
+		noArgs(config.TopologyPlacementGeneratorName, topologyaware.New),
+		noArgs(config.PodGroupPodsCountName, podgrouppodscount.New),
 		{config.DefaultPreemptionName, scheduling.NewDefaultPreemption, scheduling.DefaultPreemptionFactory},
 		{config.CoschedulingName, scheduling.NewCoscheduling, scheduling.CoschedulingFactory},
 		{config.LoadAwareSchedulingName, filter.NewLoadAwareScheduling, filter.LoadAwareSchedulingFactory},

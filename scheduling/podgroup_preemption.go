@@ -280,3 +280,9 @@ func (s *Scheduler) podGroupPreemptionGate(pod *api.Pod) *framework.Status {
 	}
 	return nil
 }
+
+// errPodGroupNotFound is the PodGroup lister's NotFound error, as
+// kube-scheduler prints it.
+func errPodGroupNotFound(name string) error {
+	return fmt.Errorf("podgroup.scheduling.k8s.io %q not found", name)
+}

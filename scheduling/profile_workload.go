@@ -23,20 +23,28 @@ func EnableWorkloadScheduling(p framework.Profile, f framework.WorkloadFeatures)
 		return append(slices.Clip(list), name)
 	}
 	if f.GangScheduling {
-		p.PreEnqueue = add(p.PreEnqueue, GangSchedulingName)
-		p.Permit = add(p.Permit, GangSchedulingName)
+		p.PreEnqueue = add(p.PreEnqueue, config.GangSchedulingName)
+		p.Permit = add(p.Permit, config.GangSchedulingName)
 	}
 	if f.TopologyAwareWorkloadScheduling {
-		p.PlacementGenerate = []string{TopologyPlacementGeneratorName}
+		p.PlacementGenerate = []string{config.TopologyPlacementGeneratorName}
 		w := map[string]int64{}
 		var score []string
 		if slices.Contains(p.Score, config.NodeResourcesFitName) {
 			score = append(score, config.NodeResourcesFitName)
 			w[config.NodeResourcesFitName] = p.Weights[config.NodeResourcesFitName]
 		}
-		p.PlacementScore = append(score, PodGroupPodsCountName)
-		w[PodGroupPodsCountName] = 1
+		p.PlacementScore = append(score, config.PodGroupPodsCountName)
+		w[config.PodGroupPodsCountName] = 1
 		p.PlacementWeights = w
 	}
 	return p
+}
+
+// WithWorkloadFeatures turns on kube-scheduler v1.36's alpha workload
+// features (default: all off), which the plugins read through their
+// handle's PodGroupManager. A profile may enable GangScheduling without
+// them, as kube's configuration may (see gangscheduling.GangScheduling).
+func WithWorkloadFeatures(f framework.WorkloadFeatures) Option {
+	return func(s *Scheduler) { s.workload.features = f }
 }

@@ -51,7 +51,7 @@ func TestDefaultRegistryBuildsEveryPlugin(t *testing.T) {
 		config.TargetLoadPackingName:          {PointPreScore, PointScore, PointPostBind},
 		config.LoadVariationRiskBalancingName: {PointPreScore, PointScore},
 		config.CoschedulingName:               {PointQueueSort, PointPreFilter, PointPostFilter, PointReserve, PointPermit},
-		GangSchedulingName:                    {PointPermit}, // and PreEnqueue, which ExtensionPoints does not list
+		config.GangSchedulingName:             {PointPermit}, // and PreEnqueue, which ExtensionPoints does not list
 	}
 	for _, spec := range DefaultPlugins() {
 		fac, ok := reg.Lookup(spec.Name)

@@ -5,8 +5,11 @@ import (
 	"reflect"
 
 	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter/gangscheduling"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/scoring/podgrouppodscount"
+	"github.com/schedkit/schedkit/scoring/topologyaware"
 )
 
 // schedulerPlugin is implemented by plugins that need the Scheduler
@@ -62,9 +65,9 @@ func (s *Scheduler) attachPlugins() error {
 func coschedulingPlugins() []PluginSpec {
 	return []PluginSpec{
 		{Name: config.CoschedulingName, DefaultArgs: anyOf(config.DefaultCoschedulingArgs), Factory: CoschedulingFactory},
-		{Name: GangSchedulingName, Factory: NewGangScheduling},
-		{Name: TopologyPlacementGeneratorName, Factory: NewTopologyPlacementGenerator},
-		{Name: PodGroupPodsCountName, Factory: NewPodGroupPodsCount},
+		{Name: config.GangSchedulingName, Factory: gangscheduling.New},
+		{Name: config.TopologyPlacementGeneratorName, Factory: topologyaware.New},
+		{Name: config.PodGroupPodsCountName, Factory: podgrouppodscount.New},
 	}
 }
 

@@ -25,7 +25,7 @@ func TestGangSchedulingFromConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p := cfg.Profiles[0]; !contains(p.Permit, scheduling.GangSchedulingName) {
+	if p := cfg.Profiles[0]; !contains(p.Permit, config.GangSchedulingName) {
 		t.Fatalf("GangScheduling not at Permit: %v", p.Permit)
 	}
 	pods := []*api.Pod{gsPod("ns", "a", "job"), gsPod("ns", "b", "job")}

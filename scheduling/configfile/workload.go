@@ -3,6 +3,7 @@ package configfile
 import (
 	"slices"
 
+	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/scheduling"
 )
@@ -14,10 +15,10 @@ import (
 func withWorkloadPlugins(mp []scheduling.WeightedPlugin, f framework.WorkloadFeatures) []scheduling.WeightedPlugin {
 	out := slices.Clone(mp)
 	if f.GangScheduling {
-		out = append(out, scheduling.WeightedPlugin{Name: scheduling.GangSchedulingName})
+		out = append(out, scheduling.WeightedPlugin{Name: config.GangSchedulingName})
 	}
 	if f.TopologyAwareWorkloadScheduling {
-		out = append(out, scheduling.WeightedPlugin{Name: scheduling.TopologyPlacementGeneratorName}, scheduling.WeightedPlugin{Name: scheduling.PodGroupPodsCountName, Weight: 1})
+		out = append(out, scheduling.WeightedPlugin{Name: config.TopologyPlacementGeneratorName}, scheduling.WeightedPlugin{Name: config.PodGroupPodsCountName, Weight: 1})
 	}
 	return out
 }

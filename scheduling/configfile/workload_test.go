@@ -43,11 +43,11 @@ func TestConfigWorkloadDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := cfgPlacementLists{
-		PreEnqueue: []string{config.SchedulingGatesName, config.DynamicResourcesName, scheduling.GangSchedulingName},
-		Permit:     []string{scheduling.GangSchedulingName},
-		Generate:   []string{scheduling.TopologyPlacementGeneratorName},
-		Score:      []string{config.NodeResourcesFitName, scheduling.PodGroupPodsCountName},
-		Weights:    map[string]int64{config.NodeResourcesFitName: 1, scheduling.PodGroupPodsCountName: 1},
+		PreEnqueue: []string{config.SchedulingGatesName, config.DynamicResourcesName, config.GangSchedulingName},
+		Permit:     []string{config.GangSchedulingName},
+		Generate:   []string{config.TopologyPlacementGeneratorName},
+		Score:      []string{config.NodeResourcesFitName, config.PodGroupPodsCountName},
+		Weights:    map[string]int64{config.NodeResourcesFitName: 1, config.PodGroupPodsCountName: 1},
 	}
 	if d := cmp.Diff(want, cfgPlacementOf(c.Profiles[0])); d != "" {
 		t.Errorf("profile with the gates (-want +got):\n%s", d)
@@ -96,13 +96,13 @@ func TestConfigPlacementSets(t *testing.T) {
 		wantErr  string
 	}{
 		{name: "placementScore weight beats multiPoint's", in: "profiles:\n- plugins:\n    placementScore:\n      enabled:\n      - name: PodGroupPodsCount\n        weight: 3\n",
-			want: cfgPlacementLists{Generate: []string{scheduling.TopologyPlacementGeneratorName}, Score: []string{scheduling.PodGroupPodsCountName, config.NodeResourcesFitName},
-				Weights: map[string]int64{config.NodeResourcesFitName: 1, scheduling.PodGroupPodsCountName: 3}}},
+			want: cfgPlacementLists{Generate: []string{config.TopologyPlacementGeneratorName}, Score: []string{config.PodGroupPodsCountName, config.NodeResourcesFitName},
+				Weights: map[string]int64{config.NodeResourcesFitName: 1, config.PodGroupPodsCountName: 3}}},
 		{name: "all placement scorers disabled", in: "profiles:\n- plugins:\n    placementScore:\n      disabled:\n      - name: '*'\n",
-			want: cfgPlacementLists{Generate: []string{scheduling.TopologyPlacementGeneratorName}}},
+			want: cfgPlacementLists{Generate: []string{config.TopologyPlacementGeneratorName}}},
 		{name: "the generator replaced", in: "profiles:\n- plugins:\n    placementGenerate:\n      enabled:\n      - name: SecondGenerator\n      disabled:\n      - name: TopologyPlacementGenerator\n",
-			want: cfgPlacementLists{Generate: []string{"SecondGenerator"}, Score: []string{config.NodeResourcesFitName, scheduling.PodGroupPodsCountName},
-				Weights: map[string]int64{config.NodeResourcesFitName: 1, scheduling.PodGroupPodsCountName: 1}}},
+			want: cfgPlacementLists{Generate: []string{"SecondGenerator"}, Score: []string{config.NodeResourcesFitName, config.PodGroupPodsCountName},
+				Weights: map[string]int64{config.NodeResourcesFitName: 1, config.PodGroupPodsCountName: 1}}},
 		{name: "two generators", in: "profiles:\n- plugins:\n    placementGenerate:\n      enabled:\n      - name: SecondGenerator\n",
 			wantErr: `at most one placement generate plugin is allowed, got ["TopologyPlacementGenerator" "SecondGenerator"]`},
 		// kube's running total wraps around once it is negative: the next
@@ -110,8 +110,8 @@ func TestConfigPlacementSets(t *testing.T) {
 		{name: "a negative placement weight, then another plugin", in: "profiles:\n- plugins:\n    placementScore:\n      enabled:\n      - name: PodGroupPodsCount\n        weight: -5\n",
 			wantErr: `placement score plugins: plugin "PodGroupPodsCount" weight -5 is negative and takes the total of Score weights below zero, which kube-scheduler refuses (its overflow check for plugin "NodeResourcesFit" weight 1, running total -500, wraps around)`},
 		{name: "a negative placement weight counted last", in: "profiles:\n- plugins:\n    multiPoint:\n      enabled:\n      - name: PodGroupPodsCount\n        weight: -5\n",
-			want: cfgPlacementLists{Generate: []string{scheduling.TopologyPlacementGeneratorName}, Score: []string{config.NodeResourcesFitName, scheduling.PodGroupPodsCountName},
-				Weights: map[string]int64{config.NodeResourcesFitName: 1, scheduling.PodGroupPodsCountName: -5}}},
+			want: cfgPlacementLists{Generate: []string{config.TopologyPlacementGeneratorName}, Score: []string{config.NodeResourcesFitName, config.PodGroupPodsCountName},
+				Weights: map[string]int64{config.NodeResourcesFitName: 1, config.PodGroupPodsCountName: -5}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := LoadConfig([]byte(cfgHead+tc.in), opts...)
