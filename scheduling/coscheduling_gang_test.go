@@ -11,7 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 
-	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter/coscheduling"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
@@ -155,7 +155,7 @@ func TestPropPermitTimeoutReleasesExactly(t *testing.T) {
 		}
 		before := csSettledOf(c)
 		clock := framework.NewFakeClock(csNow)
-		s, err := New(c, NewDefaultRegistry(), []framework.Profile{csProfile(config.CoschedulingArgs{PermitWaitingTimeSeconds: 10, PodGroupRejectPercentage: 100})},
+		s, err := New(c, NewDefaultRegistry(), []framework.Profile{csProfile(coscheduling.CoschedulingArgs{PermitWaitingTimeSeconds: 10, PodGroupRejectPercentage: 100})},
 			WithClock(clock), WithQueueOptions(QueueOptions{MaxInUnschedulablePods: time.Hour}))
 		if err != nil {
 			t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter/coscheduling"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
@@ -60,7 +61,7 @@ func csProfile(args any) framework.Profile {
 
 type csEnv struct {
 	s     *Scheduler
-	pl    *Coscheduling
+	pl    *coscheduling.Coscheduling
 	clock *framework.FakeClock
 }
 
@@ -84,7 +85,7 @@ func csSetup(t *testing.T, nodes []*api.Node, pods []*api.Pod, pgs []*api.PodGro
 	}
 	fw, _ := s.Framework(DefaultSchedulerName)
 	pl, _ := fw.Plugin(config.CoschedulingName)
-	return &csEnv{s: s, pl: pl.(*Coscheduling), clock: clock}
+	return &csEnv{s: s, pl: pl.(*coscheduling.Coscheduling), clock: clock}
 }
 
 // state returns a CycleState as a cycle of e.s would have it.
@@ -98,77 +99,6 @@ func csStatus(t *testing.T, got *framework.Status, code framework.Code, msg stri
 	t.Helper()
 	if got.Code() != code || got.Message() != msg {
 		t.Errorf("status = %v %q, want %v %q", got.Code(), got.Message(), code, msg)
-	}
-}
-
-// TestCoschedulingLess ports scheduler-plugins' pkg/coscheduling/coscheduling_test.go
-// TestLess, case by case.
-func TestCoschedulingLess(t *testing.T) {
-	low, high := int32(10), int32(100)
-	at := func(s int) *time.Time { v := csNow.Add(time.Duration(s) * time.Second); return &v }
-	q := func(w *st.PodWrapper, prio int32, iat *time.Time) *framework.QueuedPodInfo {
-		return &framework.QueuedPodInfo{PodInfo: framework.MustPodInfo(w.Priority(prio).Obj()), InitialAttemptTimestamp: iat}
-	}
-	pg := func(ns, name string, s int) *api.PodGroup { return csPG(ns, name, 1, *at(s)) }
-	tests := []struct {
-		name   string
-		p1, p2 *framework.QueuedPodInfo
-		pgs    []*api.PodGroup
-		want   bool
-	}{
-		{"p1.priority less than p2.priority", q(csPod("ns1", "p1", ""), low, nil), q(csPod("ns2", "p2", ""), high, nil), nil, false},
-		{"p1.priority greater than p2.priority", q(csPod("ns1", "p1", ""), high, nil), q(csPod("ns2", "p2", ""), low, nil), nil, true},
-		{"equal priority. p1 is added to schedulingQ earlier than p2", q(csPod("ns1", "p1", ""), high, at(1)), q(csPod("ns2", "p2", ""), high, at(2)), nil, true},
-		{"equal priority. p2 is added to schedulingQ earlier than p1", q(csPod("ns1", "p1", ""), high, at(2)), q(csPod("ns2", "p2", ""), high, at(1)), nil, false},
-		{"p1.priority less than p2.priority, p1 belongs to pg1", q(csPod("ns1", "p1", "pg1"), low, nil), q(csPod("ns2", "p2", ""), high, nil),
-			[]*api.PodGroup{pg("ns1", "pg1", 0)}, false},
-		{"p1.priority greater than p2.priority, p1 belongs to pg1", q(csPod("ns1", "p1", "pg1"), high, nil), q(csPod("ns2", "p2", ""), low, nil),
-			[]*api.PodGroup{pg("ns1", "pg1", 0)}, true},
-		{"equal priority. p1 is added to schedulingQ earlier than p2, p1 belongs to pg1", q(csPod("ns1", "p1", "pg1"), high, at(1)), q(csPod("ns2", "p2", ""), high, at(2)),
-			[]*api.PodGroup{pg("ns1", "pg1", 1)}, true},
-		{"equal priority. p2 is added to schedulingQ earlier than p1, p1 belongs to pg1", q(csPod("ns1", "p1", "pg1"), high, at(2)), q(csPod("ns2", "p2", ""), high, at(1)),
-			[]*api.PodGroup{pg("ns1", "pg1", 2)}, false},
-		{"p1.priority less than p2.priority, p1 belongs to pg1 and p2 belongs to pg2", q(csPod("ns1", "p1", "pg1"), low, nil), q(csPod("ns2", "p2", "pg2"), high, nil),
-			[]*api.PodGroup{pg("ns1", "pg1", 1), pg("ns2", "pg2", 2)}, false},
-		{"p1.priority greater than p2.priority, p1 belongs to pg1 and and p2 belongs to pg2", q(csPod("ns1", "p1", "pg1"), high, nil), q(csPod("ns2", "p2", "pg1"), low, nil),
-			[]*api.PodGroup{pg("ns1", "pg1", 1), pg("ns2", "pg2", 2)}, true},
-		{"equal priority. p1 is added to schedulingQ earlier than p2, p1 belongs to pg1 and p2 belongs to pg2", q(csPod("ns1", "p1", "pg1"), high, at(1)), q(csPod("ns2", "p2", "pg2"), high, at(2)),
-			[]*api.PodGroup{pg("ns1", "pg1", 1), pg("ns2", "pg2", 2)}, true},
-		{"equal priority. p2 is added to schedulingQ earlier than p1, p1 belongs to pg2 and p2 belongs to pg1", q(csPod("ns", "p1", "pg2"), low, at(1)), q(csPod("ns", "p2", "pg1"), high, at(2)),
-			[]*api.PodGroup{pg("ns", "pg1", 1), pg("ns", "pg2", 2)}, false},
-		{"equal priority and creation time, p1 belongs pg1 and p2 belong to pg2", q(csPod("ns1", "p1", "pg2"), high, at(1)), q(csPod("ns2", "p2", "pg2"), high, at(1)),
-			[]*api.PodGroup{pg("ns1", "pg1", 1), pg("ns2", "pg2", 2)}, true},
-		{"equal priority and creation time, and p2 belong to pg2", q(csPod("ns1", "p1", ""), high, at(1)), q(csPod("ns2", "p2", "pg2"), high, at(1)),
-			[]*api.PodGroup{pg("ns2", "pg2", 2)}, true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			e := csSetup(t, nil, nil, tt.pgs, nil)
-			if got := e.pl.Less(tt.p1, tt.p2); got != tt.want {
-				t.Errorf("Less = %v, want %v", got, tt.want)
-			}
-		})
-	}
-}
-
-// TestCoschedulingLessAfterScheduleFailure ports scheduler-plugins'
-// TestLessAfterScheduleFailure: a failed group sorts by its failure time,
-// and by its creation time again once it succeeds.
-func TestCoschedulingLessAfterScheduleFailure(t *testing.T) {
-	e := csSetup(t, nil, nil, []*api.PodGroup{csPG("ns", "pg1", 3, csNow.Add(-10*time.Second)), csPG("ns", "pg2", 3, csNow.Add(-5*time.Second))}, nil)
-	now := csNow
-	p1 := &framework.QueuedPodInfo{PodInfo: framework.MustPodInfo(csPod("ns", "p1", "pg1").Priority(100).Obj()), InitialAttemptTimestamp: &now}
-	p2 := &framework.QueuedPodInfo{PodInfo: framework.MustPodInfo(csPod("ns", "p2", "pg2").Priority(100).Obj()), InitialAttemptTimestamp: &now}
-	if !e.pl.Less(p1, p2) {
-		t.Error("before failure: Less(p1, p2) = false")
-	}
-	e.pl.lastFailed["ns/pg1"] = csNow // MarkPodGroupScheduleFailure
-	if e.pl.Less(p1, p2) || !e.pl.Less(p2, p1) {
-		t.Error("after failure: pg2 does not sort first")
-	}
-	delete(e.pl.lastFailed, "ns/pg1") // ClearPodGroupScheduleFailure
-	if !e.pl.Less(p1, p2) {
-		t.Error("after clear: Less(p1, p2) = false")
 	}
 }
 
@@ -258,7 +188,7 @@ func TestCoschedulingPermit(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e := csSetup(t, nodes, append(tt.existing, tt.pod), tt.pgs, config.CoschedulingArgs{PermitWaitingTimeSeconds: 10, PodGroupRejectPercentage: 10})
+			e := csSetup(t, nodes, append(tt.existing, tt.pod), tt.pgs, coscheduling.CoschedulingArgs{PermitWaitingTimeSeconds: 10, PodGroupRejectPercentage: 10})
 			if err := e.s.cluster.Assume(tt.pod.Namespace, tt.pod.Name, "node"); err != nil {
 				t.Fatal(err)
 			}
@@ -269,27 +199,6 @@ func TestCoschedulingPermit(t *testing.T) {
 				t.Errorf("wait = %v, want permitWaitingTimeSeconds 10s", wait)
 			}
 		})
-	}
-}
-
-// TestCoschedulingWaitTime: the group's scheduleTimeoutSeconds wins, then
-// permitWaitingTimeSeconds, then 60 s (scheduler-plugins' GetWaitTimeDuration).
-func TestCoschedulingWaitTime(t *testing.T) {
-	five := int32(5)
-	g := csPG("ns", "pg", 2, csNow)
-	for _, tt := range []struct {
-		argWait int64
-		pgWait  *int32
-		want    time.Duration
-	}{{30, &five, 5 * time.Second}, {30, nil, 30 * time.Second}, {0, nil, 60 * time.Second}} {
-		pl, err := NewCoscheduling(config.CoschedulingArgs{PermitWaitingTimeSeconds: tt.argWait}, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g.Spec.ScheduleTimeoutSeconds = tt.pgWait
-		if got := pl.(*Coscheduling).waitTime(g); got != tt.want {
-			t.Errorf("wait(args %d, group %v) = %v, want %v", tt.argWait, tt.pgWait, got, tt.want)
-		}
 	}
 }
 
@@ -346,10 +255,10 @@ func TestCoschedulingPostFilterRejectThreshold(t *testing.T) {
 			}
 			pod := csPod("ns", "p", "pg1").Obj()
 			e := csSetup(t, []*api.Node{csNode("node")}, append(pods, pod), []*api.PodGroup{csPG("ns", "pg1", 10, csNow)},
-				config.CoschedulingArgs{PermitWaitingTimeSeconds: 10, PodGroupRejectPercentage: tt.percent})
+				coscheduling.CoschedulingArgs{PermitWaitingTimeSeconds: 10, PodGroupRejectPercentage: tt.percent})
 			_, got := e.pl.PostFilter(context.Background(), e.state(), framework.MustPodInfo(pod), framework.NewNodeToStatus(nil))
 			csStatus(t, got, framework.Unschedulable, tt.wantMsg)
-			if _, failed := e.pl.lastFailed["ns/pg1"]; failed != tt.rejecting {
+			if _, failed := e.pl.Memory().LastFailed["ns/pg1"]; failed != tt.rejecting {
 				t.Errorf("group marked failed = %v, want %v", failed, tt.rejecting)
 			}
 		})
@@ -363,7 +272,7 @@ func TestCoschedulingPostFilterRejectThreshold(t *testing.T) {
 func TestCoschedulingPodGroupBackoff(t *testing.T) {
 	pods := []*api.Pod{csPod("ns", "pod1", "pg1").Obj(), csPod("ns", "pod2", "pg1").Obj(), csPod("ns", "pod3", "pg1").Obj()}
 	e := csSetup(t, []*api.Node{csNode("node")}, pods, []*api.PodGroup{csPG("ns", "pg1", 3, csNow)},
-		config.CoschedulingArgs{PermitWaitingTimeSeconds: 10, PodGroupBackoffSeconds: 1, PodGroupRejectPercentage: 10})
+		coscheduling.CoschedulingArgs{PermitWaitingTimeSeconds: 10, PodGroupBackoffSeconds: 1, PodGroupRejectPercentage: 10})
 	// pod2 and pod3 failed earlier and sit in the unschedulable pool.
 	for _, key := range []string{"ns/pod2", "ns/pod3"} {
 		qp, _ := e.s.queue.Get(key)
@@ -393,49 +302,6 @@ func TestCoschedulingPodGroupBackoff(t *testing.T) {
 	}
 	_, got = e.pl.PreFilter(context.Background(), e.state(), framework.MustPodInfo(pods[2]), e.s.cluster.Snapshot().Nodes())
 	csStatus(t, got, framework.Success, "")
-}
-
-// TestCoschedulingArgs ports scheduler-plugins'
-// apis/config/validation/validation_plugingargs_test.go
-// TestValidateCoschedulingArgs (messages in schedkit's form).
-func TestCoschedulingArgs(t *testing.T) {
-	a := func(wait, backoff int64, pct int32) config.CoschedulingArgs {
-		return config.CoschedulingArgs{PermitWaitingTimeSeconds: wait, PodGroupBackoffSeconds: backoff, PodGroupRejectPercentage: pct}
-	}
-	tests := []struct {
-		name string
-		args config.CoschedulingArgs
-		want []string
-	}{
-		{"correct config with valid values", a(30, 60, 10), nil},
-		{"valid PodGroupRejectPercentage at boundaries", a(30, 0, 0), nil},
-		{"valid PodGroupRejectPercentage at upper boundary", a(30, 0, 100), nil},
-		{"invalid PermitWaitingTimeSeconds (negative value)", a(-10, 60, 10), []string{"permitWaitingTimeSeconds=-10"}},
-		{"invalid PodGroupBackoffSeconds (negative value)", a(30, -20, 10), []string{"podGroupBackoffSeconds=-20"}},
-		{"invalid PodGroupRejectPercentage (negative value)", a(30, 0, -1), []string{"podGroupRejectPercentage=-1"}},
-		{"invalid PodGroupRejectPercentage (greater than 100)", a(30, 0, 150), []string{"podGroupRejectPercentage=150"}},
-		{"both PermitWaitingTimeSeconds and PodGroupBackoffSeconds are negative", a(-30, -20, 10), []string{"permitWaitingTimeSeconds=-30", "podGroupBackoffSeconds=-20"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := NewCoscheduling(tt.args, nil)
-			if len(tt.want) == 0 {
-				if err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			for _, w := range tt.want {
-				if err == nil || !strings.Contains(err.Error(), w) {
-					t.Errorf("err = %v, want it to mention %s", err, w)
-				}
-			}
-		})
-	}
-	def := config.DefaultCoschedulingArgs()
-	if def.PermitWaitingTimeSeconds != 60 || def.PodGroupBackoffSeconds != 0 || def.PodGroupRejectPercentage != 10 {
-		t.Errorf("defaults = %+v, want 60/0/10 (scheduler-plugins' SetDefaults_CoschedulingArgs)", def)
-	}
 }
 
 // TestPodGroupValidate: AddPodGroup rejects a minMember below 1, a negative

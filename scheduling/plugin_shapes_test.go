@@ -8,6 +8,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/filter"
+	"github.com/schedkit/schedkit/filter/coscheduling"
 	"github.com/schedkit/schedkit/filter/gangscheduling"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/scheduling"
@@ -33,6 +34,11 @@ type shapePlugin struct {
 func shapePlugins() []shapePlugin {
 	noArgs := func(name string, f func(any, framework.Handle) (framework.Plugin, error)) shapePlugin {
 		return shapePlugin{name, f, f}
+	}
+	// A plugin package's New(args any, framework.Handle) is the Factory
+	// of a plugin with args (nil: its defaults).
+	homeArgs := func(name string, f func(any, framework.Handle) (framework.Plugin, error)) shapePlugin {
+		return shapePlugin{name: name, factory: f}
 	}
 	return []shapePlugin{
 		noArgs(config.SchedulingGatesName, filter.NewSchedulingGates),
@@ -72,7 +78,7 @@ func shapePlugins() []shapePlugin {
 		noArgs(config.TopologyPlacementGeneratorName, topologyaware.New),
 		noArgs(config.PodGroupPodsCountName, podgrouppodscount.New),
 		{config.DefaultPreemptionName, scheduling.NewDefaultPreemption, scheduling.DefaultPreemptionFactory},
-		{config.CoschedulingName, scheduling.NewCoscheduling, scheduling.CoschedulingFactory},
+		homeArgs(config.CoschedulingName, coscheduling.New),
 		{config.LoadAwareSchedulingName, filter.NewLoadAwareScheduling, filter.LoadAwareSchedulingFactory},
 		{config.LoadAwareSchedulingName, filter.NewLoadAwareScheduling, filter.LoadAwareSchedulingFactoryWith(filter.WithLoadAwareEstimators(nil))},
 	}
@@ -100,8 +106,9 @@ func checkFactory(t *testing.T, name string, factory framework.Factory) {
 // one Factory: NewX itself for plugins without args (args is any and must
 // be nil), XFactory for plugins with args (a struct of package config; nil
 // args mean its defaults), XFactoryWith(options...) for those whose
-// options supply a dependency. Each builds from nil args and a nil handle,
-// and refuses args of another type naming itself.
+// options supply a dependency; a plugin package's New(args any,
+// framework.Handle) is its Factory. Each builds from nil args and a nil
+// handle, and refuses args of another type naming itself.
 func TestPluginConstructorShapes(t *testing.T) {
 	var (
 		handleT = reflect.TypeFor[framework.Handle]()
@@ -111,6 +118,10 @@ func TestPluginConstructorShapes(t *testing.T) {
 		configP = reflect.TypeFor[config.NodeResourcesFitArgs]().PkgPath()
 	)
 	for _, sp := range shapePlugins() {
+		if sp.ctor == nil {
+			t.Run(sp.name, func(t *testing.T) { checkFactory(t, sp.name, sp.factory) })
+			continue
+		}
 		ct := reflect.TypeOf(sp.ctor)
 		t.Run(fmt.Sprintf("%s/%s", sp.name, ct), func(t *testing.T) {
 			fixed := ct.NumIn()

@@ -483,7 +483,7 @@ func New(cl *cluster.Cluster, registry *framework.Registry, profiles []framework
 		}
 		s.queue.Hints, s.queue.Snapshot = hints, cl.Snapshot
 	}
-	if err := s.attachPlugins(); err != nil {
+	if err := s.collectForkables(); err != nil {
 		return nil, err
 	}
 	for _, m := range cl.NodeMetrics() {

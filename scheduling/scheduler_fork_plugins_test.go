@@ -3,8 +3,6 @@ package scheduling
 import (
 	"context"
 	"fmt"
-	"maps"
-	"slices"
 	"testing"
 	"time"
 
@@ -14,6 +12,7 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/estimator"
 	"github.com/schedkit/schedkit/filter"
+	"github.com/schedkit/schedkit/filter/coscheduling"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
@@ -218,9 +217,8 @@ func fpPluginViewOf(e *scEnv) fpPluginView {
 	get := func(name string) framework.Plugin { p, _ := fw.Plugin(name); return p }
 	var v fpPluginView
 	v.Usage = get(config.LoadAwareSchedulingName).(*filter.LoadAwareScheduling).Cache().States()
-	cs := get(config.CoschedulingName).(*Coscheduling)
-	v.Permitted, v.BackedOff, v.LastFailed = maps.Clone(cs.permitted), maps.Clone(cs.backedOff), maps.Clone(cs.lastFailed)
-	v.Known = slices.Sorted(maps.Keys(cs.known))
+	m := get(config.CoschedulingName).(*coscheduling.Coscheduling).Memory()
+	v.Permitted, v.BackedOff, v.LastFailed, v.Known = m.Permitted, m.BackedOff, m.LastFailed, m.Known
 	v.AssumedPVs, v.AssumedPVCs = get(config.VolumeBindingName).(*filter.VolumeBinding).AssumedCount()
 	return v
 }

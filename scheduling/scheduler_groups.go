@@ -1,10 +1,10 @@
 package scheduling
 
 import (
-	"fmt"
 	"reflect"
 
 	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter/coscheduling"
 	"github.com/schedkit/schedkit/filter/gangscheduling"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
@@ -12,17 +12,9 @@ import (
 	"github.com/schedkit/schedkit/scoring/topologyaware"
 )
 
-// schedulerPlugin is implemented by plugins that need the Scheduler
-// outside a scheduling cycle (Coscheduling's QueueSort, GangScheduling's
-// PreEnqueue): New hands itself to them; an error refuses the profile.
-type schedulerPlugin interface {
-	attach(s *Scheduler) error
-}
-
-// attachPlugins checks the workload features, hands the scheduler to the
-// profiles' plugins that need it and collects those with state of their
-// own (forkables).
-func (s *Scheduler) attachPlugins() error {
+// collectForkables checks the workload features and collects the
+// profiles' plugins with state of their own (forkables).
+func (s *Scheduler) collectForkables() error {
 	if err := s.workload.features.Validate(); err != nil {
 		return err
 	}
@@ -46,11 +38,6 @@ func (s *Scheduler) attachPlugins() error {
 					}
 					seen[pl] = true
 				}
-				if a, ok := pl.(schedulerPlugin); ok {
-					if err := a.attach(s); err != nil {
-						return fmt.Errorf("scheduling: profile %q: %w", name, err)
-					}
-				}
 				if fp, ok := pl.(framework.ForkablePlugin); ok {
 					s.forkables = append(s.forkables, fp)
 				}
@@ -64,18 +51,11 @@ func (s *Scheduler) attachPlugins() error {
 // kube-scheduler v1.36's GangScheduling.
 func coschedulingPlugins() []PluginSpec {
 	return []PluginSpec{
-		{Name: config.CoschedulingName, DefaultArgs: anyOf(config.DefaultCoschedulingArgs), Factory: CoschedulingFactory},
+		{Name: config.CoschedulingName, DefaultArgs: anyOf(coscheduling.DefaultCoschedulingArgs), Factory: coscheduling.New},
 		{Name: config.GangSchedulingName, Factory: gangscheduling.New},
 		{Name: config.TopologyPlacementGeneratorName, Factory: topologyaware.New},
 		{Name: config.PodGroupPodsCountName, Factory: podgrouppodscount.New},
 	}
-}
-
-// CoschedulingFactory is NewCoscheduling as a framework.Factory: nil args
-// mean config.DefaultCoschedulingArgs(); a config.CoschedulingArgs or a
-// pointer to one is used as given.
-func CoschedulingFactory(args any, h framework.Handle) (framework.Plugin, error) {
-	return config.NewPlugin(config.CoschedulingName, args, h, config.DefaultCoschedulingArgs, NewCoscheduling)
 }
 
 // AddPodGroup adds a PodGroup (for Coscheduling). A group without a

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter/coscheduling"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
@@ -112,8 +113,8 @@ func TestCoschedulingConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := cfg.Profiles[0].Args[config.CoschedulingName].(config.CoschedulingArgs)
-	if want := (config.CoschedulingArgs{PermitWaitingTimeSeconds: 10, PodGroupBackoffSeconds: 0, PodGroupRejectPercentage: 10}); got != want {
+	got := cfg.Profiles[0].Args[config.CoschedulingName].(coscheduling.CoschedulingArgs)
+	if want := (coscheduling.CoschedulingArgs{PermitWaitingTimeSeconds: 10, PodGroupBackoffSeconds: 0, PodGroupRejectPercentage: 10}); got != want {
 		t.Errorf("loaded args %+v, want %+v: absent fields must keep their defaults", got, want)
 	}
 	if q := cfg.Profiles[0].QueueSort; len(q) != 1 || q[0] != config.CoschedulingName {

@@ -1,8 +1,10 @@
-package config
+package coscheduling
 
 import (
 	"errors"
 	"fmt"
+
+	"github.com/schedkit/schedkit/config"
 )
 
 // Defaults of CoschedulingArgs, as scheduler-plugins'
@@ -13,7 +15,7 @@ const (
 	DefaultPodGroupRejectPercentage int32 = 10
 )
 
-var _ Args = (*CoschedulingArgs)(nil)
+var _ config.Args = (*CoschedulingArgs)(nil)
 
 // CoschedulingArgs are the arguments of scheduler-plugins' Coscheduling.
 //
@@ -67,7 +69,7 @@ func (a CoschedulingArgs) Validate() error {
 // CoschedulingArgsFrom converts the args a framework.Factory receives
 // (nil: the defaults) and validates them.
 func CoschedulingArgsFrom(args any) (CoschedulingArgs, error) {
-	a, err := ArgsFrom("coscheduling", args, DefaultCoschedulingArgs)
+	a, err := config.ArgsFrom("coscheduling", args, DefaultCoschedulingArgs)
 	if err != nil {
 		return a, err
 	}

@@ -1,8 +1,16 @@
-package scheduling
+// Package coscheduling is scheduler-plugins' Coscheduling plugin
+// (pkg/coscheduling, pkg/coscheduling/core) with its args: gang scheduling
+// of the pods that name a scheduler-plugins PodGroup. It reads the groups
+// through its handle's PodGroupManager and holds, releases and reorders
+// pods through its WaitingPods and Activator; it runs with kube-scheduler's
+// framework of either release (v1.37 is schedkit's default).
+package coscheduling
 
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"sync"
 	"time"
 
@@ -11,7 +19,6 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/journal"
 	"github.com/schedkit/schedkit/resource"
-	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // csPermittedDefaultTTL is the TTL scheduler-plugins' permittedPG cache
@@ -19,12 +26,12 @@ import (
 // that cache, core.go NewPodGroupManager).
 const csPermittedDefaultTTL = 3 * time.Second
 
-// Coscheduling is scheduler-plugins' Coscheduling plugin (pkg/coscheduling,
-// pkg/coscheduling/core): gang scheduling of the pods that name a
-// api.PodGroup with the api.PodGroupLabel label. It runs in a
-// Scheduler (it reads the cluster's PodGroups and gang index and the pods
-// waiting at Permit); outside one, PreFilter, Permit and PostFilter return
-// an Error.
+// Coscheduling is scheduler-plugins' Coscheduling plugin: gang scheduling
+// of the pods that name a api.PodGroup with the api.PodGroupLabel label.
+// It reads the PodGroups and their pods through its handle's
+// PodGroupManager and the pods held at Permit through its WaitingPods (a
+// scheduler's; outside one there are no PodGroups, so a pod naming one is
+// rejected at Permit).
 //
 //   - QueueSort: higher priority first; then the earlier of the group's
 //     creation time (or, after a failure of the group, the time of that
@@ -63,13 +70,12 @@ const csPermittedDefaultTTL = 3 * time.Second
 // groups seen) is part of a Scheduler's branch: Revert forgets what the
 // branch added to it and restores what it removed (framework.ForkablePlugin).
 type Coscheduling struct {
-	args       config.CoschedulingArgs
+	args       CoschedulingArgs
+	h          framework.Handle
 	clock      framework.Clock
 	wait       time.Duration // permitWaitingTimeSeconds
 	backoff    time.Duration // podGroupBackoffSeconds (0: none)
 	rejectFrac float64
-
-	s *Scheduler // set by the Scheduler that runs the plugin (attach)
 
 	mu         sync.Mutex
 	permitted  map[string]time.Time // group → end of its minResources pass
@@ -82,27 +88,35 @@ type Coscheduling struct {
 }
 
 var (
-	_ framework.QueueSortPlugin  = (*Coscheduling)(nil)
-	_ framework.PreFilterPlugin  = (*Coscheduling)(nil)
-	_ framework.PostFilterPlugin = (*Coscheduling)(nil)
-	_ framework.PermitPlugin     = (*Coscheduling)(nil)
-	_ framework.ReservePlugin    = (*Coscheduling)(nil)
-	_ framework.ForkablePlugin   = (*Coscheduling)(nil)
+	_ framework.QueueSortPlugin   = (*Coscheduling)(nil)
+	_ framework.PreFilterPlugin   = (*Coscheduling)(nil)
+	_ framework.PostFilterPlugin  = (*Coscheduling)(nil)
+	_ framework.PermitPlugin      = (*Coscheduling)(nil)
+	_ framework.ReservePlugin     = (*Coscheduling)(nil)
+	_ framework.ForkablePlugin    = (*Coscheduling)(nil)
+	_ framework.EnqueueExtensions = (*Coscheduling)(nil)
 )
 
-// NewCoscheduling builds the plugin from args, validated as
-// scheduler-plugins' ValidateCoschedulingArgs; CoschedulingFactory is its
-// framework.Factory.
-func NewCoscheduling(args config.CoschedulingArgs, h framework.Handle) (framework.Plugin, error) {
-	a, err := config.CoschedulingArgsFrom(args)
-	if err != nil {
+// New builds the plugin from args (nil: DefaultCoschedulingArgs(); a
+// CoschedulingArgs or a pointer to one is used as given), validated as
+// scheduler-plugins' ValidateCoschedulingArgs; it is a framework.Factory.
+// A nil h is a framework that runs on no scheduler (framework.NewHandle).
+func New(args any, h framework.Handle) (framework.Plugin, error) {
+	return config.NewPlugin(config.CoschedulingName, args, h, DefaultCoschedulingArgs, newCoscheduling)
+}
+
+func newCoscheduling(a CoschedulingArgs, h framework.Handle) (framework.Plugin, error) {
+	if err := a.Validate(); err != nil {
 		return nil, err
 	}
-	pl := &Coscheduling{args: a, clock: framework.RealClock{},
+	if h == nil {
+		h = framework.NewHandle(framework.RealClock{}, 1, framework.DefaultKubeVersion)
+	}
+	pl := &Coscheduling{args: a, h: h, clock: framework.RealClock{},
 		wait: time.Duration(a.PermitWaitingTimeSeconds) * time.Second, backoff: time.Duration(a.PodGroupBackoffSeconds) * time.Second,
 		rejectFrac: float64(a.PodGroupRejectPercentage) / 100,
 		permitted:  map[string]time.Time{}, backedOff: map[string]time.Time{}, lastFailed: map[string]time.Time{}, known: map[string]bool{}}
-	if h != nil && h.Clock() != nil {
+	if h.Clock() != nil {
 		pl.clock = h.Clock()
 	}
 	return pl, nil
@@ -112,23 +126,34 @@ func NewCoscheduling(args config.CoschedulingArgs, h framework.Handle) (framewor
 func (pl *Coscheduling) Name() string { return config.CoschedulingName }
 
 // Args returns the validated args.
-func (pl *Coscheduling) Args() config.CoschedulingArgs { return pl.args }
+func (pl *Coscheduling) Args() CoschedulingArgs { return pl.args }
 
-// attach binds the plugin to the scheduler that runs it (New calls it):
-// Less has no CycleState to find the scheduler in.
-func (pl *Coscheduling) attach(s *Scheduler) error {
-	pl.s = s
-	return nil
+// Memory is what a Coscheduling plugin remembers across cycles, by PodGroup
+// key (namespace/name): the end of each group's minResources pass
+// (Permitted) and backoff (BackedOff), its last failure (LastFailed), and
+// the groups whose PodGroup it has seen (Known, sorted).
+type Memory struct {
+	Permitted, BackedOff, LastFailed map[string]time.Time
+	Known                            []string
+}
+
+// Memory returns a copy of what the plugin remembers.
+func (pl *Coscheduling) Memory() Memory {
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	m := Memory{Permitted: maps.Clone(pl.permitted), BackedOff: maps.Clone(pl.backedOff), LastFailed: maps.Clone(pl.lastFailed)}
+	m.Known = slices.Sorted(maps.Keys(pl.known))
+	return m
 }
 
 // group returns the key and PodGroup of a pod's group: "" when the pod
 // names none, a nil group when the PodGroup does not exist.
-func (pl *Coscheduling) group(c *cluster.Cluster, pod *api.Pod) (string, *api.PodGroup) {
+func (pl *Coscheduling) group(pgm framework.PodGroupManager, pod *api.Pod) (string, *api.PodGroup) {
 	key := api.PodGroupKey(pod)
-	if key == "" || c == nil {
+	if key == "" {
 		return key, nil
 	}
-	g, ok := c.PodGroupByKey(key)
+	g, ok := pgm.PodGroup(key)
 	if !ok {
 		return key, nil
 	}
@@ -172,31 +197,18 @@ func (pl *Coscheduling) creationTime(q *framework.QueuedPodInfo) time.Time {
 	if ok {
 		return failed
 	}
-	if pl.s == nil {
-		return ts
-	}
-	g, ok := pl.s.cluster.PodGroupByKey(key)
+	g, ok := pl.h.PodGroupManager().PodGroup(key)
 	if !ok {
 		return ts
 	}
 	return g.CreationTimestamp
 }
 
-func (pl *Coscheduling) scheduler(state *framework.CycleState, pod *api.Pod, point string) (*Scheduler, *framework.Status) {
-	if s, ok := SchedulerFromCycleState(state); ok {
-		return s, nil
-	}
-	return nil, framework.AsStatus(fmt.Errorf("Coscheduling: %s of pod %s: no scheduling.Scheduler in the CycleState", point, pod.Key()))
-}
-
 // PreFilter rejects a pod whose group cannot be placed whole; see
 // Coscheduling.
-func (pl *Coscheduling) PreFilter(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
-	s, st := pl.scheduler(state, pod.Pod, "PreFilter")
-	if st != nil {
-		return nil, st
-	}
-	key, g := pl.group(s.cluster, pod.Pod)
+func (pl *Coscheduling) PreFilter(_ context.Context, _ *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
+	pgm := pl.h.PodGroupManager()
+	key, g := pl.group(pgm, pod.Pod)
 	if g == nil {
 		return nil, nil
 	}
@@ -212,12 +224,12 @@ func (pl *Coscheduling) PreFilter(_ context.Context, state *framework.CycleState
 	if backing && !now.After(until) {
 		return nil, framework.NewStatus(framework.UnschedulableAndUnresolvable, fmt.Sprintf("podGroup %v failed recently", key))
 	}
-	total, _ := s.cluster.PodGroupCounts(g.Namespace, g.Name)
+	total, _ := pgm.PodGroupCounts(g.Namespace, g.Name)
 	if int(g.Spec.MinMember) > total {
 		return nil, framework.NewStatus(framework.UnschedulableAndUnresolvable, fmt.Sprintf(
 			"pre-filter pod %v cannot find enough sibling pods, current pods number: %v, minMember of group: %v", pod.Pod.Name, total, g.Spec.MinMember))
 	}
-	if gated := s.cluster.PodGroupGated(g.Namespace, g.Name); gated > total-int(g.Spec.MinMember) {
+	if gated := pgm.PodGroupGated(g.Namespace, g.Name); gated > total-int(g.Spec.MinMember) {
 		return nil, framework.NewStatus(framework.UnschedulableAndUnresolvable, fmt.Sprintf(
 			"pre-filter pod %v cannot proceed due to gated pods in the same PodGroup", pod.Pod.Name))
 	}
@@ -324,23 +336,20 @@ func (pl *Coscheduling) PreFilterExtensions() framework.PreFilterExtensions { re
 
 // PostFilter rejects the waiting pods of a group that a pod of it cannot
 // join; see Coscheduling.
-func (pl *Coscheduling) PostFilter(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, _ *framework.NodeToStatus) (*framework.PostFilterResult, *framework.Status) {
-	s, st := pl.scheduler(state, pod.Pod, "PostFilter")
-	if st != nil {
-		return nil, st
-	}
-	key, g := pl.group(s.cluster, pod.Pod)
+func (pl *Coscheduling) PostFilter(_ context.Context, _ *framework.CycleState, pod *framework.PodInfo, _ *framework.NodeToStatus) (*framework.PostFilterResult, *framework.Status) {
+	pgm := pl.h.PodGroupManager()
+	key, g := pl.group(pgm, pod.Pod)
 	if g == nil {
 		return &framework.PostFilterResult{}, framework.NewStatus(framework.Unschedulable, "can not find pod group")
 	}
-	total, assigned := s.cluster.PodGroupCounts(g.Namespace, g.Name)
+	total, assigned := pgm.PodGroupCounts(g.Namespace, g.Name)
 	if assigned >= int(g.Spec.MinMember) {
 		return &framework.PostFilterResult{}, framework.NewStatus(framework.Unschedulable)
 	}
 	if float64(int(g.Spec.MinMember)-assigned)/float64(g.Spec.MinMember) <= pl.rejectFrac {
 		return &framework.PostFilterResult{}, framework.NewStatus(framework.Unschedulable)
 	}
-	pl.rejectWaiting(s, key, "optimistic rejection in PostFilter")
+	pl.rejectWaiting(key, "optimistic rejection in PostFilter")
 	now := pl.clock.Now()
 	pl.mu.Lock()
 	if pl.backoff > 0 && total >= int(g.Spec.MinMember) {
@@ -356,28 +365,25 @@ func (pl *Coscheduling) PostFilter(_ context.Context, state *framework.CycleStat
 
 // rejectWaiting rejects every pod of group key held at Permit, in
 // namespace/name order.
-func (pl *Coscheduling) rejectWaiting(s *Scheduler, key, msg string) {
-	for _, w := range s.waiting.list() {
-		if api.PodGroupKey(w.pod) == key {
+func (pl *Coscheduling) rejectWaiting(key, msg string) {
+	for _, w := range pl.h.WaitingPods().List() {
+		if api.PodGroupKey(w.Pod()) == key {
 			w.Reject(pl.Name(), msg)
 		}
 	}
 }
 
 // Permit holds a pod until its group reaches minMember; see Coscheduling.
-func (pl *Coscheduling) Permit(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, _ string) (*framework.Status, time.Duration) {
-	s, st := pl.scheduler(state, pod.Pod, "Permit")
-	if st != nil {
-		return st, 0
-	}
-	key, g := pl.group(s.cluster, pod.Pod)
+func (pl *Coscheduling) Permit(_ context.Context, _ *framework.CycleState, pod *framework.PodInfo, _ string) (*framework.Status, time.Duration) {
+	pgm := pl.h.PodGroupManager()
+	key, g := pl.group(pgm, pod.Pod)
 	if key == "" {
 		return nil, 0
 	}
 	if g == nil {
 		return framework.NewStatus(framework.Unschedulable, fmt.Sprintf("PodGroup %s not found", key)), 0
 	}
-	_, assigned := s.cluster.PodGroupCounts(g.Namespace, g.Name) // the pod itself is assumed
+	_, assigned := pgm.PodGroupCounts(g.Namespace, g.Name) // the pod itself is assumed
 	if assigned >= int(g.Spec.MinMember) {
 		pl.mu.Lock()
 		_, failed := pl.lastFailed[key]
@@ -386,8 +392,8 @@ func (pl *Coscheduling) Permit(_ context.Context, state *framework.CycleState, p
 		if failed {
 			pl.reorder()
 		}
-		for _, w := range s.waiting.list() {
-			if api.PodGroupKey(w.pod) == key {
+		for _, w := range pl.h.WaitingPods().List() {
+			if api.PodGroupKey(w.Pod()) == key {
 				w.Allow(pl.Name())
 			}
 		}
@@ -395,12 +401,13 @@ func (pl *Coscheduling) Permit(_ context.Context, state *framework.CycleState, p
 	}
 	if assigned == 1 {
 		var siblings []string
-		for _, r := range s.cluster.PodGroupMembers(g.Namespace, g.Name) {
-			if r.State == cluster.StatePending && r.Pod.Name != pod.Pod.Name {
-				siblings = append(siblings, r.Pod.Key())
+		pending, _ := pgm.PodGroupPods(g.Namespace, g.Name)
+		for _, p := range pending {
+			if p.Name != pod.Pod.Name {
+				siblings = append(siblings, p.Key())
 			}
 		}
-		s.queue.Activate(siblings)
+		pl.h.Activator().Activate(siblings)
 	}
 	return framework.NewStatus(framework.Wait), pl.waitTime(g)
 }
@@ -414,7 +421,7 @@ func (pl *Coscheduling) waitTime(g *api.PodGroup) time.Duration {
 	if pl.wait != 0 {
 		return pl.wait
 	}
-	return time.Duration(config.DefaultPermitWaitingTimeSeconds) * time.Second
+	return time.Duration(DefaultPermitWaitingTimeSeconds) * time.Second
 }
 
 // Reserve does nothing.
@@ -425,7 +432,7 @@ func (pl *Coscheduling) Reserve(context.Context, *framework.CycleState, *framewo
 // Unreserve rejects every waiting sibling of a pod that leaves its node and
 // marks the group failed; see Coscheduling. It may run in a binding
 // goroutine, so it reads only the plugin's memory and the waiting pods.
-func (pl *Coscheduling) Unreserve(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, _ string) {
+func (pl *Coscheduling) Unreserve(_ context.Context, _ *framework.CycleState, pod *framework.PodInfo, _ string) {
 	key := api.PodGroupKey(pod.Pod)
 	if key == "" {
 		return
@@ -433,11 +440,10 @@ func (pl *Coscheduling) Unreserve(_ context.Context, state *framework.CycleState
 	pl.mu.Lock()
 	known := pl.known[key]
 	pl.mu.Unlock()
-	s, ok := SchedulerFromCycleState(state)
-	if !known || !ok {
+	if !known {
 		return
 	}
-	pl.rejectWaiting(s, key, "rejection in Unreserve")
+	pl.rejectWaiting(key, "rejection in Unreserve")
 	pl.mu.Lock()
 	pl.permittedSaved.Delete(pl.permitted, key)
 	pl.lastFailedSaved.Set(pl.lastFailed, key, pl.clock.Now())
@@ -447,11 +453,7 @@ func (pl *Coscheduling) Unreserve(_ context.Context, state *framework.CycleState
 
 // reorder tells the queue that Less changed for queued pods (a group's
 // last failure moved its pods): the scheduler re-sorts before its next pop.
-func (pl *Coscheduling) reorder() {
-	if pl.s != nil {
-		pl.s.queue.Reorder.Store(true)
-	}
-}
+func (pl *Coscheduling) reorder() { pl.h.Activator().QueueOrderChanged() }
 
 // Fork opens a branch of the plugin's memory with the Scheduler's Fork;
 // Revert restores the groups the branch changed (O(groups changed)),
@@ -485,4 +487,13 @@ func (pl *Coscheduling) Revert() {
 	if pl.lastFailedSaved.Revert(pl.lastFailed) {
 		pl.reorder()
 	}
+}
+
+// EventsToRegister: a pod added, a PodGroup added or updated, each without
+// a hint (scheduler-plugins pkg/coscheduling/coscheduling.go).
+func (pl *Coscheduling) EventsToRegister(context.Context) ([]framework.ClusterEventWithHint, error) {
+	return []framework.ClusterEventWithHint{
+		{Event: framework.ClusterEvent{Resource: framework.ResourcePod, ActionType: framework.Add}},
+		{Event: framework.ClusterEvent{Resource: framework.ResourceCoschedulingPodGroup, ActionType: framework.Add | framework.Update}},
+	}, nil
 }
