@@ -26,7 +26,6 @@ var (
 	_ Args = (*InterPodAffinityArgs)(nil)
 	_ Args = (*NodeAffinityArgs)(nil)
 	_ Args = (*LoadAwareSchedulingArgs)(nil)
-	_ Args = (*DefaultPreemptionArgs)(nil)
 )
 
 // ArgsFrom converts the args a plugin factory receives into an A: nil or a

@@ -6,21 +6,19 @@ import "testing"
 // pointer is taken as given, another type is an error naming the plugin
 // and both types.
 func TestArgsFrom(t *testing.T) {
-	def := func() DefaultPreemptionArgs {
-		return DefaultPreemptionArgs{MinCandidateNodesPercentage: 10, MinCandidateNodesAbsolute: 100}
-	}
-	given := DefaultPreemptionArgs{MinCandidateNodesPercentage: 5}
+	def := func() InterPodAffinityArgs { return InterPodAffinityArgs{HardPodAffinityWeight: 1} }
+	given := InterPodAffinityArgs{HardPodAffinityWeight: 5}
 	for _, tc := range []struct {
 		name string
 		in   any
-		want DefaultPreemptionArgs
+		want InterPodAffinityArgs
 		err  string
 	}{
 		{"nil", nil, def(), ""},
-		{"nil pointer", (*DefaultPreemptionArgs)(nil), def(), ""},
+		{"nil pointer", (*InterPodAffinityArgs)(nil), def(), ""},
 		{"value", given, given, ""},
 		{"pointer", &given, given, ""},
-		{"wrong type", "x", DefaultPreemptionArgs{}, "p: args of type string, want config.DefaultPreemptionArgs"},
+		{"wrong type", "x", InterPodAffinityArgs{}, "p: args of type string, want config.InterPodAffinityArgs"},
 	} {
 		got, err := ArgsFrom("p", tc.in, def)
 		if tc.err != "" {

@@ -9,6 +9,7 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/filter/coscheduling"
+	"github.com/schedkit/schedkit/filter/defaultpreemption"
 	"github.com/schedkit/schedkit/filter/gangscheduling"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/scheduling"
@@ -77,7 +78,7 @@ func shapePlugins() []shapePlugin {
 		noArgs(config.GangSchedulingName, gangscheduling.New),
 		noArgs(config.TopologyPlacementGeneratorName, topologyaware.New),
 		noArgs(config.PodGroupPodsCountName, podgrouppodscount.New),
-		{config.DefaultPreemptionName, scheduling.NewDefaultPreemption, scheduling.DefaultPreemptionFactory},
+		homeArgs(config.DefaultPreemptionName, defaultpreemption.New),
 		homeArgs(config.CoschedulingName, coscheduling.New),
 		{config.LoadAwareSchedulingName, filter.NewLoadAwareScheduling, filter.LoadAwareSchedulingFactory},
 		{config.LoadAwareSchedulingName, filter.NewLoadAwareScheduling, filter.LoadAwareSchedulingFactoryWith(filter.WithLoadAwareEstimators(nil))},

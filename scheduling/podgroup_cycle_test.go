@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter/defaultpreemption"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
@@ -546,40 +547,6 @@ func TestPodGroupSchedulingPlacementAlgorithm(t *testing.T) {
 	}
 }
 
-// TestPodGroupPreemptionGate: with TopologyAwareWorkloadScheduling a pod of
-// a constrained PodGroup does not preempt on its own, and with
-// WorkloadAwarePreemption no pod of a group does (kube-scheduler v1.36's
-// plugins/defaultpreemption/default_preemption.go PostFilter).
-func TestPodGroupPreemptionGate(t *testing.T) {
-	zoned, plain := plZoned("ns", "zoned", 1), gsGang("ns", "plain", 1)
-	for _, tt := range []struct {
-		name  string
-		feats framework.WorkloadFeatures
-		group string
-		want  string
-	}{
-		{"TAS: missing group", plFeatures, "ghost", "preemption: pod group for pod not found"},
-		{"TAS: constrained group", plFeatures, "zoned", "preemption: not eligible due to placement-based pod group scheduling limitation"},
-		{"TAS: unconstrained group preempts", plFeatures, "plain", ""},
-		{"WAP", framework.WorkloadFeatures{GenericWorkload: true, GangScheduling: true, WorkloadAwarePreemption: true}, "plain", "preemption: not eligible due to workload aware preemption enabled"},
-		{"no pod group", plFeatures, "", ""},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			c, _ := cluster.NewFrom([]*api.Node{csNode("n")}, nil)
-			_ = c.AddWorkloadPodGroup(zoned)
-			_ = c.AddWorkloadPodGroup(plain)
-			s, err := New(c, NewDefaultRegistry(), []framework.Profile{DefaultProfile()}, WithWorkloadFeatures(tt.feats))
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := s.podGroupPreemptionGate(gsPod("ns", "p", tt.group))
-			if got.Message() != tt.want || (tt.want != "" && got.Code() != framework.Unschedulable) {
-				t.Errorf("gate = %v, want %q", got, tt.want)
-			}
-		})
-	}
-}
-
 // TestPodGroupSelectVictims ports kube-scheduler v1.36's
 // framework/preemption/podgrouppreemption_test.go
 // TestPodGroupEvaluator_SelectVictimsOnDomain: the group fits where a
@@ -716,48 +683,21 @@ func TestPodGroupSelectVictims(t *testing.T) {
 				}
 				return framework.NewStatus(framework.Unschedulable)
 			}
-			evict, st := pgSelectVictims(s.pgVictims(pl.(*DefaultPreemption), snap), tt.priority, preemptor, snap, fits)
+			prio := int32(tt.priority)
+			pg := &api.WorkloadPodGroup{ObjectMeta: api.ObjectMeta{Namespace: "default", Name: "preemptor"}, Spec: api.WorkloadPodGroupSpec{Priority: &prio}}
+			evict, st := pl.(*defaultpreemption.DefaultPreemption).SelectPodGroupVictims(pg, preemptor, snap, fits)
 			if st.Code() != tt.wantCode {
 				t.Fatalf("status %v, want code %v", st, tt.wantCode)
 			}
 			var got []string
-			for _, v := range evict {
-				for _, pi := range v.pods {
-					got = append(got, pi.Pod.Name)
-				}
+			for _, pi := range evict {
+				got = append(got, pi.Pod.Name)
 			}
 			slices.Sort(got)
 			if !slices.Equal(got, tt.want) {
 				t.Errorf("victims %v, want %v", got, tt.want)
 			}
 		})
-	}
-}
-
-// TestMoreImportantVictim ports kube-scheduler v1.36's
-// framework/preemption/podgrouppreemption_test.go TestMoreImportantVictim.
-func TestMoreImportantVictim(t *testing.T) {
-	pods := func(n int) []*framework.PodInfo { return make([]*framework.PodInfo, n) }
-	t0, t1 := time.Unix(100, 0), time.Unix(200, 0)
-	for _, tt := range []struct {
-		name   string
-		a, b   pgVictim
-		aFirst bool
-	}{
-		{"vi1 has higher priority", pgVictim{priority: 10, pods: pods(1)}, pgVictim{priority: 5, pods: pods(1)}, true},
-		{"vi2 has higher priority", pgVictim{priority: 5, pods: pods(1)}, pgVictim{priority: 10, pods: pods(1)}, false},
-		{"vi1 is PG, vi2 is Pod, same priority", pgVictim{priority: 5, group: true, pods: pods(1)}, pgVictim{priority: 5, pods: pods(1)}, true},
-		{"vi1 is Pod, vi2 is PG, same priority", pgVictim{priority: 5, pods: pods(1)}, pgVictim{priority: 5, group: true, pods: pods(1)}, false},
-		{"both Pods, vi1 older", pgVictim{pods: pods(1), earliest: t0}, pgVictim{pods: pods(1), earliest: t1}, true},
-		{"both Pods, vi2 older", pgVictim{pods: pods(1), earliest: t1}, pgVictim{pods: pods(1), earliest: t0}, false},
-		{"both PGs, vi1 larger", pgVictim{group: true, pods: pods(3), earliest: t1}, pgVictim{group: true, pods: pods(2), earliest: t0}, true},
-		{"both PGs, vi2 larger", pgVictim{group: true, pods: pods(2), earliest: t0}, pgVictim{group: true, pods: pods(3), earliest: t1}, false},
-		{"both PGs, same size, vi1 older", pgVictim{group: true, pods: pods(2), earliest: t0}, pgVictim{group: true, pods: pods(2), earliest: t1}, true},
-		{"both PGs, same size, vi2 older", pgVictim{group: true, pods: pods(2), earliest: t1}, pgVictim{group: true, pods: pods(2), earliest: t0}, false},
-	} {
-		if got := pgMoreImportant(&tt.a, &tt.b); got != tt.aFirst {
-			t.Errorf("%s: %v, want %v", tt.name, got, tt.aFirst)
-		}
 	}
 }
 

@@ -4,7 +4,9 @@ import (
 	"fmt"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/scheduling/cluster"
+	"github.com/schedkit/schedkit/scheduling/internal/queue"
 )
 
 // Preempt evicts the chosen victims from node in favour of the pending pod
@@ -71,4 +73,48 @@ func (s *Scheduler) preempt(f *Fork, preemptor, node string, victims ...string) 
 	keys := s.preemptVictims(pi.Pod, node, infos, "Preempt")
 	s.applyNomination(qp, &framework.NominatingInfo{NominatedNodeName: node, Mode: framework.ModeOverride})
 	return keys, nil
+}
+
+// preemptVictims evicts the victims for preemptor (kube's prepareCandidate):
+// a victim held at Permit is rejected (it returns to the queue), any other
+// is deleted; lower-priority pods nominated to node lose their nomination
+// and are retried. It returns the victims' keys. The scheduler's lock is
+// held (PostFilter runs in the scheduling cycle, and DefaultPreemption
+// evicts through the scheduler's Evictor).
+func (s *Scheduler) preemptVictims(preemptor *api.Pod, node string, victims []*framework.PodInfo, plugin string) []string {
+	keys := make([]string, 0, len(victims))
+	for _, v := range victims {
+		if v.Pod.DeletionTimestamp != nil {
+			continue
+		}
+		key := v.Pod.Key()
+		keys = append(keys, key)
+		if w, ok := s.waiting.get(key); ok {
+			w.Reject(plugin, "preempted")
+			continue
+		}
+		if !s.observedEviction || s.cluster.Forked() > 0 {
+			_ = s.deletePodLocked(v.Pod.Namespace, v.Pod.Name, "preempted by "+preemptor.Key())
+		}
+		s.setReason(key, fmt.Sprintf("preempted by %s on node %s", preemptor.Key(), node))
+	}
+	var lower []string
+	for _, np := range s.nominator.ForNode(node) {
+		if np.Pod.PriorityValue() < preemptor.PriorityValue() {
+			lower = append(lower, np.Pod.Key())
+		}
+	}
+	for _, key := range lower {
+		s.nominator.Remove(key)
+		s.cluster.SetNominated(key, "")
+		if qp, ok := s.queue.Get(key); ok {
+			if pi, _, ok := s.cluster.PodInfo(key); ok {
+				s.queue.SetPodInfo(qp, pi)
+			}
+			if qp.Where == queue.Unschedulable {
+				s.queue.MoveToActiveOrBackoff([]*queue.QueuedPod{qp}, s.clock.Now())
+			}
+		}
+	}
+	return keys
 }

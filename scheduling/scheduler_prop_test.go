@@ -11,6 +11,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/filter"
+	"github.com/schedkit/schedkit/filter/defaultpreemption"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
@@ -25,7 +26,7 @@ func scPropRegistry() *framework.Registry {
 	if err := reg.Register(config.NodeResourcesFitName, filter.NodeResourcesFitFactory); err != nil {
 		panic(err)
 	}
-	if err := reg.Register(config.DefaultPreemptionName, DefaultPreemptionFactory); err != nil {
+	if err := reg.Register(config.DefaultPreemptionName, defaultpreemption.New); err != nil {
 		panic(err)
 	}
 	return reg

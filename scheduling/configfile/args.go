@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter/defaultpreemption"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling"
@@ -55,7 +56,7 @@ func codecs() map[string]codec {
 		config.InterPodAffinityName:                {decode: decodeIPA, typ: reflect.TypeFor[config.InterPodAffinityArgs]()},
 		config.NodeAffinityName:                    {decode: decodeNA, typ: reflect.TypeFor[config.NodeAffinityArgs]()},
 		config.LoadAwareSchedulingName:             {decode: decodeLA, typ: reflect.TypeFor[config.LoadAwareSchedulingArgs](), atBuild: true},
-		config.DefaultPreemptionName:               {decode: decodeDP, typ: reflect.TypeFor[config.DefaultPreemptionArgs]()},
+		config.DefaultPreemptionName:               {decode: decodeDP, typ: reflect.TypeFor[defaultpreemption.DefaultPreemptionArgs]()},
 		config.VolumeBindingName:                   volumeBindingCodec(false),
 		dynamicResourcesName:                       {decode: decodeDRA, typ: reflect.TypeFor[config.DynamicResourcesArgs]()},
 	}
@@ -334,13 +335,13 @@ func decodeNA(path string, v any) (any, any, error, error) {
 // decodeDP: kube-scheduler v1.36 SetDefaults_DefaultPreemptionArgs
 // (minCandidateNodesPercentage 10, minCandidateNodesAbsolute 100 when
 // absent; an explicit 0 stays) and ValidateDefaultPreemptionArgs (through
-// config.DefaultPreemptionArgs.Validate).
+// defaultpreemption.DefaultPreemptionArgs.Validate).
 func decodeDP(path string, v any) (any, any, error, error) {
 	var w defaultPreemptionArgs
 	if err := decodeStrict(path, v, &w); err != nil {
 		return nil, nil, nil, err
 	}
-	a := config.DefaultDefaultPreemptionArgs()
+	a := defaultpreemption.DefaultDefaultPreemptionArgs()
 	if w.MinCandidateNodesPercentage != nil {
 		a.MinCandidateNodesPercentage = *w.MinCandidateNodesPercentage
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter/defaultpreemption"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/resource"
@@ -274,7 +275,7 @@ func TestConfigKubeBehaviour(t *testing.T) {
 // TestConfigDefaultPreemption: with DefaultPreemption registered and in the
 // default multiPoint list after InterPodAffinity (kube v1.36's place), it is
 // the PostFilter plugin and its args are defaulted per field (an explicit 0
-// stays) into config.DefaultPreemptionArgs.
+// stays) into defaultpreemption.DefaultPreemptionArgs.
 func TestConfigDefaultPreemption(t *testing.T) {
 	specs := scheduling.DefaultPlugins() // DefaultPreemption is a default plugin
 	var mp []scheduling.WeightedPlugin
@@ -296,7 +297,7 @@ func TestConfigDefaultPreemption(t *testing.T) {
 	if d := cmp.Diff([]string{config.DefaultPreemptionName, config.DynamicResourcesName}, p.PostFilter); d != "" {
 		t.Errorf("postFilter (-want +got):\n%s", d)
 	}
-	want := config.DefaultPreemptionArgs{MinCandidateNodesPercentage: 10, MinCandidateNodesAbsolute: 0}
+	want := defaultpreemption.DefaultPreemptionArgs{MinCandidateNodesPercentage: 10, MinCandidateNodesAbsolute: 0}
 	if d := cmp.Diff(want, p.Args[config.DefaultPreemptionName]); d != "" {
 		t.Errorf("args (-want +got):\n%s", d)
 	}
@@ -315,7 +316,7 @@ func TestConfigDefaultPreemption(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := cmp.Diff(config.DefaultDefaultPreemptionArgs(), c3.Profiles[0].Args[config.DefaultPreemptionName]); d != "" {
+	if d := cmp.Diff(defaultpreemption.DefaultDefaultPreemptionArgs(), c3.Profiles[0].Args[config.DefaultPreemptionName]); d != "" {
 		t.Errorf("default args (-want +got):\n%s", d)
 	}
 }

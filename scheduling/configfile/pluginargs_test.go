@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter/defaultpreemption"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -51,7 +52,7 @@ aggregated:
 	}
 
 	// Empty data: the defaults; JSON works too.
-	if got, err := DecodePluginArgs(config.DefaultPreemptionName, nil); err != nil || !cmp.Equal(got, config.DefaultDefaultPreemptionArgs()) {
+	if got, err := DecodePluginArgs(config.DefaultPreemptionName, nil); err != nil || !cmp.Equal(got, defaultpreemption.DefaultDefaultPreemptionArgs()) {
 		t.Errorf("DefaultPreemption defaults: %v, %v", got, err)
 	}
 	if got, err := DecodePluginArgs(config.InterPodAffinityName, []byte(`{"hardPodAffinityWeight": 0}`)); err != nil || !cmp.Equal(got, config.InterPodAffinityArgs{}) {

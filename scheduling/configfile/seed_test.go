@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter/defaultpreemption"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/resource"
@@ -73,7 +74,7 @@ func TestConfigSeed004Minimal(t *testing.T) {
 		config.PodTopologySpreadName:               config.DefaultPodTopologySpreadArgs(),
 		config.InterPodAffinityName:                config.DefaultInterPodAffinityArgs(),
 		config.NodeAffinityName:                    config.DefaultNodeAffinityArgs(),
-		config.DefaultPreemptionName:               config.DefaultDefaultPreemptionArgs(),
+		config.DefaultPreemptionName:               defaultpreemption.DefaultDefaultPreemptionArgs(),
 		config.VolumeBindingName:                   config.DefaultVolumeBindingArgs().ForKubeVersion(framework.DefaultKubeVersion),
 		config.DynamicResourcesName:                config.DefaultDynamicResourcesArgs(),
 	}

@@ -1,4 +1,14 @@
-package scheduling
+// Package defaultpreemption is kube-scheduler's DefaultPreemption
+// PostFilter plugin (pkg/scheduler/framework/plugins/defaultpreemption and
+// framework/preemption) with its args, as of v1.37, the default release
+// (and as of v1.36, whose differences it keeps): when no node fits a pod
+// it dry-runs the removal of lower-priority pods and evicts the cheapest
+// victims. It runs its profile's filters through its handle's
+// PluginsRunner, reads nominations through its Nominator and pod groups
+// through its PodGroupManager, and evicts through its Evictor (a
+// scheduler's); it also chooses the victims of a pod group's preemption
+// (SelectPodGroupVictims).
+package defaultpreemption
 
 import (
 	"context"
@@ -14,22 +24,21 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
-	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/internal/parallel"
-	"github.com/schedkit/schedkit/scheduling/internal/queue"
 )
 
 // DefaultPreemption is kube-scheduler's DefaultPreemption PostFilter
-// plugin (framework/plugins/defaultpreemption and framework/preemption) of
-// the release its handle names (Handle.KubeVersion), run by a Scheduler
-// when no node fits a pod:
+// plugin of the release its handle names (Handle.KubeVersion), run when no
+// node fits a pod:
 //
 //  1. Eligibility: a pod with preemptionPolicy Never does not preempt, nor
 //     one whose nominated node (unless now UnschedulableAndUnresolvable)
 //     still has a lower-priority pod terminating by preemption.
 //  2. Candidates: only nodes whose filter status is exactly Unschedulable;
-//     from a random offset (drawn from the scheduler's seeded source), nodes
-//     are dry-run until at least one candidate violates no
+//     from a random offset (drawn from the handle's random source: a
+//     scheduler's seeded one), nodes
+//     are dry-run (the handle's PluginsRunner) until at least one
+//     candidate violates no
 //     PodDisruptionBudget and there are numCandidates =
 //     clamp(n × MinCandidateNodesPercentage / 100, MinCandidateNodesAbsolute,
 //     n) of them.
@@ -43,18 +52,21 @@ import (
 //     priority, the lowest Σ(priority + 2³¹), the fewest victims, the latest
 //     earliest start time among the highest-priority victims; a final tie
 //     goes to the first candidate in dry-run order (kube: Go map order).
-//  5. The victims are evicted (a victim waiting at Permit is rejected
-//     instead), lower-priority pods nominated to the node lose their
-//     nomination, and the pod is nominated to the node; it stays
+//  5. The victims are evicted through the handle's Evictor (a victim
+//     waiting at Permit is rejected instead), lower-priority pods nominated
+//     to the node lose their nomination, and the pod is nominated to the
+//     node; it stays
 //     Unschedulable for this cycle. From v1.37 the PostFilter status says so:
 //     "preemption: found a potential placement for pod on node <node>,
 //     preempting <k> victims", which ends the pod's FitError text.
 //
-// Dry runs are parallel at the framework's parallelism, with the outcome of
-// a sequential run. Outside a Scheduler (no scheduler in the CycleState) it
-// returns an Error.
+// A pod of a kube PodGroup first passes the pod group gate (see
+// PostFilter). Dry runs are parallel at the framework's parallelism, with
+// the outcome of a sequential run. Outside a scheduler the Evictor refuses
+// and PostFilter returns an Error.
 type DefaultPreemption struct {
-	args  config.DefaultPreemptionArgs
+	args  DefaultPreemptionArgs
+	h     framework.Handle
 	clock framework.Clock
 	// v137 is the v1.37 behaviour: the message on a successful preemption
 	// and the PDB accounting that stops at a victim's first exhausted budget.
@@ -70,29 +82,28 @@ type DefaultPreemption struct {
 
 var _ framework.PostFilterPlugin = (*DefaultPreemption)(nil)
 
-// NewDefaultPreemption builds the plugin from validated args;
-// DefaultPreemptionFactory is its framework.Factory.
-func NewDefaultPreemption(args config.DefaultPreemptionArgs, h framework.Handle) (framework.Plugin, error) {
+// New builds the plugin from args (nil: DefaultDefaultPreemptionArgs();
+// a DefaultPreemptionArgs or a pointer to one is used as given),
+// validated; it is a framework.Factory. A nil h is a framework that runs
+// on no scheduler (framework.NewHandle).
+func New(args any, h framework.Handle) (framework.Plugin, error) {
+	return config.NewPlugin(config.DefaultPreemptionName, args, h, DefaultDefaultPreemptionArgs, newDefaultPreemption)
+}
+
+func newDefaultPreemption(args DefaultPreemptionArgs, h framework.Handle) (framework.Plugin, error) {
 	if err := args.Validate(); err != nil {
 		return nil, err
 	}
-	pl := &DefaultPreemption{args: args, clock: framework.RealClock{}, v137: framework.DefaultKubeVersion.AtLeast(framework.KubeV137)}
-	if h != nil && h.Clock() != nil {
-		pl.clock = h.Clock()
+	if h == nil {
+		h = framework.NewHandle(framework.RealClock{}, 1, framework.DefaultKubeVersion)
 	}
-	if h != nil {
-		pl.v137 = h.KubeVersion().AtLeast(framework.KubeV137)
+	pl := &DefaultPreemption{args: args, h: h, clock: framework.RealClock{}, v137: h.KubeVersion().AtLeast(framework.KubeV137)}
+	if h.Clock() != nil {
+		pl.clock = h.Clock()
 	}
 	pl.IsEligiblePod = func(*framework.NodeInfo, *framework.PodInfo, *api.Pod) bool { return true }
 	pl.MoreImportantPod = pl.moreImportant
 	return pl, nil
-}
-
-// DefaultPreemptionFactory is NewDefaultPreemption as a framework.Factory:
-// nil args mean config.DefaultDefaultPreemptionArgs(); a
-// config.DefaultPreemptionArgs or a pointer to one is used as given.
-func DefaultPreemptionFactory(args any, h framework.Handle) (framework.Plugin, error) {
-	return config.NewPlugin(config.DefaultPreemptionName, args, h, config.DefaultDefaultPreemptionArgs, NewDefaultPreemption)
 }
 
 // Name returns "DefaultPreemption".
@@ -123,21 +134,17 @@ type preemptCandidate struct {
 
 // PostFilter tries to make room for pod by preempting lower-priority pods.
 func (pl *DefaultPreemption) PostFilter(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, m *framework.NodeToStatus) (*framework.PostFilterResult, *framework.Status) {
-	h, ok := handleFrom(state)
-	if !ok {
-		return nil, framework.AsStatus(fmt.Errorf("DefaultPreemption: pod %s: no scheduling.Scheduler in the CycleState", pod.Pod.Key()))
-	}
-	if st := h.s.podGroupPreemptionGate(pod.Pod); st != nil {
+	if st := pl.podGroupGate(pod.Pod); st != nil {
 		return nil, st
 	}
-	res, st := pl.preempt(ctx, h, state, pod, m)
+	res, st := pl.preempt(ctx, state, pod, m)
 	if msg := st.Message(); msg != "" {
 		return res, framework.NewStatus(st.Code(), "preemption: "+msg)
 	}
 	return res, st
 }
 
-func (pl *DefaultPreemption) preempt(ctx context.Context, h *cycleHandle, state *framework.CycleState, pod *framework.PodInfo, m *framework.NodeToStatus) (*framework.PostFilterResult, *framework.Status) {
+func (pl *DefaultPreemption) preempt(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, m *framework.NodeToStatus) (*framework.PostFilterResult, *framework.Status) {
 	snap := state.Snapshot()
 	if ok, msg := pl.eligible(snap, pod.Pod, m); !ok {
 		return nil, framework.NewStatus(framework.Unschedulable, msg)
@@ -150,10 +157,10 @@ func (pl *DefaultPreemption) preempt(ctx context.Context, h *cycleHandle, state 
 	var candidates []preemptCandidate
 	var statuses []*framework.Status
 	if len(potential) > 0 {
-		offset := int(h.s.rng.Int32N(int32(len(potential))))
+		offset := int(pl.h.PluginsRunner().RandInt32N(int32(len(potential))))
 		num := pl.numCandidates(len(potential))
 		var err error
-		candidates, statuses, err = pl.dryRun(ctx, h, state, pod, m, potential, offset, num)
+		candidates, statuses, err = pl.dryRun(ctx, state, pod, m, potential, offset, num)
 		if err != nil && len(candidates) == 0 {
 			return nil, framework.AsStatus(err)
 		}
@@ -162,7 +169,7 @@ func (pl *DefaultPreemption) preempt(ctx context.Context, h *cycleHandle, state 
 	if len(candidates) == 0 {
 		return clear, framework.NewStatus(framework.Unschedulable, preemptFitMessage(len(all), statuses, "Preemption is not helpful for scheduling"))
 	}
-	candidates, st := pl.callExtenders(h.prof.fw.Extenders(), pod, candidates, snap)
+	candidates, st := pl.callExtenders(pl.h.Extenders(), pod, candidates, snap)
 	if !st.IsSuccess() {
 		return nil, st
 	}
@@ -170,7 +177,9 @@ func (pl *DefaultPreemption) preempt(ctx context.Context, h *cycleHandle, state 
 		return nil, framework.NewStatus(framework.Unschedulable, "no candidate node for preemption")
 	}
 	best := pl.pickOne(candidates)
-	h.victims = h.s.preemptVictims(pod.Pod, best.node, best.victims, pl.Name())
+	if err := pl.h.Evictor().Evict(state, pod.Pod, best.node, best.victims, pl.Name()); err != nil {
+		return nil, framework.AsStatus(err)
+	}
 	res := &framework.PostFilterResult{NominatingInfo: &framework.NominatingInfo{NominatedNodeName: best.node, Mode: framework.ModeOverride}}
 	if pl.v137 {
 		// kube v1.37 preemption.go:(*Evaluator).Preempt; the count is the
@@ -268,14 +277,15 @@ func preemptCompilePDBs(pdbs []api.PodDisruptionBudget) []preemptPDB {
 // candidates number num; non-violating candidates come first. The
 // statuses are those of the examined nodes that are not candidates, one per
 // node, in examination order.
-func (pl *DefaultPreemption) dryRun(ctx context.Context, h *cycleHandle, state *framework.CycleState, pod *framework.PodInfo,
+func (pl *DefaultPreemption) dryRun(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo,
 	m *framework.NodeToStatus, potential []*framework.NodeInfo, offset, num int) ([]preemptCandidate, []*framework.Status, error) {
 	type result struct {
 		cand     *preemptCandidate
 		status   *framework.Status
 		examined bool
 	}
-	fw := h.prof.fw
+	runner := pl.h.PluginsRunner()
+	par := pl.h.Parallelism()
 	pdbs := preemptCompilePDBs(state.Snapshot().DisruptionBudgets)
 	n := len(potential)
 	results := make([]result, n)
@@ -293,7 +303,7 @@ func (pl *DefaultPreemption) dryRun(ctx context.Context, h *cycleHandle, state *
 			continue
 		}
 		if !resolved {
-			kept, resolved = fw.RejectionsKeptByRemoval(state, pod), true
+			kept, resolved = runner.RejectionsKeptByRemoval(state, pod), true
 		}
 		if len(kept) == 0 {
 			continue
@@ -303,18 +313,15 @@ func (pl *DefaultPreemption) dryRun(ctx context.Context, h *cycleHandle, state *
 		}
 	}
 	var nonViolating, total atomic.Int64
-	nominated := func(node string) []*framework.PodInfo { return nil }
-	if !h.s.nominator.Empty() {
-		nominated = h.s.nominator.ForNode
-	}
-	parallel.Ordered(fw.Parallelism(), n, parallel.ChunkSize(n, fw.Parallelism()), func(lo, hi int) bool {
+	nominated := pl.h.Nominator().NominatedPodsForNode
+	parallel.Ordered(par, n, parallel.ChunkSize(n, par), func(lo, hi int) bool {
 		for i := lo; i < hi; i++ {
 			results[i].examined = true
 			if results[i].status != nil {
 				continue
 			}
 			ni := potential[(offset+i)%n].Clone()
-			victims, violations, st := pl.selectVictims(ctx, fw, state.Clone(), pod, ni, pdbs, nominated)
+			victims, violations, st := pl.selectVictims(ctx, runner, state.Clone(), pod, ni, pdbs, nominated)
 			switch {
 			case st.IsSuccess() && len(victims) > 0:
 				results[i].cand = &preemptCandidate{node: ni.Name(), victims: victims, pdbViolations: violations}
@@ -388,7 +395,7 @@ func aggregateMessage(msgs []string) string {
 
 // selectVictims is kube's SelectVictimsOnNode on a copy of the node and of
 // the cycle state.
-func (pl *DefaultPreemption) selectVictims(ctx context.Context, fw *runtime.Framework, state *framework.CycleState, pod *framework.PodInfo,
+func (pl *DefaultPreemption) selectVictims(ctx context.Context, fw framework.PluginsRunner, state *framework.CycleState, pod *framework.PodInfo,
 	ni *framework.NodeInfo, pdbs []preemptPDB, nominated func(string) []*framework.PodInfo) ([]*framework.PodInfo, int, *framework.Status) {
 	remove := func(pi *framework.PodInfo) *framework.Status {
 		if err := ni.RemovePodInfo(pi); err != nil {
@@ -590,47 +597,4 @@ func preemptFitMessage(numAll int, statuses []*framework.Status, absent string) 
 		msg += " " + strings.Join(hist, ", ") + "."
 	}
 	return msg
-}
-
-// preemptVictims evicts the victims for preemptor (kube's prepareCandidate):
-// a victim held at Permit is rejected (it returns to the queue), any other
-// is deleted; lower-priority pods nominated to node lose their nomination
-// and are retried. It returns the victims' keys. The scheduler's lock is
-// held (PostFilter runs in the scheduling cycle).
-func (s *Scheduler) preemptVictims(preemptor *api.Pod, node string, victims []*framework.PodInfo, plugin string) []string {
-	keys := make([]string, 0, len(victims))
-	for _, v := range victims {
-		if v.Pod.DeletionTimestamp != nil {
-			continue
-		}
-		key := v.Pod.Key()
-		keys = append(keys, key)
-		if w, ok := s.waiting.get(key); ok {
-			w.Reject(plugin, "preempted")
-			continue
-		}
-		if !s.observedEviction || s.cluster.Forked() > 0 {
-			_ = s.deletePodLocked(v.Pod.Namespace, v.Pod.Name, "preempted by "+preemptor.Key())
-		}
-		s.setReason(key, fmt.Sprintf("preempted by %s on node %s", preemptor.Key(), node))
-	}
-	var lower []string
-	for _, np := range s.nominator.ForNode(node) {
-		if np.Pod.PriorityValue() < preemptor.PriorityValue() {
-			lower = append(lower, np.Pod.Key())
-		}
-	}
-	for _, key := range lower {
-		s.nominator.Remove(key)
-		s.cluster.SetNominated(key, "")
-		if qp, ok := s.queue.Get(key); ok {
-			if pi, _, ok := s.cluster.PodInfo(key); ok {
-				s.queue.SetPodInfo(qp, pi)
-			}
-			if qp.Where == queue.Unschedulable {
-				s.queue.MoveToActiveOrBackoff([]*queue.QueuedPod{qp}, s.clock.Now())
-			}
-		}
-	}
-	return keys
 }

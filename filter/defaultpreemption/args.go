@@ -1,19 +1,23 @@
-package config
+package defaultpreemption
 
 import (
 	"errors"
 	"fmt"
+
+	"github.com/schedkit/schedkit/config"
 )
 
-// Defaults of DefaultPreemptionArgs, as kube-scheduler v1.36
-// (apis/config/v1/defaults.go SetDefaults_DefaultPreemptionArgs).
+// Defaults of DefaultPreemptionArgs, as kube-scheduler's (v1.36 and v1.37:
+// apis/config/v1/defaults.go SetDefaults_DefaultPreemptionArgs).
 const (
 	DefaultMinCandidateNodesPercentage int32 = 10
 	DefaultMinCandidateNodesAbsolute   int32 = 100
 )
 
+var _ config.Args = (*DefaultPreemptionArgs)(nil)
+
 // DefaultPreemptionArgs are the arguments of the DefaultPreemption plugin,
-// matching kube-scheduler v1.36's DefaultPreemptionArgs: preemption dry-runs
+// matching kube-scheduler's DefaultPreemptionArgs: preemption dry-runs
 // at least MinCandidateNodesPercentage percent of the nodes where it might
 // help, and at least MinCandidateNodesAbsolute of them (never more than
 // there are), stopping once that many candidates are found.
@@ -31,13 +35,13 @@ type DefaultPreemptionArgs struct {
 	MinCandidateNodesAbsolute int32 `json:"minCandidateNodesAbsolute"`
 }
 
-// DefaultDefaultPreemptionArgs returns kube-scheduler v1.36's defaults: 10 %
-// and 100 nodes.
+// DefaultDefaultPreemptionArgs returns kube-scheduler's defaults: 10 % and
+// 100 nodes.
 func DefaultDefaultPreemptionArgs() DefaultPreemptionArgs {
 	return DefaultPreemptionArgs{MinCandidateNodesPercentage: DefaultMinCandidateNodesPercentage, MinCandidateNodesAbsolute: DefaultMinCandidateNodesAbsolute}
 }
 
-// Validate checks the args as kube-scheduler v1.36's
+// Validate checks the args as kube-scheduler's
 // ValidateDefaultPreemptionArgs (apis/config/validation/validation_pluginargs.go):
 // the percentage in [0, 100], the absolute count ≥ 0, and not both zero.
 // Every violation is reported, each naming the field and its value.
@@ -62,14 +66,14 @@ func (a DefaultPreemptionArgs) Validate() error {
 // non-nil *DefaultPreemptionArgs is taken as given; anything else is an
 // error naming the type. The result is validated.
 func DefaultPreemptionArgsFrom(args any) (DefaultPreemptionArgs, error) {
-	a, err := ArgsFrom("defaultpreemption", args, DefaultDefaultPreemptionArgs)
+	a, err := config.ArgsFrom("defaultpreemption", args, DefaultDefaultPreemptionArgs)
 	if err != nil {
 		return a, err
 	}
 	return a, a.Validate()
 }
 
-// SetDefaults does nothing: kube-scheduler v1.36 defaults only absent
+// SetDefaults does nothing: kube-scheduler defaults only absent
 // fields (minCandidateNodesPercentage 10, minCandidateNodesAbsolute 100),
 // and in this type 0 is an explicit setting. Absent fields are defaulted by
 // starting from DefaultDefaultPreemptionArgs, as configuration loading does.

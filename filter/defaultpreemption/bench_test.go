@@ -1,13 +1,18 @@
-package scheduling
+package defaultpreemption_test
 
 import (
 	"context"
 	"fmt"
 	"testing"
+	"time"
 
+	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter/defaultpreemption"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	st "github.com/schedkit/schedkit/framework/builder"
+	"github.com/schedkit/schedkit/framework/runtime"
+	"github.com/schedkit/schedkit/scheduling"
 )
 
 // BenchmarkPreemptionDryRun is DefaultPreemption's candidate search, with
@@ -25,6 +30,7 @@ import (
 // and says so (runtime.VictimRemovalFilter); "gated" is the same with a
 // filter that does not, so that every node is dry-run, as kube does.
 func BenchmarkPreemptionDryRun(b *testing.B) {
+	bEpoch := time.Unix(0, 0)
 	for _, n := range []int{1000, 5000} {
 		var nodes []*api.Node
 		var pods []*api.Pod
@@ -32,8 +38,8 @@ func BenchmarkPreemptionDryRun(b *testing.B) {
 			name := fmt.Sprintf("node-%05d", i)
 			nodes = append(nodes, st.MakeNode().Name(name).Capacity(map[string]string{"cpu": "8", "memory": "32Gi", "pods": "110"}).Obj())
 			for j := range 16 {
-				pods = append(pods, ppPod(fmt.Sprintf("p-%05d-%02d", i, j)).Node(name).Priority(int32((i*7+j)%3*100)).
-					Req(map[string]string{"cpu": "500m", "memory": "1Gi"}).StartTime(ppEpoch).Obj())
+				pods = append(pods, st.MakePod().Name(fmt.Sprintf("p-%05d-%02d", i, j)).Node(name).Priority(int32((i*7+j)%3*100)).
+					Req(map[string]string{"cpu": "500m", "memory": "1Gi"}).StartTime(bEpoch).Obj())
 			}
 		}
 		for _, c := range []struct {
@@ -42,7 +48,7 @@ func BenchmarkPreemptionDryRun(b *testing.B) {
 			gate framework.Plugin
 		}{{"victims", 150, nil}, {"none", 0, nil}, {"kept", 150, promisingHotGate{}}, {"gated", 150, hotGate{}}} {
 			b.Run(fmt.Sprintf("%s/nodes=%d", c.name, n), func(b *testing.B) {
-				reg, prof := NewDefaultRegistry(), DefaultProfile()
+				reg, prof := scheduling.NewDefaultRegistry(), scheduling.DefaultProfile()
 				if c.gate != nil {
 					if err := reg.Register("HotGate", func(any, framework.Handle) (framework.Plugin, error) { return c.gate, nil }); err != nil {
 						b.Fatal(err)
@@ -62,14 +68,23 @@ func BenchmarkPreemptionDryRun(b *testing.B) {
 				if c.gate != nil {
 					req = map[string]string{"memory": "1Gi"} // fits: the gate is the node's only rejection
 				}
-				e := newPPEnvWith(b, framework.DefaultKubeVersion, reg, prof, gated, pods, nil, ppPod("preemptor").Priority(c.prio).Req(req).Obj())
-				h, _ := handleFrom(e.state)
-				all := e.state.Snapshot().Nodes()
+				fw, err := runtime.NewFramework(reg, prof, runtime.WithClock(framework.NewFakeClock(bEpoch.Add(time.Hour))))
+				if err != nil {
+					b.Fatal(err)
+				}
+				pl, _ := fw.Plugin(config.DefaultPreemptionName)
+				dp := pl.(*defaultpreemption.DefaultPreemption)
+				state := framework.NewCycleState()
+				state.SetSnapshot(framework.MustSnapshot(gated, pods))
+				pi := framework.MustPodInfo(st.MakePod().Name("preemptor").Priority(c.prio).Req(req).Obj())
+				if _, s, _ := fw.RunPreFilterPlugins(context.Background(), state, pi); !s.IsSuccess() {
+					b.Fatal(s)
+				}
+				all := state.Snapshot().Nodes()
 				statuses := make([]*framework.Status, len(all))
 				for i, ni := range all {
-					statuses[i] = h.prof.fw.RunFilterPlugins(context.Background(), e.state, e.pi, ni)
+					statuses[i] = fw.RunFilterPlugins(context.Background(), state, pi, ni)
 				}
-				num := e.pl.numCandidates(len(all))
 				i := 0
 				for b.Loop() {
 					m := framework.NewNodeToStatus(nil)
@@ -77,9 +92,9 @@ func BenchmarkPreemptionDryRun(b *testing.B) {
 					for k, ni := range all {
 						m.SetNode(ni, statuses[k])
 					}
-					cands, _, err := e.pl.dryRun(context.Background(), h, e.state, e.pi, m, all, i%len(all), num)
-					if err != nil || (c.prio > 0 && c.gate == nil) != (len(cands) > 0) {
-						b.Fatalf("%d candidates, error %v", len(cands), err)
+					cands, err := dp.DryRun(context.Background(), state, pi, m, all, i%len(all))
+					if err != nil || (c.prio > 0 && c.gate == nil) != (cands > 0) {
+						b.Fatalf("%d candidates, error %v", cands, err)
 					}
 					i += 7
 				}
@@ -87,3 +102,23 @@ func BenchmarkPreemptionDryRun(b *testing.B) {
 		}
 	}
 }
+
+// hotGate rejects nodes labelled hot=true, whatever their pods: a Filter
+// plugin whose verdict removing victims cannot change.
+type hotGate struct{}
+
+var hotGateStatus = framework.NewStatus(framework.Unschedulable, "node(s) were hot")
+
+func (hotGate) Name() string { return "HotGate" }
+func (hotGate) Filter(_ context.Context, _ *framework.CycleState, _ *framework.PodInfo, ni *framework.NodeInfo) *framework.Status {
+	if ni.Node().Labels["hot"] == "true" {
+		return hotGateStatus
+	}
+	return nil
+}
+
+// promisingHotGate is hotGate telling preemption so
+// (runtime.VictimRemovalFilter).
+type promisingHotGate struct{ hotGate }
+
+func (promisingHotGate) VictimRemoval(*framework.PodInfo) (bool, bool) { return true, true }

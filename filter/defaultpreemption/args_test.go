@@ -1,4 +1,4 @@
-package config
+package defaultpreemption
 
 import (
 	"encoding/json"
