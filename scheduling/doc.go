@@ -5,10 +5,11 @@
 //   - Scheduler is the scheduling loop: a queue ordered by the profiles'
 //     QueueSort plugin with kube's backoff (1 s doubling to 10 s) on an
 //     injected framework.Clock, several profiles chosen by schedulerName, the
-//     scheduling cycle of kube-scheduler v1.36 (nominated-node and
+//     scheduling cycle of kube-scheduler (v1.37, the default release, or
+//     v1.36: WithKubeVersion): nominated-node and
 //     one-feasible fast paths, adaptive percentageOfNodesToScore, the
 //     round-robin start, first-fit when nothing scores, seeded host
-//     selection), assume, Reserve, Permit with WaitingPod handles, and the
+//     selection; assume, Reserve, Permit with WaitingPod handles, and the
 //     binding cycle, synchronous (for simulation) or asynchronous. Every
 //     cycle yields a Decision that explains it. Its Fork returns a branch
 //     handle (Fork, with Commit and Revert) that holds everything the
@@ -16,9 +17,16 @@
 //     for what-if questions; while a branch is open the live scheduler
 //     waits, so no event is lost to a Revert. State is a consistent copy
 //     for watching a running scheduler.
-//   - DefaultBinder and DefaultPreemption are kube-scheduler's plugins of
-//     those names, working on the Scheduler's cluster; NewDefaultRegistry
-//     and DefaultProfile offer kube-scheduler's plugins under their names.
+//   - Every profile's framework is its plugins' framework.Handle, serving
+//     the Scheduler's waiting pods, queue, nominations, pod groups, cluster
+//     (DRA manager, binder, node loads), evictions and random source
+//     (handle.go); no plugin reads the scheduler's own state.
+//     NewDefaultRegistry and DefaultProfile offer kube-scheduler's plugins
+//     (and the others DefaultPlugins lists) under their names; the
+//     plugins live in packages filter and scoring and their subpackages
+//     (filter/defaultpreemption, filter/coscheduling, filter/gangscheduling,
+//     scoring/queuesort, scoring/topologyaware, scoring/podgrouppodscount)
+//     and in scheduling/defaultbinder.
 //
 // Beside it: scheduling/cluster holds nodes, pods and the other objects
 // the scheduler runs over, with assume, bind and forget and an undo
@@ -32,13 +40,13 @@
 // Map of the package:
 //
 //   - scheduler.go: Scheduler, New and its Options, the event methods (AddPod,
-//     DeletePod, AddNode, ...), Run and RunUntilIdle, the cycle handle
-//     plugins reach the scheduler through (SchedulerFromCycleState).
+//     DeletePod, AddNode, ...), Run and RunUntilIdle, the scheduler's data
+//     of a cycle in its CycleState. handle.go: the services the scheduler
+//     gives its frameworks (framework.Handle).
 //   - schedule_one.go: one pod's way through the scheduler, as kube's
 //     schedule_one.go: ScheduleOne, SchedulePod, the scheduling cycle, node
 //     sampling, assume, Reserve, Permit and the binding cycle.
-//   - queue_options.go, hints_groups.go: QueueOptions, and the queueing
-//     hints of the gang plugins. The queue itself (active, backoff,
+//   - queue_options.go: QueueOptions. The queue itself (active, backoff,
 //     unschedulable, nominations, the queueing hints that decide which
 //     cluster event moves which pod) is scheduling/internal/queue, as
 //     kube's pkg/scheduler/backend/queue.
@@ -55,17 +63,14 @@
 //     pod-signature reuse of the previous cycle's ranking.
 //   - scheduler_state.go: State; decisionlog.go: FormatDecision;
 //     waiting.go: WaitingPod.
-//   - registry.go, profile_workload.go, compose.go: PluginSpec,
-//     DefaultPlugins, NewDefaultRegistry, DefaultProfile,
-//     EnableWorkloadScheduling and the composition of split plugins.
-//   - binder.go, preemption.go, podgroup_preemption.go, preempt_undo.go,
-//     extenders.go: DefaultBinder, DefaultPreemption (pod and pod-group
-//     preemption, Scheduler.Preempt) and the extenders' part in them.
-//   - prioritysort.go, coscheduling.go, gangscheduling.go, placement.go,
-//     plugin_loadaware.go, plugin_trimaran.go, plugin_volumebinding.go,
-//     plugin_dynamicresources.go: the plugins that need the scheduler
-//     (PrioritySort, Coscheduling, GangScheduling,
-//     TopologyPlacementGenerator, PodGroupPodsCount) and the scheduler's
-//     glue of LoadAwareScheduling, the Trimaran plugins, VolumeBinding and
-//     DynamicResources.
+//   - registry.go, registry_preemption.go, profile_workload.go,
+//     plugin_trimaran.go, compose.go: PluginSpec, DefaultPlugins,
+//     NewDefaultRegistry, DefaultProfile, EnableWorkloadScheduling,
+//     WithWorkloadFeatures, UpdateNodeLoad and the composition of split
+//     plugins.
+//   - podgroup_preemption.go, preempt_undo.go, extenders.go: the
+//     scheduler's part of preemption (evicting DefaultPreemption's victims,
+//     a pod group's preemption, Scheduler.Preempt) and binding through
+//     extenders; scheduler_dra.go, claimwriter.go: the DRA manager over
+//     the cluster and ClaimWriter.
 package scheduling

@@ -942,16 +942,18 @@ func (s *Scheduler) AddPodFromHandler(pod *api.Pod) error {
 	return nil
 }
 
-// cycleHandle is what the scheduler's own plugins (DefaultBinder,
-// DefaultPreemption) find in the CycleState.
+// cycleHandle is the scheduler's own data of a cycle, kept in the cycle's
+// CycleState under its private key (handleKey), which no plugin reads: the
+// services that act for a cycle (handle.go: evicting, binding volumes, the
+// DRA manager) find it there.
 type cycleHandle struct {
 	s    *Scheduler
 	prof *profile
 	// victims are the pods the cycle's preemption evicted.
 	victims []string
 	// bindingLocked says the binding cycle runs with the scheduler's lock
-	// held (synchronous binding), for PreBind plugins that change the
-	// cluster.
+	// held (synchronous binding), for the services PreBind plugins change
+	// the cluster through.
 	bindingLocked bool
 	// binding says the binding cycle runs (PreBind on, or its failure).
 	binding bool
@@ -974,6 +976,7 @@ func (h *cycleHandle) Clone() framework.StateData { return h }
 
 const handleKey framework.StateKey = "schedkit.scheduling/Scheduler"
 
+// handleFrom returns the scheduler's data of the cycle of state.
 func handleFrom(state *framework.CycleState) (*cycleHandle, bool) {
 	if state == nil {
 		return nil, false
@@ -984,16 +987,6 @@ func handleFrom(state *framework.CycleState) (*cycleHandle, bool) {
 	}
 	h, ok := d.(*cycleHandle)
 	return h, ok
-}
-
-// SchedulerFromCycleState returns the Scheduler running the cycle of state,
-// for plugins that need its handles (WaitingPod).
-func SchedulerFromCycleState(state *framework.CycleState) (*Scheduler, bool) {
-	h, ok := handleFrom(state)
-	if !ok {
-		return nil, false
-	}
-	return h.s, true
 }
 
 // ProcessBindings runs the binding cycles of pods whose Permit wait ended
