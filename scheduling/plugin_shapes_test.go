@@ -11,6 +11,7 @@ import (
 	"github.com/schedkit/schedkit/filter/coscheduling"
 	"github.com/schedkit/schedkit/filter/defaultpreemption"
 	"github.com/schedkit/schedkit/filter/gangscheduling"
+	"github.com/schedkit/schedkit/filter/loadaware"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/scheduling"
 	"github.com/schedkit/schedkit/scheduling/defaultbinder"
@@ -80,8 +81,8 @@ func shapePlugins() []shapePlugin {
 		noArgs(config.PodGroupPodsCountName, podgrouppodscount.New),
 		homeArgs(config.DefaultPreemptionName, defaultpreemption.New),
 		homeArgs(config.CoschedulingName, coscheduling.New),
-		{config.LoadAwareSchedulingName, filter.NewLoadAwareScheduling, filter.LoadAwareSchedulingFactory},
-		{config.LoadAwareSchedulingName, filter.NewLoadAwareScheduling, filter.LoadAwareSchedulingFactoryWith(filter.WithLoadAwareEstimators(nil))},
+		homeArgs(config.LoadAwareSchedulingName, loadaware.New),
+		{name: config.LoadAwareSchedulingName, factory: loadaware.FactoryWith(loadaware.WithEstimators(nil))},
 	}
 }
 

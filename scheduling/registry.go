@@ -6,6 +6,7 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/filter/defaultpreemption"
+	"github.com/schedkit/schedkit/filter/loadaware"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/scheduling/defaultbinder"
 	"github.com/schedkit/schedkit/scheduling/internal/compose"
@@ -94,7 +95,7 @@ func DefaultPlugins() []PluginSpec {
 		{Name: config.ImageLocalityName, Factory: scoring.NewImageLocality},
 		{Name: config.DefaultBinderName, Factory: defaultbinder.New},
 		{Name: config.LoadAwareSchedulingName, DefaultArgs: anyOf(config.DefaultLoadAwareSchedulingArgs),
-			Factory: filter.LoadAwareSchedulingFactory},
+			Factory: loadaware.New},
 		{Name: config.EBSLimitsName, Factory: filter.NewEBSLimits},
 		{Name: config.GCEPDLimitsName, Factory: filter.NewGCEPDLimits},
 		{Name: config.AzureDiskLimitsName, Factory: filter.NewAzureDiskLimits},

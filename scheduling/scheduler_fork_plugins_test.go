@@ -13,6 +13,7 @@ import (
 	"github.com/schedkit/schedkit/estimator"
 	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/filter/coscheduling"
+	"github.com/schedkit/schedkit/filter/loadaware"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
@@ -216,7 +217,7 @@ func fpPluginViewOf(e *scEnv) fpPluginView {
 	fw, _ := e.s.Framework(DefaultSchedulerName)
 	get := func(name string) framework.Plugin { p, _ := fw.Plugin(name); return p }
 	var v fpPluginView
-	v.Usage = get(config.LoadAwareSchedulingName).(*filter.LoadAwareScheduling).Cache().States()
+	v.Usage = get(config.LoadAwareSchedulingName).(*loadaware.LoadAwareScheduling).Cache().States()
 	m := get(config.CoschedulingName).(*coscheduling.Coscheduling).Memory()
 	v.Permitted, v.BackedOff, v.LastFailed, v.Known = m.Permitted, m.BackedOff, m.LastFailed, m.Known
 	v.AssumedPVs, v.AssumedPVCs = get(config.VolumeBindingName).(*filter.VolumeBinding).AssumedCount()

@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/config"
-	"github.com/schedkit/schedkit/filter"
+	"github.com/schedkit/schedkit/filter/loadaware"
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
@@ -72,7 +72,7 @@ func clusterObjects() ([]*api.Node, []*api.Pod, []*api.NodeMetric) {
 func loadAwareFramework(pods []*api.Pod, metrics []*api.NodeMetric) (*runtime.Framework, error) {
 	name := config.LoadAwareSchedulingName
 	reg := fw.NewRegistry()
-	if err := reg.Register(name, filter.LoadAwareSchedulingFactory); err != nil {
+	if err := reg.Register(name, loadaware.New); err != nil {
 		return nil, err
 	}
 	f, err := runtime.NewFramework(reg, fw.Profile{
@@ -84,7 +84,7 @@ func loadAwareFramework(pods []*api.Pod, metrics []*api.NodeMetric) (*runtime.Fr
 		return nil, err
 	}
 	pl, _ := f.Plugin(name)
-	cache := pl.(*filter.LoadAwareScheduling).Cache()
+	cache := pl.(*loadaware.LoadAwareScheduling).Cache()
 	for _, p := range pods {
 		if err := cache.AddPod(p); err != nil {
 			return nil, err

@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/config"
-	"github.com/schedkit/schedkit/filter"
+	"github.com/schedkit/schedkit/filter/loadaware"
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
@@ -94,7 +94,7 @@ func leastAllocated() (*runtime.Framework, error) {
 func loadAware(pods []*api.Pod, metrics []*api.NodeMetric) (*runtime.Framework, error) {
 	reg := fw.NewRegistry()
 	name := config.LoadAwareSchedulingName
-	if err := reg.Register(name, filter.LoadAwareSchedulingFactory); err != nil {
+	if err := reg.Register(name, loadaware.New); err != nil {
 		return nil, err
 	}
 	f, err := runtime.NewFramework(reg, fw.Profile{
@@ -108,7 +108,7 @@ func loadAware(pods []*api.Pod, metrics []*api.NodeMetric) (*runtime.Framework, 
 		return nil, err
 	}
 	pl, _ := f.Plugin(name)
-	cache := pl.(*filter.LoadAwareScheduling).Cache()
+	cache := pl.(*loadaware.LoadAwareScheduling).Cache()
 	for _, p := range pods {
 		if err := cache.AddPod(p); err != nil {
 			return nil, err

@@ -9,7 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/schedkit/schedkit/config"
-	"github.com/schedkit/schedkit/filter"
+	"github.com/schedkit/schedkit/filter/loadaware"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
@@ -79,7 +79,7 @@ func TestWhatIfLeavesPluginStateAsItWas(t *testing.T) {
 	plain, _ := build()
 	fw, _ := asked.Scheduler().Framework(scheduling.DefaultSchedulerName)
 	pl, _ := fw.Plugin(config.LoadAwareSchedulingName)
-	cache := pl.(*filter.LoadAwareScheduling).Cache()
+	cache := pl.(*loadaware.LoadAwareScheduling).Cache()
 	before, usage := wiCapture(asked), cache.States()
 	ctx := context.Background()
 	check := func(question string) {

@@ -1,4 +1,4 @@
-package filter
+package loadaware
 
 import (
 	"strings"
@@ -10,7 +10,7 @@ import (
 // WithLoadAwareSource shares a usage cache between two plugins (as between
 // two profiles): the second reads, and Reserve updates, the first's cache.
 func TestLoadAwareSchedulingWithSource(t *testing.T) {
-	a, err := NewLoadAwareScheduling(config.DefaultLoadAwareSchedulingArgs(), nil)
+	a, err := newLoadAwareScheduling(config.DefaultLoadAwareSchedulingArgs(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -18,14 +18,14 @@ func TestLoadAwareSchedulingWithSource(t *testing.T) {
 	if cache == nil {
 		t.Fatal("a plugin built without options has no cache of its own")
 	}
-	b, err := LoadAwareSchedulingFactoryWith(WithLoadAwareSource(cache))(nil, nil)
+	b, err := FactoryWith(WithSource(cache))(nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := b.(*LoadAwareScheduling).Cache(); got != cache {
 		t.Errorf("WithLoadAwareSource: the plugin's cache is %p, want the shared %p", got, cache)
 	}
-	if _, err := NewLoadAwareScheduling(config.DefaultLoadAwareSchedulingArgs(), nil, WithLoadAwareSource(nil)); err == nil || !strings.Contains(err.Error(), "nil usage source") {
-		t.Errorf("WithLoadAwareSource(nil): err = %v", err)
+	if _, err := newLoadAwareScheduling(config.DefaultLoadAwareSchedulingArgs(), nil, WithSource(nil)); err == nil || !strings.Contains(err.Error(), "nil usage source") {
+		t.Errorf("WithSource(nil): err = %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package filter
+package loadaware
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 // yet reported), every tenth node annotated with its own thresholds.
 func laBenchCluster(b *testing.B, n int) (*LoadAwareScheduling, []*framework.NodeInfo) {
 	b.Helper()
-	pl, err := NewLoadAwareScheduling(config.LoadAwareSchedulingArgs{}, st.LAHandle(framework.NewFakeClock(laNow)))
+	pl, err := newLoadAwareScheduling(config.LoadAwareSchedulingArgs{}, st.LAHandle(framework.NewFakeClock(laNow)))
 	if err != nil {
 		b.Fatal(err)
 	}

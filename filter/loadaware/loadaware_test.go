@@ -1,10 +1,11 @@
-package filter
+package loadaware
 
 import (
 	"context"
 	"fmt"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/estimator"
@@ -15,10 +16,14 @@ import (
 	"github.com/schedkit/schedkit/resource"
 )
 
+var laNow = time.Date(2026, 7, 24, 12, 0, 0, 0, time.UTC)
+
+func laM(cpu, mem string) map[string]string { return map[string]string{"cpu": cpu, "memory": mem} }
+
 func laFramework(t testing.TB, args config.LoadAwareSchedulingArgs, reg *estimator.Registry) (*runtime.Framework, *LoadAwareScheduling) {
 	t.Helper()
 	r := framework.NewRegistry()
-	if err := r.Register(config.LoadAwareSchedulingName, LoadAwareSchedulingFactoryWith(WithLoadAwareEstimators(reg))); err != nil {
+	if err := r.Register(config.LoadAwareSchedulingName, FactoryWith(WithEstimators(reg))); err != nil {
 		t.Fatal(err)
 	}
 	name := config.LoadAwareSchedulingName
@@ -116,7 +121,7 @@ func TestLoadAwareSchedulingCustomEstimator(t *testing.T) {
 	if s := la.Filter(context.Background(), cs, pod, ni); !s.IsSuccess() {
 		t.Errorf("Filter = %v, want success with the history estimate", s)
 	}
-	if _, err := NewLoadAwareScheduling(config.LoadAwareSchedulingArgs{UsageThresholds: map[resource.Name]int64{"cpu": 101}}, nil); err == nil {
+	if _, err := newLoadAwareScheduling(config.LoadAwareSchedulingArgs{UsageThresholds: map[resource.Name]int64{"cpu": 101}}, nil); err == nil {
 		t.Error("invalid args accepted")
 	}
 }
@@ -128,7 +133,7 @@ func TestLoadAwareSchedulingParallelEqualsSequential(t *testing.T) {
 	for _, par := range []int{1, 4} {
 		r := framework.NewRegistry()
 		name := config.LoadAwareSchedulingName
-		_ = r.Register(name, LoadAwareSchedulingFactory)
+		_ = r.Register(name, New)
 		f, err := runtime.NewFramework(r, framework.Profile{
 			PreFilter: []string{name}, Filter: []string{name}, PreScore: []string{name}, Score: []string{name},
 			Weights: map[string]int64{name: 1},

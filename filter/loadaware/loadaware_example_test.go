@@ -1,4 +1,4 @@
-package filter_test
+package loadaware_test
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/config"
-	"github.com/schedkit/schedkit/filter"
+	"github.com/schedkit/schedkit/filter/loadaware"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
@@ -24,7 +24,7 @@ func ExampleLoadAwareScheduling() {
 	now := time.Date(2026, 7, 24, 12, 0, 0, 0, time.UTC)
 	clock := framework.NewFakeClock(now)
 	reg := framework.NewRegistry()
-	_ = reg.Register(config.LoadAwareSchedulingName, filter.LoadAwareSchedulingFactory)
+	_ = reg.Register(config.LoadAwareSchedulingName, loadaware.New)
 	name := config.LoadAwareSchedulingName
 	profile := framework.Profile{Args: map[string]any{name: config.LoadAwareSchedulingArgs{}}} // Koordinator's defaults
 	// At every extension point the plugin implements (PreFilter, Filter,
@@ -37,7 +37,7 @@ func ExampleLoadAwareScheduling() {
 		panic(err)
 	}
 	pl, _ := fw.Plugin(name)
-	cache := pl.(*filter.LoadAwareScheduling).Cache()
+	cache := pl.(*loadaware.LoadAwareScheduling).Cache()
 
 	var nodes []*api.Node
 	for i, used := range []string{"60", "20", "35"} {
@@ -74,13 +74,13 @@ func ExampleLoadAwareScheduling() {
 	// selected node-1
 }
 
-// The same plugin, three ways: its constructor with typed args, its
-// Factory with nil args (the defaults), and by name from the default
-// registry.
-func ExampleLoadAwareSchedulingFactory() {
+// The same plugin, three ways: New with typed args, New with nil args (the
+// defaults), and by name from the default registry; a plugin without args
+// refuses them.
+func ExampleNew() {
 	args := config.DefaultLoadAwareSchedulingArgs()
-	a, _ := filter.NewLoadAwareScheduling(args, nil)
-	b, _ := filter.LoadAwareSchedulingFactory(nil, nil)
+	a, _ := loadaware.New(args, nil)
+	b, _ := loadaware.New(nil, nil)
 	f, _ := scheduling.NewDefaultRegistry().Lookup(config.LoadAwareSchedulingName)
 	c, _ := f(&args, nil)
 	d, err := queuesort.New("unexpected", nil)

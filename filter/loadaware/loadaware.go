@@ -1,4 +1,10 @@
-package filter
+// Package loadaware is Koordinator's LoadAwareScheduling plugin
+// (pkg/scheduler/plugins/loadaware, current main ≥ v1.7; or ≤ v1.5 with
+// CompatibilityMode "Koordinator<=1.5") as one plugin over kube-scheduler's
+// framework (v1.37, the default release, or v1.36): filter.LoadAware's
+// filter and scoring.LoadAware's score over one shared usage cache, which
+// hears the cluster's events through the plugin's handle.
+package loadaware
 
 import (
 	"context"
@@ -6,13 +12,14 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/estimator"
+	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
-	"github.com/schedkit/schedkit/internal/loadaware"
+	laint "github.com/schedkit/schedkit/internal/loadaware"
 	"github.com/schedkit/schedkit/scoring"
 )
 
 // LoadAwareScheduling is Koordinator's LoadAwareScheduling as one plugin:
-// LoadAware's filter (PreFilter, Filter) and scoring.LoadAware's score
+// filter.LoadAware's filter (PreFilter, Filter) and scoring.LoadAware's score
 // (PreScore, Score) reading one shared usage cache, which Reserve and
 // Unreserve keep current. Enable it at PreFilter, Filter, PreScore, Score
 // and Reserve, as Koordinator's profile does.
@@ -22,7 +29,7 @@ import (
 // tells it), or from the caller (Cache); a node without a NodeMetric passes
 // the filter and scores 0.
 type LoadAwareScheduling struct {
-	f     *LoadAware
+	f     *filter.LoadAware
 	s     *scoring.LoadAware
 	src   estimator.UsageSource
 	cache *estimator.AssignCache
@@ -38,17 +45,17 @@ var (
 	_ framework.EnqueueExtensions = (*LoadAwareScheduling)(nil)
 )
 
-// EventsToRegister is LoadAware's: Koordinator's events (pod deletions,
+// EventsToRegister is filter.LoadAware's: Koordinator's events (pod deletions,
 // NodeMetric changes).
 func (p *LoadAwareScheduling) EventsToRegister(ctx context.Context) ([]framework.ClusterEventWithHint, error) {
 	return p.f.EventsToRegister(ctx)
 }
 
-// NewLoadAwareScheduling builds the plugin (a *LoadAwareScheduling) with its
-// own usage cache over the default estimator registry, or as the options
-// say (WithLoadAwareEstimators, WithLoadAwareSource); args are defaulted and
-// validated. LoadAwareSchedulingFactory is its framework.Factory.
-func NewLoadAwareScheduling(args config.LoadAwareSchedulingArgs, h framework.Handle, opts ...LoadAwareSchedulingOption) (framework.Plugin, error) {
+// newLoadAwareScheduling builds the plugin (a *LoadAwareScheduling) with
+// its own usage cache over the default estimator registry, or as the
+// options say (WithEstimators, WithSource); args are defaulted and
+// validated.
+func newLoadAwareScheduling(args config.LoadAwareSchedulingArgs, h framework.Handle, opts ...Option) (framework.Plugin, error) {
 	a, err := config.LoadAwareSchedulingArgsFrom(args)
 	if err != nil {
 		return nil, err
@@ -59,13 +66,13 @@ func NewLoadAwareScheduling(args config.LoadAwareSchedulingArgs, h framework.Han
 	}
 	src := o.src
 	if !o.srcSet {
-		cache, err := loadaware.NewCache(a, o.reg, h)
+		cache, err := laint.NewCache(a, o.reg, h)
 		if err != nil {
 			return nil, err
 		}
 		src = cache
 	}
-	f, err := NewLoadAwareWithSource(a, h, src)
+	f, err := filter.NewLoadAwareWithSource(a, h, src)
 	if err != nil {
 		return nil, err
 	}
@@ -78,21 +85,22 @@ func NewLoadAwareScheduling(args config.LoadAwareSchedulingArgs, h framework.Han
 	return p, nil
 }
 
-// LoadAwareSchedulingFactory is NewLoadAwareScheduling as a
-// framework.Factory: nil args mean config.DefaultLoadAwareSchedulingArgs();
-// a config.LoadAwareSchedulingArgs or a pointer to one is used as given.
-func LoadAwareSchedulingFactory(args any, h framework.Handle) (framework.Plugin, error) {
-	return LoadAwareSchedulingFactoryWith()(args, h)
+// New builds the plugin (a *LoadAwareScheduling) with its own usage cache
+// over the default estimator registry: nil args mean
+// config.DefaultLoadAwareSchedulingArgs(); a config.LoadAwareSchedulingArgs
+// or a pointer to one is used as given, defaulted and validated. It is a
+// framework.Factory.
+func New(args any, h framework.Handle) (framework.Plugin, error) {
+	return FactoryWith()(args, h)
 }
 
-// LoadAwareSchedulingFactoryWith is LoadAwareSchedulingFactory with opts,
-// for instance for a configuration whose args name an estimator registered
-// in the caller's registry (WithLoadAwareEstimators).
-func LoadAwareSchedulingFactoryWith(opts ...LoadAwareSchedulingOption) framework.Factory {
+// FactoryWith is New with opts, for instance for a configuration whose args
+// name an estimator registered in the caller's registry (WithEstimators).
+func FactoryWith(opts ...Option) framework.Factory {
 	return func(args any, h framework.Handle) (framework.Plugin, error) {
 		return config.NewPlugin(config.LoadAwareSchedulingName, args, h, config.DefaultLoadAwareSchedulingArgs,
 			func(a config.LoadAwareSchedulingArgs, h framework.Handle) (framework.Plugin, error) {
-				p, err := NewLoadAwareScheduling(a, h, opts...)
+				p, err := newLoadAwareScheduling(a, h, opts...)
 				if err != nil {
 					return nil, fmt.Errorf("%s: %w", config.LoadAwareSchedulingName, err)
 				}
@@ -108,13 +116,13 @@ func (p *LoadAwareScheduling) Name() string { return config.LoadAwareSchedulingN
 // the source is framework.Forkable, as an AssignCache is): pods recorded
 // by Reserve and by cluster events in a branch, and NodeMetrics updated
 // there, leave it at Revert.
-func (p *LoadAwareScheduling) Fork() { loadaware.Fork(p.src) }
+func (p *LoadAwareScheduling) Fork() { laint.Fork(p.src) }
 
 // Commit keeps the usage source's branch (see Fork).
-func (p *LoadAwareScheduling) Commit() { loadaware.Commit(p.src) }
+func (p *LoadAwareScheduling) Commit() { laint.Commit(p.src) }
 
 // Revert undoes the usage source's branch (see Fork).
-func (p *LoadAwareScheduling) Revert() { loadaware.Revert(p.src) }
+func (p *LoadAwareScheduling) Revert() { laint.Revert(p.src) }
 
 // Cache returns the shared usage cache (nil when the source is not an
 // *estimator.AssignCache).
@@ -128,12 +136,12 @@ func (p *LoadAwareScheduling) PreFilter(ctx context.Context, cs *framework.Cycle
 // PreFilterExtensions returns nil.
 func (p *LoadAwareScheduling) PreFilterExtensions() framework.PreFilterExtensions { return nil }
 
-// VictimRemoval is LoadAware's (runtime.VictimRemovalFilter).
+// VictimRemoval is filter.LoadAware's (runtime.VictimRemovalFilter).
 func (p *LoadAwareScheduling) VictimRemoval(pod *framework.PodInfo) (unchanged, keepsPass bool) {
 	return p.f.VictimRemoval(pod)
 }
 
-// Filter is LoadAware's Filter.
+// Filter is filter.LoadAware's Filter.
 func (p *LoadAwareScheduling) Filter(ctx context.Context, cs *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
 	return p.f.Filter(ctx, cs, pod, node)
 }
@@ -141,9 +149,9 @@ func (p *LoadAwareScheduling) Filter(ctx context.Context, cs *framework.CycleSta
 // PreScore reuses the PreFilter estimate of the same cycle when there is
 // one, else estimates the pod.
 func (p *LoadAwareScheduling) PreScore(ctx context.Context, cs *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo) *framework.Status {
-	if d, err := cs.Read(loadaware.PreFilterStateKey); err == nil {
-		if st, ok := d.(*loadaware.State); ok {
-			cs.Write(loadaware.PreScoreStateKey, st)
+	if d, err := cs.Read(laint.PreFilterStateKey); err == nil {
+		if st, ok := d.(*laint.State); ok {
+			cs.Write(laint.PreScoreStateKey, st)
 			return nil
 		}
 	}
