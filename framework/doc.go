@@ -6,8 +6,9 @@
 // registry and profile that assemble them. It imports nothing from k8s.io.
 // The objects are package framework/api's; package framework/runtime runs
 // a profile's plugins through a cycle and explains the decisions; the
-// plugins themselves live in packages filter and scoring, the scheduler
-// (queue, binding, preemption, simulation) in package scheduling, and
+// plugins themselves live in packages filter and scoring and their
+// subpackages, the scheduler (queue, binding, simulation) in package
+// scheduling, which serves its plugins through their Handle, and
 // package framework/frameworktest holds a plugin's optional faster forms
 // to its plain ones.
 //

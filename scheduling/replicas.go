@@ -91,10 +91,10 @@ func (s *Scheduler) newReplicaEval(tmpl *framework.PodInfo) *replicaEval {
 	if err != nil || !evalAllowed(prof, tmpl) {
 		return nil
 	}
-	// The evaluator's state carries the scheduler's handle as every cycle
-	// state does (s.newState): plugins find the scheduler through it
-	// (Trimaran's node loads, Coscheduling's pod groups). Its PreFilter,
-	// Filter, PreScore and Score read nothing per cycle from it.
+	// The evaluator's state carries the scheduler's data of a cycle as
+	// every cycle state does (s.newState), for the services that act for a
+	// cycle (handle.go). Its PreFilter, Filter, PreScore and Score read
+	// nothing per cycle from it.
 	h := &cycleHandle{s: s, prof: prof}
 	init := func(st *framework.CycleState) { st.Write(handleKey, h) }
 	return &replicaEval{fw: prof.fw, inc: prof.fw.NewIncremental(init)}
