@@ -24,10 +24,6 @@ func errClaimNotFound(namespace, name string) error {
 	return fmt.Errorf("could not find ResourceClaim %q", namespace+"/"+name)
 }
 
-func errClaimExists(c *api.ResourceClaim) error {
-	return fmt.Errorf("resourceclaims %q already exists", c.Name)
-}
-
 // podClaimName is resourceclaim.Name: the name of the claim behind one of
 // the pod's spec.resourceClaims (nil when a template's claim was not
 // needed), and whether the claim must be checked for being the pod's.

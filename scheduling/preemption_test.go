@@ -18,26 +18,13 @@ import (
 	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
-// The cases below are modelled on kube-scheduler v1.36's
-// pkg/scheduler/framework/plugins/defaultpreemption/default_preemption_test.go
-// (TestPostFilter, TestSelectBestCandidate, TestCustomSelection), written
-// in our types. Resources follow that file: small 100m/100, medium 200m/200,
-// large 300m/300, very large 500m/500 (cpu/memory bytes); as a node
-// capacity they come with 32 pods, the default of kube's test NodeWrapper.
-// The messages of successful preemptions are v1.37's (the same file at
-// v1.37.2, TestPostFilter's wantStatus); v1.36 gives them none.
-
+// The scheduler's preemption tests (package defaultpreemption tests the
+// plugin's choices): priorities and a one-pod capacity as in kube-scheduler's
+// default_preemption_test.go, pods started at the epoch.
 var (
-	ppNeg, ppLow, ppMid, ppHigh, ppVeryHigh = int32(-100), int32(0), int32(100), int32(1000), int32(10000)
-
-	ppSmall     = map[string]string{"cpu": "100m", "memory": "100"}
-	ppMedium    = map[string]string{"cpu": "200m", "memory": "200"}
-	ppLarge     = map[string]string{"cpu": "300m", "memory": "300"}
-	ppVeryLarge = map[string]string{"cpu": "500m", "memory": "500"}
-	ppOnePod    = map[string]string{"pods": "1"}
-	ppNodeRes   = map[string]string{"cpu": "200m", "memory": "400", "pods": "110"}
-
-	ppEpoch = time.Unix(0, 0)
+	ppLow, ppHigh = int32(0), int32(1000)
+	ppOnePod      = map[string]string{"pods": "1"}
+	ppEpoch       = time.Unix(0, 0)
 )
 
 func ppEpochN(n int) time.Time { return time.Unix(0, int64(n)) }
@@ -95,16 +82,6 @@ func ppProfile() framework.Profile {
 		PostFilter: []string{config.DefaultPreemptionName},
 		Bind:       []string{config.DefaultBinderName},
 	}
-}
-
-// ppStatuses builds the filter statuses; absent nodes are
-// UnschedulableAndUnresolvable.
-func ppStatuses(m map[string]framework.Code) *framework.NodeToStatus {
-	out := framework.NewNodeToStatus(nil)
-	for n, c := range m {
-		out.Set(n, framework.NewStatus(c))
-	}
-	return out
 }
 
 func ppPod(name string) *st.PodWrapper { return st.MakePod().Name(name) }
