@@ -31,8 +31,8 @@ func puSetup(t interface{ Fatal(...any) }, nodes []*api.Node, pods []*api.Pod) *
 // nominates the preemptor, and Revert restores the cluster exactly; bad
 // requests are errors naming the pod and node, with nothing evicted.
 func TestPreemptChosenVictims(t *testing.T) {
-	nodes := []*api.Node{st.MakeNode().Name("n1").Capacity(ppCap(map[string]string{"cpu": "1"})).Obj(),
-		st.MakeNode().Name("n2").Capacity(ppCap(map[string]string{"cpu": "1"})).Obj()}
+	nodes := []*api.Node{st.MakeNode().Name("n1").Capacity(map[string]string{"cpu": "1", "pods": "32"}).Obj(),
+		st.MakeNode().Name("n2").Capacity(map[string]string{"cpu": "1", "pods": "32"}).Obj()}
 	pods := []*api.Pod{
 		st.MakePod().Name("a").Node("n1").Priority(ppLow).Req(map[string]string{"cpu": "500m"}).Obj(),
 		st.MakePod().Name("b").Node("n1").Priority(ppLow).Req(map[string]string{"cpu": "500m"}).Obj(),
@@ -96,7 +96,7 @@ func TestPropPreemptUndoRestoresExactly(t *testing.T) {
 		var nodes []*api.Node
 		nn := rapid.IntRange(1, 5).Draw(t, "nodes")
 		for i := range nn {
-			nodes = append(nodes, st.MakeNode().Name(fmt.Sprintf("n%d", i)).Capacity(ppCap(map[string]string{"cpu": "2"})).Obj())
+			nodes = append(nodes, st.MakeNode().Name(fmt.Sprintf("n%d", i)).Capacity(map[string]string{"cpu": "2", "pods": "32"}).Obj())
 		}
 		var pods []*api.Pod
 		for i := range rapid.IntRange(0, 12).Draw(t, "pods") {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
@@ -14,26 +15,6 @@ import (
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/scheduling/cluster"
 )
-
-// hotGate rejects nodes labelled hot=true, whatever their pods: a Filter
-// plugin whose verdict removing victims cannot change.
-type hotGate struct{}
-
-var hotGateStatus = framework.NewStatus(framework.Unschedulable, "node(s) were hot")
-
-func (hotGate) Name() string { return "HotGate" }
-func (hotGate) Filter(_ context.Context, _ *framework.CycleState, _ *framework.PodInfo, ni *framework.NodeInfo) *framework.Status {
-	if ni.Node().Labels["hot"] == "true" {
-		return hotGateStatus
-	}
-	return nil
-}
-
-// promisingHotGate is hotGate telling preemption so
-// (runtime.VictimRemovalFilter).
-type promisingHotGate struct{ hotGate }
-
-func (promisingHotGate) VictimRemoval(*framework.PodInfo) (bool, bool) { return true, true }
 
 // TestPropPreemptionKeptRejections: preemption answers nodes rejected by a
 // plugin whose verdict removing victims cannot change without its dry run
@@ -46,7 +27,7 @@ func TestPropPreemptionKeptRejections(t *testing.T) {
 		nn := rapid.IntRange(1, 6).Draw(t, "nodes")
 		var nodes []*api.Node
 		for i := range nn {
-			w := st.MakeNode().Name(fmt.Sprintf("n%d", i)).Capacity(ppCap(map[string]string{"cpu": "2", "pods": "8"})).Label("zone", fmt.Sprintf("z%d", i%2))
+			w := st.MakeNode().Name(fmt.Sprintf("n%d", i)).Capacity(map[string]string{"cpu": "2", "pods": "8"}).Label("zone", fmt.Sprintf("z%d", i%2))
 			if rapid.Bool().Draw(t, "hot") {
 				w = w.Label("hot", "true")
 			}
@@ -55,7 +36,7 @@ func TestPropPreemptionKeptRejections(t *testing.T) {
 		var pods []*api.Pod
 		for i := range rapid.IntRange(0, 14).Draw(t, "pods") {
 			w := st.MakePod().Name(fmt.Sprintf("p%d", i)).Label("app", fmt.Sprintf("a%d", i%3)).
-				Priority(int32(rapid.IntRange(0, 3).Draw(t, "prio"))).StartTime(ppEpochN(i)).
+				Priority(int32(rapid.IntRange(0, 3).Draw(t, "prio"))).StartTime(time.Unix(0, int64(i))).
 				Req(map[string]string{"cpu": fmt.Sprintf("%dm", 100*rapid.IntRange(1, 8).Draw(t, "cpu"))})
 			if rapid.IntRange(0, 5).Draw(t, "port") == 0 {
 				w = w.HostPort("", api.ProtocolTCP, 8080)
@@ -108,7 +89,7 @@ func TestPropPreemptionKeptRejections(t *testing.T) {
 				out = append(out, d)
 			}
 		}
-		plain, kept := run(hotGate{}), run(promisingHotGate{})
+		plain, kept := run(st.HotGate{}), run(st.PromisingHotGate{})
 		if d := cmp.Diff(plain, kept); d != "" {
 			t.Fatalf("decisions (-every node dry-run +kept rejections answered):\n%s", d)
 		}

@@ -2,7 +2,6 @@ package scheduling
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -27,45 +26,11 @@ var (
 	ppEpoch       = time.Unix(0, 0)
 )
 
-func ppEpochN(n int) time.Time { return time.Unix(0, int64(n)) }
-
-// ppCap is a node capacity: res plus kube's test default of 32 pods.
-func ppCap(res map[string]string) map[string]string {
-	out := map[string]string{"pods": "32"}
-	for k, v := range res {
-		out[k] = v
-	}
-	return out
-}
-
-// ppErrPlugin is kube's TestPlugin: a PreFilter whose AddPod/RemovePod
-// extensions fail on nodes labelled error=true.
-type ppErrPlugin struct{}
-
-func (ppErrPlugin) Name() string { return "test-plugin" }
-func (ppErrPlugin) PreFilter(context.Context, *framework.CycleState, *framework.PodInfo, []*framework.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
-	return nil, nil
-}
-func (p ppErrPlugin) PreFilterExtensions() framework.PreFilterExtensions { return p }
-func (ppErrPlugin) AddPod(_ context.Context, _ *framework.CycleState, pod, _ *framework.PodInfo, n *framework.NodeInfo) *framework.Status {
-	if n.Node().Labels["error"] == "true" {
-		return framework.AsStatus(fmt.Errorf("failed to add pod: %v", pod.Pod.Name))
-	}
-	return nil
-}
-func (ppErrPlugin) RemovePod(_ context.Context, _ *framework.CycleState, pod, _ *framework.PodInfo, n *framework.NodeInfo) *framework.Status {
-	if n.Node().Labels["error"] == "true" {
-		return framework.AsStatus(fmt.Errorf("failed to remove pod: %v", pod.Pod.Name))
-	}
-	return nil
-}
-
 func ppRegistry() *framework.Registry {
 	reg := scRegistry(&scRecorder{})
 	for name, f := range map[string]framework.Factory{
 		config.NodeResourcesFitName:  filter.NodeResourcesFitFactory,
 		config.DefaultPreemptionName: defaultpreemption.New,
-		"test-plugin":                func(any, framework.Handle) (framework.Plugin, error) { return ppErrPlugin{}, nil },
 	} {
 		if err := reg.Register(name, f); err != nil {
 			panic(err)
@@ -77,7 +42,7 @@ func ppRegistry() *framework.Registry {
 func ppProfile() framework.Profile {
 	return framework.Profile{
 		QueueSort:  []string{config.PrioritySortName},
-		PreFilter:  []string{config.NodeResourcesFitName, "test-plugin"},
+		PreFilter:  []string{config.NodeResourcesFitName},
 		Filter:     []string{config.NodeResourcesFitName},
 		PostFilter: []string{config.DefaultPreemptionName},
 		Bind:       []string{config.DefaultBinderName},

@@ -7,25 +7,25 @@ import (
 
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
 var csNow = time.Date(2026, 7, 1, 12, 0, 0, 0, time.UTC)
 
-// csPG is scheduler-plugins' tu.MakePodGroup().Name(name).Namespace(ns).MinMember(min).Time(at).
+// csPG is a PodGroup created at at.
 func csPG(ns, name string, minMember int32, at time.Time) *api.PodGroup {
-	return &api.PodGroup{ObjectMeta: api.ObjectMeta{Namespace: ns, Name: name, CreationTimestamp: at},
-		Spec: api.PodGroupSpec{MinMember: minMember}}
+	g := builder.MakePodGroup(name, minMember).Namespace(ns).Obj()
+	g.CreationTimestamp = at
+	return g
 }
 
-// csPod is st.MakePod().Name(name).Namespace(ns) with the pod-group label
-// when group is set.
-func csPod(ns, name, group string) *st.PodWrapper {
-	w := st.MakePod().Namespace(ns).Name(name)
-	if group != "" {
-		w = w.Label(api.PodGroupLabel, group)
+// csPod is a pod of group (none when "").
+func csPod(ns, name, group string) *builder.PodWrapper {
+	if group == "" {
+		return builder.MakePod().Namespace(ns).Name(name)
 	}
-	return w
+	return builder.MakePod().Namespace(ns).Name(name).Label(api.PodGroupLabel, group)
 }
 
 type podGroups = framework.PodGroupManager

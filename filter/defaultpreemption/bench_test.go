@@ -10,8 +10,8 @@ import (
 	"github.com/schedkit/schedkit/filter/defaultpreemption"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
-	st "github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/framework/runtime"
+	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/scheduling"
 )
 
@@ -46,7 +46,7 @@ func BenchmarkPreemptionDryRun(b *testing.B) {
 			name string
 			prio int32
 			gate framework.Plugin
-		}{{"victims", 150, nil}, {"none", 0, nil}, {"kept", 150, promisingHotGate{}}, {"gated", 150, hotGate{}}} {
+		}{{"victims", 150, nil}, {"none", 0, nil}, {"kept", 150, st.PromisingHotGate{}}, {"gated", 150, st.HotGate{}}} {
 			b.Run(fmt.Sprintf("%s/nodes=%d", c.name, n), func(b *testing.B) {
 				reg, prof := scheduling.NewDefaultRegistry(), scheduling.DefaultProfile()
 				if c.gate != nil {
@@ -102,23 +102,3 @@ func BenchmarkPreemptionDryRun(b *testing.B) {
 		}
 	}
 }
-
-// hotGate rejects nodes labelled hot=true, whatever their pods: a Filter
-// plugin whose verdict removing victims cannot change.
-type hotGate struct{}
-
-var hotGateStatus = framework.NewStatus(framework.Unschedulable, "node(s) were hot")
-
-func (hotGate) Name() string { return "HotGate" }
-func (hotGate) Filter(_ context.Context, _ *framework.CycleState, _ *framework.PodInfo, ni *framework.NodeInfo) *framework.Status {
-	if ni.Node().Labels["hot"] == "true" {
-		return hotGateStatus
-	}
-	return nil
-}
-
-// promisingHotGate is hotGate telling preemption so
-// (runtime.VictimRemovalFilter).
-type promisingHotGate struct{ hotGate }
-
-func (promisingHotGate) VictimRemoval(*framework.PodInfo) (bool, bool) { return true, true }
