@@ -1,26 +1,34 @@
 // Command variedbench is schedkit's side of the side-by-side measurement
 // against kube-scheduler's own framework (the kubebench module under
 // scheduling/testdata/kubebench runs kube's side and drives both). It works
-// on the varied workload of the scheduling package's BenchmarkVariedCycle
-// (internal/st NewVaried: the same seeds, the same cluster, the same
-// incoming streams):
+// on two kinds of workload: the varied workload of the scheduling
+// package's BenchmarkVariedCycle (internal/st NewVaried: the same seeds,
+// the same cluster, the same incoming streams "varied" and "reqimages"),
+// and kube-scheduler v1.37.2's own scheduler_perf test cases at their
+// 5,000-node sizes (perf.go), each a cluster and one stream named after
+// the case:
 //
-//	variedbench export -nodes N -dir D
+//	variedbench list
+//	    prints each stream, its workload and its kind (varied or
+//	    scheduler_perf), one stream a line.
+//	variedbench export -workload varied|CASE -nodes N -dir D
 //	    writes the cluster (namespaces, nodes, existing pods) to
-//	    D/cluster.json and the incoming streams to D/varied.json and
-//	    D/reqimages.json, each one List of v1 objects in the shape
+//	    D/cluster.json, each incoming stream to D/STREAM.json (its pods
+//	    in order, and the nodes its churn adds) and its churn, if any, to
+//	    D/STREAM.events.json, the Lists of v1 objects in the shape
 //	    `kubectl get -o json` prints (scheduling/kubeload's writer).
-//	variedbench run -nodes N -stream varied|reqimages [-sampled] [-assumed]
+//	variedbench run -nodes N -stream STREAM [-sampled] [-assumed] [-workers W]
 //	    schedules the warm-up pods, then times the next pods of the stream
-//	    with the default profile on one core, and prints one JSON line: CPU
-//	    time (getrusage, user + system) and wall time of the timed loop,
-//	    nodes evaluated, pods placed. -parity F writes each pod's outcome
-//	    (nodes evaluated, feasible nodes, best total, ties, node chosen) as
-//	    JSON lines for the comparison with kube's side; -follow F places
-//	    each pod whose best nodes tie where kube's records F say kube
-//	    placed it (with -assumed, the clusters then stay the same on both
-//	    sides); -tieseed seeds schedkit's tie-break draws; -cpuprofile F
-//	    profiles the timed loop.
+//	    with the default profile and W workers (the framework's
+//	    parallelism), and prints one JSON line: CPU time (getrusage, user +
+//	    system, every thread) and wall time of the timed loop, nodes
+//	    evaluated, pods placed, allocations. -parity F writes each pod's
+//	    outcome (nodes evaluated, feasible nodes, best total, ties, node
+//	    chosen) as JSON lines for the comparison with kube's side; -follow
+//	    F places each pod whose best nodes tie where kube's records F say
+//	    kube placed it (with -assumed, the clusters then stay the same on
+//	    both sides); -tieseed seeds schedkit's tie-break draws;
+//	    -cpuprofile F profiles the timed loop.
 //
 // Nodes are listed in the order kube-scheduler's node tree lists them
 // (zones in turn, see kubeNodeOrder) unless -order generated is given, so
@@ -30,12 +38,13 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 )
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: variedbench export|run [flags]")
+		fmt.Fprintln(os.Stderr, "usage: variedbench export|run|list [flags]")
 		os.Exit(2)
 	}
 	var err error
@@ -44,11 +53,35 @@ func main() {
 		err = runExport(os.Args[2:])
 	case "run":
 		err = runBench(os.Args[2:])
+	case "list":
+		err = listStreams(os.Stdout)
 	default:
-		err = fmt.Errorf("unknown command %q (export, run)", os.Args[1])
+		err = fmt.Errorf("unknown command %q (export, run, list)", os.Args[1])
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "variedbench:", err)
 		os.Exit(1)
 	}
+}
+
+// Kinds of stream listStreams prints.
+const (
+	kindVaried = "varied"
+	kindPerf   = "scheduler_perf"
+)
+
+// listStreams writes each stream with its workload and kind, one stream a
+// line: the varied workload's two streams, then the scheduler_perf cases.
+func listStreams(w io.Writer) error {
+	for _, s := range []string{streamVaried, streamReqImages} {
+		if _, err := fmt.Fprintln(w, s, workloadVaried, kindVaried); err != nil {
+			return err
+		}
+	}
+	for _, c := range perfCases {
+		if _, err := fmt.Fprintln(w, c.name, c.name, kindPerf); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -165,46 +166,85 @@ func readList(t *testing.T, path string) (ns []api.Namespace, nodes []*api.Node,
 }
 
 // TestExportReadsBack: the exported Lists of v1 objects decode back into
-// the generated namespaces, nodes, existing pods and both incoming
-// streams, in order: the kube-shaped JSON carries the whole workload.
+// the generated namespaces, nodes, existing pods and incoming streams (with
+// the nodes their churn adds, and the churn events), in order: the
+// kube-shaped JSON carries the whole workload, varied or scheduler_perf.
 func TestExportReadsBack(t *testing.T) {
-	o := workloadOptions{nodes: 40, seed: defaultSeed, pods: 30, order: orderKube}
-	w, err := generate(o)
-	if err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		workload    string
+		streams     []string
+		churnEvents bool
+	}{
+		{workloadVaried, []string{streamReqImages, streamVaried}, false},
+		{"SchedulingRequiredPodAntiAffinityWithNSSelector", []string{"SchedulingRequiredPodAntiAffinityWithNSSelector"}, false},
+		{"SchedulingWithMixedChurn", []string{"SchedulingWithMixedChurn"}, true},
 	}
-	dir := t.TempDir()
-	meta := exportMeta{Nodes: o.nodes, Seed: o.seed, Pods: o.pods, Order: o.order, Existing: len(w.pods)}
-	if err := w.export(dir, meta); err != nil {
-		t.Fatal(err)
-	}
-	opts := []cmp.Option{cmp.Comparer(func(a, b resource.Quantity) bool { return a.Cmp(b) == 0 }), cmpopts.EquateEmpty()}
-	ns, nodes, pods := readList(t, filepath.Join(dir, clusterFile))
-	if diff := cmp.Diff(w.nodes, nodes, opts...); diff != "" {
-		t.Errorf("nodes (-generated +read):\n%s", diff)
-	}
-	if diff := cmp.Diff(w.pods, pods, opts...); diff != "" {
-		t.Errorf("existing pods (-generated +read):\n%s", diff)
-	}
-	if diff := cmp.Diff(w.namespaces, ns, opts...); diff != "" {
-		t.Errorf("namespaces (-generated +read):\n%s", diff)
-	}
-	for _, s := range []string{streamVaried, streamReqImages} {
-		_, nodes, pods := readList(t, filepath.Join(dir, streamFile(s)))
-		if len(nodes) != 0 || len(w.streams[s]) != o.pods {
-			t.Fatalf("%s: %d nodes read, %d pods generated: want 0 and %d", s, len(nodes), len(w.streams[s]), o.pods)
-		}
-		if diff := cmp.Diff(w.streams[s], pods, opts...); diff != "" {
-			t.Errorf("%s stream (-generated +read):\n%s", s, diff)
-		}
-	}
-	b, err := os.ReadFile(filepath.Join(dir, metaFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got exportMeta
-	if err := json.Unmarshal(b, &got); err != nil || got != meta {
-		t.Errorf("meta.json = %s (%v), want %+v", b, err, meta)
+	for _, tc := range tests {
+		t.Run(tc.workload, func(t *testing.T) {
+			o := workloadOptions{workload: tc.workload, nodes: 200, seed: defaultSeed, pods: 30, order: orderKube}
+			w, err := generate(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := t.TempDir()
+			meta := exportMeta{Workload: tc.workload, Nodes: o.nodes, Seed: o.seed, Order: o.order, Existing: len(w.pods)}
+			if err := w.export(dir, meta); err != nil {
+				t.Fatal(err)
+			}
+			opts := []cmp.Option{cmp.Comparer(func(a, b resource.Quantity) bool { return a.Cmp(b) == 0 }), cmpopts.EquateEmpty()}
+			ns, nodes, pods := readList(t, filepath.Join(dir, clusterFile))
+			if diff := cmp.Diff(w.nodes, nodes, opts...); diff != "" {
+				t.Errorf("nodes (-generated +read):\n%s", diff)
+			}
+			if diff := cmp.Diff(w.pods, pods, opts...); diff != "" {
+				t.Errorf("existing pods (-generated +read):\n%s", diff)
+			}
+			if diff := cmp.Diff(w.namespaces, ns, opts...); diff != "" {
+				t.Errorf("namespaces (-generated +read):\n%s", diff)
+			}
+			if len(w.nodes) != o.nodes || len(ns) == 0 {
+				t.Errorf("%d nodes, %d namespaces: want %d and some", len(w.nodes), len(ns), o.nodes)
+			}
+			meta.Streams = tc.streams
+			for _, s := range tc.streams {
+				_, nodes, pods := readList(t, filepath.Join(dir, streamFile(s)))
+				meta.StreamPods = append(meta.StreamPods, len(w.streams[s]))
+				if len(w.streams[s]) == 0 {
+					t.Errorf("%s: no pods generated", s)
+				}
+				if diff := cmp.Diff(w.streams[s], pods, opts...); diff != "" {
+					t.Errorf("%s stream (-generated +read):\n%s", s, diff)
+				}
+				if diff := cmp.Diff(w.churnNodes[s], nodes, opts...); diff != "" {
+					t.Errorf("%s churn nodes (-generated +read):\n%s", s, diff)
+				}
+				b, err := os.ReadFile(filepath.Join(dir, eventsFile(s)))
+				if !tc.churnEvents {
+					if err == nil {
+						t.Errorf("%s: %s written for a stream without churn", s, eventsFile(s))
+					}
+					continue
+				}
+				var evs []churnEvent
+				if err != nil || json.Unmarshal(b, &evs) != nil || len(evs) == 0 {
+					t.Fatalf("%s: events %s (%v): want churn events", s, b, err)
+				}
+				if diff := cmp.Diff(w.events[s], evs); diff != "" {
+					t.Errorf("%s events (-generated +read):\n%s", s, diff)
+				}
+			}
+			b, err := os.ReadFile(filepath.Join(dir, metaFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got exportMeta
+			if err := json.Unmarshal(b, &got); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(meta, got); diff != "" {
+				t.Errorf("meta.json (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
 
@@ -213,11 +253,11 @@ func TestExportReadsBack(t *testing.T) {
 // stream, a requests-and-images generator seeded seed+1), and the nodes
 // are the generator's, in its order or in kube's.
 func TestGenerateIsTheBenchmarkWorkload(t *testing.T) {
-	w, err := generate(workloadOptions{nodes: 25, seed: 7, pods: 5, order: orderGenerated})
+	w, err := generate(workloadOptions{workload: workloadVaried, nodes: 25, seed: 7, pods: 5, order: orderGenerated})
 	if err != nil {
 		t.Fatal(err)
 	}
-	wk, err := generate(workloadOptions{nodes: 25, seed: 7, pods: 5, order: orderKube})
+	wk, err := generate(workloadOptions{workload: workloadVaried, nodes: 25, seed: 7, pods: 5, order: orderKube})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,7 +291,7 @@ func TestNodeOrderKeepsDecisions(t *testing.T) {
 	for _, assumed := range []bool{false, true} {
 		t.Run(fmt.Sprintf("assumed=%v", assumed), func(t *testing.T) {
 			o := runOptions{workloadOptions: workloadOptions{nodes: 120, seed: defaultSeed, order: orderKube},
-				stream: streamVaried, assumed: assumed, warm: 5, timed: 40, profile: profileDefault, tieSeed: 1}
+				stream: streamVaried, assumed: assumed, warm: 5, timed: 40, workers: 1, profile: profileDefault, tieSeed: 1}
 			o.pods = o.warm + o.timed
 			_, first, err := measure(o)
 			if err != nil {
@@ -325,5 +365,44 @@ func TestNoVolumeProfile(t *testing.T) {
 	}
 	if _, err := profileOf("nope", framework.DefaultKubeVersion); err == nil {
 		t.Error("profileOf(nope): no error")
+	}
+}
+
+// TestListStreams: list names every stream once with its workload and
+// kind, and run and export accept each (streamWorkload, the workload
+// option).
+func TestListStreams(t *testing.T) {
+	var b strings.Builder
+	if err := listStreams(&b); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if len(lines) != 2+len(perfCases) {
+		t.Fatalf("%d lines, want %d:\n%s", len(lines), 2+len(perfCases), b.String())
+	}
+	seen := map[string]bool{}
+	for _, l := range lines {
+		f := strings.Fields(l)
+		if len(f) != 3 || seen[f[0]] {
+			t.Fatalf("line %q: want a new stream, its workload and its kind", l)
+		}
+		seen[f[0]] = true
+		wl, ok := streamWorkload(f[0])
+		if !ok || wl != f[1] {
+			t.Errorf("line %q: streamWorkload = %q, %v", l, wl, ok)
+		}
+		if want := map[bool]string{true: kindVaried, false: kindPerf}[wl == workloadVaried]; f[2] != want {
+			t.Errorf("line %q: kind %q, want %q", l, f[2], want)
+		}
+		o := workloadOptions{workload: wl, nodes: 10, pods: 1, order: orderKube}
+		if err := o.validate(); err != nil {
+			t.Errorf("line %q: %v", l, err)
+		}
+	}
+	if _, ok := streamWorkload("nope"); ok {
+		t.Error("streamWorkload(nope) is a stream")
+	}
+	if err := (&workloadOptions{workload: "nope", nodes: 10, pods: 1, order: orderKube}).validate(); err == nil {
+		t.Error("workload nope: no error")
 	}
 }

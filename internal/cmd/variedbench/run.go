@@ -18,6 +18,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	fwruntime "github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/internal/procstat"
 	"github.com/schedkit/schedkit/scheduling"
@@ -42,9 +43,11 @@ type runOptions struct {
 	stream           string
 	sampled, assumed bool
 	warm, timed      int
-	profile          string
-	parity           string
-	cpuprofile       string
+	// workers is the framework's parallelism (WithParallelism).
+	workers    int
+	profile    string
+	parity     string
+	cpuprofile string
 	// follow, when set, is the other side's per-pod records: each pod
 	// whose best nodes tie is placed where the other side's draw put it
 	// (when that node is among this side's tied best), so that with
@@ -62,6 +65,7 @@ type result struct {
 	Stream  string `json:"stream"`
 	Sampled bool   `json:"sampled"`
 	Assumed bool   `json:"assumed"`
+	Workers int    `json:"workers"`
 	Profile string `json:"profile"`
 	// Timed is the number of timed pods; the other counts and times are
 	// over them.
@@ -103,11 +107,12 @@ func runBench(args []string) error {
 	o := runOptions{kube: framework.DefaultKubeVersion}
 	o.addFlags(fs)
 	fs.Var(&o.kube, "kube-version", "kube-scheduler release to reproduce: 1.37 or 1.36")
-	fs.StringVar(&o.stream, "stream", streamVaried, "incoming stream: varied or reqimages")
+	fs.StringVar(&o.stream, "stream", streamVaried, "incoming stream: varied, reqimages or a scheduler_perf case (variedbench list)")
 	fs.BoolVar(&o.sampled, "sampled", false, "kube's adaptive percentageOfNodesToScore with its round-robin start (default: every node)")
 	fs.BoolVar(&o.assumed, "assumed", false, "add each placed pod to the cluster before the next (default: every pod against the same cluster)")
 	fs.IntVar(&o.warm, "warm", defaultWarm, "warm-up pods, untimed")
-	fs.IntVar(&o.timed, "timed", defaultTimed, "timed pods")
+	fs.IntVar(&o.timed, "timed", 0, "timed pods (0: 300 of a varied stream, every pod after the warm-up of a scheduler_perf stream)")
+	fs.IntVar(&o.workers, "workers", 1, "workers of the per-node loops (the framework's parallelism)")
 	fs.StringVar(&o.profile, "profile", profileDefault, "default (schedkit's default profile) or novolume (without the volume plugins)")
 	fs.StringVar(&o.parity, "parity", "", "write each pod's outcome as JSON lines to this file")
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the timed loop to this file")
@@ -116,13 +121,12 @@ func runBench(args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if o.warm < 0 || o.timed < 1 {
-		return fmt.Errorf("-warm=%d -timed=%d: want warm ≥ 0 and timed ≥ 1", o.warm, o.timed)
+	if o.warm < 0 || o.timed < 0 {
+		return fmt.Errorf("-warm=%d -timed=%d: want warm ≥ 0 and timed ≥ 0", o.warm, o.timed)
 	}
-	if o.stream != streamVaried && o.stream != streamReqImages {
-		return fmt.Errorf("-stream=%q: want %q or %q", o.stream, streamVaried, streamReqImages)
+	if o.workers < 1 {
+		return fmt.Errorf("-workers=%d: want at least 1", o.workers)
 	}
-	o.pods = o.warm + o.timed
 	res, recs, err := measure(o)
 	if err != nil {
 		return err
@@ -178,7 +182,18 @@ func withoutPlugins(p framework.Profile, names ...string) framework.Profile {
 // round-robin start when sampled, each placed pod added to the snapshot
 // (under a name and UID of its own) when assumed.
 func measure(o runOptions) (result, []podRecord, error) {
-	res := result{Side: "schedkit", Nodes: o.nodes, Stream: o.stream, Sampled: o.sampled, Assumed: o.assumed, Profile: o.profile, Timed: o.timed}
+	res := result{Side: "schedkit", Nodes: o.nodes, Stream: o.stream, Sampled: o.sampled, Assumed: o.assumed, Workers: o.workers, Profile: o.profile}
+	wl, ok := streamWorkload(o.stream)
+	if !ok {
+		return res, nil, fmt.Errorf("-stream=%q: want %q, %q or a scheduler_perf case (variedbench list)", o.stream, streamVaried, streamReqImages)
+	}
+	o.workload = wl
+	if o.timed == 0 && wl == workloadVaried {
+		o.timed = defaultTimed
+	}
+	if wl == workloadVaried {
+		o.pods = o.warm + o.timed
+	}
 	kube := o.kube
 	if kube.IsZero() {
 		kube = framework.DefaultKubeVersion
@@ -191,7 +206,15 @@ func measure(o runOptions) (result, []podRecord, error) {
 	if err != nil {
 		return res, nil, err
 	}
-	f, err := fwruntime.NewFramework(scheduling.NewDefaultRegistry(), prof, fwruntime.WithKubeVersion(kube))
+	stream := w.streams[o.stream]
+	if o.timed == 0 {
+		o.timed = len(stream) - o.warm
+	}
+	if o.timed < 1 || len(stream) < o.warm+o.timed {
+		return res, nil, fmt.Errorf("-stream=%s has %d pods: want more than -warm=%d and at least warm+timed=%d", o.stream, len(stream), o.warm, o.warm+o.timed)
+	}
+	stream, res.Timed = stream[:o.warm+o.timed], o.timed
+	f, err := fwruntime.NewFramework(scheduling.NewDefaultRegistry(), prof, fwruntime.WithKubeVersion(kube), fwruntime.WithParallelism(o.workers))
 	if err != nil {
 		return res, nil, err
 	}
@@ -199,8 +222,8 @@ func measure(o runOptions) (result, []podRecord, error) {
 	if err != nil {
 		return res, nil, err
 	}
-	infos := make([]*framework.PodInfo, 0, o.pods)
-	for _, p := range w.streams[o.stream] {
+	infos := make([]*framework.PodInfo, 0, len(stream))
+	for _, p := range stream {
 		pi, err := framework.NewPodInfo(p)
 		if err != nil {
 			return res, nil, fmt.Errorf("pod %s/%s: %w", p.Namespace, p.Name, err)
@@ -208,7 +231,11 @@ func measure(o runOptions) (result, []podRecord, error) {
 		infos = append(infos, pi)
 	}
 	c := &cycler{f: f, snap: snap, sampled: o.sampled, assumed: o.assumed, rng: rand.New(rand.NewPCG(o.tieSeed, 2)),
-		reuse: &fwruntime.Result{}, recs: make([]podRecord, 0, len(infos))}
+		reuse: &fwruntime.Result{}, recs: make([]podRecord, 0, len(infos)), events: w.events[o.stream],
+		churnNodes: map[string]*api.Node{}}
+	for _, n := range w.churnNodes[o.stream] {
+		c.churnNodes[n.Name] = n
+	}
 	if o.follow != "" {
 		if c.follow, err = readRecords(o.follow); err != nil {
 			return res, nil, err
@@ -268,15 +295,50 @@ type cycler struct {
 	placed           int
 	recs             []podRecord
 	follow           []podRecord
+	// events change the cluster before the stream's pods (in order of
+	// Before), adding and removing churnNodes.
+	events     []churnEvent
+	churnNodes map[string]*api.Node
 }
 
-// cycle schedules pi (and assumes it when asked), recording its outcome.
+// churn applies the events due before the stream's pod i.
+func (c *cycler) churn(i int) error {
+	for len(c.events) > 0 && c.events[0].Before <= i {
+		e := c.events[0]
+		c.events = c.events[1:]
+		var err error
+		switch e.Op {
+		case opAddNode:
+			n, ok := c.churnNodes[e.Node]
+			if !ok {
+				return fmt.Errorf("churn event before pod %d: no churn node %q", e.Before, e.Node)
+			}
+			err = c.snap.AddNode(n)
+		case opRemoveNode:
+			err = c.snap.RemoveNode(e.Node)
+		default:
+			return fmt.Errorf("churn event before pod %d: op %q: want %s or %s", e.Before, e.Op, opAddNode, opRemoveNode)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// cycle schedules pi (and assumes it when asked), recording its outcome,
+// after the churn due before it.
 func (c *cycler) cycle(ctx context.Context, pi *framework.PodInfo) error {
+	if err := c.churn(len(c.recs)); err != nil {
+		return err
+	}
 	n := c.snap.NumNodes()
 	opts := fwruntime.CycleOptions{Rand: c.rng, Reuse: c.reuse, SkipExplanation: true, TotalsOnly: true, RejectionsOnFailure: true}
 	if c.sampled {
+		// kube-scheduler keeps its start index across a change in the
+		// number of nodes and reads it modulo the nodes.
 		opts.NumFeasibleToFind = fwruntime.NumFeasibleNodesToFind(n, 0)
-		opts.StartIndex = c.start
+		opts.StartIndex = c.start % n
 	}
 	r, err := c.f.Schedule(ctx, nil, c.snap, pi, opts)
 	var fe *fwruntime.FitError

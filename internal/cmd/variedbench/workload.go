@@ -6,8 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
@@ -37,13 +39,22 @@ const (
 	orderGenerated = "generated"
 )
 
+// workloadVaried is the varied workload's name: the generated varied
+// cluster with its two streams. The other workloads are the
+// scheduler_perf cases (perfCases), each with one stream of its name.
+const workloadVaried = "varied"
+
 // workloadOptions select a generated workload.
 type workloadOptions struct {
-	nodes int
+	// workload is workloadVaried or a perfCases name.
+	workload string
+	nodes    int
 	// seed seeds the cluster and the varied stream; the
 	// requests-and-images stream comes from a generator seeded seed+1.
+	// A scheduler_perf workload's seed draws where its first pods go.
 	seed uint64
-	// pods is the length of each incoming stream.
+	// pods is the length of each incoming stream of the varied
+	// workload; a scheduler_perf stream's length is its case's.
 	pods  int
 	order string
 }
@@ -51,7 +62,7 @@ type workloadOptions struct {
 // addFlags registers the options' flags on fs.
 func (o *workloadOptions) addFlags(fs *flag.FlagSet) {
 	fs.IntVar(&o.nodes, "nodes", 1000, "number of nodes")
-	fs.Uint64Var(&o.seed, "seed", defaultSeed, "seed of the cluster and the varied stream (the requests-and-images stream uses seed+1)")
+	fs.Uint64Var(&o.seed, "seed", defaultSeed, "seed of the cluster and the varied stream (the requests-and-images stream uses seed+1); of where a scheduler_perf workload's first pods go")
 	fs.StringVar(&o.order, "order", orderKube, "node order: kube (kube-scheduler's node tree: zones in turn) or generated")
 }
 
@@ -60,7 +71,10 @@ func (o *workloadOptions) validate() error {
 	if o.nodes < 1 {
 		return fmt.Errorf("-nodes=%d: want at least 1", o.nodes)
 	}
-	if o.pods < 1 {
+	if _, ok := perfCaseNamed(o.workload); !ok && o.workload != workloadVaried {
+		return fmt.Errorf("-workload=%q: want %s or a scheduler_perf case (variedbench list)", o.workload, workloadVaried)
+	}
+	if o.pods < 1 && o.workload == workloadVaried {
 		return fmt.Errorf("pods per stream=%d: want at least 1", o.pods)
 	}
 	if o.order != orderKube && o.order != orderGenerated {
@@ -69,20 +83,43 @@ func (o *workloadOptions) validate() error {
 	return nil
 }
 
-// workload is a generated cluster and its two incoming streams.
+// workload is a generated cluster and its incoming streams.
 type workload struct {
 	nodes      []*api.Node
 	pods       []*api.Pod // existing pods, each on its node
 	namespaces []api.Namespace
 	streams    map[string][]*api.Pod
+	// churnNodes are the nodes a stream's events add (and remove), and
+	// events what changes before which pod of the stream.
+	churnNodes map[string][]*api.Node
+	events     map[string][]churnEvent
 }
 
-// generate builds the workload of o exactly as BenchmarkVariedCycle does
-// (the streams' first pods are the benchmark's), with the nodes in o's
-// order.
+// streamWorkload is the workload a stream belongs to, if any.
+func streamWorkload(stream string) (string, bool) {
+	if stream == streamVaried || stream == streamReqImages {
+		return workloadVaried, true
+	}
+	if _, ok := perfCaseNamed(stream); ok {
+		return stream, true
+	}
+	return "", false
+}
+
+// generate builds the workload of o, with the nodes in o's order: the
+// varied workload exactly as BenchmarkVariedCycle builds it (the streams'
+// first pods are the benchmark's), or a scheduler_perf case
+// (generatePerf).
 func generate(o workloadOptions) (*workload, error) {
 	if err := o.validate(); err != nil {
 		return nil, err
+	}
+	if c, ok := perfCaseNamed(o.workload); ok {
+		w := generatePerf(c, o)
+		if o.order == orderKube {
+			w.nodes = kubeNodeOrder(w.nodes)
+		}
+		return w, nil
 	}
 	v := st.NewVaried(st.VariedOptions{Seed: o.seed, Nodes: o.nodes})
 	simple := st.NewVaried(st.VariedOptions{Seed: o.seed + 1, Nodes: 0, RequestsAndImagesOnly: true})
@@ -105,12 +142,16 @@ func generate(o workloadOptions) (*workload, error) {
 
 // exportMeta describes an export, for the reader to check what it reads.
 type exportMeta struct {
-	Nodes int    `json:"nodes"`
-	Seed  uint64 `json:"seed"`
-	Pods  int    `json:"pods"`
-	Order string `json:"order"`
+	Workload string `json:"workload"`
+	Nodes    int    `json:"nodes"`
+	Seed     uint64 `json:"seed"`
+	Order    string `json:"order"`
 	// Existing is the number of existing pods in cluster.json.
 	Existing int `json:"existing"`
+	// Streams are the incoming streams exported, and StreamPods the
+	// number of pods of each.
+	Streams    []string `json:"streams"`
+	StreamPods []int    `json:"stream_pods"`
 }
 
 // Export file names within the export directory.
@@ -119,15 +160,21 @@ const (
 	metaFile    = "meta.json"
 )
 
-// streamFile is the file of an incoming stream.
+// streamFile is the file of an incoming stream: a List of its pods in
+// order, and of the nodes its churn events add.
 func streamFile(stream string) string { return stream + ".json" }
+
+// eventsFile is the file of a stream's churn events (a JSON array of
+// churnEvent), written only for a stream that has some.
+func eventsFile(stream string) string { return stream + ".events.json" }
 
 func runExport(args []string) error {
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
 	var o workloadOptions
 	o.addFlags(fs)
-	dir := fs.String("dir", "", "directory to write cluster.json, varied.json, reqimages.json and meta.json to (created)")
-	fs.IntVar(&o.pods, "pods", defaultWarm+defaultTimed, "incoming pods per stream")
+	fs.StringVar(&o.workload, "workload", workloadVaried, "workload: varied, or a scheduler_perf case (variedbench list)")
+	dir := fs.String("dir", "", "directory to write cluster.json, meta.json and each stream's <stream>.json (and <stream>.events.json) to (created)")
+	fs.IntVar(&o.pods, "pods", defaultWarm+defaultTimed, "incoming pods per stream of the varied workload")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -138,10 +185,10 @@ func runExport(args []string) error {
 	if err != nil {
 		return err
 	}
-	return w.export(*dir, exportMeta{Nodes: o.nodes, Seed: o.seed, Pods: o.pods, Order: o.order, Existing: len(w.pods)})
+	return w.export(*dir, exportMeta{Workload: o.workload, Nodes: o.nodes, Seed: o.seed, Order: o.order, Existing: len(w.pods)})
 }
 
-// export writes the workload's files to dir.
+// export writes the workload's files to dir, completing meta's streams.
 func (w *workload) export(dir string, meta exportMeta) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -149,13 +196,26 @@ func (w *workload) export(dir string, meta exportMeta) error {
 	files := []struct {
 		name string
 		dump *kubeload.Dump
-	}{
-		{clusterFile, &kubeload.Dump{Namespaces: w.namespaces, Nodes: w.nodes, Pods: w.pods}},
-		{streamFile(streamVaried), &kubeload.Dump{Pods: w.streams[streamVaried]}},
-		{streamFile(streamReqImages), &kubeload.Dump{Pods: w.streams[streamReqImages]}},
+	}{{clusterFile, &kubeload.Dump{Namespaces: w.namespaces, Nodes: w.nodes, Pods: w.pods}}}
+	meta.Streams, meta.StreamPods = nil, nil
+	for _, s := range slices.Sorted(maps.Keys(w.streams)) {
+		files = append(files, struct {
+			name string
+			dump *kubeload.Dump
+		}{streamFile(s), &kubeload.Dump{Nodes: w.churnNodes[s], Pods: w.streams[s]}})
+		meta.Streams, meta.StreamPods = append(meta.Streams, s), append(meta.StreamPods, len(w.streams[s]))
 	}
 	for _, f := range files {
 		if err := writeFile(filepath.Join(dir, f.name), f.dump.WriteJSON); err != nil {
+			return err
+		}
+	}
+	for s, evs := range w.events {
+		b, err := json.Marshal(evs)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, eventsFile(s)), append(b, '\n'), 0o644); err != nil {
 			return err
 		}
 	}

@@ -1,0 +1,458 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/resource"
+)
+
+// The scheduler_perf workloads: kube-scheduler v1.37.2's
+// test/integration/scheduler_perf test cases at their 5,000-node sizes,
+// translated into a cluster (nodes, namespaces, the pods the case creates
+// before it measures, each already on a node) and one incoming stream (the
+// measured pods, with the case's churn where it has one). The templates
+// are the case's (test/integration/scheduler_perf/templates and the
+// default node and pod of its util.go); the counts are its 5000Nodes
+// workload's, scaled by nodes/5,000 at other cluster sizes.
+
+// Labels scheduler_perf's nodes carry: the hostname every node gets when
+// it is created (node_util.go), the zone its labelNodePrepareStrategy adds.
+const (
+	perfHostKey = "kubernetes.io/hostname"
+	perfZoneKey = "topology.kubernetes.io/zone"
+)
+
+// perfNodes is the cluster size the counts of perfCases are given for.
+const perfNodes = 5000
+
+// perfTemplate makes one pod of a scheduler_perf pod template.
+type perfTemplate func(name, namespace string) *api.Pod
+
+// perfPods are pods of one template created in one namespace (a
+// createPods op, or one namespace of a createPodSets op).
+type perfPods struct {
+	template  perfTemplate
+	namespace string
+	count     int
+}
+
+// perfChurn is a churn op: every `every` measured pods a tick creates
+// (with recreate, every other tick creates and the ticks between delete
+// what it created) a churn node, when node is set, and a pod of template,
+// which gets one scheduling cycle.
+type perfChurn struct {
+	every     int
+	recreate  bool
+	node      bool
+	template  perfTemplate
+	namespace string
+}
+
+// perfCase is one scheduler_perf test case's 5,000-node workload.
+type perfCase struct {
+	// name is the test case's name in performance-config.yaml; it names
+	// the stream.
+	name string
+	// zones are the values of the zone label given to the nodes in turn
+	// (labelNodePrepareStrategy); no zone label when empty.
+	zones      []string
+	namespaces []api.Namespace
+	init       []perfPods
+	measure    perfPods
+	churn      *perfChurn
+}
+
+// devops are namespaces labelled as scheduler_perf's
+// namespace-with-labels.yaml labels them.
+func devops(prefix string, n int) []api.Namespace {
+	out := make([]api.Namespace, n)
+	for i := range out {
+		out[i] = api.Namespace{Name: fmt.Sprintf("%s-%d", prefix, i), Labels: map[string]string{"team": "devops"}}
+	}
+	return out
+}
+
+// plain are namespaces without labels (createNamespaces without a
+// template, or the namespace-<op index> a createPods op creates).
+func plain(names ...string) []api.Namespace {
+	out := make([]api.Namespace, len(names))
+	for i, n := range names {
+		out[i] = api.Namespace{Name: n}
+	}
+	return out
+}
+
+// podSets are a createPodSets op's pods: count pods of t in each of the
+// namespaces.
+func podSets(t perfTemplate, namespaces []api.Namespace, count int) []perfPods {
+	out := make([]perfPods, len(namespaces))
+	for i, ns := range namespaces {
+		out[i] = perfPods{t, ns.Name, count}
+	}
+	return out
+}
+
+// perfCases are the translated test cases, in the order the side-by-side
+// table lists them. A createPods op without a namespace creates its pods
+// in namespace-<op index>, as scheduler_perf does.
+var perfCases = []perfCase{
+	{
+		name:       "SchedulingBasic",
+		namespaces: plain("namespace-1", "namespace-2"),
+		init:       []perfPods{{podDefault, "namespace-1", 1000}},
+		measure:    perfPods{podDefault, "namespace-2", 1000},
+	},
+	{
+		name:       "SchedulingNodeAffinity",
+		zones:      []string{"zone1"},
+		namespaces: plain("namespace-1", "namespace-2"),
+		init:       []perfPods{{podWithNodeAffinity, "namespace-1", 5000}},
+		measure:    perfPods{podWithNodeAffinity, "namespace-2", 1000},
+	},
+	{
+		name:       "SchedulingPodAffinity",
+		zones:      []string{"zone1"},
+		namespaces: plain("sched-0", "sched-1"),
+		init:       []perfPods{{podWithPodAffinity, "sched-0", 5000}},
+		measure:    perfPods{podWithPodAffinity, "sched-1", 1000},
+	},
+	{
+		name:       "SchedulingPodAntiAffinity",
+		namespaces: plain("sched-0", "sched-1"),
+		init:       []perfPods{{podWithPodAntiAffinity, "sched-0", 1000}},
+		measure:    perfPods{podWithPodAntiAffinity, "sched-1", 1000},
+	},
+	{
+		name:       "SchedulingRequiredPodAntiAffinityWithNSSelector",
+		namespaces: append(devops("init-ns", 100), devops("measure-ns", 1)...),
+		init:       podSets(podAntiAffinityNSSelector, devops("init-ns", 100), 40),
+		measure:    perfPods{podAntiAffinityNSSelector, "measure-ns-0", 1000},
+	},
+	{
+		name:       "SchedulingRequiredPodAffinityWithNSSelector",
+		zones:      []string{"zone1"},
+		namespaces: append(devops("init-ns", 100), devops("measure-ns", 1)...),
+		init:       podSets(podAffinityNSSelector, devops("init-ns", 100), 50),
+		measure:    perfPods{podAffinityNSSelector, "measure-ns-0", 1000},
+	},
+	{
+		name:       "SchedulingPreferredAffinityWithNSSelector",
+		namespaces: append(devops("init-ns", 100), devops("measure-ns", 1)...),
+		init:       podSets(podPreferredAffinityNSSelector, devops("init-ns", 100), 50),
+		measure:    perfPods{podPreferredAffinityNSSelector, "measure-ns-0", 1000},
+	},
+	{
+		name:       "TopologySpreading",
+		zones:      []string{"moon-1", "moon-2", "moon-3"},
+		namespaces: plain("namespace-1", "namespace-2"),
+		init:       []perfPods{{podDefault, "namespace-1", 5000}},
+		measure:    perfPods{podWithTopologySpreading, "namespace-2", 2000},
+	},
+	{
+		name:       "PreferredTopologySpreading",
+		zones:      []string{"moon-1", "moon-2", "moon-3"},
+		namespaces: plain("namespace-1", "namespace-2"),
+		init:       []perfPods{{podDefault, "namespace-1", 5000}},
+		measure:    perfPods{podWithPreferredTopologySpreading, "namespace-2", 2000},
+	},
+	{
+		// A tick each second (intervalMilliseconds 1000) recreates a
+		// node with no room for pods, a pod no node fits and a Service
+		// (which selects no pod of the case: it is left out). At the
+		// throughput kube's CI requires of the case (threshold 710
+		// pods/s), a tick falls every 710 measured pods.
+		name:       "SchedulingWithMixedChurn",
+		namespaces: plain("namespace-1", "namespace-2"),
+		measure:    perfPods{podDefault, "namespace-2", 2000},
+		churn:      &perfChurn{every: 710, recreate: true, node: true, template: podHighPriorityLargeCPU, namespace: "namespace-1"},
+	},
+	{
+		// default_preemption's Unschedulable, 5kNodes/100Init/1kPods: a
+		// tick every 200 ms creates a pod no node fits; at the case's
+		// CI threshold (590 pods/s), one every 118 measured pods.
+		name:       "Unschedulable",
+		namespaces: plain("namespace-1", "namespace-2", "namespace-3"),
+		init:       []perfPods{{podDefault, "namespace-1", 100}},
+		measure:    perfPods{podDefault, "namespace-3", 1000},
+		churn:      &perfChurn{every: 118, template: podHighPriorityLargeCPU, namespace: "namespace-2"},
+	},
+}
+
+// perfCaseNamed returns the case of that name.
+func perfCaseNamed(name string) (*perfCase, bool) {
+	for i := range perfCases {
+		if perfCases[i].name == name {
+			return &perfCases[i], true
+		}
+	}
+	return nil, false
+}
+
+// perfPause is the image of scheduler_perf's pod templates.
+const perfPause = "registry.k8s.io/pause:3.10.2"
+
+// perfList parses a resource list of a template (its values are
+// constants, valid by construction).
+func perfList(m map[string]string) resource.List { return resource.MustParseList(m) }
+
+// pausePod is the pod every scheduler_perf template starts from: one
+// pause container exposing port 80 (no host port), requests equal to
+// limits of 100m CPU and 500Mi memory (pod-default.yaml; the default pod of
+// util.go's makeBasePod is the same).
+func pausePod(name, namespace string) *api.Pod {
+	rl := map[string]string{"cpu": "100m", "memory": "500Mi"}
+	return &api.Pod{
+		ObjectMeta: api.ObjectMeta{Name: name, Namespace: namespace, UID: namespace + "." + name},
+		Spec: api.PodSpec{Containers: []api.Container{{
+			Name: "pause", Image: perfPause,
+			Resources: api.ResourceRequirements{Requests: perfList(rl), Limits: perfList(rl)},
+			Ports:     []api.ContainerPort{{ContainerPort: 80}},
+		}}},
+	}
+}
+
+// podDefault is pod-default.yaml.
+func podDefault(name, namespace string) *api.Pod { return pausePod(name, namespace) }
+
+// podWithNodeAffinity is pod-with-node-affinity.yaml: a required zone In
+// zone1, zone2.
+func podWithNodeAffinity(name, namespace string) *api.Pod {
+	p := pausePod(name, namespace)
+	p.Spec.Affinity = &api.Affinity{NodeAffinity: &api.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{
+		NodeSelectorTerms: []api.NodeSelectorTerm{{MatchExpressions: []api.NodeSelectorRequirement{
+			{Key: perfZoneKey, Operator: api.NodeSelectorOpIn, Values: []string{"zone1", "zone2"}},
+		}}},
+	}}}
+	return p
+}
+
+// colored is pausePod labelled color: c.
+func colored(name, namespace, c string) *api.Pod {
+	p := pausePod(name, namespace)
+	p.Labels = map[string]string{"color": c}
+	return p
+}
+
+// colorTerm is a pod affinity term selecting color: c over topologyKey,
+// in the namespaces listed, or those namespaceSelector team: devops
+// selects when none are.
+func colorTerm(c, topologyKey string, namespaces ...string) api.PodAffinityTerm {
+	t := api.PodAffinityTerm{LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"color": c}}, TopologyKey: topologyKey}
+	if len(namespaces) > 0 {
+		t.Namespaces = namespaces
+	} else {
+		t.NamespaceSelector = &api.LabelSelector{MatchLabels: map[string]string{"team": "devops"}}
+	}
+	return t
+}
+
+// podWithPodAffinity is pod-with-pod-affinity.yaml: color blue, required
+// affinity to color blue by zone in sched-1 and sched-0.
+func podWithPodAffinity(name, namespace string) *api.Pod {
+	p := colored(name, namespace, "blue")
+	p.Spec.Affinity = &api.Affinity{PodAffinity: &api.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{
+		colorTerm("blue", perfZoneKey, "sched-1", "sched-0"),
+	}}}
+	return p
+}
+
+// podWithPodAntiAffinity is pod-with-pod-anti-affinity.yaml: color green,
+// required anti-affinity to color green by hostname in sched-1 and
+// sched-0.
+func podWithPodAntiAffinity(name, namespace string) *api.Pod {
+	p := colored(name, namespace, "green")
+	p.Spec.Affinity = &api.Affinity{PodAntiAffinity: &api.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{
+		colorTerm("green", perfHostKey, "sched-1", "sched-0"),
+	}}}
+	return p
+}
+
+// podAntiAffinityNSSelector is pod-anti-affinity-ns-selector.yaml: color
+// green, required anti-affinity to color green by hostname in the
+// namespaces labelled team: devops.
+func podAntiAffinityNSSelector(name, namespace string) *api.Pod {
+	p := colored(name, namespace, "green")
+	p.Spec.Containers[0].Image = "registry.k8s.io/pause:3.10.1"
+	p.Spec.Affinity = &api.Affinity{PodAntiAffinity: &api.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{
+		colorTerm("green", perfHostKey),
+	}}}
+	return p
+}
+
+// podAffinityNSSelector is pod-affinity-ns-selector.yaml: color blue,
+// required affinity to color blue by zone in the namespaces labelled
+// team: devops.
+func podAffinityNSSelector(name, namespace string) *api.Pod {
+	p := colored(name, namespace, "blue")
+	p.Spec.Containers[0].Image = "registry.k8s.io/pause:3.10.1"
+	p.Spec.Affinity = &api.Affinity{PodAffinity: &api.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{
+		colorTerm("blue", perfZoneKey),
+	}}}
+	return p
+}
+
+// podPreferredAffinityNSSelector is
+// pod-preferred-affinity-ns-selector.yaml: color red, preferred affinity
+// (weight 1) to color red by hostname in the namespaces labelled team:
+// devops.
+func podPreferredAffinityNSSelector(name, namespace string) *api.Pod {
+	p := colored(name, namespace, "red")
+	p.Spec.Containers[0].Image = "registry.k8s.io/pause:3.10.1"
+	p.Spec.Affinity = &api.Affinity{PodAffinity: &api.PodAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.WeightedPodAffinityTerm{
+		{Weight: 1, PodAffinityTerm: colorTerm("red", perfHostKey)},
+	}}}
+	return p
+}
+
+// spreading is colored blue with a zone spread constraint of maxSkew 5
+// over color blue.
+func spreading(name, namespace string, when api.UnsatisfiableConstraintAction) *api.Pod {
+	p := colored(name, namespace, "blue")
+	p.Spec.TopologySpreadConstraints = []api.TopologySpreadConstraint{{
+		MaxSkew: 5, TopologyKey: perfZoneKey, WhenUnsatisfiable: when,
+		LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"color": "blue"}},
+	}}
+	return p
+}
+
+// podWithTopologySpreading is pod-with-topology-spreading.yaml.
+func podWithTopologySpreading(name, namespace string) *api.Pod {
+	return spreading(name, namespace, api.DoNotSchedule)
+}
+
+// podWithPreferredTopologySpreading is
+// pod-with-preferred-topology-spreading.yaml.
+func podWithPreferredTopologySpreading(name, namespace string) *api.Pod {
+	return spreading(name, namespace, api.ScheduleAnyway)
+}
+
+// podHighPriorityLargeCPU is pod-high-priority-large-cpu.yaml: priority
+// 10, requests of 9 CPUs (more than any node has) and 500Mi, no limits.
+func podHighPriorityLargeCPU(name, namespace string) *api.Pod {
+	p := pausePod(name, namespace)
+	p.Spec.Priority = new(int32(10))
+	p.Spec.Containers[0].Image = "registry.k8s.io/pause:3.10.1"
+	p.Spec.Containers[0].Resources = api.ResourceRequirements{Requests: perfList(map[string]string{"cpu": "9", "memory": "500Mi"})}
+	return p
+}
+
+// perfNode is the node every case creates (util.go's makeBaseNode, or
+// node-default.yaml, whose missing allocatable the API server defaults to
+// its capacity): 4 CPUs, 32Gi, 110 pods, its hostname label, and the zone
+// label when zone is not empty.
+func perfNode(name, zone string) *api.Node {
+	c := map[string]string{"cpu": "4", "memory": "32Gi", "pods": "110"}
+	n := &api.Node{
+		ObjectMeta: api.ObjectMeta{Name: name, Labels: map[string]string{perfHostKey: name}},
+		Status:     api.NodeStatus{Capacity: perfList(c), Allocatable: perfList(c)},
+	}
+	if zone != "" {
+		n.Labels[perfZoneKey] = zone
+	}
+	return n
+}
+
+// churnNode is churn/node-default.yaml: capacity (hence allocatable) of
+// 0 pods, nothing else.
+func churnNode(name string) *api.Node {
+	c := map[string]string{"pods": "0"}
+	return &api.Node{
+		ObjectMeta: api.ObjectMeta{Name: name, Labels: map[string]string{perfHostKey: name}},
+		Status:     api.NodeStatus{Capacity: perfList(c), Allocatable: perfList(c)},
+	}
+}
+
+// Churn event operations.
+const (
+	opAddNode    = "addNode"
+	opRemoveNode = "removeNode"
+)
+
+// churnEvent changes the cluster before the stream's pod Before is
+// scheduled: it adds the stream's churn node Node or removes it.
+type churnEvent struct {
+	Before int    `json:"before"`
+	Op     string `json:"op"`
+	Node   string `json:"node"`
+}
+
+// scaled is count scaled from 5,000 nodes to nodes, rounded.
+func scaled(count, nodes int) int {
+	return int(math.Round(float64(count) * float64(nodes) / perfNodes))
+}
+
+// generatePerf builds case c's workload on o.nodes nodes: the nodes
+// (zones in turn), the namespaces, the pods created before the measured
+// ones, each placed on a node, and the stream of measured pods with the
+// churn's pods and node events. Pod counts and the churn interval scale by
+// nodes/5,000 (at least one measured pod and one pod between churn
+// ticks).
+//
+// scheduler_perf has the scheduler place the first pods; here the i-th
+// pod goes to the (i mod nodes)-th node of a permutation seeded by o.seed:
+// one pod per node before any node gets a second, on nodes drawn at
+// random, which is where kube's default profile puts such pods on
+// identical empty nodes (least allocated first, ties drawn at random).
+// Every case's required (anti-)affinity admits it: the anti-affinity
+// cases create at most one pod per node, and the affinity cases' nodes
+// all share one zone.
+func generatePerf(c *perfCase, o workloadOptions) *workload {
+	w := &workload{namespaces: slices.Clone(c.namespaces), streams: map[string][]*api.Pod{}, churnNodes: map[string][]*api.Node{},
+		events: map[string][]churnEvent{}}
+	for i := range o.nodes {
+		zone := ""
+		if len(c.zones) > 0 {
+			zone = c.zones[i%len(c.zones)]
+		}
+		w.nodes = append(w.nodes, perfNode(fmt.Sprintf("scheduler-perf-%05d", i), zone))
+	}
+	perm := rand.New(rand.NewPCG(o.seed, 0x5c4ed)).Perm(o.nodes)
+	seq, created := 0, 0
+	for _, g := range c.init {
+		// The groups' counts scale together, so that a createPodSets op
+		// over many namespaces keeps its total (a namespace may get none).
+		created += g.count
+		for seq < scaled(created, o.nodes) {
+			p := g.template(fmt.Sprintf("init-%05d", seq), g.namespace)
+			p.Spec.NodeName = w.nodes[perm[seq%o.nodes]].Name
+			w.pods = append(w.pods, p)
+			seq++
+		}
+	}
+	var stream []*api.Pod
+	var events []churnEvent
+	var churnNodes []*api.Node
+	every, ticks, live := 0, 0, ""
+	if c.churn != nil {
+		every = max(1, scaled(c.churn.every, o.nodes))
+	}
+	for i := range max(1, scaled(c.measure.count, o.nodes)) {
+		if every > 0 && i > 0 && i%every == 0 {
+			ticks++
+			switch {
+			case c.churn.recreate && live != "":
+				// The tick after a creation deletes what it created:
+				// the pod never found a node, so only the node goes.
+				events = append(events, churnEvent{Before: len(stream), Op: opRemoveNode, Node: live})
+				live = ""
+			default:
+				if c.churn.node {
+					live = fmt.Sprintf("node-churn-%d", ticks)
+					churnNodes = append(churnNodes, churnNode(live))
+					events = append(events, churnEvent{Before: len(stream), Op: opAddNode, Node: live})
+				}
+				stream = append(stream, c.churn.template(fmt.Sprintf("churn-%d", ticks), c.churn.namespace))
+			}
+		}
+		stream = append(stream, c.measure.template(fmt.Sprintf("measured-%05d", i), c.measure.namespace))
+	}
+	w.streams[c.name] = stream
+	if len(events) > 0 {
+		w.events[c.name], w.churnNodes[c.name] = events, churnNodes
+	}
+	return w
+}

@@ -1,0 +1,458 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"sigs.k8s.io/yaml"
+
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	fwruntime "github.com/schedkit/schedkit/framework/runtime"
+	"github.com/schedkit/schedkit/resource"
+	"github.com/schedkit/schedkit/scheduling"
+)
+
+// perfTotals are a generated scheduler_perf workload's counts.
+type perfTotals struct {
+	init, measured, churnPods, namespaces int
+	zones                                 map[string]int
+	events                                []churnEvent
+}
+
+func totalsOf(t *testing.T, w *workload, stream string) perfTotals {
+	t.Helper()
+	got := perfTotals{init: len(w.pods), namespaces: len(w.namespaces), zones: map[string]int{}, events: w.events[stream]}
+	for _, p := range w.streams[stream] {
+		if strings.HasPrefix(p.Name, "churn-") {
+			got.churnPods++
+		} else {
+			got.measured++
+		}
+	}
+	for _, n := range w.nodes {
+		if z, ok := n.Labels[perfZoneKey]; ok {
+			got.zones[z]++
+		}
+		if n.Labels[perfHostKey] != n.Name {
+			t.Errorf("node %s: hostname label %q", n.Name, n.Labels[perfHostKey])
+		}
+	}
+	return got
+}
+
+// TestPerfWorkloadCounts: at 5,000 nodes each case has the counts of its
+// 5000Nodes workload in kube's performance-config.yaml (written out here
+// by hand), its zones in turn, and its churn every so many measured pods;
+// at 1,000 nodes the counts are a fifth.
+func TestPerfWorkloadCounts(t *testing.T) {
+	devops100 := 101 // init-ns-0..99 and measure-ns-0
+	tests := []struct {
+		name  string
+		nodes int
+		want  perfTotals
+	}{
+		{"SchedulingBasic", 5000, perfTotals{init: 1000, measured: 1000, namespaces: 2, zones: map[string]int{}}},
+		{"SchedulingNodeAffinity", 5000, perfTotals{init: 5000, measured: 1000, namespaces: 2, zones: map[string]int{"zone1": 5000}}},
+		{"SchedulingPodAffinity", 5000, perfTotals{init: 5000, measured: 1000, namespaces: 2, zones: map[string]int{"zone1": 5000}}},
+		{"SchedulingPodAntiAffinity", 5000, perfTotals{init: 1000, measured: 1000, namespaces: 2, zones: map[string]int{}}},
+		{"SchedulingRequiredPodAntiAffinityWithNSSelector", 5000, perfTotals{init: 4000, measured: 1000, namespaces: devops100, zones: map[string]int{}}},
+		{"SchedulingRequiredPodAffinityWithNSSelector", 5000, perfTotals{init: 5000, measured: 1000, namespaces: devops100, zones: map[string]int{"zone1": 5000}}},
+		{"SchedulingPreferredAffinityWithNSSelector", 5000, perfTotals{init: 5000, measured: 1000, namespaces: devops100, zones: map[string]int{}}},
+		{"TopologySpreading", 5000, perfTotals{init: 5000, measured: 2000, namespaces: 2, zones: map[string]int{"moon-1": 1667, "moon-2": 1667, "moon-3": 1666}}},
+		{"PreferredTopologySpreading", 5000, perfTotals{init: 5000, measured: 2000, namespaces: 2, zones: map[string]int{"moon-1": 1667, "moon-2": 1667, "moon-3": 1666}}},
+		// A tick every 710 measured pods: the node and its pod at 710,
+		// the node's removal at 1,420.
+		{"SchedulingWithMixedChurn", 5000, perfTotals{measured: 2000, churnPods: 1, namespaces: 2, zones: map[string]int{},
+			events: []churnEvent{{710, opAddNode, "node-churn-1"}, {1421, opRemoveNode, "node-churn-1"}}}},
+		// A pod every 118 measured pods: 8 in 1,000.
+		{"Unschedulable", 5000, perfTotals{init: 100, measured: 1000, churnPods: 8, namespaces: 3, zones: map[string]int{}}},
+		{"SchedulingRequiredPodAntiAffinityWithNSSelector", 1000, perfTotals{init: 800, measured: 200, namespaces: devops100, zones: map[string]int{}}},
+		{"TopologySpreading", 1000, perfTotals{init: 1000, measured: 400, namespaces: 2, zones: map[string]int{"moon-1": 334, "moon-2": 333, "moon-3": 333}}},
+		// Every 142 measured pods at a fifth of the size: two ticks in 400.
+		{"SchedulingWithMixedChurn", 1000, perfTotals{measured: 400, churnPods: 1, namespaces: 2, zones: map[string]int{},
+			events: []churnEvent{{142, opAddNode, "node-churn-1"}, {285, opRemoveNode, "node-churn-1"}}}},
+	}
+	seen := map[string]bool{}
+	for _, tc := range tests {
+		seen[tc.name] = true
+		t.Run(fmt.Sprintf("%s/%d", tc.name, tc.nodes), func(t *testing.T) {
+			w, err := generate(workloadOptions{workload: tc.name, nodes: tc.nodes, seed: defaultSeed, order: orderKube})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := totalsOf(t, w, tc.name)
+			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(perfTotals{}), cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+	for _, c := range perfCases {
+		if !seen[c.name] {
+			t.Errorf("case %s: no expected counts", c.name)
+		}
+	}
+}
+
+// TestPerfFirstPodsFitWhereTheyAre: each pod the workload creates before
+// the measured ones, added in order, sits on a node the default profile
+// finds feasible for it given the pods before it (so the cluster is one
+// kube-scheduler could have produced), and with each measured pod placed
+// before the next, every measured pod finds a node: the required
+// anti-affinity cases fill the cluster exactly.
+func TestPerfFirstPodsFitWhereTheyAre(t *testing.T) {
+	const nodes = 100
+	for _, c := range perfCases {
+		t.Run(c.name, func(t *testing.T) {
+			w, err := generate(workloadOptions{workload: c.name, nodes: nodes, seed: defaultSeed, order: orderKube})
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, err := fwruntime.NewFramework(scheduling.NewDefaultRegistry(), scheduling.DefaultProfile())
+			if err != nil {
+				t.Fatal(err)
+			}
+			snap, err := framework.NewSnapshot(w.nodes, nil, framework.WithNamespaces(w.namespaces...))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range w.pods {
+				unplaced := *p
+				unplaced.Spec.NodeName = ""
+				pi, err := framework.NewPodInfo(&unplaced)
+				if err != nil {
+					t.Fatal(err)
+				}
+				r, err := f.Schedule(context.Background(), nil, snap, pi, fwruntime.CycleOptions{Rand: rand.New(rand.NewPCG(1, 2))})
+				if err != nil {
+					t.Fatalf("pod %s fits nowhere: %v", p.Name, err)
+				}
+				if !slices.ContainsFunc(r.FeasibleNodes(), func(n *framework.NodeInfo) bool { return n.Name() == p.Spec.NodeName }) {
+					t.Fatalf("pod %s is on %s, which the default profile rejects for it", p.Name, p.Spec.NodeName)
+				}
+				if err := snap.AddPod(p); err != nil {
+					t.Fatal(err)
+				}
+			}
+			o := runOptions{workloadOptions: workloadOptions{nodes: nodes, seed: defaultSeed, order: orderKube}, stream: c.name,
+				assumed: true, workers: 1, profile: profileDefault, tieSeed: 1}
+			res, recs, err := measure(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			churn := 0
+			for _, r := range recs {
+				if strings.HasPrefix(r.Pod, "churn-") {
+					churn++
+					if r.Node != "" || r.Feasible != 0 {
+						t.Errorf("churn pod %s placed on %q (%d feasible): it fits no node", r.Pod, r.Node, r.Feasible)
+					}
+				} else if r.Node == "" {
+					t.Errorf("measured pod %s found no node", r.Pod)
+				}
+			}
+			if res.Timed != len(recs) || res.Placed != len(recs)-churn {
+				t.Errorf("%d timed, %d placed of %d records (%d churn): want every pod timed and every measured pod placed", res.Timed, res.Placed, len(recs), churn)
+			}
+		})
+	}
+}
+
+// TestPerfChurnReachesTheCycles: the churn node is there for the cycles
+// between its addition and its removal (one more node evaluated, none of
+// them feasible for the churn pod), and gone after.
+func TestPerfChurnReachesTheCycles(t *testing.T) {
+	const nodes = 1000
+	o := runOptions{workloadOptions: workloadOptions{nodes: nodes, seed: defaultSeed, order: orderKube}, stream: "SchedulingWithMixedChurn",
+		workers: 1, profile: profileDefault, tieSeed: 1}
+	_, recs, err := measure(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := generate(workloadOptions{workload: o.stream, nodes: nodes, seed: defaultSeed, order: orderKube})
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := w.events[o.stream]
+	if len(evs) != 2 || evs[0].Op != opAddNode || evs[1].Op != opRemoveNode {
+		t.Fatalf("events %+v: want an addition and a removal", evs)
+	}
+	for i, r := range recs {
+		want := nodes
+		if i >= evs[0].Before && i < evs[1].Before {
+			want++
+		}
+		if r.Evaluated != want {
+			t.Errorf("pod %d (%s): %d nodes evaluated, want %d", i, r.Pod, r.Evaluated, want)
+		}
+		if i == evs[0].Before && (r.Pod != "churn-1" || r.Feasible != 0 || r.Node != "") {
+			t.Errorf("pod %d: %+v, want the churn pod, fitting nowhere", i, r)
+		}
+	}
+}
+
+// TestWorkersKeepDecisions: schedkit's side reaches the same outcome for
+// every pod, node chosen included, at 1 and 2 workers, on the varied
+// stream and on scheduler_perf streams (churn included), over every node
+// and with kube's sampling, each pod assumed.
+func TestWorkersKeepDecisions(t *testing.T) {
+	for _, stream := range []string{streamVaried, "SchedulingPodAntiAffinity", "TopologySpreading", "SchedulingWithMixedChurn"} {
+		for _, sampled := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/sampled=%v", stream, sampled), func(t *testing.T) {
+				o := runOptions{workloadOptions: workloadOptions{nodes: 600, seed: defaultSeed, order: orderKube}, stream: stream,
+					sampled: sampled, assumed: true, warm: 5, workers: 1, profile: profileDefault, tieSeed: 1}
+				if stream == streamVaried {
+					o.timed = 60
+				}
+				_, one, err := measure(o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				o.workers = 2
+				res, two, err := measure(o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.Workers != 2 {
+					t.Errorf("result says %d workers, want 2", res.Workers)
+				}
+				if diff := cmp.Diff(one, two); diff != "" {
+					t.Errorf("1 worker (-) and 2 workers (+) differ:\n%s", diff)
+				}
+				tied := 0
+				for _, r := range one {
+					if r.Ties > 1 {
+						tied++
+					}
+				}
+				if len(one) < 60 || tied == 0 {
+					t.Errorf("%d records, %d with ties: the comparison is too thin", len(one), tied)
+				}
+			})
+		}
+	}
+}
+
+// perfSource is kube v1.37.2's scheduler_perf directory in the module
+// cache, or "" when it is not there.
+func perfSource(t *testing.T) string {
+	t.Helper()
+	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	if err != nil {
+		return ""
+	}
+	dir := filepath.Join(strings.TrimSpace(string(out)), "k8s.io", "kubernetes@v1.37.2", "test", "integration", "scheduler_perf")
+	if _, err := os.Stat(dir); err != nil {
+		return ""
+	}
+	return dir
+}
+
+// readYAML decodes a YAML file of the scheduler_perf sources into v.
+func readYAML(t *testing.T, path string, v any) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.Unmarshal(b, v); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+}
+
+// perfSourceCase is what TestPerfCasesMatchTheSource reads of a case:
+// where its performance-config.yaml is, which workload it translates, and
+// the templates of its pods (before the measured ones, measured, churn).
+type perfSourceCase struct {
+	dir, workload                 string
+	initTmpl, measureTmpl, churnT string
+}
+
+// perfConfigOp is what the test reads of an op of a workloadTemplate.
+type perfConfigOp struct {
+	Opcode                   string `json:"opcode"`
+	Namespace                string `json:"namespace"`
+	CollectMetrics           bool   `json:"collectMetrics"`
+	LabelNodePrepareStrategy *struct {
+		LabelKey    string   `json:"labelKey"`
+		LabelValues []string `json:"labelValues"`
+	} `json:"labelNodePrepareStrategy"`
+	NodeTemplatePath string `json:"nodeTemplatePath"`
+}
+
+// perfConfigWorkload is one workload of a case: its name and parameters
+// (counts, and some that are not).
+type perfConfigWorkload struct {
+	Name   string         `json:"name"`
+	Params map[string]any `json:"params"`
+}
+
+// count is the workload's count parameter name, 0 when absent.
+func (w perfConfigWorkload) count(t *testing.T, name string) int {
+	t.Helper()
+	v, ok := w.Params[name]
+	if !ok {
+		return 0
+	}
+	f, ok := v.(float64)
+	if !ok || f != float64(int(f)) {
+		t.Fatalf("workload %s: %s=%v: not a count", w.Name, name, v)
+	}
+	return int(f)
+}
+
+// perfConfigCase is a test case of a performance-config.yaml.
+type perfConfigCase struct {
+	Name             string               `json:"name"`
+	WorkloadTemplate []perfConfigOp       `json:"workloadTemplate"`
+	Workloads        []perfConfigWorkload `json:"workloads"`
+}
+
+// TestPerfCasesMatchTheSource reads kube v1.37.2's scheduler_perf
+// configuration and templates (when the module cache holds them) and
+// checks the translation against them: the 5000Nodes workload's counts,
+// the zones the nodes are labelled with, the measured pods' namespace,
+// and each pod template field for field (names aside); the node template
+// is node-default.yaml with its allocatable defaulted to its capacity.
+func TestPerfCasesMatchTheSource(t *testing.T) {
+	src := perfSource(t)
+	if src == "" {
+		t.Skip("kube v1.37.2's scheduler_perf sources are not in the module cache")
+	}
+	tmpl := func(s string) string { return filepath.Join(src, "templates", s) }
+	sources := map[string]perfSourceCase{
+		"SchedulingBasic":           {"misc", "5000Nodes", "pod-default.yaml", "pod-default.yaml", ""},
+		"SchedulingNodeAffinity":    {"affinity", "5000Nodes", "pod-with-node-affinity.yaml", "pod-with-node-affinity.yaml", ""},
+		"SchedulingPodAffinity":     {"affinity", "5000Nodes", "pod-with-pod-affinity.yaml", "pod-with-pod-affinity.yaml", ""},
+		"SchedulingPodAntiAffinity": {"affinity", "5000Nodes", "pod-with-pod-anti-affinity.yaml", "pod-with-pod-anti-affinity.yaml", ""},
+		"SchedulingRequiredPodAntiAffinityWithNSSelector": {"affinity", "5000Nodes", "pod-anti-affinity-ns-selector.yaml",
+			"pod-anti-affinity-ns-selector.yaml", ""},
+		"SchedulingRequiredPodAffinityWithNSSelector": {"affinity", "5000Nodes", "pod-affinity-ns-selector.yaml", "pod-affinity-ns-selector.yaml", ""},
+		"SchedulingPreferredAffinityWithNSSelector": {"affinity", "5000Nodes", "pod-preferred-affinity-ns-selector.yaml",
+			"pod-preferred-affinity-ns-selector.yaml", ""},
+		"TopologySpreading":          {"topology_spreading", "5000Nodes", "pod-default.yaml", "pod-with-topology-spreading.yaml", ""},
+		"PreferredTopologySpreading": {"topology_spreading", "5000Nodes", "pod-default.yaml", "pod-with-preferred-topology-spreading.yaml", ""},
+		"SchedulingWithMixedChurn":   {"misc", "5000Nodes", "", "pod-default.yaml", "pod-high-priority-large-cpu.yaml"},
+		// Its first pods are util.go's makeBasePod, pod-default.yaml's
+		// resources in Go.
+		"Unschedulable": {"default_preemption", "5kNodes/100Init/1kPods", "", "pod-default.yaml", "pod-high-priority-large-cpu.yaml"},
+	}
+	ignoreNames := cmpopts.IgnoreFields(api.ObjectMeta{}, "Name", "Namespace", "UID")
+	quantities := cmp.Comparer(func(a, b resource.Quantity) bool { return a.Cmp(b) == 0 })
+	checkPod := func(t *testing.T, what, file string, tp perfTemplate) {
+		t.Helper()
+		if file == "" {
+			return
+		}
+		var want api.Pod
+		readYAML(t, tmpl(file), &want)
+		if diff := cmp.Diff(&want, tp("p", "ns"), ignoreNames, quantities, cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("%s pods against %s (-source +translation):\n%s", what, file, diff)
+		}
+	}
+	var nodeDefault api.Node
+	readYAML(t, tmpl("node-default.yaml"), &nodeDefault)
+	nodeDefault.Status.Allocatable = nodeDefault.Status.Capacity
+	if diff := cmp.Diff(nodeDefault.Status, perfNode("n", "").Status, quantities); diff != "" {
+		t.Errorf("nodes against node-default.yaml (-source +translation):\n%s", diff)
+	}
+	var churnDefault api.Node
+	readYAML(t, tmpl("churn/node-default.yaml"), &churnDefault)
+	churnDefault.Status.Allocatable = churnDefault.Status.Capacity
+	if diff := cmp.Diff(churnDefault.Status, churnNode("n").Status, quantities); diff != "" {
+		t.Errorf("churn node against churn/node-default.yaml (-source +translation):\n%s", diff)
+	}
+	configs := map[string][]perfConfigCase{}
+	for _, c := range perfCases {
+		t.Run(c.name, func(t *testing.T) {
+			s, ok := sources[c.name]
+			if !ok {
+				t.Fatalf("no source for %s", c.name)
+			}
+			cfg, ok := configs[s.dir]
+			if !ok {
+				readYAML(t, filepath.Join(src, s.dir, "performance-config.yaml"), &cfg)
+				configs[s.dir] = cfg
+			}
+			i := slices.IndexFunc(cfg, func(tc perfConfigCase) bool { return tc.Name == c.name })
+			if i < 0 {
+				t.Fatalf("%s/performance-config.yaml has no case %s", s.dir, c.name)
+			}
+			tc := cfg[i]
+			j := slices.IndexFunc(tc.Workloads, func(w perfConfigWorkload) bool { return w.Name == s.workload })
+			if j < 0 {
+				t.Fatalf("case %s has no workload %s", c.name, s.workload)
+			}
+			wl := tc.Workloads[j]
+			init := wl.count(t, "initPods")
+			if wl.count(t, "initNamespaces") > 0 {
+				init = wl.count(t, "initPodsPerNamespace") * wl.count(t, "initNamespaces")
+			}
+			gotInit := 0
+			for _, g := range c.init {
+				gotInit += g.count
+			}
+			if wl.count(t, "initNodes") != perfNodes || gotInit != init || c.measure.count != wl.count(t, "measurePods") {
+				t.Errorf("%d nodes, %d first pods, %d measured; the source's %s: %v", perfNodes, gotInit, c.measure.count, s.workload, wl.Params)
+			}
+			for k, o := range tc.WorkloadTemplate {
+				switch {
+				case o.Opcode == "createNodes":
+					var zones []string
+					if o.LabelNodePrepareStrategy != nil {
+						if o.LabelNodePrepareStrategy.LabelKey != perfZoneKey {
+							t.Errorf("nodes labelled %s, not the zone", o.LabelNodePrepareStrategy.LabelKey)
+						}
+						zones = o.LabelNodePrepareStrategy.LabelValues
+					}
+					if !slices.Equal(zones, c.zones) {
+						t.Errorf("zones %v, the source's %v", c.zones, zones)
+					}
+					if o.NodeTemplatePath != "" && o.NodeTemplatePath != "../templates/node-default.yaml" {
+						t.Errorf("node template %s: not translated", o.NodeTemplatePath)
+					}
+				case o.Opcode == "createPods" && o.CollectMetrics:
+					ns := o.Namespace
+					if ns == "" {
+						ns = fmt.Sprintf("namespace-%d", k)
+					}
+					if ns != c.measure.namespace {
+						t.Errorf("measured pods in %s, the source's in %s", c.measure.namespace, ns)
+					}
+				case o.Opcode == "churn":
+					ns := o.Namespace
+					if ns == "" {
+						ns = fmt.Sprintf("namespace-%d", k)
+					}
+					if c.churn == nil || ns != c.churn.namespace {
+						t.Errorf("churn %+v, the source's in %s", c.churn, ns)
+					}
+				}
+			}
+			if len(c.init) > 0 {
+				checkPod(t, "first", s.initTmpl, c.init[0].template)
+			} else if s.initTmpl != "" {
+				t.Errorf("no first pods, the source's are %s", s.initTmpl)
+			}
+			checkPod(t, "measured", s.measureTmpl, c.measure.template)
+			if c.churn != nil {
+				checkPod(t, "churn", s.churnT, c.churn.template)
+			}
+			for _, ns := range c.namespaces {
+				if len(ns.Labels) > 0 && !maps.Equal(ns.Labels, map[string]string{"team": "devops"}) {
+					t.Errorf("namespace %s labelled %v", ns.Name, ns.Labels)
+				}
+			}
+		})
+	}
+}
