@@ -2,8 +2,10 @@
 # Builds schedkit's side (internal/cmd/variedbench) and kube's side (this
 # module: kube-scheduler v1.36.4; KUBE=1.37 builds kube137/, v1.37.2) and
 # runs the interleaved comparison; extra arguments go to `kubebench
-# compare` (-nodes, -runs, -rows, -profile, ...). Binaries and data go to
-# $OUT (default /tmp/kubebench).
+# compare` (-nodes, -runs, -rows, -workers, -profile, ...): `-rows all
+# -workers 1,2` runs every row, the varied workload's and the
+# scheduler_perf cases', at 1 and 2 workers. Binaries and data go to $OUT
+# (default /tmp/kubebench).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)

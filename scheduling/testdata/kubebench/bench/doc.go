@@ -1,12 +1,12 @@
 // Package bench measures kube-scheduler's own framework side by side with
-// schedkit on the same generated varied cluster and incoming pods, and
-// checks pod by pod that both reach the same decisions. It lives in a
-// module of its own under testdata, so schedkit's builds and tests never
-// compile it and schedkit itself imports nothing from k8s.io.
+// schedkit on the same generated cluster and incoming pods, and checks
+// pod by pod that both reach the same decisions. It lives in a module of
+// its own under testdata, so schedkit's builds and tests never compile it
+// and schedkit itself imports nothing from k8s.io.
 //
 // # What runs on kube's side
 //
-// `kubebench run -dir D -stream varied|reqimages [-sampled] [-assumed]`
+// `kubebench run -dir D -stream STREAM [-sampled] [-assumed] [-workers W]`
 // reads the export of schedkit's `variedbench export` (v1 Namespaces,
 // Nodes and Pods as `kubectl get -o json` prints them, given the API
 // server's v1 defaults) and builds kube-scheduler's Scheduler with
@@ -18,25 +18,51 @@
 // schedkit's default profile lacks left out: NodeDeclaredFeatures
 // (-show-plugins prints the result; -profile
 // novolume also leaves out the four volume plugins on both sides).
-// Parallelism is 1; percentageOfNodesToScore is 100, or kube's adaptive
-// default with -sampled. Nodes and existing pods go into the cache with
-// Cache.AddNode and Cache.AddPod, as the informers' handlers would put
-// them; namespaces go into the namespace informer's indexer, where
-// InterPodAffinity's namespace selectors look them up. Each incoming pod
-// becomes a QueuedPodInfo as the queue builds it (PodInfo and, with
-// OpportunisticBatching on, the pod's signature), untimed. Each cycle then
-// does what schedulingCycle does up to the assume: a fresh CycleState,
-// Cache.UpdateSnapshot, Scheduler.SchedulePod (PreFilter, the filters with
-// nominated pods, the adaptive node count and round-robin start,
-// PreScore, Score, NormalizeScore, weights, host selection, the batching
-// hint and result store), and with -assumed, Cache.AssumePod of a deep
-// copy of the QueuedPodInfo with the chosen node. PostFilter (preemption),
-// Reserve, Permit and binding do not run, as on schedkit's side. The timed
-// loop's CPU time is getrusage user + system of the process, GC included.
+// Parallelism is W (scheduler.WithParallelism: the parallelizer of the
+// filter pass, PreScore and Score; default 1); percentageOfNodesToScore is
+// 100, or kube's adaptive default with -sampled. Nodes and existing pods
+// go into the cache with Cache.AddNode and Cache.AddPod, as the
+// informers' handlers would put them; namespaces go into the namespace
+// informer's indexer, where InterPodAffinity's namespace selectors look
+// them up. Each incoming pod becomes a QueuedPodInfo as the queue builds
+// it (PodInfo and, with OpportunisticBatching on, the pod's signature),
+// untimed. Each cycle then does what schedulingCycle does up to the
+// assume: a fresh CycleState, Cache.UpdateSnapshot,
+// Scheduler.SchedulePod (PreFilter, the filters with nominated pods, the
+// adaptive node count and round-robin start, PreScore, Score,
+// NormalizeScore, weights, host selection, the batching hint and result
+// store), and with -assumed, Cache.AssumePod of a deep copy of the
+// QueuedPodInfo with the chosen node. PostFilter (preemption), Reserve,
+// Permit and binding do not run, as on schedkit's side. A stream with
+// churn adds and removes its churn nodes between cycles with
+// Cache.AddNode and Cache.RemoveNode, as the node informer's handlers do,
+// inside the timed loop. The timed loop's CPU time is getrusage user +
+// system of the process (every thread), GC included; its wall time is
+// reported beside it, and is what more workers shorten.
 //
 // Schedkit's side (`variedbench run`, internal/cmd/variedbench in the main
 // module) runs BenchmarkVariedCycle's loop: framework.Schedule with the
-// default profile on one core and the same options.
+// default profile, runtime.WithParallelism(W) and the same options.
+//
+// # Workloads and streams
+//
+// The varied workload is BenchmarkVariedCycle's generated cluster with
+// two streams, varied and reqimages. The scheduler_perf workloads are
+// kube v1.37.2's test/integration/scheduler_perf cases at their 5,000-node
+// sizes (SchedulingBasic, SchedulingNodeAffinity, SchedulingPodAffinity,
+// SchedulingPodAntiAffinity, SchedulingRequiredPodAntiAffinityWithNSSelector,
+// SchedulingRequiredPodAffinityWithNSSelector,
+// SchedulingPreferredAffinityWithNSSelector, TopologySpreading,
+// PreferredTopologySpreading, SchedulingWithMixedChurn and
+// default_preemption's Unschedulable), each a cluster and one stream named
+// after the case: the case's node template with its zone labels, its
+// namespaces (with their labels), the pods it creates before it measures,
+// already on their nodes (one per node, on nodes drawn by a seeded
+// permutation, before any node gets a second), and its measured pods,
+// with the churn op's pods and node additions and removals every fixed
+// number of measured pods where the case churns. Counts scale by
+// nodes/5,000 at other sizes. `variedbench list` prints the streams;
+// internal/cmd/variedbench/perf.go documents each translation.
 //
 // # Same workload
 //
@@ -48,19 +74,33 @@
 // deterministic these must agree; the node may differ among ties (kube's
 // tie-break is random). With assumed pods the two clusters part at the
 // first tie broken differently, so compare runs schedkit's side once more
-// with -follow, placing each tied pod where kube's draw put it.
+// with -follow, placing each tied pod where kube's draw put it. With
+// sampling and more than one worker kube's cycle is not deterministic
+// (findNodesThatPassFilters keeps the first feasible nodes its goroutines
+// happen to count, and moves its start index by the nodes they happened
+// to process), so there schedkit's records must equal its own at one
+// worker, node chosen included, and those are compared with kube's at one
+// worker; kube's own are only counted against schedkit's.
 //
 // # Running it
 //
 //	scheduling/testdata/kubebench/run.sh -nodes 1000,5000 -runs 5
+//	KUBE=1.37 scheduling/testdata/kubebench/run.sh -nodes 1000,5000 -rows all -workers 1,2
 //
 // builds both sides and runs `kubebench compare`: for each cluster size
-// it exports the workload, runs each row's two sides alternately (schedkit
-// first in even rounds, kube first in odd ones, both with GOMAXPROCS=1),
-// and prints the median CPU time per pod of each side, their ratio, each
-// round's ratio, and the per-pod comparison. KUBE=1.37 builds kube137/,
-// the same harness pinned to kube-scheduler v1.37.2 (its go.mod requires
-// this module through a replace and pins every k8s.io module; another
-// version is a copy of kube137 with the versions changed and `go mod
-// tidy`).
+// it exports each workload the rows need, runs each row's two sides
+// alternately (schedkit first in even rounds, kube first in odd ones,
+// both with GOMAXPROCS set to the row's workers unless -gomaxprocs says
+// otherwise), and prints the median CPU and wall time per pod of each
+// side, their ratios, each round's ratio (CPU at one worker, wall time
+// with more), and the per-pod comparison. -rows takes
+// STREAM/all|sampled/fresh|assumed rows, the stream perf standing for
+// every scheduler_perf stream, or the aliases default (the varied
+// workload's four rows), perf (every scheduler_perf stream over every
+// node and sampled, each pod assumed, as scheduler_perf binds them) and
+// all; -workers lists the worker counts each row runs at. KUBE=1.37
+// builds kube137/, the same harness pinned to kube-scheduler v1.37.2 (its
+// go.mod requires this module through a replace and pins every k8s.io
+// module; another version is a copy of kube137 with the versions changed
+// and `go mod tidy`).
 package bench

@@ -94,6 +94,7 @@ type runOptions struct {
 	stream           string
 	sampled, assumed bool
 	warm, timed      int
+	workers          int
 	profile          string
 	parity           string
 	cpuprofile       string
@@ -109,6 +110,7 @@ type result struct {
 	Stream     string `json:"stream"`
 	Sampled    bool   `json:"sampled"`
 	Assumed    bool   `json:"assumed"`
+	Workers    int    `json:"workers"`
 	Profile    string `json:"profile"`
 	Timed      int    `json:"timed"`
 	CPUNanos   int64  `json:"cpu_ns"`
@@ -139,11 +141,12 @@ func runKube(args []string) error {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	var o runOptions
 	fs.StringVar(&o.dir, "dir", "", "export directory (variedbench export -dir)")
-	fs.StringVar(&o.stream, "stream", "varied", "incoming stream: varied or reqimages")
+	fs.StringVar(&o.stream, "stream", "varied", "incoming stream: one of the export's (meta.json's streams)")
 	fs.BoolVar(&o.sampled, "sampled", false, "kube's adaptive percentageOfNodesToScore (default: 100, every node)")
 	fs.BoolVar(&o.assumed, "assumed", false, "assume each placed pod in the cache before the next")
 	fs.IntVar(&o.warm, "warm", 20, "warm-up pods, untimed")
-	fs.IntVar(&o.timed, "timed", 300, "timed pods")
+	fs.IntVar(&o.timed, "timed", 0, "timed pods (0: every pod of the stream after the warm-up)")
+	fs.IntVar(&o.workers, "workers", 1, "workers of the per-node loops (the scheduler's parallelism)")
 	fs.StringVar(&o.profile, "profile", profileDefault, "default or novolume (see schedkit's side)")
 	fs.StringVar(&o.parity, "parity", "", "write each pod's outcome as JSON lines to this file")
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the timed loop to this file")
@@ -154,8 +157,8 @@ func runKube(args []string) error {
 	if o.dir == "" {
 		return errors.New("run: -dir is required")
 	}
-	if o.stream != "varied" && o.stream != "reqimages" {
-		return fmt.Errorf("-stream=%q: want varied or reqimages", o.stream)
+	if o.warm < 0 || o.timed < 0 || o.workers < 1 {
+		return fmt.Errorf("-warm=%d -timed=%d -workers=%d: want warm, timed ≥ 0 and workers ≥ 1", o.warm, o.timed, o.workers)
 	}
 	res, recs, err := measureKube(o)
 	if err != nil {
@@ -213,7 +216,7 @@ func (s *scoreCapture) RunScorePlugins(ctx context.Context, state fwk.CycleState
 // PostFilter (preemption), Reserve, Permit or binding runs, as on
 // schedkit's side.
 func measureKube(o runOptions) (result, []podRecord, error) {
-	res := result{Side: "kube", Version: kubeVersion(), Stream: o.stream, Sampled: o.sampled, Assumed: o.assumed, Profile: o.profile, Timed: o.timed}
+	res := result{Side: "kube", Version: kubeVersion(), Stream: o.stream, Sampled: o.sampled, Assumed: o.assumed, Workers: o.workers, Profile: o.profile}
 	klog.SetOutput(io.Discard)
 	klog.LogToStderr(false)
 	c, err := readCluster(o.dir, o.stream)
@@ -221,9 +224,13 @@ func measureKube(o runOptions) (result, []podRecord, error) {
 		return res, nil, err
 	}
 	res.Nodes = len(c.nodes)
-	if len(c.incoming) < o.warm+o.timed {
-		return res, nil, fmt.Errorf("%s: %d incoming pods, want warm+timed=%d", o.dir, len(c.incoming), o.warm+o.timed)
+	if o.timed == 0 {
+		o.timed = len(c.incoming) - o.warm
 	}
+	if o.timed < 1 || len(c.incoming) < o.warm+o.timed {
+		return res, nil, fmt.Errorf("%s: %d incoming pods, want more than -warm=%d and at least warm+timed=%d", o.dir, len(c.incoming), o.warm, o.warm+o.timed)
+	}
+	res.Timed = o.timed
 	prof, dropped, err := kubeProfile(o.profile)
 	if err != nil {
 		return res, nil, err
@@ -242,7 +249,7 @@ func measureKube(o runOptions) (result, []podRecord, error) {
 			return res, nil, err
 		}
 	}
-	opts := []scheduler.Option{scheduler.WithProfiles(prof), scheduler.WithParallelism(1)}
+	opts := []scheduler.Option{scheduler.WithProfiles(prof), scheduler.WithParallelism(int32(o.workers))}
 	if !o.sampled {
 		opts = append(opts, scheduler.WithPercentageOfNodesToScore(new(int32(100))))
 	}
@@ -290,7 +297,7 @@ func measureKube(o runOptions) (result, []podRecord, error) {
 		queued = append(queued, q)
 	}
 	cy := &kubeCycler{sched: sched, fwk: &scoreCapture{Framework: profFwk}, snap: snap, logger: logger, assumed: o.assumed,
-		recs: make([]podRecord, 0, len(queued))}
+		recs: make([]podRecord, 0, len(queued)), events: c.events, churnNodes: c.churnNodes}
 	for _, q := range queued[:o.warm] {
 		if err := cy.cycle(ctx, q); err != nil {
 			return res, nil, err
@@ -346,11 +353,38 @@ type kubeCycler struct {
 	evaluated int64
 	placed    int
 	recs      []podRecord
+	// events change the cluster before the stream's pods, adding and
+	// removing churnNodes as the node informer's handlers would.
+	events     []churnEvent
+	churnNodes map[string]*v1.Node
+}
+
+// churn applies the events due before the stream's pod i: Cache.AddNode
+// and Cache.RemoveNode, as the node informer's add and delete handlers
+// call them.
+func (c *kubeCycler) churn(i int) error {
+	for len(c.events) > 0 && c.events[0].Before <= i {
+		e := c.events[0]
+		c.events = c.events[1:]
+		n := c.churnNodes[e.Node]
+		switch e.Op {
+		case opAddNode:
+			c.sched.Cache.AddNode(c.logger, n)
+		case opRemoveNode:
+			if err := c.sched.Cache.RemoveNode(c.logger, n); err != nil {
+				return fmt.Errorf("churn before pod %d: %w", e.Before, err)
+			}
+		}
+	}
+	return nil
 }
 
 // cycle runs one scheduling cycle for q (schedulingCycle up to the
-// assume), recording its outcome.
+// assume), recording its outcome, after the churn due before it.
 func (c *kubeCycler) cycle(ctx context.Context, q *framework.QueuedPodInfo) error {
+	if err := c.churn(len(c.recs)); err != nil {
+		return err
+	}
 	state := framework.NewCycleState()
 	state.Write(framework.PodsToActivateKey, framework.NewPodsToActivate())
 	if err := c.sched.Cache.UpdateSnapshot(c.logger, c.snap); err != nil {

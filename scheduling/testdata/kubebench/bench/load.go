@@ -2,9 +2,12 @@ package bench
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -12,19 +15,40 @@ import (
 	_ "k8s.io/kubernetes/pkg/apis/core/install" // v1 defaulting in legacyscheme
 )
 
-// Files of an export (schedkit's `variedbench export`).
+// Files of an export (schedkit's `variedbench export`): the cluster, the
+// export's description, each stream's pods (and the nodes its churn
+// adds), and the stream's churn events when it has any.
 const (
 	clusterFile = "cluster.json"
 	metaFile    = "meta.json"
 )
 
+func streamFile(stream string) string { return stream + ".json" }
+func eventsFile(stream string) string { return stream + ".events.json" }
+
 // exportMeta is the export's meta.json.
 type exportMeta struct {
-	Nodes    int    `json:"nodes"`
-	Seed     uint64 `json:"seed"`
-	Pods     int    `json:"pods"`
-	Order    string `json:"order"`
-	Existing int    `json:"existing"`
+	Workload   string   `json:"workload"`
+	Nodes      int      `json:"nodes"`
+	Seed       uint64   `json:"seed"`
+	Order      string   `json:"order"`
+	Existing   int      `json:"existing"`
+	Streams    []string `json:"streams"`
+	StreamPods []int    `json:"stream_pods"`
+}
+
+// Churn event operations (schedkit's side writes the same).
+const (
+	opAddNode    = "addNode"
+	opRemoveNode = "removeNode"
+)
+
+// churnEvent changes the cluster before the stream's pod Before is
+// scheduled: it adds the stream's churn node Node or removes it.
+type churnEvent struct {
+	Before int    `json:"before"`
+	Op     string `json:"op"`
+	Node   string `json:"node"`
 }
 
 // cluster is an export read back as v1 objects.
@@ -34,36 +58,72 @@ type cluster struct {
 	nodes      []*v1.Node
 	pods       []*v1.Pod // existing pods, each with spec.nodeName
 	incoming   []*v1.Pod
+	// churnNodes are the nodes the stream's events add, by name.
+	churnNodes map[string]*v1.Node
+	events     []churnEvent
 }
 
-// readCluster reads the export in dir and the incoming stream's file.
+// readMeta reads the export's meta.json in dir.
+func readMeta(dir string) (exportMeta, error) {
+	var m exportMeta
+	b, err := os.ReadFile(filepath.Join(dir, metaFile))
+	if err != nil {
+		return m, err
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		return m, fmt.Errorf("%s: %w", metaFile, err)
+	}
+	if len(m.Streams) != len(m.StreamPods) {
+		return m, fmt.Errorf("%s: %d streams, %d stream lengths", metaFile, len(m.Streams), len(m.StreamPods))
+	}
+	return m, nil
+}
+
+// readCluster reads the export in dir and the incoming stream's files.
 // Every object gets the API server's v1 defaults (legacyscheme, as
 // kube-apiserver defaults objects before the scheduler's informers see
 // them).
 func readCluster(dir, stream string) (*cluster, error) {
-	c := &cluster{}
-	b, err := os.ReadFile(filepath.Join(dir, metaFile))
-	if err != nil {
+	c := &cluster{churnNodes: map[string]*v1.Node{}}
+	var err error
+	if c.meta, err = readMeta(dir); err != nil {
 		return nil, err
 	}
-	if err := json.Unmarshal(b, &c.meta); err != nil {
-		return nil, fmt.Errorf("%s: %w", metaFile, err)
+	k := slices.Index(c.meta.Streams, stream)
+	if k < 0 {
+		return nil, fmt.Errorf("-stream=%q: the export in %s (workload %s) has streams %v", stream, dir, c.meta.Workload, c.meta.Streams)
 	}
 	if err := readList(filepath.Join(dir, clusterFile), c, false); err != nil {
 		return nil, err
 	}
-	if err := readList(filepath.Join(dir, stream+".json"), c, true); err != nil {
+	if err := readList(filepath.Join(dir, streamFile(stream)), c, true); err != nil {
 		return nil, err
 	}
-	if len(c.nodes) != c.meta.Nodes || len(c.pods) != c.meta.Existing || len(c.incoming) != c.meta.Pods {
+	if len(c.nodes) != c.meta.Nodes || len(c.pods) != c.meta.Existing || len(c.incoming) != c.meta.StreamPods[k] {
 		return nil, fmt.Errorf("%s: read %d nodes, %d existing pods, %d incoming pods; meta.json says %d, %d, %d",
-			dir, len(c.nodes), len(c.pods), len(c.incoming), c.meta.Nodes, c.meta.Existing, c.meta.Pods)
+			dir, len(c.nodes), len(c.pods), len(c.incoming), c.meta.Nodes, c.meta.Existing, c.meta.StreamPods[k])
+	}
+	b, err := os.ReadFile(filepath.Join(dir, eventsFile(stream)))
+	if errors.Is(err, fs.ErrNotExist) {
+		return c, nil
+	} else if err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(b, &c.events); err != nil {
+		return nil, fmt.Errorf("%s: %w", eventsFile(stream), err)
+	}
+	for i, e := range c.events {
+		if _, ok := c.churnNodes[e.Node]; !ok || (e.Op != opAddNode && e.Op != opRemoveNode) ||
+			(i > 0 && e.Before < c.events[i-1].Before) {
+			return nil, fmt.Errorf("%s: event %d %+v: want %s or %s of a node of %s, in stream order",
+				eventsFile(stream), i, e, opAddNode, opRemoveNode, streamFile(stream))
+		}
 	}
 	return c, nil
 }
 
-// readList reads one List of Namespaces, Nodes and Pods into c; pods go
-// to c.incoming when incoming is set.
+// readList reads one List of Namespaces, Nodes and Pods into c; with
+// incoming set, pods go to c.incoming and nodes to c.churnNodes.
 func readList(path string, c *cluster, incoming bool) error {
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -83,13 +143,19 @@ func readList(path string, c *cluster, incoming bool) error {
 			return fmt.Errorf("%s: items[%d]: %w", path, i, err)
 		}
 		var obj runtime.Object
+		var churn *v1.Node
 		switch head.Kind {
 		case "Namespace":
 			ns := &v1.Namespace{}
 			c.namespaces, obj = append(c.namespaces, ns), ns
 		case "Node":
 			n := &v1.Node{}
-			c.nodes, obj = append(c.nodes, n), n
+			if incoming {
+				churn = n
+			} else {
+				c.nodes = append(c.nodes, n)
+			}
+			obj = n
 		case "Pod":
 			p := &v1.Pod{}
 			if incoming {
@@ -105,6 +171,9 @@ func readList(path string, c *cluster, incoming bool) error {
 			return fmt.Errorf("%s: items[%d] (%s): %w", path, i, head.Kind, err)
 		}
 		legacyscheme.Scheme.Default(obj)
+		if churn != nil {
+			c.churnNodes[churn.Name] = churn
+		}
 	}
 	return nil
 }
