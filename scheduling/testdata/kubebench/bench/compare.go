@@ -205,9 +205,14 @@ type key struct {
 	side  string
 }
 
+// sideRunner runs one side's binary with args and workers and returns
+// its stdout (runSide; tests give a fake).
+type sideRunner func(o compareOptions, workers int, bin string, args ...string) ([]byte, error)
+
 // comparison holds a comparison's exports, results and per-pod records.
 type comparison struct {
 	o       compareOptions
+	exec    sideRunner
 	self    string
 	dirs    map[int]map[string]string // nodes → workload → export
 	results map[key][]result
@@ -227,7 +232,18 @@ func compare(o compareOptions) error {
 	if err != nil {
 		return err
 	}
-	c := &comparison{o: o, self: self, dirs: map[int]map[string]string{}, results: map[key][]result{}, parity: map[key]string{},
+	c, err := measureAll(o, runSide, self)
+	if err != nil {
+		return err
+	}
+	c.printTable()
+	return nil
+}
+
+// measureAll exports the workloads and runs every row's rounds with
+// exec, kube's side being the binary self.
+func measureAll(o compareOptions, exec sideRunner, self string) (*comparison, error) {
+	c := &comparison{o: o, exec: exec, self: self, dirs: map[int]map[string]string{}, results: map[key][]result{}, parity: map[key]string{},
 		following: map[key]string{}}
 	for _, n := range o.nodes {
 		c.dirs[n] = map[string]string{}
@@ -241,9 +257,9 @@ func compare(o compareOptions) error {
 			if timed == 0 {
 				timed = 300
 			}
-			if _, err := runSide(o, 1, o.schedkit, "export", "-workload", wl, "-nodes", strconv.Itoa(n), "-seed", strconv.FormatUint(o.seed, 10),
+			if _, err := exec(o, 1, o.schedkit, "export", "-workload", wl, "-nodes", strconv.Itoa(n), "-seed", strconv.FormatUint(o.seed, 10),
 				"-pods", strconv.Itoa(o.warm+timed), "-order", o.order, "-dir", dir); err != nil {
-				return fmt.Errorf("export %s, %d nodes: %w", wl, n, err)
+				return nil, fmt.Errorf("export %s, %d nodes: %w", wl, n, err)
 			}
 			c.dirs[n][wl] = dir
 		}
@@ -263,26 +279,27 @@ func compare(o compareOptions) error {
 					}
 					res, err := c.run(k, records, "")
 					if err != nil {
-						return err
+						return nil, err
 					}
 					if side == "kube" {
 						c.kubeVer = res.Version
 					}
 					c.results[k] = append(c.results[k], res)
-					c.parity[k] = records
+					if round == 0 {
+						c.parity[k] = records
+					}
 					fmt.Fprintf(os.Stderr, "round %d/%d  %5d nodes  %-50s %d worker(s) %-8s %9.1f µs CPU, %9.1f µs wall per pod\n",
 						round+1, o.runs, n, r, r.workers, side, float64(res.CPUNanos)/float64(res.Timed)/1e3, float64(res.WallNanos)/float64(res.Timed)/1e3)
 				}
 				if round == 0 {
 					if err := c.reference(n, r); err != nil {
-						return err
+						return nil, err
 					}
 				}
 			}
 		}
 	}
-	c.printTable()
-	return nil
+	return c, nil
 }
 
 // recordsPath is where the per-pod records of k go (what names a
@@ -307,13 +324,13 @@ func (c *comparison) run(k key, records, follow string) (result, error) {
 	var out []byte
 	var err error
 	if k.side == "kube" {
-		out, err = runSide(o, k.row.workers, c.self, append(args, "-dir", c.dirs[k.nodes][o.workloads[k.row.stream]])...)
+		out, err = c.exec(o, k.row.workers, c.self, append(args, "-dir", c.dirs[k.nodes][o.workloads[k.row.stream]])...)
 	} else {
 		args = append(args, "-nodes", strconv.Itoa(k.nodes), "-seed", strconv.FormatUint(o.seed, 10), "-order", o.order)
 		if follow != "" {
 			args = append(args, "-follow", follow)
 		}
-		out, err = runSide(o, k.row.workers, o.schedkit, args...)
+		out, err = c.exec(o, k.row.workers, o.schedkit, args...)
 	}
 	if err != nil {
 		return result{}, fmt.Errorf("%d nodes, %s, %d workers, %s: %w", k.nodes, k.row, k.row.workers, k.side, err)
