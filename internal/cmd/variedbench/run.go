@@ -48,6 +48,8 @@ type runOptions struct {
 	profile    string
 	parity     string
 	cpuprofile string
+	// profileHz is the CPU profile's sampling rate.
+	profileHz int
 	// follow, when set, is the other side's per-pod records: each pod
 	// whose best nodes tie is placed where the other side's draw put it
 	// (when that node is among this side's tied best), so that with
@@ -116,6 +118,7 @@ func runBench(args []string) error {
 	fs.StringVar(&o.profile, "profile", profileDefault, "default (schedkit's default profile) or novolume (without the volume plugins)")
 	fs.StringVar(&o.parity, "parity", "", "write each pod's outcome as JSON lines to this file")
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the timed loop to this file")
+	fs.IntVar(&o.profileHz, "cpuprofile-hz", 100, "samples per second of -cpuprofile (above 100 for streams of cheap cycles; the Go runtime then warns that it cannot set the rate, and keeps this one)")
 	fs.Uint64Var(&o.tieSeed, "tieseed", 1, "seed of the tie-break draws")
 	fs.StringVar(&o.follow, "follow", "", "per-pod records of kube's side (-parity): place each pod with tied best nodes where kube did (for the comparison, not for timing)")
 	if err := fs.Parse(args); err != nil {
@@ -248,7 +251,18 @@ func measure(o runOptions) (result, []podRecord, error) {
 		}
 	}
 	c.evaluated, c.placed = 0, 0
+	// The cluster's construction is not the cycles' garbage: collected
+	// before the timed loop, and before its profile starts.
+	runtime.GC()
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
 	if o.cpuprofile != "" {
+		if o.profileHz < 1 {
+			return res, nil, fmt.Errorf("-cpuprofile-hz=%d: want at least 1", o.profileHz)
+		}
+		if o.profileHz != 100 {
+			runtime.SetCPUProfileRate(o.profileHz)
+		}
 		pf, err := os.Create(o.cpuprofile)
 		if err != nil {
 			return res, nil, err
@@ -258,9 +272,6 @@ func measure(o runOptions) (result, []podRecord, error) {
 			return res, nil, err
 		}
 	}
-	runtime.GC() // the cluster's construction is not the cycles' garbage
-	var m0, m1 runtime.MemStats
-	runtime.ReadMemStats(&m0)
 	cpu0, ok0 := procstat.CPUTime()
 	t0 := time.Now()
 	for _, pi := range infos[o.warm:] {
