@@ -23,8 +23,12 @@ import (
 // services.
 func (s *Scheduler) frameworkOptions() []runtime.Option {
 	svc := schedulerServices{s}
+	par := runtime.WithParallelism(1)
+	if s.workers != nil {
+		par = runtime.WithWorkers(s.workers)
+	}
 	return []runtime.Option{
-		runtime.WithClock(s.clock), runtime.WithParallelism(s.parallelism), runtime.WithKubeVersion(s.kubeVersion),
+		runtime.WithClock(s.clock), par, runtime.WithKubeVersion(s.kubeVersion),
 		runtime.WithExtenders(s.extenders...),
 		runtime.WithWaitingPods(&s.waiting),
 		runtime.WithPodActivator(svc), runtime.WithPodNominator(svc), runtime.WithSnapshotLister(svc),

@@ -125,9 +125,24 @@ func WithWallClock(c framework.Clock) Option { return func(s *Scheduler) { s.wal
 // parallelism.
 func WithSeed(seed uint64) Option { return func(s *Scheduler) { s.seed = seed } }
 
-// WithParallelism sets the workers of per-node loops (default 1): every
-// profile's Framework gets it through runtime.WithParallelism.
-func WithParallelism(n int) Option { return func(s *Scheduler) { s.parallelism = n } }
+// WithParallelism sets the workers of per-node loops (default 1): above
+// 1 the scheduler starts one runtime.Workers of n that every profile's
+// Framework shares, and Close stops.
+func WithParallelism(n int) Option { return func(s *Scheduler) { s.parallelism, s.sharedWorkers = n, nil } }
+
+// WithWorkers runs every profile's per-node loops on w, which others may
+// share (several schedulers in one process, each running its cycles in
+// turn); the parallelism is w.Size(). The scheduler does not close w:
+// its owner does, after the scheduler's last cycle. A nil w is an error
+// of New.
+func WithWorkers(w *runtime.Workers) Option {
+	return func(s *Scheduler) {
+		s.sharedWorkers, s.workersSet = w, true
+		if w != nil {
+			s.parallelism = w.Size()
+		}
+	}
+}
 
 // WithKubeVersion sets the kube-scheduler release whose behaviour every
 // profile's plugins and the scheduler reproduce (default
@@ -300,6 +315,10 @@ type Scheduler struct {
 	pcg         *rand.PCG
 	rng         *rand.Rand
 	parallelism int
+	workers     *runtime.Workers // nil at parallelism 1; the scheduler's own unless sharedWorkers
+	// sharedWorkers and workersSet: WithWorkers.
+	sharedWorkers *runtime.Workers
+	workersSet    bool
 	kubeVersion framework.KubeVersion
 	pctToScore  int32
 	queueOpts   QueueOptions
@@ -430,6 +449,36 @@ func New(cl *cluster.Cluster, registry *framework.Registry, profiles []framework
 	}
 	s.pcg = rand.NewPCG(s.seed, s.seed^0x9E3779B97F4A7C15)
 	s.rng = rand.New(s.pcg)
+	switch {
+	case s.workersSet && s.sharedWorkers == nil:
+		return nil, errors.New("scheduling: New: WithWorkers(nil): workers are required")
+	case s.sharedWorkers != nil:
+		s.workers = s.sharedWorkers
+	case s.parallelism > 1:
+		s.workers, _ = runtime.NewWorkers(s.parallelism) // parallelism ≥ 1 was checked
+	}
+	if err := s.buildProfiles(registry, profiles); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Close stops the workers of the per-node loops the scheduler started
+// (WithParallelism above 1; not those of WithWorkers) and waits until
+// they have exited. The scheduler still schedules
+// after Close, every loop on the caller's goroutine; closing twice is
+// harmless. A scheduler dropped without Close has its workers stopped
+// once the garbage collector finds them unreachable.
+func (s *Scheduler) Close() {
+	if s.workers != nil && s.sharedWorkers == nil {
+		s.workers.Close()
+	}
+}
+
+// buildProfiles is the rest of New once the options are checked: the
+// profiles' Frameworks, the queue and the cluster's pods.
+func (s *Scheduler) buildProfiles(registry *framework.Registry, profiles []framework.Profile) error {
 	var less func(a, b *framework.QueuedPodInfo) bool
 	var first framework.Profile
 	for i, p := range profiles {
@@ -437,27 +486,27 @@ func New(cl *cluster.Cluster, registry *framework.Registry, profiles []framework
 			p.SchedulerName = DefaultSchedulerName
 		}
 		if _, dup := s.profiles[p.SchedulerName]; dup {
-			return nil, fmt.Errorf("scheduling: New: profile %d: duplicate schedulerName %q", i, p.SchedulerName)
+			return fmt.Errorf("scheduling: New: profile %d: duplicate schedulerName %q", i, p.SchedulerName)
 		}
 		if v := p.PercentageOfNodesToScore; v != nil && (*v < 0 || *v > 100) {
-			return nil, fmt.Errorf("scheduling: profile %q: percentageOfNodesToScore=%d: must be within [0,100]", p.SchedulerName, *v)
+			return fmt.Errorf("scheduling: profile %q: percentageOfNodesToScore=%d: must be within [0,100]", p.SchedulerName, *v)
 		}
 		if len(p.Bind) == 0 {
-			return nil, fmt.Errorf("scheduling: profile %q: at least one Bind plugin is needed (e.g. %q)", p.SchedulerName, config.DefaultBinderName)
+			return fmt.Errorf("scheduling: profile %q: at least one Bind plugin is needed (e.g. %q)", p.SchedulerName, config.DefaultBinderName)
 		}
 		if !p.KubeVersion.IsZero() && p.KubeVersion != s.kubeVersion {
-			return nil, fmt.Errorf("scheduling: profile %q: built for kube %s, but the scheduler reproduces %s (use WithKubeVersion(%s), or DefaultProfileFor(%s))",
+			return fmt.Errorf("scheduling: profile %q: built for kube %s, but the scheduler reproduces %s (use WithKubeVersion(%s), or DefaultProfileFor(%s))",
 				p.SchedulerName, p.KubeVersion, s.kubeVersion, p.KubeVersion, s.kubeVersion)
 		}
 		if i == 0 {
 			first = p
 		} else if !slices.Equal(p.QueueSort, first.QueueSort) || (len(p.QueueSort) == 1 && !reflect.DeepEqual(p.Args[p.QueueSort[0]], first.Args[first.QueueSort[0]])) {
-			return nil, fmt.Errorf("scheduling: profile %q: QueueSort %v (with its args) differs from profile %q's %v; all profiles must share one",
+			return fmt.Errorf("scheduling: profile %q: QueueSort %v (with its args) differs from profile %q's %v; all profiles must share one",
 				p.SchedulerName, p.QueueSort, first.SchedulerName, first.QueueSort)
 		}
 		f, err := runtime.NewFramework(registry, p, s.frameworkOptions()...)
 		if err != nil {
-			return nil, fmt.Errorf("scheduling: %w", err)
+			return fmt.Errorf("scheduling: %w", err)
 		}
 		sp := &profile{name: p.SchedulerName, fw: f, pct: p.PercentageOfNodesToScore, hasScoring: f.HasScorePlugins(), canSign: f.CanSign()}
 		for _, e := range s.extenders {
@@ -471,38 +520,38 @@ func New(cl *cluster.Cluster, registry *framework.Registry, profiles []framework
 		s.order = append(s.order, p.SchedulerName)
 	}
 	// The cluster counts its pods' requests by the scheduler's release.
-	if err := cl.SetKubeVersion(s.kubeVersion); err != nil {
-		return nil, err
+	if err := s.cluster.SetKubeVersion(s.kubeVersion); err != nil {
+		return err
 	}
 	s.queue = queue.New(s.clock, less, s.queueOpts.config())
 	s.queue.Gate = s.preEnqueue
 	if !s.queueOpts.DisableQueueingHints {
 		hints, err := buildQueueingHints(context.Background(), s.profiles, s.order, s.kubeVersion)
 		if err != nil {
-			return nil, fmt.Errorf("scheduling: %w", err)
+			return fmt.Errorf("scheduling: %w", err)
 		}
-		s.queue.Hints, s.queue.Snapshot = hints, cl.Snapshot
+		s.queue.Hints, s.queue.Snapshot = hints, s.cluster.Snapshot
 	}
 	if err := s.collectForkables(); err != nil {
-		return nil, err
+		return err
 	}
-	for _, m := range cl.NodeMetrics() {
+	for _, m := range s.cluster.NodeMetrics() {
 		s.nodeMetricUpdated(m)
 	}
-	for _, r := range cl.Pods() {
+	for _, r := range s.cluster.Pods() {
 		if r.State != cluster.StatePending {
-			pi, _, _ := cl.PodInfo(r.Pod.Key())
+			pi, _, _ := s.cluster.PodInfo(r.Pod.Key())
 			s.podAssigned(pi, true)
 			continue
 		}
 		if _, err := s.profileFor(r.Pod); err != nil {
-			return nil, err
+			return err
 		}
-		pi, _, _ := cl.PodInfo(r.Pod.Key())
+		pi, _, _ := s.cluster.PodInfo(r.Pod.Key())
 		s.enqueue(pi)
 		s.nominateAdded(r.Pod.Key(), pi)
 	}
-	return s, nil
+	return nil
 }
 
 // nominateAdded records the nominated node of a pending pod just added and

@@ -3,6 +3,7 @@ package scheduling
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/schedkit/schedkit/filter/defaultpreemption"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/scheduling/cluster"
 	"github.com/schedkit/schedkit/scheduling/internal/testplugins"
@@ -108,12 +110,15 @@ func scDecisionLine(d Decision) string {
 }
 
 // TestPropDecisionsIndependentOfParallelism: the same cluster, pods and
-// seed give the same decision log at parallelism 1, 2 and 8, with enough
-// nodes for sampling and many score ties (identical nodes).
+// seed give the same decisions and the same decision log (FormatDecision)
+// at parallelism 1 and on runtime.Workers of 1 to 8 workers (chunks of 64
+// nodes, GOMAXPROCS raised so that every worker runs), with enough nodes
+// for sampling and parallel loops and many score ties (identical nodes).
 func TestPropDecisionsIndependentOfParallelism(t *testing.T) {
+	defer atLeastProcs(8)()
 	rapid.Check(t, func(t *rapid.T) {
 		seed := rapid.Uint64().Draw(t, "seed")
-		n := rapid.IntRange(1, 260).Draw(t, "nodes")
+		n := rapid.IntRange(1, 400).Draw(t, "nodes")
 		kinds := rapid.IntRange(1, 3).Draw(t, "kinds")
 		var nodes []*api.Node
 		for i := range n {
@@ -124,26 +129,47 @@ func TestPropDecisionsIndependentOfParallelism(t *testing.T) {
 		for i := range rapid.IntRange(1, 40).Draw(t, "pods") {
 			pods = append(pods, scDrawPod(t, fmt.Sprintf("p%02d", i)))
 		}
-		run := func(par int) []string {
+		// run returns the decisions and the decision log; par 0 is
+		// WithParallelism(1), else Workers of par.
+		run := func(par int) ([]string, []string) {
 			c, _ := cluster.NewFrom(nodes, nil)
-			var log []string
+			var log, lines []string
+			opt := WithParallelism(1)
+			if par > 0 {
+				w, err := runtime.NewWorkers(par, runtime.WithMinChunk(1))
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer w.Close()
+				opt = WithWorkers(w)
+			}
 			s, err := New(c, scPropRegistry(), []framework.Profile{scPropProfile()}, WithClock(framework.NewFakeClock(scT0)), WithSeed(seed),
-				WithParallelism(par), WithDecisionHandler(func(d Decision) { log = append(log, scDecisionLine(d)) }))
+				opt, WithDecisionHandler(func(d Decision) {
+					log = append(log, scDecisionLine(d))
+					var b strings.Builder
+					FormatDecision(&b, &d, scT0)
+					lines = append(lines, b.String())
+				}))
 			if err != nil {
 				t.Fatal(err)
 			}
+			defer s.Close()
 			for _, p := range pods {
 				if err := s.AddPod(p); err != nil {
 					t.Fatal(err)
 				}
 			}
 			s.RunUntilIdle(context.Background())
-			return log
+			return log, lines
 		}
-		want := run(1)
-		for _, par := range []int{2, 8} {
-			if diff := cmp.Diff(want, run(par)); diff != "" {
-				t.Fatalf("parallelism %d differs from 1 (-1 +%d):\n%s", par, par, diff)
+		want, wantLines := run(0)
+		for _, par := range []int{rapid.IntRange(1, 8).Draw(t, "workers"), rapid.IntRange(2, 8).Draw(t, "moreWorkers")} {
+			got, gotLines := run(par)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Fatalf("%d workers differ from parallelism 1 (-1 +%d):\n%s", par, par, diff)
+			}
+			if diff := cmp.Diff(wantLines, gotLines); diff != "" {
+				t.Fatalf("%d workers: decision log differs from parallelism 1's (-1 +%d):\n%s", par, par, diff)
 			}
 		}
 	})

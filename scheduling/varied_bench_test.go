@@ -70,12 +70,13 @@ type variedRun struct {
 	untimed time.Duration
 }
 
-func newVariedRun(tb testing.TB, c *variedCluster, stream int, sampled, assumed bool) *variedRun {
+func newVariedRun(tb testing.TB, c *variedCluster, stream int, sampled, assumed bool, workers int) *variedRun {
 	tb.Helper()
-	f, err := fwruntime.NewFramework(NewDefaultRegistry(), DefaultProfile())
+	f, err := fwruntime.NewFramework(NewDefaultRegistry(), DefaultProfile(), fwruntime.WithParallelism(workers))
 	if err != nil {
 		tb.Fatal(err)
 	}
+	tb.Cleanup(f.Close)
 	r := &variedRun{f: f, base: c.snap, pods: c.pods[stream], sampled: sampled, assumed: assumed,
 		rng: rand.New(rand.NewPCG(1, 2)), res: &fwruntime.Result{}}
 	r.restart(tb)
@@ -179,26 +180,57 @@ func BenchmarkVariedCycle(b *testing.B) {
 							c = newVariedCluster(b, nodes)
 							clusters[nodes] = c
 						}
-						r := newVariedRun(b, c, si, sampled, assumed)
-						runtime.GC() // the cluster's construction is not the cycles' garbage
-						b.ReportAllocs()
-						b.ResetTimer()
-						cpu0, ok0 := procstat.CPUTime()
-						for b.Loop() {
-							r.timedCycle(b)
-						}
-						cpu1, ok1 := procstat.CPUTime()
-						b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N), "µs/pod")
-						if ok0 && ok1 {
-							// CPU time (GC included) per pod: the one-core
-							// figure even when other processes share the
-							// machine.
-							b.ReportMetric(float64((cpu1-cpu0-r.untimed).Microseconds())/float64(b.N), "cpu-µs/pod")
-						}
-						b.ReportMetric(float64(r.evaluated)/float64(b.N), "evaluated/pod")
-						b.ReportMetric(100*float64(r.placed)/float64(b.N), "placed%")
+						runVaried(b, newVariedRun(b, c, si, sampled, assumed, 1))
 					})
 				}
+			}
+		}
+	}
+}
+
+// runVaried times r's cycles.
+func runVaried(b *testing.B, r *variedRun) {
+	runtime.GC() // the cluster's construction is not the cycles' garbage
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu0, ok0 := procstat.CPUTime()
+	for b.Loop() {
+		r.timedCycle(b)
+	}
+	cpu1, ok1 := procstat.CPUTime()
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N), "µs/pod")
+	if ok0 && ok1 {
+		// CPU time (GC included) per pod: the one-core figure even when
+		// other processes share the machine.
+		b.ReportMetric(float64((cpu1-cpu0-r.untimed).Microseconds())/float64(b.N), "cpu-µs/pod")
+	}
+	b.ReportMetric(float64(r.evaluated)/float64(b.N), "evaluated/pod")
+	b.ReportMetric(100*float64(r.placed)/float64(b.N), "placed%")
+}
+
+// BenchmarkVariedWorkers is BenchmarkVariedCycle's varied stream, fresh,
+// every node and sampled, at 1,000 and 5,000 nodes, with the framework's
+// per-node loops on 1, 2, 4, 8 and 16 workers (a loop uses at most
+// GOMAXPROCS of them): µs/pod is the wall time per pod, the figure
+// workers improve; cpu-µs/pod counts every worker's time, spinning
+// included.
+func BenchmarkVariedWorkers(b *testing.B) {
+	clusters := map[int]*variedCluster{}
+	for _, nodes := range []int{1000, 5000} {
+		for _, sampled := range []bool{false, true} {
+			for _, workers := range []int{1, 2, 4, 8, 16} {
+				eval := "all"
+				if sampled {
+					eval = "sampled"
+				}
+				b.Run(fmt.Sprintf("nodes=%d/%s/workers=%d", nodes, eval, workers), func(b *testing.B) {
+					c := clusters[nodes]
+					if c == nil {
+						c = newVariedCluster(b, nodes)
+						clusters[nodes] = c
+					}
+					runVaried(b, newVariedRun(b, c, 0, sampled, false, workers))
+				})
 			}
 		}
 	}

@@ -135,17 +135,25 @@ func outcomeOf(res *runtime.Result, err error) cycleOutcome {
 // and the selection of the plain path (node by node, PreFilter and
 // PreScore walking the pods), every node evaluated or with kube's sampling
 // and round-robin start, on a fixed cluster or assuming each placed pod,
-// at any parallelism.
+// on 1 to 8 workers.
 func TestPropVariedCycleEqualsPlain(t *testing.T) {
+	defer atLeastProcs(8)()
 	rapid.Check(t, func(t *rapid.T) {
-		nodes := rapid.IntRange(10, 160).Draw(t, "nodes")
+		nodes := rapid.IntRange(10, 300).Draw(t, "nodes")
 		v := st.NewVaried(st.VariedOptions{Seed: rapid.Uint64().Draw(t, "seed"), Nodes: nodes,
 			RequestsAndImagesOnly: rapid.IntRange(0, 3).Draw(t, "reqimages") == 0})
 		snap, err := framework.NewSnapshot(v.Nodes, v.Pods, framework.WithNamespaces(v.Namespaces...))
 		if err != nil {
 			t.Fatal(err)
 		}
-		fast, err := runtime.NewFramework(NewDefaultRegistry(), cycleProfile(), runtime.WithParallelism(rapid.IntRange(1, 3).Draw(t, "parallelism")))
+		// Chunks of 64 nodes: the loops over more than 128 nodes run in
+		// parallel.
+		w, err := runtime.NewWorkers(rapid.IntRange(1, 8).Draw(t, "workers"), runtime.WithMinChunk(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Close()
+		fast, err := runtime.NewFramework(NewDefaultRegistry(), cycleProfile(), runtime.WithWorkers(w))
 		if err != nil {
 			t.Fatal(err)
 		}

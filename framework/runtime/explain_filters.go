@@ -28,7 +28,7 @@ type PluginVerdict struct {
 func (f *Framework) explainFilters(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, candidates []*framework.NodeInfo, nominated func(string) []*framework.PodInfo, res *Result) {
 	np := len(f.filter)
 	out := make([]*framework.Status, len(candidates)*np)
-	parallel.Ordered(f.parallelism, len(candidates), parallel.ChunkSize(len(candidates), f.parallelism), func(lo, hi int) bool {
+	f.pool.Ordered(len(candidates), f.loopChunk(len(candidates)), parallel.Func(func(_, lo, hi int) bool {
 		for k := lo; k < hi; k++ {
 			ni := candidates[k]
 			withState, withNode := state, ni
@@ -49,7 +49,7 @@ func (f *Framework) explainFilters(ctx context.Context, state *framework.CycleSt
 			}
 		}
 		return false
-	})
+	}))
 	res.filterVerdicts = out
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/internal/parallel"
 )
 
 // Option configures a Framework.
@@ -21,8 +22,22 @@ func WithClock(c framework.Clock) Option { return func(f *Framework) { f.clock =
 
 // WithParallelism sets the number of workers for per-node loops (default
 // 1, i.e. sequential; results are identical at any setting). Values below 1
-// are an error of NewFramework.
-func WithParallelism(n int) Option { return func(f *Framework) { f.parallelism = n } }
+// are an error of NewFramework. Above 1 the Framework starts its own
+// Workers, which Close stops; WithWorkers shares one set instead.
+func WithParallelism(n int) Option { return func(f *Framework) { f.parallelism, f.workers = n, nil } }
+
+// WithWorkers runs the Framework's per-node loops on w, which others may
+// share (a scheduling.Scheduler gives all its profiles one set); the
+// parallelism is w.Size(). The Framework does not close w: its owner
+// does, after the last cycle. A nil w is an error of NewFramework.
+func WithWorkers(w *Workers) Option {
+	return func(f *Framework) {
+		f.workers, f.workersSet = w, true
+		if w != nil {
+			f.parallelism = w.Size()
+		}
+	}
+}
 
 // WithKubeVersion sets the kube-scheduler release whose behaviour the
 // plugins reproduce (Handle.KubeVersion; default
@@ -46,6 +61,13 @@ type Framework struct {
 	profile     framework.Profile
 	clock       framework.Clock
 	parallelism int
+	// workers run the per-node loops (WithWorkers, or the Framework's own
+	// when ownWorkers); pool is theirs (nil: every loop runs inline).
+	workers    *Workers
+	workersSet bool
+	ownWorkers bool
+	pool       *parallel.Pool
+	minChunk   int // the workers' MinChunk
 	kubeVersion framework.KubeVersion
 	extenders   []framework.Extender
 	plugins     map[string]framework.Plugin
@@ -111,6 +133,9 @@ func NewFramework(registry *framework.Registry, p framework.Profile, opts ...Opt
 	}
 	if f.kubeVersion.IsZero() {
 		return nil, fmt.Errorf("%s: WithKubeVersion: the zero KubeVersion names no release (use framework.DefaultKubeVersion or ParseKubeVersion)", prefix)
+	}
+	if f.workersSet && f.workers == nil {
+		return nil, fmt.Errorf("%s: WithWorkers(nil): workers are required", prefix)
 	}
 	if f.parallelism < 1 {
 		return nil, fmt.Errorf("%s: parallelism=%d: must be at least 1", prefix, f.parallelism)
@@ -235,7 +260,27 @@ func NewFramework(registry *framework.Registry, p framework.Profile, opts ...Opt
 	for i, pl := range f.score {
 		f.scoreIndex[pl.Name()] = i
 	}
+	f.minChunk = DefaultMinChunk
+	if f.workers == nil && f.parallelism > 1 {
+		f.workers, _ = NewWorkers(f.parallelism) // parallelism ≥ 1 was checked
+		f.ownWorkers = true
+	}
+	if f.workers != nil {
+		f.pool, f.minChunk = f.workers.pool, f.workers.minChunk
+	}
 	return f, nil
+}
+
+// Close stops the workers the Framework started for its per-node loops
+// (WithParallelism above 1) and waits until they have exited; workers
+// given by WithWorkers are left to their owner. The Framework still
+// schedules after Close, every loop on the caller's goroutine. Closing
+// twice is harmless. A Framework dropped without Close has its workers
+// stopped once the garbage collector finds it unreachable.
+func (f *Framework) Close() {
+	if f.ownWorkers {
+		f.workers.Close()
+	}
 }
 
 func collect[T framework.Plugin](point string, names []string, get func(point, name string) (framework.Plugin, error), prefix string) ([]T, error) {

@@ -293,12 +293,12 @@ func (sc *incScorer) weighLooks() {
 func (inc *Incremental) scoreOthers(ctx context.Context, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32) bool {
 	sc, f, nf := &inc.sc, inc.f, len(nodes)
 	nn := len(sc.norm)
-	if chunk := f.chunkSize(nf, nf); f.parallelism > 1 && nf > chunk {
+	if chunk := f.loopChunk(nf); f.pool.Width(nf, chunk) > 1 {
 		bs := f.getBatchScratch()
 		r := &bs.run
 		*r = scoreRun{ctx: ctx, state: inc.state, pod: pod, nodes: nodes, idx: idx, vals: sc.rows[nn*nf:], nf: nf,
 			active: sc.act, calls: sc.calls, batches: sc.batches}
-		f.runScoreChunks(r, nf)
+		f.pool.Ordered(nf, chunk, r)
 		failed := r.failed.Load()
 		r.release()
 		f.batch.Put(bs)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -78,7 +79,14 @@ func (c propCase) run(t *rapid.T, parallelism int, rngSeed uint64) (*Result, err
 		p.Score = append(p.Score, name)
 		p.Weights[name] = c.weights[i]
 	}
-	f, err := NewFramework(registryOf(fakes...), p, WithParallelism(parallelism))
+	// The workers' chunks are of 64 nodes, so that the loops of a few
+	// hundred nodes run in parallel.
+	w, err := NewWorkers(parallelism, WithMinChunk(1))
+	if err != nil {
+		t.Fatalf("NewWorkers: %v", err)
+	}
+	defer w.Close()
+	f, err := NewFramework(registryOf(fakes...), p, WithWorkers(w))
 	if err != nil {
 		t.Fatalf("NewFramework: %v", err)
 	}
@@ -148,10 +156,16 @@ func TestPropScoresInRangeOrError(t *testing.T) {
 }
 
 // TestPropParallelEqualsSequential: verdicts, scores and the choice do not
-// depend on the number of workers.
+// depend on the number of workers (up to 8, GOMAXPROCS raised to let
+// them all run), on clusters of up to 700 nodes, every node evaluated or
+// sampled.
 func TestPropParallelEqualsSequential(t *testing.T) {
+	defer atLeastProcs(8)()
 	rapid.Check(t, func(t *rapid.T) {
 		c := drawCase(t, 0, 100)
+		c.nodes = rapid.IntRange(0, 700).Draw(t, "manyNodes")
+		c.start = rapid.IntRange(0, 1000).Draw(t, "manyStart")
+		c.toFind = rapid.IntRange(0, 800).Draw(t, "manyToFind")
 		workers := rapid.IntRange(2, 8).Draw(t, "workers")
 		seq, errSeq := c.run(t, 1, 3)
 		par, errPar := c.run(t, workers, 3)
@@ -168,6 +182,13 @@ func TestPropParallelEqualsSequential(t *testing.T) {
 			t.Fatalf("choice %s/%s evaluated %d/%d", seq.SelectedNode(), par.SelectedNode(), seq.EvaluatedNodes(), par.EvaluatedNodes())
 		}
 	})
+}
+
+// atLeastProcs raises GOMAXPROCS to n, if below, and returns what
+// restores it.
+func atLeastProcs(n int) func() {
+	prev := runtime.GOMAXPROCS(max(n, runtime.GOMAXPROCS(0)))
+	return func() { runtime.GOMAXPROCS(prev) }
 }
 
 // chiSquare001 holds the chi-square critical values at p = 0.001 for 1..9

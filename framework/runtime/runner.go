@@ -12,7 +12,6 @@ import (
 	"sync/atomic"
 
 	"github.com/schedkit/schedkit/framework"
-	"github.com/schedkit/schedkit/internal/parallel"
 )
 
 // CycleOptions tune one run of Schedule.
@@ -312,169 +311,34 @@ func (f *Framework) filterNodes(ctx context.Context, state *framework.CycleState
 	}
 	sc := f.getScratch()
 	defer f.scratch.Put(sc)
-	rec := sc.filterBuffers(n, f.parallelism > 1, f.filter)
-	var found, rejected atomic.Int64
-	nominated := opts.NominatedPods
-	// checkNodes filters positions [lo, hi) node by node (the path with
-	// nominated pods, which needs per-node state clones).
-	checkNodes := func(lo, hi int) bool {
-		local, rej := int64(0), int64(0)
-		k := start + lo // candidates index of position p, wrapped without a division
-		if k >= n {
-			k -= n
-		}
-		for p := lo; p < hi; p, k = p+1, k+1 {
-			if k == n {
-				k = 0
-			}
-			ni := candidates[k]
-			var st *framework.Status
-			pi := int16(-1)
-			if nps := nominated(ni.Name()); len(nps) > 0 {
-				st = f.RunFilterPluginsWithNominatedPods(ctx, state, pod, ni, nps)
-				if st.IsSuccess() {
-					st = nil // a non-nil Success passes, as from any filter
-				} else {
-					pi = int16(f.filterIndex[st.Plugin()])
-				}
-			} else {
-				for j, pl := range active {
-					if s := pl.Filter(ctx, state, pod, ni); s != nil && s.Code() != framework.Success {
-						st, pi = s, idx[j]
-						break
-					}
-				}
-			}
-			if st == nil {
-				local++
-				continue
-			}
-			rec.add1(p, st, pi)
-			rej++
-		}
-		if rej > 0 {
-			rejected.Add(rej)
-		}
-		return found.Add(local) >= stop || rec.failed.Load()
-	}
-	// check filters positions [lo, hi) plugin by plugin: each plugin sees
-	// the chunk's nodes that every earlier plugin accepted (in evaluation
-	// order until the first rejection, then in the order removeRejected
-	// leaves them), so every node gets the statuses a node-by-node loop
-	// gives. A plugin's rejections come as a list of the nodes' indices
-	// (RejectingFilterPlugin's, or collected from FilterBatch's statuses
-	// or Filter's), so the runner's work is per rejection, not per node.
-	live, livePos, liveIdx, out, rejBuf := bs.filterBuffers(n)
-	candIdx := res.candidateIndices()
-	var runs []int32 // the snapshot's index runs when the candidates are all its nodes
-	if candIdx == nil {
-		runs = res.snap.IndexRuns()
-	}
-	check := func(lo, hi int) bool {
-		m := hi - lo
-		o := out[lo:hi:hi] // all nil between calls
-		rb := rejBuf[lo:lo:hi]
-		k := start + lo
-		if k >= n {
-			k -= n
-		}
-		// ix[x] is the snapshot index of nodes[x], compacted with nodes:
-		// a view of the snapshot's runs until the first compaction
-		// (ixOwned: in liveIdx).
-		var ix []int32
-		ixOwned := candIdx != nil
-		if candIdx != nil {
-			ix = liveIdx[lo:hi:hi]
-			copy(ix[copy(ix, candIdx[k:]):], candIdx)
-		} else {
-			ix = runs[k : k+m : k+m]
-		}
-		// nodes starts as a view of candidates (no copy) when the chunk
-		// does not wrap; it is copied into live before the first compaction.
-		var nodes []*framework.NodeInfo
-		owned := false
-		if k+m <= n {
-			nodes = candidates[k : k+m : k+m]
-		} else {
-			nodes = live[lo:hi:hi]
-			copy(nodes[copy(nodes, candidates[k:]):], candidates)
-			owned = true
-		}
-		// pos[x] is the position of nodes[x], kept only when the
-		// candidates are narrowed (otherwise it follows from ix[x]) and
-		// written at the first compaction (lo+x until then).
-		var pos []int32
-		rej := int64(0)
-		for j, pl := range active {
-			l := len(nodes)
-			var rl []framework.NodeRejection
-			if d := deferring[j]; d != nil {
-				rl = d.FilterRejectsDeferred(ctx, state, pod, nodes, ix[:l:l], rb)
-			} else {
-				rl = filterChunk(ctx, state, pod, pl, batch[j], rejecters[j], trusted[j], nodes, ix[:l:l], o[:l], rb)
-			}
-			if len(rl) == 0 {
-				continue
-			}
-			if pos == nil && candIdx != nil {
-				pos = livePos[lo : lo+l : hi]
-				for x := range pos {
-					pos[x] = int32(lo + x)
-				}
-			}
-			if !owned {
-				nodes = live[lo : lo+copy(live[lo:hi], nodes) : hi]
-				owned = true
-			}
-			if !ixOwned {
-				ix = liveIdx[lo : lo+copy(liveIdx[lo:hi], ix) : hi]
-				ixOwned = true
-			}
-			w := removeRejected(rl, nodes, ix, pos, start, n)
-			if deferring[j] != nil {
-				rec.addRest(rl, idx[j], true)
-			} else {
-				rec.add(rl, idx[j])
-			}
-			if pos != nil {
-				pos = pos[:w]
-			}
-			rej += int64(l - w)
-			nodes = nodes[:w]
-			if w == 0 {
-				break
-			}
-		}
-		if rej > 0 {
-			rejected.Add(rej)
-		}
-		return found.Add(int64(len(nodes))) >= stop || rec.failed.Load()
-	}
-	if nominated != nil {
-		check = checkNodes
-	}
-	if done := ctx.Done(); done != nil { // a cancelled cycle stops at the next chunk
-		inner := check
-		check = func(lo, hi int) bool {
-			select {
-			case <-done:
-				return true
-			default:
-			}
-			return inner(lo, hi)
+	rec := sc.filterBuffers(n, f.filter)
+	r := &bs.filter
+	*r = filterRun{f: f, ctx: ctx, done: ctx.Done(), state: state, pod: pod, candidates: candidates, n: n, start: start,
+		active: active, idx: idx, batch: batch, rejecters: rejecters, trusted: trusted, deferring: deferring,
+		rec: rec, nominated: opts.NominatedPods, candIdx: res.candidateIndices(), stop: stop, counts: grow(r.counts, f.pool.Size())}
+	defer r.release()
+	if opts.NominatedPods == nil {
+		r.live, r.livePos, r.liveIdx, r.out, r.rejBuf = bs.filterBuffers(n)
+		if r.candIdx == nil {
+			r.runs = res.snap.IndexRuns()
 		}
 	}
 	var end int
-	if f.parallelism <= 1 && want < n {
-		end = sequentialUntil(n, &found, stop, check)
+	if want < n {
+		// Chunks sized to the feasible nodes still needed.
+		r.stopping, r.width = true, f.pool.Width(n, f.minChunk)
+		end = f.pool.Ordered(n, f.minChunk, sizedFilterRun{r})
 	} else {
-		end = parallel.Ordered(f.parallelism, n, f.chunkSize(n, want), check)
+		chunk := f.loopChunk(n)
+		r.width = f.pool.Width(n, chunk)
+		end = f.pool.Ordered(n, chunk, r)
 	}
 	bs.dirty = false
 	sc.written = end // positions past end were never filtered
+	rejected, candIdx := r.rejected(), r.candIdx
 
 	res.order = candidates
-	if rejected.Load() == 0 {
+	if rejected == 0 {
 		// Every evaluated node fits: positions 0.. up to want.
 		m := min(end, want)
 		feasible := grow(res.feasible, m)
@@ -603,42 +467,16 @@ func (d *diagnosisNames) mergeInto(diag *Diagnosis) {
 // that a chunk's NodeInfos stay in cache from one plugin to the next.
 const seqChunk = 512
 
-// sequentialUntil runs check over consecutive chunks of [0, n) on the
-// caller's goroutine until it returns true, and returns the end of the
-// processed prefix, as parallel.Ordered does with one worker. Each chunk is
-// the number of nodes expected to bring found to stop at the share of
-// feasible nodes seen so far (at least 8, at most seqChunk): a loop that
-// stops early evaluates few nodes past the stop in few chunks, where
-// chunks of a fixed size pay per-chunk costs (each plugin's call) many
-// times. Results do not depend on the chunks.
-func sequentialUntil(n int, found *atomic.Int64, stop int64, check func(lo, hi int) bool) int {
-	lo := 0
-	for lo < n {
-		f := found.Load()
-		need := stop - f
-		size := need
-		if f > 0 && lo > 0 {
-			size = (need*int64(lo) + f - 1) / f
-		}
-		size = min(max(size, 8), seqChunk, int64(n-lo))
-		hi := lo + int(size)
-		if check(lo, hi) {
-			return hi
-		}
-		lo = hi
+// loopChunk is the chunk of a loop that goes through all n nodes:
+// seqChunk when it runs on one worker (fewer than twice the workers'
+// MinChunk nodes, a few microseconds of work worth less than the fork and
+// join, run on the caller's goroutine), else the pool's chunk (a multiple
+// of parallel.Align). Results do not depend on it.
+func (f *Framework) loopChunk(n int) int {
+	if f.pool.Width(n, f.minChunk) <= 1 {
+		return max(min(n, seqChunk), 1)
 	}
-	return n
-}
-
-// chunkSize is the chunk of a loop over n nodes that needs want of them:
-// kube-scheduler's chunking when parallel or stopping early (a larger
-// chunk would evaluate more nodes past the stop), seqChunk when one worker
-// goes through all of them. Results do not depend on it.
-func (f *Framework) chunkSize(n, want int) int {
-	if f.parallelism <= 1 && want >= n {
-		return min(n, seqChunk)
-	}
-	return parallel.ChunkSize(n, f.parallelism)
+	return f.pool.Chunk(n, f.minChunk)
 }
 
 // grow returns s resized to n, reusing its array when it is large enough.
@@ -800,6 +638,7 @@ func (f *Framework) scoreFeasible(ctx context.Context, state *framework.CycleSta
 	r := &bs.run
 	*r = scoreRun{ctx: ctx, state: state, pod: pod, nodes: nodes, idx: idx, vals: vals, nf: nf,
 		active: active, calls: calls, batches: batches, bounds: r.bounds}
+	chunk := f.loopChunk(nf)
 	defer r.release()
 	if opts.TotalsOnly {
 		bs.bounded, bs.adders = grow(bs.bounded, np), grow(bs.adders, np)
@@ -822,9 +661,9 @@ func (f *Framework) scoreFeasible(ctx context.Context, state *framework.CycleSta
 			bs.fusedWith, bs.fusedWeights = grow(bs.fusedWith, np), grow(bs.fusedWeights, np)
 			r.fused, r.fusedWith, r.fusedWeights = fuseAdders(bs.adders, active, bs.fused, bs.fusedWith, bs.fusedWeights)
 		}
-		r.startBounds(f.chunkSize(nf, nf))
+		r.startBounds(chunk)
 	}
-	f.runScoreChunks(r, nf)
+	f.pool.Ordered(nf, chunk, r)
 	// The plugins are not kept past the Score step.
 	defer func() { clear(bs.bounded); clear(bs.adders); clear(bs.fusedWith) }()
 	if r.failed.Load() {
@@ -955,22 +794,6 @@ func (f *Framework) weighRowsChecked(totals, vals []int64, active []scorePlugin,
 	return nil // unreachable: some score was out of range
 }
 
-// runScoreChunks runs r's chunks over its nf nodes: at parallelism 1, or
-// with one chunk, here in order, as parallel.Ordered would run them,
-// without its closure.
-func (f *Framework) runScoreChunks(r *scoreRun, nf int) {
-	chunk := f.chunkSize(nf, nf)
-	if f.parallelism > 1 && nf > chunk {
-		parallel.Ordered(f.parallelism, nf, chunk, r.chunk)
-		return
-	}
-	for lo := 0; lo < nf; lo += chunk {
-		if r.chunk(lo, min(lo+chunk, nf)) {
-			break
-		}
-	}
-}
-
 // weighTotals sets totals[j] to Σ_p weight_p · vals[p*nf+j] (nf =
 // len(totals)), up to three plugins per pass over the nodes
 // (weighLookups), and reports whether every score is in [MinNodeScore,
@@ -1080,6 +903,7 @@ type batchScratch struct {
 	// deferring are the active filters that leave their rejections'
 	// statuses for later in a lean cycle (nil entries do not).
 	deferring []framework.DeferringRejectingFilterPlugin
+	filter    filterRun
 	run       scoreRun
 
 	// weighTables' rows weighed as they are (adds) and through tables
@@ -1250,6 +1074,10 @@ func (r *scoreRun) scoreAdderRows(nf int) bool {
 	}
 	return r.failed.Load()
 }
+
+// Chunk is chunk, on any worker: the run writes only its nodes' scores
+// and bounds.
+func (r *scoreRun) Chunk(_, lo, hi int) bool { return r.chunk(lo, hi) }
 
 // chunk scores nodes [lo, hi) plugin by plugin (each plugin's state stays
 // hot) and reports whether any chunk failed. The error kept is the one of

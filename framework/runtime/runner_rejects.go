@@ -3,7 +3,6 @@ package runtime
 import (
 	"context"
 	"slices"
-	"sync/atomic"
 
 	"github.com/schedkit/schedkit/framework"
 )
@@ -92,10 +91,6 @@ func removeRejected(rl []framework.NodeRejection, nodes []*framework.NodeInfo, i
 // alone and hands the rest of the list to addRest at the first entry that
 // is not one, so that it calls nothing and keeps its values in registers.
 func (r *filterRecorder) add(rl []framework.NodeRejection, pi int16) {
-	if r.shared {
-		r.addRest(rl, pi, false)
-		return
-	}
 	statuses, bits := r.statuses, r.rejected
 	plugins := r.plugins[:len(statuses)]
 	for k, x := range rl {
@@ -110,8 +105,7 @@ func (r *filterRecorder) add(rl []framework.NodeRejection, pi int16) {
 }
 
 // addRest is add for any entry: a failure is recorded as
-// filterRecorder.failure's status, and with shared set the bits are set
-// atomically. With deferred (a DeferringRejectingFilterPlugin's list), an
+// filterRecorder.failure's status. With deferred (a DeferringRejectingFilterPlugin's list), an
 // entry without a status is a rejection whose status deferredStatuses
 // sets when the cycle keeps it.
 func (r *filterRecorder) addRest(rl []framework.NodeRejection, pi int16, deferred bool) {
@@ -122,11 +116,7 @@ func (r *filterRecorder) addRest(rl []framework.NodeRejection, pi int16, deferre
 			st = r.failure(st, pi)
 		}
 		statuses[p], plugins[p] = st, pi
-		if r.shared {
-			atomic.OrUint64(&bits[p>>6], 1<<(p&63))
-		} else {
-			bits[p>>6] |= 1 << (p & 63)
-		}
+		bits[p>>6] |= 1 << (p & 63)
 	}
 }
 

@@ -29,11 +29,10 @@ type scratch struct {
 type filterRecorder struct {
 	statuses []*framework.Status
 	plugins  []int16
+	// rejected's words are each written by one worker: the chunks of a
+	// parallel loop start at multiples of 64 positions.
 	rejected []uint64
-	// shared: chunks are filtered concurrently, so bits of one word may
-	// be set by two goroutines at once.
-	shared  bool
-	filters []framework.FilterPlugin
+	filters  []framework.FilterPlugin
 	failed  atomic.Bool
 }
 
@@ -43,12 +42,7 @@ func (r *filterRecorder) add1(p int, st *framework.Status, pi int16) {
 		st = r.failure(st, pi)
 	}
 	r.statuses[p], r.plugins[p] = st, pi
-	bit := uint64(1) << (p & 63)
-	if r.shared {
-		atomic.OrUint64(&r.rejected[p>>6], bit)
-	} else {
-		r.rejected[p>>6] |= bit
-	}
+	r.rejected[p>>6] |= 1 << (p & 63)
 }
 
 // failure is the status add records for st, not a rejection, by filter
@@ -72,7 +66,7 @@ func (f *Framework) getScratch() *scratch {
 // filterBuffers returns the recorder for n positions, all clear. The
 // caller sets s.written to the end of the positions it wrote once it knows
 // it; until then every position counts as written.
-func (s *scratch) filterBuffers(n int, shared bool, filters []framework.FilterPlugin) *filterRecorder {
+func (s *scratch) filterBuffers(n int, filters []framework.FilterPlugin) *filterRecorder {
 	r := &s.rec
 	nw := (n + 63) >> 6
 	if cap(r.statuses) < n {
@@ -85,7 +79,7 @@ func (s *scratch) filterBuffers(n int, shared bool, filters []framework.FilterPl
 	// set the position's bit, so it was written this cycle.
 	clear(r.rejected[:min((s.written+63)>>6, cap(r.rejected))])
 	r.statuses, r.plugins, r.rejected = r.statuses[:n], r.plugins[:n], r.rejected[:nw]
-	r.shared, r.filters = shared, filters
+	r.filters = filters
 	r.failed.Store(false)
 	s.written = n
 	return r

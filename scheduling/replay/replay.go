@@ -478,6 +478,7 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 	if err != nil {
 		return nil, err
 	}
+	defer s.Close()
 
 	total, done := len(tl.arrivals), 0
 	lastArrival := time.Time{}

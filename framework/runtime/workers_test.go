@@ -1,0 +1,165 @@
+package runtime
+
+import (
+	"context"
+	"math/rand/v2"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/schedkit/schedkit/framework"
+)
+
+// waitGoroutines waits up to two seconds for the number of goroutines to
+// come down to want, running the collector (which stops the workers of
+// unreachable Workers) as it waits.
+func waitGoroutines(t *testing.T, want int) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Second)
+	for runtime.NumGoroutine() > want {
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<16)
+			t.Fatalf("%d goroutines, want %d:\n%s", runtime.NumGoroutine(), want, buf[:runtime.Stack(buf, true)])
+		}
+		runtime.GC()
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// workersFramework returns a framework with a filter and a score plugin
+// on its own workers of n, and a snapshot of nodes large enough for its
+// loops to run in parallel.
+func workersFramework(t *testing.T, n int) (*Framework, *framework.Snapshot) {
+	t.Helper()
+	fk := &fake{name: "P", filter: func(ni *framework.NodeInfo) *framework.Status {
+		if nodeNum(ni)%3 == 0 {
+			return framework.NewStatus(framework.Unschedulable, "thirds")
+		}
+		return nil
+	}, score: func(ni *framework.NodeInfo) (int64, *framework.Status) { return int64(nodeNum(ni) % 7), nil }}
+	f, err := NewFramework(registryOf(fk), framework.Profile{Filter: []string{"P"}, Score: []string{"P"}, Weights: map[string]int64{"P": 1}}, WithParallelism(n))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f, framework.MustSnapshot(testNodes(4*DefaultMinChunk), nil)
+}
+
+func scheduleOnce(t *testing.T, f *Framework, snap *framework.Snapshot) string {
+	t.Helper()
+	res, err := f.Schedule(context.Background(), nil, snap, testPod("p"), CycleOptions{Rand: rand.New(rand.NewPCG(1, 2))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.SelectedNode()
+}
+
+// TestFrameworkCloseStopsWorkers: a framework's parallel loops start its
+// workers' goroutines, Close stops them all, and the framework schedules
+// after Close as before, on the caller's goroutine.
+func TestFrameworkCloseStopsWorkers(t *testing.T) {
+	defer atLeastProcs(4)()
+	before := runtime.NumGoroutine()
+	f, snap := workersFramework(t, 4)
+	want := scheduleOnce(t, f, snap)
+	if got := runtime.NumGoroutine(); got != before+3 {
+		t.Fatalf("%d goroutines after a parallel cycle, want %d (3 helpers)", got, before+3)
+	}
+	f.Close()
+	f.Close()
+	waitGoroutines(t, before)
+	if got := scheduleOnce(t, f, snap); got != want {
+		t.Fatalf("after Close: selected %s, want %s", got, want)
+	}
+	if got := runtime.NumGoroutine(); got > before {
+		t.Fatalf("a cycle after Close started goroutines: %d, want %d", got, before)
+	}
+}
+
+// TestDroppedFrameworkStopsWorkers: the workers of a framework dropped
+// without Close stop once the collector finds it unreachable.
+func TestDroppedFrameworkStopsWorkers(t *testing.T) {
+	defer atLeastProcs(4)()
+	before := runtime.NumGoroutine()
+	func() {
+		f, snap := workersFramework(t, 4)
+		scheduleOnce(t, f, snap)
+		if got := runtime.NumGoroutine(); got <= before {
+			t.Fatalf("%d goroutines after a parallel cycle: no helper started", got)
+		}
+	}()
+	waitGoroutines(t, before)
+}
+
+// TestSharedWorkers: frameworks built WithWorkers share its goroutines,
+// do not close them, and decide as a sequential framework does.
+func TestSharedWorkers(t *testing.T) {
+	defer atLeastProcs(4)()
+	before := runtime.NumGoroutine()
+	w, err := NewWorkers(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seq, snap := workersFramework(t, 1)
+	want := scheduleOnce(t, seq, snap)
+	for range 2 {
+		f, err := NewFramework(registryOf(seq.plugins["P"].(*fake)), seq.Profile(), WithWorkers(w))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Parallelism() != 3 {
+			t.Fatalf("Parallelism() = %d, want the workers' 3", f.Parallelism())
+		}
+		if got := scheduleOnce(t, f, snap); got != want {
+			t.Fatalf("selected %s, want %s", got, want)
+		}
+		f.Close() // not the framework's to stop
+	}
+	if got := runtime.NumGoroutine(); got != before+2 {
+		t.Fatalf("%d goroutines, want %d (the shared 2 helpers)", got, before+2)
+	}
+	w.Close()
+	waitGoroutines(t, before)
+}
+
+func TestNewWorkersErrors(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		opts []WorkersOption
+		want string
+	}{
+		{0, nil, "NewWorkers(0): must be at least 1"},
+		{2, []WorkersOption{WithMinChunk(0)}, "WithMinChunk(0): must be at least 1"},
+	} {
+		if _, err := NewWorkers(tc.n, tc.opts...); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("NewWorkers(%d): error %v, want %q", tc.n, err, tc.want)
+		}
+	}
+	if _, err := NewFramework(registryOf(), framework.Profile{}, WithWorkers(nil)); err == nil || !strings.Contains(err.Error(), "WithWorkers(nil)") {
+		t.Errorf("WithWorkers(nil): error %v", err)
+	}
+}
+
+// TestLoopChunkCutoff: loops over fewer than twice MinChunk nodes stay on
+// the caller's goroutine; larger ones are cut into chunks of whole
+// multiples of 64 nodes, at least MinChunk.
+func TestLoopChunkCutoff(t *testing.T) {
+	defer atLeastProcs(2)()
+	w, err := NewWorkers(2, WithMinChunk(100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	f, err := NewFramework(registryOf(), framework.Profile{}, WithWorkers(w))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ n, want int }{{255, 255}, {256, 128}, {5000, 640}} {
+		if got := f.loopChunk(tc.n); got != tc.want {
+			t.Errorf("loopChunk(%d) = %d, want %d", tc.n, got, tc.want)
+		}
+		if got := f.pool.Width(tc.n, f.loopChunk(tc.n)); (got > 1) != (tc.n >= 256) {
+			t.Errorf("n=%d: width %d", tc.n, got)
+		}
+	}
+}

@@ -1,0 +1,258 @@
+package parallel
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"pgregory.net/rapid"
+)
+
+// sizedBody is a Body whose chunks are sized as they are claimed.
+type sizedBody struct {
+	Func
+	size func(lo int) int
+}
+
+func (b sizedBody) ChunkSize(lo int) int { return b.size(lo) }
+
+// TestPropPoolOrderedPrefix: on a pool of any size, loop after loop (with
+// fixed chunks or chunks sized as claimed), every index below the returned
+// end is processed exactly once and none at or above it, every worker
+// number is below the loop's width, a stop returns a complete prefix that
+// contains the chunk that asked to stop, and no stop processes every
+// index.
+func TestPropPoolOrderedPrefix(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		size := rapid.IntRange(1, 8).Draw(t, "size")
+		p := NewPoolSpin(size, time.Duration(rapid.IntRange(0, 20).Draw(t, "spinµs"))*time.Microsecond)
+		defer p.Close()
+		for range rapid.IntRange(1, 4).Draw(t, "loops") {
+			n := rapid.IntRange(0, 2000).Draw(t, "n")
+			chunk := rapid.IntRange(1, 300).Draw(t, "chunk")
+			stopAt := rapid.IntRange(-1, n).Draw(t, "stopAt")
+			sized := rapid.Bool().Draw(t, "sized")
+			width := p.Width(n, chunk)
+			seen := make([]atomic.Int32, n)
+			var badWorker atomic.Int64
+			badWorker.Store(-1)
+			fn := Func(func(w, lo, hi int) bool {
+				if w < 0 || w >= max(width, 1) {
+					badWorker.Store(int64(w))
+				}
+				for i := lo; i < hi; i++ {
+					seen[i].Add(1)
+				}
+				return stopAt >= lo && stopAt < hi
+			})
+			var body Body = fn
+			if sized {
+				body = sizedBody{fn, func(lo int) int { return 1 + (lo*7+chunk)%150 }}
+			}
+			end := p.Ordered(n, chunk, body)
+			if w := badWorker.Load(); w >= 0 {
+				t.Fatalf("worker %d outside the width %d", w, width)
+			}
+			if end < 0 || end > n {
+				t.Fatalf("end %d outside [0,%d]", end, n)
+			}
+			for i := range n {
+				c := seen[i].Load()
+				if i < end && c != 1 || i >= end && c != 0 {
+					t.Fatalf("index %d processed %d times with end %d", i, c, end)
+				}
+			}
+			if stopAt < 0 || stopAt >= n {
+				if end != n {
+					t.Fatalf("no stop, end %d != n %d", end, n)
+				}
+			} else if end <= stopAt {
+				t.Fatalf("stop requested at %d but end is %d", stopAt, end)
+			}
+		}
+	})
+}
+
+// TestPoolChunksAligned: the chunks of a parallel loop sized by Chunk,
+// or by a Sizer, start at multiples of Align.
+func TestPoolChunksAligned(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("needs GOMAXPROCS ≥ 2 for a parallel loop")
+	}
+	p := NewPool(4)
+	defer p.Close()
+	for _, n := range []int{1000, 5000, 4097} {
+		chunk := p.Chunk(n, 1)
+		if chunk%Align != 0 {
+			t.Fatalf("Chunk(%d) = %d, not a multiple of %d", n, chunk, Align)
+		}
+		for _, body := range []Body{
+			Func(func(w, lo, hi int) bool { return false }),
+			sizedBody{nil, func(lo int) int { return 1 + lo%100 }},
+		} {
+			var mu sync.Mutex
+			var starts []int
+			rec := Func(func(w, lo, hi int) bool {
+				mu.Lock()
+				starts = append(starts, lo)
+				mu.Unlock()
+				return false
+			})
+			if sb, ok := body.(sizedBody); ok {
+				sb.Func = rec
+				body = sb
+			} else {
+				body = rec
+			}
+			p.Ordered(n, chunk, body)
+			for _, lo := range starts {
+				if lo%Align != 0 {
+					t.Fatalf("n=%d: chunk starts at %d", n, lo)
+				}
+			}
+		}
+	}
+}
+
+func TestPoolWidth(t *testing.T) {
+	p := NewPool(16)
+	defer p.Close()
+	procs := runtime.GOMAXPROCS(0)
+	for _, tc := range []struct{ n, chunk, want int }{
+		{0, 64, 1}, {64, 64, 1}, {127, 64, 1}, {128, 64, min(2, procs)}, {5000, 64, min(16, procs)}, {5000, 2500, min(2, procs)}, {5000, 2501, 1},
+	} {
+		if got := p.Width(tc.n, tc.chunk); got != tc.want {
+			t.Errorf("Width(%d, %d) = %d, want %d", tc.n, tc.chunk, got, tc.want)
+		}
+	}
+	if got := NewPool(1).Width(5000, 64); got != 1 {
+		t.Errorf("a pool of 1: Width = %d, want 1", got)
+	}
+	p.Close()
+	if got := p.Width(5000, 64); got != 1 {
+		t.Errorf("a closed pool: Width = %d, want 1", got)
+	}
+}
+
+// TestPoolPanicReachesCaller: a panic in a helper's chunk is raised on
+// the caller's goroutine, and the pool runs the next loop.
+func TestPoolPanicReachesCaller(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("needs GOMAXPROCS ≥ 2 for a helper")
+	}
+	p := NewPool(2)
+	defer p.Close()
+	for range 20 {
+		got := func() (v any) {
+			defer func() { v = recover() }()
+			p.Ordered(4096, 64, Func(func(w, lo, hi int) bool {
+				if w != 0 {
+					panic("boom")
+				}
+				time.Sleep(10 * time.Microsecond) // leaves chunks for the helper
+				return false
+			}))
+			return nil
+		}()
+		if got != nil && got != "boom" {
+			t.Fatalf("recovered %v, want boom", got)
+		}
+		var sum atomic.Int64
+		if end := p.Ordered(1000, 64, Func(func(w, lo, hi int) bool { sum.Add(int64(hi - lo)); return false })); end != 1000 || sum.Load() != 1000 {
+			t.Fatalf("after a panic: end %d, items %d", end, sum.Load())
+		}
+	}
+}
+
+// TestPoolNestedAndConcurrentLoops: a loop started from inside a chunk,
+// or from another goroutine while one runs, still processes every index.
+func TestPoolNestedAndConcurrentLoops(t *testing.T) {
+	p := NewPool(4)
+	defer p.Close()
+	var wg sync.WaitGroup
+	var total atomic.Int64
+	for range 4 {
+		wg.Go(func() {
+			for range 50 {
+				p.Ordered(300, 64, Func(func(w, lo, hi int) bool {
+					p.Ordered(hi-lo, 8, Func(func(_, a, b int) bool { total.Add(int64(b - a)); return false }))
+					return false
+				}))
+			}
+		})
+	}
+	wg.Wait()
+	if got, want := total.Load(), int64(4*50*300); got != want {
+		t.Fatalf("processed %d items, want %d", got, want)
+	}
+}
+
+// TestPoolCloseLeavesNoGoroutine: Close stops every helper, and loops
+// after it run on the caller's goroutine.
+func TestPoolCloseLeavesNoGoroutine(t *testing.T) {
+	before := runtime.NumGoroutine()
+	for _, spin := range []time.Duration{0, DefaultSpin} {
+		p := NewPoolSpin(8, spin)
+		for range 10 {
+			p.Ordered(10000, 64, Func(func(w, lo, hi int) bool { return false }))
+		}
+		p.Close()
+		p.Close()
+		var callers atomic.Int64
+		if end := p.Ordered(10000, 64, Func(func(w, lo, hi int) bool { callers.Add(int64(w)); return false })); end != 10000 || callers.Load() != 0 {
+			t.Fatalf("after Close: end %d, worker numbers sum %d (want 10000, 0)", end, callers.Load())
+		}
+	}
+	if err := waitGoroutines(before); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// waitGoroutines waits up to a second for the number of goroutines to
+// come back to want.
+func waitGoroutines(want int) error {
+	deadline := time.Now().Add(time.Second)
+	for {
+		got := runtime.NumGoroutine()
+		if got <= want {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<16)
+			return fmt.Errorf("%d goroutines, want %d:\n%s", got, want, buf[:runtime.Stack(buf, true)])
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// BenchmarkPoolForkJoin is one fork/join of the pool: a loop of one
+// chunk of Align items per worker, each chunk doing nothing, with as many
+// workers as GOMAXPROCS allows (-cpu 2 for two workers).
+func BenchmarkPoolForkJoin(b *testing.B) {
+	p := NewPool(64)
+	defer p.Close()
+	k := runtime.GOMAXPROCS(0)
+	n := k * Align
+	var body Body = Func(func(w, lo, hi int) bool { return false })
+	if w := p.Width(n, Align); w != k {
+		b.Fatalf("width %d, want %d", w, k)
+	}
+	for b.Loop() {
+		p.Ordered(n, Align, body)
+	}
+	b.ReportMetric(float64(k), "workers")
+}
+
+// BenchmarkGoroutinesForkJoin is the same loop run by Ordered, which
+// starts goroutines for each loop.
+func BenchmarkGoroutinesForkJoin(b *testing.B) {
+	k := runtime.GOMAXPROCS(0)
+	n := k * Align
+	for b.Loop() {
+		Ordered(k, n, Align, func(lo, hi int) bool { return false })
+	}
+	b.ReportMetric(float64(k), "workers")
+}
