@@ -128,7 +128,9 @@ func WithSeed(seed uint64) Option { return func(s *Scheduler) { s.seed = seed } 
 // WithParallelism sets the workers of per-node loops (default 1): above
 // 1 the scheduler starts one runtime.Workers of n that every profile's
 // Framework shares, and Close stops.
-func WithParallelism(n int) Option { return func(s *Scheduler) { s.parallelism, s.sharedWorkers = n, nil } }
+func WithParallelism(n int) Option {
+	return func(s *Scheduler) { s.parallelism, s.sharedWorkers = n, nil }
+}
 
 // WithWorkers runs every profile's per-node loops on w, which others may
 // share (several schedulers in one process, each running its cycles in
@@ -319,13 +321,13 @@ type Scheduler struct {
 	// sharedWorkers and workersSet: WithWorkers.
 	sharedWorkers *runtime.Workers
 	workersSet    bool
-	kubeVersion framework.KubeVersion
-	pctToScore  int32
-	queueOpts   QueueOptions
-	extenders   []framework.Extender
-	async       bool
-	keepResults bool
-	keepFailed  bool // WithFailureExplanations
+	kubeVersion   framework.KubeVersion
+	pctToScore    int32
+	queueOpts     QueueOptions
+	extenders     []framework.Extender
+	async         bool
+	keepResults   bool
+	keepFailed    bool // WithFailureExplanations
 	// observedEviction: WithObservedEviction.
 	observedEviction bool
 	// claimWriter: WithClaimWriter (nil: none).

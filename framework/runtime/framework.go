@@ -63,11 +63,11 @@ type Framework struct {
 	parallelism int
 	// workers run the per-node loops (WithWorkers, or the Framework's own
 	// when ownWorkers); pool is theirs (nil: every loop runs inline).
-	workers    *Workers
-	workersSet bool
-	ownWorkers bool
-	pool       *parallel.Pool
-	minChunk   int // the workers' MinChunk
+	workers     *Workers
+	workersSet  bool
+	ownWorkers  bool
+	pool        *parallel.Pool
+	minChunk    int // the workers' MinChunk
 	kubeVersion framework.KubeVersion
 	extenders   []framework.Extender
 	plugins     map[string]framework.Plugin

@@ -33,7 +33,7 @@ type filterRecorder struct {
 	// parallel loop start at multiples of 64 positions.
 	rejected []uint64
 	filters  []framework.FilterPlugin
-	failed  atomic.Bool
+	failed   atomic.Bool
 }
 
 // add1 records st, the failure by filter pi of the node at position p.
