@@ -91,6 +91,7 @@ func TestPropForkRevertWithVolumes(t *testing.T) {
 // each node does not depend on the order of the nodes in the snapshot nor
 // on the framework's parallelism.
 func TestPropVolumeFilterOrderAndParallelism(t *testing.T) {
+	defer atLeastProcs(4)()
 	rapid.Check(t, func(t *rapid.T) {
 		zones := rapid.IntRange(1, 3).Draw(t, "zones")
 		var nodes []*api.Node
@@ -99,7 +100,7 @@ func TestPropVolumeFilterOrderAndParallelism(t *testing.T) {
 			st.MakeSC("zonal", "csi.example.com", api.VolumeBindingWaitForFirstConsumer).AllowedTopology(api.LabelTopologyZone, "zone-a", "zone-b").Obj(),
 			st.MakeSC("local", api.NotSupportedProvisioner, api.VolumeBindingWaitForFirstConsumer).Obj(),
 		}
-		n := rapid.IntRange(1, 24).Draw(t, "nodes")
+		n := rapid.SampledFrom([]int{1, 2, 5, 12, 24, 130}).Draw(t, "nodes") // 130: two chunks of the parallel loops
 		for i := range n {
 			name := fmt.Sprintf("n%02d", i)
 			nodes = append(nodes, st.MakeNode().Name(name).Label(api.LabelTopologyZone, fmt.Sprintf("zone-%c", 'a'+i%zones)).
@@ -140,7 +141,12 @@ func TestPropVolumeFilterOrderAndParallelism(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			f, err := runtime.NewFramework(NewDefaultRegistry(), profile, runtime.WithParallelism(parallelism))
+			w, err := runtime.NewWorkers(parallelism, runtime.WithMinChunk(1)) // chunks of 64 nodes
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer w.Close()
+			f, err := runtime.NewFramework(NewDefaultRegistry(), profile, runtime.WithWorkers(w))
 			if err != nil {
 				t.Fatal(err)
 			}

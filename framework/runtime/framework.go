@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/schedkit/schedkit/framework"
@@ -95,9 +94,9 @@ type Framework struct {
 	// read once, with the plugin's index in preFilter.
 	extensions []preFilterExtension
 	scoreIndex map[string]int
-	scratch    sync.Pool
+	scratch    keptPool[scratch]
 	// batch pools the runner's plugin-by-plugin buffers (batchScratch).
-	batch sync.Pool
+	batch keptPool[batchScratch]
 	// sign caches the plugins that sign pods (signature.go).
 	sign signState
 	// svc are the Handle's services (handle.go).

@@ -298,9 +298,15 @@ func drawIncCaseWith(t *rapid.T, more func(t *rapid.T, add func(name string, p f
 	if more != nil {
 		more(t, add, func(name string, w int64) { prof.Weights[name] = w })
 	}
-	par := rapid.SampledFrom([]int{1, 1, 3}).Draw(t, "parallelism") // 3: the chunked Score step
+	// 3: the chunked Score step, on workers whose chunks are of 64 nodes.
+	par := rapid.SampledFrom([]int{1, 1, 3}).Draw(t, "parallelism")
 	explain = append(explain, fmt.Sprintf("parallelism %d", par))
-	fw, err := runtime.NewFramework(reg, prof, runtime.WithParallelism(par))
+	w, err := runtime.NewWorkers(par, runtime.WithMinChunk(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Close)
+	fw, err := runtime.NewFramework(reg, prof, runtime.WithWorkers(w))
 	if err != nil {
 		t.Fatal(err)
 	}

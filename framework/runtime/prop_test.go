@@ -31,6 +31,9 @@ type propCase struct {
 	rejectPct int64
 	start     int
 	toFind    int
+	// totalsOnly runs the cycle as the scheduler does when it keeps no
+	// explanation (TotalsOnly, SkipExplanation).
+	totalsOnly bool
 }
 
 func drawCase(t *rapid.T, lo, hi int64) propCase {
@@ -93,6 +96,7 @@ func (c propCase) run(t *rapid.T, parallelism int, rngSeed uint64) (*Result, err
 	snap := framework.MustSnapshot(testNodes(c.nodes), nil)
 	return f.Schedule(context.Background(), nil, snap, testPod("p"), CycleOptions{
 		Rand: rand.New(rand.NewPCG(rngSeed, 7)), StartIndex: c.start, NumFeasibleToFind: c.toFind, AlwaysScore: true,
+		TotalsOnly: c.totalsOnly, SkipExplanation: c.totalsOnly,
 	})
 }
 
@@ -158,7 +162,7 @@ func TestPropScoresInRangeOrError(t *testing.T) {
 // TestPropParallelEqualsSequential: verdicts, scores and the choice do not
 // depend on the number of workers (up to 8, GOMAXPROCS raised to let
 // them all run), on clusters of up to 700 nodes, every node evaluated or
-// sampled.
+// sampled, keeping every explanation or the totals only.
 func TestPropParallelEqualsSequential(t *testing.T) {
 	defer atLeastProcs(8)()
 	rapid.Check(t, func(t *rapid.T) {
@@ -166,6 +170,7 @@ func TestPropParallelEqualsSequential(t *testing.T) {
 		c.nodes = rapid.IntRange(0, 700).Draw(t, "manyNodes")
 		c.start = rapid.IntRange(0, 1000).Draw(t, "manyStart")
 		c.toFind = rapid.IntRange(0, 800).Draw(t, "manyToFind")
+		c.totalsOnly = rapid.Bool().Draw(t, "totalsOnly")
 		workers := rapid.IntRange(2, 8).Draw(t, "workers")
 		seq, errSeq := c.run(t, 1, 3)
 		par, errPar := c.run(t, workers, 3)
@@ -180,6 +185,9 @@ func TestPropParallelEqualsSequential(t *testing.T) {
 		}
 		if seq.SelectedNode() != par.SelectedNode() || seq.EvaluatedNodes() != par.EvaluatedNodes() {
 			t.Fatalf("choice %s/%s evaluated %d/%d", seq.SelectedNode(), par.SelectedNode(), seq.EvaluatedNodes(), par.EvaluatedNodes())
+		}
+		if d := cmp.Diff([]any{seq.Totals, seq.Top, seq.Ties, seq.Margin}, []any{par.Totals, par.Top, par.Ties, par.Margin}); d != "" {
+			t.Fatalf("totals, top, ties and margin differ:\n%s", d)
 		}
 	})
 }

@@ -183,6 +183,7 @@ type Result struct {
 	feasibleBuf   []int32
 	candidateIdx  []int32 // snapshot index of each candidate (narrowed cycles)
 	ties          []int32 // selectHost's tied positions
+	rank          rankRun // selectHost's chunks, when ranked in parallel
 	// spans, when not empty, are the runs of positions feasible holds, in
 	// order (splitEvaluated's placeSpans), for feasibleNodes to copy.
 	spans []span
@@ -672,7 +673,10 @@ func (r *Result) selectHost(rng *rand.Rand, n int) {
 		top = make([]rankedPos, 0, keep)
 	}
 	r.ties = grow(r.ties, len(totals))
-	best, cnt, top := rankTotals(totals, top, keep, r.ties)
+	best, cnt, top, ok := r.rankParallel(top, keep)
+	if !ok {
+		best, cnt, top = rankTotals(totals, top, keep, r.ties)
+	}
 	r.pickRanked(rng, n, best, cnt, top)
 }
 

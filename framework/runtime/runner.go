@@ -905,6 +905,7 @@ type batchScratch struct {
 	deferring []framework.DeferringRejectingFilterPlugin
 	filter    filterRun
 	run       scoreRun
+	weigh     weighRun
 
 	// weighTables' rows weighed as they are (adds) and through tables
 	// (looks, of the plugins lookedUp), and the tables.
@@ -1133,12 +1134,7 @@ func (r *scoreRun) chunk(lo, hi int) bool {
 	return r.failed.Load()
 }
 
-func (f *Framework) getBatchScratch() *batchScratch {
-	if s, ok := f.batch.Get().(*batchScratch); ok {
-		return s
-	}
-	return &batchScratch{}
-}
+func (f *Framework) getBatchScratch() *batchScratch { return f.batch.get() }
 
 // filterPlugins returns three slices of n entries for the batch views of
 // the active filters and whether each is trusted.

@@ -145,9 +145,9 @@ type batchCase struct {
 
 func drawBatchCase(t *rapid.T) batchCase {
 	c := batchCase{
-		nodes:     rapid.IntRange(0, 80).Draw(t, "nodes"),
-		start:     rapid.IntRange(0, 100).Draw(t, "start"),
-		toFind:    rapid.IntRange(0, 90).Draw(t, "toFind"),
+		nodes:     rapid.SampledFrom([]int{0, 1, 2, 5, 30, 63, 64, 80, 128, 129, 200, 400}).Draw(t, "nodes"),
+		start:     rapid.IntRange(0, 500).Draw(t, "start"),
+		toFind:    rapid.IntRange(0, 450).Draw(t, "toFind"),
 		seed:      rapid.Uint64().Draw(t, "seed"),
 		filters:   rapid.SampledFrom([]int{0, 1, 2, 3, 3, 4, 4}).Draw(t, "filters"),
 		scores:    rapid.IntRange(0, 4).Draw(t, "scores"),
@@ -240,7 +240,12 @@ func (c batchCase) run(t *rapid.T, parallelism int, nodeByNode bool, batch func(
 			t.Fatal(err)
 		}
 	}
-	f, err := NewFramework(r, p, WithParallelism(parallelism))
+	w, err := NewWorkers(parallelism, WithMinChunk(1)) // chunks of 64 nodes
+	if err != nil {
+		t.Fatalf("NewWorkers: %v", err)
+	}
+	defer w.Close()
+	f, err := NewFramework(r, p, WithWorkers(w))
 	if err != nil {
 		t.Fatalf("NewFramework: %v", err)
 	}
@@ -257,11 +262,12 @@ func (c batchCase) run(t *rapid.T, parallelism int, nodeByNode bool, batch func(
 // TestPropBatchEqualsNodeByNode: with any mix of plugins offering
 // BatchFilterPlugin, RejectingFilterPlugin (in order or not, deferring
 // its statuses or not) and
-// BatchScorePlugin, at any parallelism, the cycle's
+// BatchScorePlugin, on 1 to 4 workers (chunks of 64 nodes), the cycle's
 // error, verdicts, raw and normalized scores, evaluated count and choice
 // are those of the node-by-node runner (sequential, no batch interface,
 // node-by-node filter loop).
 func TestPropBatchEqualsNodeByNode(t *testing.T) {
+	defer atLeastProcs(4)()
 	rapid.Check(t, func(t *rapid.T) {
 		c := drawBatchCase(t)
 		mask := rapid.Uint64().Draw(t, "batchMask")
@@ -683,9 +689,13 @@ func TestPropBatchIndices(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		par := rapid.IntRange(1, 2).Draw(t, "parallelism")
+		w, err := NewWorkers(rapid.IntRange(1, 2).Draw(t, "parallelism"), WithMinChunk(1)) // chunks of 64 nodes
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Close()
 		f, err := NewFramework(r, framework.Profile{PreFilter: []string{"Narrow"}, Filter: []string{"First", "Second"}, Score: []string{"First", "Second"},
-			Weights: map[string]int64{"First": 1, "Second": 1}}, WithParallelism(par))
+			Weights: map[string]int64{"First": 1, "Second": 1}}, WithWorkers(w))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -86,12 +86,13 @@ func TestFilterStopsAtKPlusOneFeasible(t *testing.T) {
 }
 
 // TestPropSamplingMatchesNodeByNode checks the stopping filter loop (one
-// worker: chunks sized to the feasible nodes still needed; four workers:
-// kube's fixed chunks) against kube's node-by-node rule on clusters large
+// worker or four, chunks sized to the feasible nodes still needed and, on
+// four, split among them) against kube's node-by-node rule on clusters large
 // enough to take several chunks: from the start index, the feasible nodes
 // before the (k+1)-th, the nodes evaluated up to it, and a filter error
 // before it failing the cycle.
 func TestPropSamplingMatchesNodeByNode(t *testing.T) {
+	defer atLeastProcs(4)()
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(1, 1500).Draw(t, "nodes")
 		fit := rapid.Float64Range(0, 1).Draw(t, "fit")
@@ -142,7 +143,12 @@ func TestPropSamplingMatchesNodeByNode(t *testing.T) {
 		s := &fake{name: "S", score: func(*framework.NodeInfo) (int64, *framework.Status) { return 1, nil }}
 		snap := framework.MustSnapshot(testNodes(n), nil)
 		for _, par := range []int{1, 4} {
-			f, err := NewFramework(registryOf(a, s), framework.Profile{Filter: []string{"A"}, Score: []string{"S"}, Weights: map[string]int64{"S": 1}}, WithParallelism(par))
+			w, err := NewWorkers(par, WithMinChunk(1)) // chunks of 64 nodes
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer w.Close()
+			f, err := NewFramework(registryOf(a, s), framework.Profile{Filter: []string{"A"}, Score: []string{"S"}, Weights: map[string]int64{"S": 1}}, WithWorkers(w))
 			if err != nil {
 				t.Fatal(err)
 			}

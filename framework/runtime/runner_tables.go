@@ -61,15 +61,7 @@ func (f *Framework) weighTables(bs *batchScratch, totals []int64) (done bool, er
 		adds = append(adds, lookup{row: row, w: sp.weight})
 	}
 	bs.adds, bs.looks, bs.lookedUp = adds, looks, lookedUp
-	bad := weighLookups(totals, adds, c, r.adders != nil)
-	miss := false
-	for i := 0; i < len(looks) && !miss; i += 2 {
-		if i+1 < len(looks) {
-			miss = addLooked2(totals, &looks[i], &looks[i+1])
-		} else {
-			miss = addLooked(totals, &looks[i])
-		}
-	}
+	bad, miss := f.weighAll(&bs.weigh, totals, adds, looks, c, r.adders != nil)
 	if !miss && bad&^scoreMask == 0 {
 		return true, nil
 	}

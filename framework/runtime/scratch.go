@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	"sync"
 	"sync/atomic"
 
 	"github.com/schedkit/schedkit/framework"
@@ -56,11 +57,32 @@ func (r *filterRecorder) failure(st *framework.Status, pi int16) *framework.Stat
 	return st
 }
 
-func (f *Framework) getScratch() *scratch {
-	if s, ok := f.scratch.Get().(*scratch); ok {
-		return s
+func (f *Framework) getScratch() *scratch { return f.scratch.get() }
+
+// keptPool is a sync.Pool that keeps one item out of the collector's
+// reach: a Framework that runs one cycle at a time reuses the same
+// buffers, sized by the nodes, from cycle to cycle, instead of allocating
+// them again after each collection empties the pool; concurrent cycles
+// take the others from the pool.
+type keptPool[T any] struct {
+	kept atomic.Pointer[T]
+	pool sync.Pool
+}
+
+func (p *keptPool[T]) get() *T {
+	if x := p.kept.Swap(nil); x != nil {
+		return x
 	}
-	return &scratch{}
+	if x, ok := p.pool.Get().(*T); ok {
+		return x
+	}
+	return new(T)
+}
+
+func (p *keptPool[T]) Put(x *T) {
+	if !p.kept.CompareAndSwap(nil, x) {
+		p.pool.Put(x)
+	}
 }
 
 // filterBuffers returns the recorder for n positions, all clear. The

@@ -1,0 +1,176 @@
+package runtime
+
+import (
+	"cmp"
+	"slices"
+)
+
+// The passes over the feasible nodes after scoring — weighing the rows
+// and tables into the totals (weighTables) and ranking the totals
+// (selectHost) — run in chunks on the framework's workers when there are
+// enough nodes, each chunk writing its own range of the totals and its
+// own slot of the partial results, merged in chunk order afterwards, so
+// that the outcome is the sequential one.
+
+// weighRun is weighTables' pass over the nodes: totals[j] = c + Σ
+// w·row[j] over adds (added to totals[j] when accumulated) + Σ the looks'
+// table entries, reporting the or of the weighed scores' scoreBits and
+// whether a row's score was missing from its table.
+type weighRun struct {
+	totals      []int64
+	adds, looks []lookup
+	c           int64
+	accumulated bool
+	// out[w] is worker w's or of scoreBits and misses.
+	out []weighOut
+}
+
+// weighOut is one worker's part of a weighRun's outcome, on a cache line
+// of its own.
+type weighOut struct {
+	bad  uint64
+	miss bool
+	_    [55]byte
+}
+
+// weighRange is the pass over totals[lo:hi].
+func weighRange(totals []int64, adds, looks []lookup, c int64, accumulated bool, lo, hi int) (bad uint64, miss bool) {
+	t := totals[lo:hi:hi]
+	for i := 0; i < len(adds); {
+		first := i == 0 && !accumulated
+		switch len(adds) - i {
+		case 1:
+			bad |= weighRows1(t, adds[i].row[lo:hi], adds[i].w, first, c)
+			i++
+		case 2, 4:
+			bad |= weighRows2(t, adds[i].row[lo:hi], adds[i+1].row[lo:hi], adds[i].w, adds[i+1].w, first, c)
+			i += 2
+		default:
+			bad |= weighRows3(t, adds[i].row[lo:hi], adds[i+1].row[lo:hi], adds[i+2].row[lo:hi], adds[i].w, adds[i+1].w, adds[i+2].w, first, c)
+			i += 3
+		}
+		c = 0 // added by the first pass
+	}
+	switch {
+	case len(adds) > 0:
+	case !accumulated:
+		for j := range t {
+			t[j] = c
+		}
+	case c != 0:
+		for j := range t {
+			t[j] += c
+		}
+	}
+	for i := 0; i < len(looks) && !miss; i += 2 {
+		a := lookup{row: looks[i].row[lo:hi], wt: looks[i].wt, lo: looks[i].lo}
+		if i+1 < len(looks) {
+			b := lookup{row: looks[i+1].row[lo:hi], wt: looks[i+1].wt, lo: looks[i+1].lo}
+			miss = addLooked2(t, &a, &b)
+		} else {
+			miss = addLooked(t, &a)
+		}
+	}
+	return bad, miss
+}
+
+// Chunk weighs totals[lo:hi] on worker w.
+func (r *weighRun) Chunk(w, lo, hi int) bool {
+	bad, miss := weighRange(r.totals, r.adds, r.looks, r.c, r.accumulated, lo, hi)
+	o := &r.out[w]
+	o.bad |= bad
+	o.miss = o.miss || miss
+	return false
+}
+
+// weighAll runs weighRange over all of totals, in chunks on the workers
+// when they are enough, and returns the or of the scoreBits and whether a
+// score missed its table.
+func (f *Framework) weighAll(wr *weighRun, totals []int64, adds, looks []lookup, c int64, accumulated bool) (bad uint64, miss bool) {
+	n := len(totals)
+	chunk := f.loopChunk(n)
+	if f.pool.Width(n, chunk) <= 1 {
+		return weighRange(totals, adds, looks, c, accumulated, 0, n)
+	}
+	out := grow(wr.out, f.pool.Size())
+	clear(out)
+	*wr = weighRun{totals: totals, adds: adds, looks: looks, c: c, accumulated: accumulated, out: out}
+	f.pool.Ordered(n, chunk, wr)
+	for i := range out {
+		bad |= out[i].bad
+		miss = miss || out[i].miss
+	}
+	*wr = weighRun{out: out}
+	return bad, miss
+}
+
+// rankRun ranks the totals chunk by chunk: chunk c's best total, the
+// count of its totals equal to it (their positions written to
+// ties[lo:lo+cnt], lo its start) and its keep best entries.
+type rankRun struct {
+	totals []int64
+	ties   []int32
+	keep   int
+	chunk  int
+	best   []int64
+	cnt    []int
+	top    []rankedPos // chunk c's at [c·keep, c·keep+tops[c])
+	tops   []int
+}
+
+// Chunk ranks totals[lo:hi].
+func (r *rankRun) Chunk(_, lo, hi int) bool {
+	c := lo / r.chunk
+	top := r.top[c*r.keep : c*r.keep : (c+1)*r.keep]
+	best, cnt, top := rankTotals(r.totals[lo:hi], top, r.keep, r.ties[lo:hi])
+	for i := range top {
+		top[i].pos += lo
+	}
+	for i := range cnt {
+		r.ties[lo+i] += int32(lo)
+	}
+	r.best[c], r.cnt[c], r.tops[c] = best, cnt, len(top)
+	return false
+}
+
+// rankParallel is rankTotals over totals in chunks on the workers, when
+// they are enough (false otherwise): the best total, its count (the tied
+// positions in ties[:cnt], in position order) and the keep best entries,
+// merged from the chunks' in chunk order.
+func (r *Result) rankParallel(top []rankedPos, keep int) (best int64, cnt int, _ []rankedPos, ok bool) {
+	f, totals := r.fw, r.Totals
+	if f == nil {
+		return 0, 0, top, false
+	}
+	n := len(totals)
+	chunk := f.loopChunk(n)
+	if f.pool.Width(n, chunk) <= 1 {
+		return 0, 0, top, false
+	}
+	chunks := (n + chunk - 1) / chunk
+	rr := &r.rank
+	*rr = rankRun{totals: totals, ties: r.ties, keep: keep, chunk: chunk,
+		best: grow(rr.best, chunks), cnt: grow(rr.cnt, chunks), top: grow(rr.top, chunks*keep), tops: grow(rr.tops, chunks)}
+	f.pool.Ordered(n, chunk, rr)
+	best = rr.best[0]
+	for _, b := range rr.best {
+		best = max(best, b)
+	}
+	all := rr.top[:0]
+	for c := range chunks {
+		if rr.best[c] == best {
+			lo := c * chunk
+			cnt += copy(r.ties[cnt:], r.ties[lo:lo+rr.cnt[c]])
+		}
+		all = append(all, rr.top[c*keep:c*keep+rr.tops[c]]...) // in place: all never passes chunk c's entries
+	}
+	slices.SortFunc(all, func(a, b rankedPos) int {
+		if c := cmp.Compare(b.total, a.total); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.pos, b.pos)
+	})
+	top = append(top, all[:min(keep, len(all))]...)
+	rr.totals, rr.ties = nil, nil
+	return best, cnt, top, true
+}
