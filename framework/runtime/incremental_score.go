@@ -25,6 +25,7 @@ import (
 // (others) run every cycle.
 type incScorer struct {
 	planned bool // the plugins are sorted (the first cycle that scored)
+	sumRun  sumRun
 	sum     []incScorePlugin
 	norm    []incScorePlugin
 	others  []incScorePlugin
@@ -235,8 +236,8 @@ func (inc *Incremental) score(ctx context.Context, pod *framework.PodInfo, res *
 	}
 	res.ties = grow(res.ties, nf)
 	sc.rk.start(topN, sc.top, res.ties)
-	miss, b := sc.sumTotals(totals, idx, constant)
-	sc.top, ranked = sc.rk.top, len(sc.adds) == 0
+	miss, b, ranked := sc.sumTotals(inc.f, totals, idx, constant)
+	sc.top = sc.rk.top
 	return !miss && (bad|b)&^scoreMask == 0 && ctx.Err() == nil, ranked
 }
 
@@ -245,12 +246,18 @@ func (inc *Incremental) score(ctx context.Context, pod *framework.PodInfo, res *
 // adds, and returns whether some score lies outside its table (miss) and
 // the or of the scoreBits of the scores added from the adds (those of a
 // table: the looked-up ones). The looked-up rows are added in
-// sumsRanked's passes, which rank the totals with sc.rk (started); when
-// some row is added after them (adds, which it may lengthen), selectHost
-// must rank them again.
-func (sc *incScorer) sumTotals(totals []int64, idx []int32, c int64) (miss bool, bad uint64) {
+// sumsRanked's passes, which rank the totals with sc.rk (started; ranked
+// reports it), or, with enough nodes for f's workers, in chunks on them
+// without ranking; when some row is added after them (adds, which it may
+// lengthen), selectHost must rank them again.
+func (sc *incScorer) sumTotals(f *Framework, totals []int64, idx []int32, c int64) (miss bool, bad uint64, ranked bool) {
 	sc.weighLooks()
-	miss = sumsRanked(totals, sc.sums, idx, c, sc.looks, &sc.rk)
+	if n := len(totals); f.pool.Width(n, f.loopChunk(n)) > 1 {
+		miss = f.sumsAll(&sc.sumRun, totals, sc.sums, idx, c, sc.looks)
+	} else {
+		miss = sumsRanked(totals, sc.sums, idx, c, sc.looks, &sc.rk)
+		ranked = true
+	}
 	for i := range sc.adds {
 		a := &sc.adds[i]
 		if a.wt == nil {
@@ -260,7 +267,7 @@ func (sc *incScorer) sumTotals(totals []int64, idx []int32, c int64) (miss bool,
 		b, m := addLookedUp(totals, a.row, a.wt, a.lo, a.w)
 		bad, miss = bad|b, miss || m
 	}
-	return miss, bad
+	return miss, bad, ranked && len(sc.adds) == 0
 }
 
 // weighLooks weighs the tables of the looked-up rows (into sc.weighted).

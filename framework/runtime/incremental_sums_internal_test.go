@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"pgregory.net/rapid"
+
+	"github.com/schedkit/schedkit/framework"
 )
 
 // TestPropNextStale: nextStale finds the first clear bit of the bitmap
@@ -114,7 +116,7 @@ func TestPropRankerMatchesRankTotals(t *testing.T) {
 func TestPropSumTotals(t *testing.T) {
 	ranked := 0
 	rapid.Check(t, func(t *rapid.T) {
-		nodes := rapid.SampledFrom([]int{1, 2, 7, 30, 80}).Draw(t, "nodes")
+		nodes := rapid.SampledFrom([]int{1, 2, 7, 30, 80, 300}).Draw(t, "nodes")
 		// clean: no row falls outside its table, no table holds a score
 		// out of range, no row is added after the looked-up ones: the
 		// passes rank the totals.
@@ -196,7 +198,18 @@ func TestPropSumTotals(t *testing.T) {
 		n := rapid.IntRange(0, 5).Draw(t, "n")
 		totals := make([]int64, nf)
 		sc.rk.start(n, nil, make([]int32, nf))
-		miss, bad := sc.sumTotals(totals, idx, c)
+		// On two workers with chunks of 64 nodes, the passes over more
+		// than 128 run in chunks, unranked.
+		w, err := NewWorkers(rapid.IntRange(1, 2).Draw(t, "workers"), WithMinChunk(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Close()
+		f, err := NewFramework(framework.NewRegistry(), framework.Profile{}, WithWorkers(w))
+		if err != nil {
+			t.Fatal(err)
+		}
+		miss, bad, isRanked := sc.sumTotals(f, totals, idx, c)
 		if miss != wantMiss {
 			t.Fatalf("miss %v, want %v", miss, wantMiss)
 		}
@@ -209,10 +222,13 @@ func TestPropSumTotals(t *testing.T) {
 		if (bad&^scoreMask != 0) != (wantBad&^scoreMask != 0) {
 			t.Fatalf("out of range %v, want %v", bad&^scoreMask != 0, wantBad&^scoreMask != 0)
 		}
-		if len(sc.adds) == 0 {
+		if isRanked != (len(sc.adds) == 0 && f.pool.Width(nf, f.loopChunk(nf)) <= 1) {
+			t.Fatalf("ranked %v with %d rows added after the looked-up ones and %d nodes", isRanked, len(sc.adds), nf)
+		}
+		if isRanked {
 			ranked++
 			checkRanked(t, &sc.rk, totals, n)
-		} else if clean {
+		} else if clean && len(sc.adds) > 0 {
 			t.Fatalf("%d rows added after the looked-up ones, want none", len(sc.adds))
 		}
 	})

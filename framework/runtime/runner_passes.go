@@ -174,3 +174,51 @@ func (r *Result) rankParallel(top []rankedPos, keep int) (best int64, cnt int, _
 	rr.totals, rr.ties = nil, nil
 	return best, cnt, top, true
 }
+
+// sumRun is sumsRanked's pass without the ranking, in chunks on the
+// workers: totals[j] = sums[idx[j]] + c plus the looks' table entries,
+// reporting whether a score was missing from its table.
+type sumRun struct {
+	totals, sums []int64
+	idx          []int32
+	c            int64
+	looks        []lookup
+	out          []weighOut
+}
+
+// Chunk sums totals[lo:hi] on worker w.
+func (r *sumRun) Chunk(w, lo, hi int) bool {
+	t, ix := r.totals[lo:hi:hi], r.idx[lo:hi:hi]
+	miss := false
+	if len(r.looks) == 0 {
+		sums, c := r.sums, r.c
+		for j, k := range ix {
+			t[j] = sums[k] + c
+		}
+	} else {
+		a := lookup{row: r.looks[0].row[lo:hi], wt: r.looks[0].wt, lo: r.looks[0].lo}
+		miss = sumsLooked1(t, r.sums, ix, r.c, &a)
+		for i := 1; i < len(r.looks) && !miss; i++ {
+			a = lookup{row: r.looks[i].row[lo:hi], wt: r.looks[i].wt, lo: r.looks[i].lo}
+			miss = addLooked(t, &a)
+		}
+	}
+	if miss {
+		r.out[w].miss = true
+	}
+	return false
+}
+
+// sumsAll runs sumRun over all of totals on the workers and reports
+// whether a score missed its table.
+func (f *Framework) sumsAll(sr *sumRun, totals, sums []int64, idx []int32, c int64, looks []lookup) (miss bool) {
+	out := grow(sr.out, f.pool.Size())
+	clear(out)
+	*sr = sumRun{totals: totals, sums: sums, idx: idx, c: c, looks: looks, out: out}
+	f.pool.Ordered(len(totals), f.loopChunk(len(totals)), sr)
+	for i := range out {
+		miss = miss || out[i].miss
+	}
+	*sr = sumRun{out: out}
+	return miss
+}
