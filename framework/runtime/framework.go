@@ -438,13 +438,13 @@ func (f *Framework) RunPreFilterPlugins(ctx context.Context, state *framework.Cy
 }
 
 // activeFilters returns the Filter plugins not skipped this cycle, with
-// their indices in the profile.
-func (f *Framework) activeFilters(state *framework.CycleState) ([]framework.FilterPlugin, []int16) {
-	pls := make([]framework.FilterPlugin, 0, len(f.filter))
-	idx := make([]int16, 0, len(f.filter))
-	skipped := state.SkippedFilters(f.filterNames)
+// their indices in the profile, in pls' and idx's arrays (grown as
+// needed).
+func (f *Framework) activeFilters(state *framework.CycleState, pls []framework.FilterPlugin, idx []int16) ([]framework.FilterPlugin, []int16) {
+	pls, idx = pls[:0], idx[:0]
+	skip := state.SkipFilterPlugins()
 	for i, pl := range f.filter {
-		if skipped != nil && skipped[i] {
+		if len(skip) > 0 && skip[f.filterNames[i]] {
 			continue
 		}
 		pls = append(pls, pl)

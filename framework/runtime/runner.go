@@ -287,9 +287,11 @@ func (f *Framework) filterNodes(ctx context.Context, state *framework.CycleState
 		res.order = candidates
 		return nil
 	}
-	active, idx := f.activeFilters(state)
 	bs := f.getBatchScratch()
 	defer f.batch.Put(bs)
+	active, idx := f.activeFilters(state, bs.activeFilters, bs.activeIdx)
+	bs.activeFilters, bs.activeIdx = active, idx
+	defer clear(active)
 	batch, rejecters, trusted := bs.filterPlugins(len(active))
 	// lean: the rejections are kept only when no node fits, so a filter
 	// that can leaves their statuses for later (deferring).
@@ -904,8 +906,11 @@ type batchScratch struct {
 	// statuses for later in a lean cycle (nil entries do not).
 	deferring []framework.DeferringRejectingFilterPlugin
 	filter    filterRun
-	run       scoreRun
-	weigh     weighRun
+	// activeFilters and activeIdx back filterNodes' active filters.
+	activeFilters []framework.FilterPlugin
+	activeIdx     []int16
+	run           scoreRun
+	weigh         weighRun
 
 	// weighTables' rows weighed as they are (adds) and through tables
 	// (looks, of the plugins lookedUp), and the tables.

@@ -49,6 +49,11 @@ const (
 	countMask  = waiterBit - 1
 )
 
+// yieldEvery+1 is how many times a spinning worker reads the loop's state
+// (about a nanosecond each) between two yields to the Go scheduler, which
+// take its lock: about a microsecond of spinning.
+const yieldEvery = 1<<10 - 1
+
 // cacheLine separates fields written by different goroutines.
 type cacheLine [64]byte
 
@@ -280,11 +285,11 @@ func (p *Pool) join() {
 			break
 		}
 	}
-	for i := 1; i <= 1<<12; i++ {
+	for i := 1; i <= 1<<16; i++ {
 		if p.ctl.Load()&countMask == 0 {
 			return
 		}
-		if i&31 == 0 {
+		if i&yieldEvery == 0 {
 			runtime.Gosched()
 		}
 	}
@@ -390,10 +395,10 @@ func (p *Pool) await(h *helper, seen uint64) bool {
 			if p.ctl.Load()>>epochShift != seen {
 				return true
 			}
-			if p.closed.Load() {
-				return false
-			}
-			if i&63 == 0 {
+			if i&yieldEvery == 0 {
+				if p.closed.Load() {
+					return false
+				}
 				if time.Since(t0) > p.spin {
 					break
 				}

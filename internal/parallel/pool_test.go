@@ -228,31 +228,40 @@ func waitGoroutines(want int) error {
 	}
 }
 
-// BenchmarkPoolForkJoin is one fork/join of the pool: a loop of one
-// chunk of Align items per worker, each chunk doing nothing, with as many
-// workers as GOMAXPROCS allows (-cpu 2 for two workers).
+// BenchmarkPoolForkJoin is one fork and join of the pool: a loop of
+// one chunk of Align items per worker, each chunk doing nothing, on 1, 2,
+// 4, 8 and 16 workers (GOMAXPROCS set to as many for the run, so that
+// every worker runs). With one worker the loop runs inline.
 func BenchmarkPoolForkJoin(b *testing.B) {
-	p := NewPool(64)
-	defer p.Close()
-	k := runtime.GOMAXPROCS(0)
-	n := k * Align
-	var body Body = Func(func(w, lo, hi int) bool { return false })
-	if w := p.Width(n, Align); w != k {
-		b.Fatalf("width %d, want %d", w, k)
+	for _, k := range []int{1, 2, 4, 8, 16} {
+		b.Run(fmt.Sprintf("workers=%d", k), func(b *testing.B) {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(k))
+			p := NewPool(k)
+			defer p.Close()
+			n := k * Align
+			var body Body = Func(func(w, lo, hi int) bool { return false })
+			if w := p.Width(n, Align); w != k {
+				b.Fatalf("width %d, want %d", w, k)
+			}
+			p.Ordered(n, Align, body) // starts the helpers
+			b.ResetTimer()
+			for b.Loop() {
+				p.Ordered(n, Align, body)
+			}
+		})
 	}
-	for b.Loop() {
-		p.Ordered(n, Align, body)
-	}
-	b.ReportMetric(float64(k), "workers")
 }
 
 // BenchmarkGoroutinesForkJoin is the same loop run by Ordered, which
 // starts goroutines for each loop.
 func BenchmarkGoroutinesForkJoin(b *testing.B) {
-	k := runtime.GOMAXPROCS(0)
-	n := k * Align
-	for b.Loop() {
-		Ordered(k, n, Align, func(lo, hi int) bool { return false })
+	for _, k := range []int{1, 2, 4, 8, 16} {
+		b.Run(fmt.Sprintf("workers=%d", k), func(b *testing.B) {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(k))
+			n := k * Align
+			for b.Loop() {
+				Ordered(k, n, Align, func(lo, hi int) bool { return false })
+			}
+		})
 	}
-	b.ReportMetric(float64(k), "workers")
 }
