@@ -77,32 +77,7 @@ func (f *Framework) weighTables(bs *batchScratch, totals []int64) (done bool, er
 // totals[j] when accumulated), up to three rows per pass, and returns the
 // or of the scores' scoreBits.
 func weighLookups(totals []int64, adds []lookup, c int64, accumulated bool) (bad uint64) {
-	for i := 0; i < len(adds); {
-		first := i == 0 && !accumulated
-		switch len(adds) - i {
-		case 1:
-			bad |= weighRows1(totals, adds[i].row, adds[i].w, first, c)
-			i++
-		case 2, 4:
-			bad |= weighRows2(totals, adds[i].row, adds[i+1].row, adds[i].w, adds[i+1].w, first, c)
-			i += 2
-		default:
-			bad |= weighRows3(totals, adds[i].row, adds[i+1].row, adds[i+2].row, adds[i].w, adds[i+1].w, adds[i+2].w, first, c)
-			i += 3
-		}
-		c = 0 // added by the first pass
-	}
-	switch {
-	case len(adds) > 0:
-	case !accumulated:
-		for j := range totals {
-			totals[j] = c
-		}
-	case c != 0:
-		for j := range totals {
-			totals[j] += c
-		}
-	}
+	bad, _ = weighRange(totals, adds, nil, c, accumulated, 0, len(totals))
 	return bad
 }
 

@@ -5,6 +5,7 @@ package parallel
 
 import (
 	"math"
+	"runtime"
 	"sync"
 	"sync/atomic"
 )
@@ -26,13 +27,18 @@ func ChunkSize(n, workers int) int {
 // claiming chunks in increasing order. When fn returns true, no further
 // chunk is claimed, but chunks already claimed finish. It returns the end of
 // the processed prefix: every index below it was processed, none above it.
-// With workers ≤ 1 it runs inline on the caller's goroutine.
+// It starts a goroutine per worker, at most GOMAXPROCS of them, each
+// time (Pool keeps its workers from loop to loop); with one worker it runs
+// inline on the caller's goroutine.
 func Ordered(workers, n, chunk int, fn func(lo, hi int) (stop bool)) int {
 	if n <= 0 {
 		return 0
 	}
 	if chunk < 1 {
 		chunk = 1
+	}
+	if workers > 1 {
+		workers = min(workers, runtime.GOMAXPROCS(0))
 	}
 	if workers <= 1 || n <= chunk {
 		for lo := 0; lo < n; lo += chunk {

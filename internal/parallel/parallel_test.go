@@ -33,23 +33,32 @@ func TestPropOrderedPrefix(t *testing.T) {
 			}
 			return stopAt >= lo && stopAt < hi
 		})
-		if end < 0 || end > n {
-			t.Fatalf("end %d outside [0,%d]", end, n)
-		}
-		for i := range n {
-			c := seen[i].Load()
-			if i < end && c != 1 || i >= end && c != 0 {
-				t.Fatalf("index %d processed %d times with end %d", i, c, end)
-			}
-		}
-		if stopAt < 0 || stopAt >= n {
-			if end != n {
-				t.Fatalf("no stop, end %d != n %d", end, n)
-			}
-		} else if end <= stopAt {
-			t.Fatalf("stop requested at %d but end is %d", stopAt, end)
-		}
+		checkPrefix(t, seen, end, stopAt)
 	})
+}
+
+// checkPrefix fails t unless seen (how many times each index was
+// processed) shows a complete prefix [0, end), each index once, that
+// contains stopAt when a chunk asked to stop there (stopAt in [0,
+// len(seen))), else every index.
+func checkPrefix(t *rapid.T, seen []atomic.Int32, end, stopAt int) {
+	n := len(seen)
+	if end < 0 || end > n {
+		t.Fatalf("end %d outside [0,%d]", end, n)
+	}
+	for i := range n {
+		c := seen[i].Load()
+		if i < end && c != 1 || i >= end && c != 0 {
+			t.Fatalf("index %d processed %d times with end %d", i, c, end)
+		}
+	}
+	if stopAt < 0 || stopAt >= n {
+		if end != n {
+			t.Fatalf("no stop, end %d != n %d", end, n)
+		}
+	} else if end <= stopAt {
+		t.Fatalf("stop requested at %d but end is %d", stopAt, end)
+	}
 }
 
 func TestUntilVisitsAll(t *testing.T) {

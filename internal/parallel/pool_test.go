@@ -56,22 +56,7 @@ func TestPropPoolOrderedPrefix(t *testing.T) {
 			if w := badWorker.Load(); w >= 0 {
 				t.Fatalf("worker %d outside the width %d", w, width)
 			}
-			if end < 0 || end > n {
-				t.Fatalf("end %d outside [0,%d]", end, n)
-			}
-			for i := range n {
-				c := seen[i].Load()
-				if i < end && c != 1 || i >= end && c != 0 {
-					t.Fatalf("index %d processed %d times with end %d", i, c, end)
-				}
-			}
-			if stopAt < 0 || stopAt >= n {
-				if end != n {
-					t.Fatalf("no stop, end %d != n %d", end, n)
-				}
-			} else if end <= stopAt {
-				t.Fatalf("stop requested at %d but end is %d", stopAt, end)
-			}
+			checkPrefix(t, seen, end, stopAt)
 		}
 	})
 }
