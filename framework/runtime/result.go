@@ -184,6 +184,8 @@ type Result struct {
 	candidateIdx  []int32 // snapshot index of each candidate (narrowed cycles)
 	ties          []int32 // selectHost's tied positions
 	rank          rankRun // selectHost's chunks, when ranked in parallel
+	placing       placeRun
+	placeOff      []int // placing's offsets
 	// spans, when not empty, are the runs of positions feasible holds, in
 	// order (splitEvaluated's placeSpans), for feasibleNodes to copy.
 	spans []span

@@ -2,7 +2,10 @@ package runtime
 
 import (
 	"cmp"
+	"math/bits"
 	"slices"
+
+	"github.com/schedkit/schedkit/framework"
 )
 
 // The passes over the feasible nodes after scoring — weighing the rows
@@ -221,4 +224,75 @@ func (f *Framework) sumsAll(sr *sumRun, totals, sums []int64, idx []int32, c int
 	}
 	*sr = sumRun{out: out}
 	return miss
+}
+
+// placeRun is placeFeasible in chunks of words on the workers: chunk c,
+// the words [c·words, (c+1)·words) of rejected, writes its feasible
+// positions from off[c] on (off[c] counts the feasible positions of the
+// words before), then their snapshot indices when the candidates are
+// narrowed (candIdx).
+type placeRun struct {
+	rejected   []uint64
+	cut, start int
+	candidates []*framework.NodeInfo
+	runs       []int32
+	candIdx    []int32
+	feasible   []int32
+	idx        []int32
+	list       []*framework.NodeInfo
+	words      int
+	off        []int
+}
+
+// Chunk places the words [lo, hi).
+func (p *placeRun) Chunk(_, lo, hi int) bool {
+	c := lo / p.words
+	o, e := p.off[c], p.off[c+1]
+	placeWords(p.rejected, lo, hi, p.cut, p.start, p.candidates, p.runs, p.feasible[o:e:e], p.idx[o:e:e], p.list[o:e:e])
+	if p.candIdx != nil {
+		idx := p.idx[o:e:e]
+		for i, k := range idx {
+			idx[i] = p.candIdx[k]
+		}
+	}
+	return false
+}
+
+// place is placeFeasible followed by the mapping of idx through candIdx
+// (when not nil), in chunks of words on the workers when the positions up
+// to cut are enough for them.
+func (r *Result) place(rejected []uint64, cut, start int, candidates []*framework.NodeInfo, runs, candIdx, feasible, idx []int32, list []*framework.NodeInfo) {
+	if f := r.fw; f != nil {
+		if chunk := f.loopChunk(cut); f.pool.Width(cut, chunk) > 1 {
+			words := chunk / 64 // chunk is a multiple of 64 on more than one worker
+			nw := len(rejected)
+			chunks := (nw + words - 1) / words
+			off := grow(r.placeOff, chunks+1)
+			off[0] = 0
+			for c := range chunks {
+				cnt := 0
+				for i := c * words; i < min((c+1)*words, nw); i++ {
+					f := ^rejected[i]
+					if rest := cut - i<<6; rest < 64 {
+						f &= 1<<rest - 1
+					}
+					cnt += bits.OnesCount64(f)
+				}
+				off[c+1] = off[c] + cnt
+			}
+			pr := &r.placing
+			*pr = placeRun{rejected: rejected, cut: cut, start: start, candidates: candidates, runs: runs, candIdx: candIdx,
+				feasible: feasible, idx: idx, list: list, words: words, off: off}
+			f.pool.Ordered(nw, words, pr)
+			*pr = placeRun{}
+			r.placeOff = off
+			return
+		}
+	}
+	placeFeasible(rejected, cut, start, candidates, runs, feasible, idx, list)
+	if candIdx != nil {
+		for i, k := range idx {
+			idx[i] = candIdx[k]
+		}
+	}
 }

@@ -101,13 +101,8 @@ func (r *Result) splitEvaluated(rejected []uint64, statuses []*framework.Status,
 		r.spans = placeSpans(rejected, cut, start, r.snap.IndexRuns(), candIdx, feasible, idx, r.spans)
 	} else {
 		list := grow(r.feasibleCache, w)
-		placeFeasible(rejected, cut, start, candidates, runs, feasible, idx, list)
+		r.place(rejected, cut, start, candidates, runs, candIdx, feasible, idx, list)
 		r.feasibleCache, r.feasibleList = list, list
-		if candIdx != nil {
-			for i, k := range idx {
-				idx[i] = candIdx[k]
-			}
-		}
 	}
 	if listRejected {
 		rejectedPositions(rejected, cut, rejPos)
@@ -217,10 +212,17 @@ func nextBit(bm []uint64, p, end int, flip uint64) int {
 // from runs (0…n−1 twice) when given, and only a word that wraps round
 // the candidates checks for the wrap per position.
 func placeFeasible(rejected []uint64, cut, start int, candidates []*framework.NodeInfo, runs []int32, feasible, idx []int32, list []*framework.NodeInfo) {
+	placeWords(rejected, 0, len(rejected), cut, start, candidates, runs, feasible, idx, list)
+}
+
+// placeWords is placeFeasible for the words [w0, w1) of rejected: it
+// writes their feasible positions from the start of feasible, idx and
+// list (which it does not go past).
+func placeWords(rejected []uint64, w0, w1, cut, start int, candidates []*framework.NodeInfo, runs []int32, feasible, idx []int32, list []*framework.NodeInfo) {
 	n := len(candidates)
 	fi := 0
-	for i, word := range rejected {
-		f, base := ^word, i<<6
+	for i := w0; i < w1; i++ {
+		f, base := ^rejected[i], i<<6
 		if rest := cut - base; rest < 64 {
 			f &= 1<<rest - 1
 		}
