@@ -576,12 +576,31 @@ func (f *Framework) RunPostFilterPlugins(ctx context.Context, state *framework.C
 }
 
 // RunPreScorePlugins runs PreScore over the feasible nodes; Skip marks the
-// plugin's Score as skipped; any other failure is an Error.
+// plugin's Score as skipped; any other failure is an Error (the first in
+// profile order). With nodes enough for more than one of the framework's
+// workers, the plugins run at the same time as one another, one per
+// worker (each writes its own state; none reads another's PreScore
+// state), and their statuses are then read in profile order.
 func (f *Framework) RunPreScorePlugins(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo) *framework.Status {
 	skip := map[string]bool{}
 	state.SetScoredNodes(len(nodes))
-	for _, pl := range f.preScore {
-		s := pl.PreScore(ctx, state, pod, nodes)
+	var statuses []*framework.Status // each plugin's, when they ran on the workers
+	if len(f.preScore) > 1 && f.pool.Width(len(nodes), f.minChunk) > 1 {
+		bs := f.getBatchScratch()
+		defer f.batch.Put(bs)
+		r := &bs.preScore
+		*r = preScoreRun{plugins: f.preScore, ctx: ctx, state: state, pod: pod, nodes: nodes, out: grow(r.out, len(f.preScore))}
+		f.pool.Ordered(len(f.preScore), 1, r)
+		statuses = r.out
+		defer r.release()
+	}
+	for i, pl := range f.preScore {
+		var s *framework.Status
+		if statuses != nil {
+			s = statuses[i]
+		} else {
+			s = pl.PreScore(ctx, state, pod, nodes)
+		}
 		if s.IsSkip() {
 			skip[pl.Name()] = true
 			continue
@@ -756,4 +775,29 @@ type PluginEvents struct {
 	Plugin  string
 	Events  []framework.ClusterEventWithHint
 	Default bool
+}
+
+// preScoreRun is RunPreScorePlugins' run of the plugins on the workers:
+// out[i] is plugins[i]'s status.
+type preScoreRun struct {
+	plugins []framework.PreScorePlugin
+	ctx     context.Context
+	state   *framework.CycleState
+	pod     *framework.PodInfo
+	nodes   []*framework.NodeInfo
+	out     []*framework.Status
+}
+
+// Chunk runs the plugins [lo, hi).
+func (r *preScoreRun) Chunk(_, lo, hi int) bool {
+	for i := lo; i < hi; i++ {
+		r.out[i] = r.plugins[i].PreScore(r.ctx, r.state, r.pod, r.nodes)
+	}
+	return false
+}
+
+// release drops the run's references (the scratch is pooled).
+func (r *preScoreRun) release() {
+	clear(r.out)
+	*r = preScoreRun{out: r.out[:0]}
 }

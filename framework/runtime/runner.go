@@ -909,6 +909,7 @@ type batchScratch struct {
 	// activeFilters and activeIdx back filterNodes' active filters.
 	activeFilters []framework.FilterPlugin
 	activeIdx     []int16
+	preScore      preScoreRun
 	run           scoreRun
 	weigh         weighRun
 
