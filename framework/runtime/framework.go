@@ -67,6 +67,7 @@ type Framework struct {
 	ownWorkers  bool
 	pool        *parallel.Pool
 	minChunk    int // the workers' MinChunk
+	passLeast   int // and their passLeast
 	kubeVersion framework.KubeVersion
 	extenders   []framework.Extender
 	plugins     map[string]framework.Plugin
@@ -259,13 +260,13 @@ func NewFramework(registry *framework.Registry, p framework.Profile, opts ...Opt
 	for i, pl := range f.score {
 		f.scoreIndex[pl.Name()] = i
 	}
-	f.minChunk = DefaultMinChunk
+	f.minChunk, f.passLeast = DefaultMinChunk, cheapPass*DefaultMinChunk
 	if f.workers == nil && f.parallelism > 1 {
 		f.workers, _ = NewWorkers(f.parallelism) // parallelism ≥ 1 was checked
 		f.ownWorkers = true
 	}
 	if f.workers != nil {
-		f.pool, f.minChunk = f.workers.pool, f.workers.minChunk
+		f.pool, f.minChunk, f.passLeast = f.workers.pool, f.workers.minChunk, f.workers.passLeast
 	}
 	return f, nil
 }

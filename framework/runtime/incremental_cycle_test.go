@@ -301,7 +301,7 @@ func drawIncCaseWith(t *rapid.T, more func(t *rapid.T, add func(name string, p f
 	// 3: the chunked Score step, on workers whose chunks are of 64 nodes.
 	par := rapid.SampledFrom([]int{1, 1, 3}).Draw(t, "parallelism")
 	explain = append(explain, fmt.Sprintf("parallelism %d", par))
-	w, err := runtime.NewWorkers(par, runtime.WithMinChunk(1))
+	w, err := runtime.NewTestWorkers(par)
 	if err != nil {
 		t.Fatal(err)
 	}

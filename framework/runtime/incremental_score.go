@@ -252,7 +252,7 @@ func (inc *Incremental) score(ctx context.Context, pod *framework.PodInfo, res *
 // lengthen), selectHost must rank them again.
 func (sc *incScorer) sumTotals(f *Framework, totals []int64, idx []int32, c int64) (miss bool, bad uint64, ranked bool) {
 	sc.weighLooks()
-	if n := len(totals); f.pool.Width(n, f.loopChunk(n)) > 1 {
+	if n := len(totals); f.pool.Width(n, f.passChunk(n)) > 1 {
 		miss = f.sumsAll(&sc.sumRun, totals, sc.sums, idx, c, sc.looks)
 	} else {
 		miss = sumsRanked(totals, sc.sums, idx, c, sc.looks, &sc.rk)

@@ -200,7 +200,7 @@ func TestPropSumTotals(t *testing.T) {
 		sc.rk.start(n, nil, make([]int32, nf))
 		// On two workers with chunks of 64 nodes, the passes over more
 		// than 128 run in chunks, unranked.
-		w, err := NewWorkers(rapid.IntRange(1, 2).Draw(t, "workers"), WithMinChunk(1))
+		w, err := newTestWorkers(rapid.IntRange(1, 2).Draw(t, "workers"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -222,7 +222,7 @@ func TestPropSumTotals(t *testing.T) {
 		if (bad&^scoreMask != 0) != (wantBad&^scoreMask != 0) {
 			t.Fatalf("out of range %v, want %v", bad&^scoreMask != 0, wantBad&^scoreMask != 0)
 		}
-		if isRanked != (len(sc.adds) == 0 && f.pool.Width(nf, f.loopChunk(nf)) <= 1) {
+		if isRanked != (len(sc.adds) == 0 && f.pool.Width(nf, f.passChunk(nf)) <= 1) {
 			t.Fatalf("ranked %v with %d rows added after the looked-up ones and %d nodes", isRanked, len(sc.adds), nf)
 		}
 		if isRanked {

@@ -84,7 +84,7 @@ func (c propCase) run(t *rapid.T, parallelism int, rngSeed uint64) (*Result, err
 	}
 	// The workers' chunks are of 64 nodes, so that the loops of a few
 	// hundred nodes run in parallel.
-	w, err := NewWorkers(parallelism, WithMinChunk(1))
+	w, err := newTestWorkers(parallelism)
 	if err != nil {
 		t.Fatalf("NewWorkers: %v", err)
 	}

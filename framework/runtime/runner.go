@@ -475,10 +475,30 @@ const seqChunk = 512
 // join, run on the caller's goroutine), else the pool's chunk (a multiple
 // of parallel.Align). Results do not depend on it.
 func (f *Framework) loopChunk(n int) int {
-	if f.pool.Width(n, f.minChunk) <= 1 {
+	return f.chunkOf(n, f.minChunk)
+}
+
+// cheapPass is how many times the workers' MinChunk a worker's chunk of
+// a pass over the totals or the feasible positions holds (about a
+// nanosecond a node where the plugins' loops take ten or more): at 5,000
+// nodes such a pass takes a few microseconds, which two workers do not
+// shorten, so it runs on the caller's goroutine below 2·16·MinChunk
+// nodes.
+const cheapPass = 16
+
+// passChunk is loopChunk for a pass over the totals or the feasible
+// positions (cheapPass).
+func (f *Framework) passChunk(n int) int {
+	return f.chunkOf(n, f.passLeast)
+}
+
+// chunkOf is the chunk of a loop over n nodes in chunks of at least least
+// nodes on more than one worker.
+func (f *Framework) chunkOf(n, least int) int {
+	if f.pool.Width(n, least) <= 1 {
 		return max(min(n, seqChunk), 1)
 	}
-	return f.pool.Chunk(n, f.minChunk)
+	return f.pool.Chunk(n, least)
 }
 
 // grow returns s resized to n, reusing its array when it is large enough.

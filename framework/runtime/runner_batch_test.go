@@ -240,7 +240,7 @@ func (c batchCase) run(t *rapid.T, parallelism int, nodeByNode bool, batch func(
 			t.Fatal(err)
 		}
 	}
-	w, err := NewWorkers(parallelism, WithMinChunk(1)) // chunks of 64 nodes
+	w, err := newTestWorkers(parallelism)
 	if err != nil {
 		t.Fatalf("NewWorkers: %v", err)
 	}
@@ -689,7 +689,7 @@ func TestPropBatchIndices(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		w, err := NewWorkers(rapid.IntRange(1, 2).Draw(t, "parallelism"), WithMinChunk(1)) // chunks of 64 nodes
+		w, err := newTestWorkers(rapid.IntRange(1, 2).Draw(t, "parallelism"))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -91,7 +91,7 @@ func (r *weighRun) Chunk(w, lo, hi int) bool {
 // score missed its table.
 func (f *Framework) weighAll(wr *weighRun, totals []int64, adds, looks []lookup, c int64, accumulated bool) (bad uint64, miss bool) {
 	n := len(totals)
-	chunk := f.loopChunk(n)
+	chunk := f.passChunk(n)
 	if f.pool.Width(n, chunk) <= 1 {
 		return weighRange(totals, adds, looks, c, accumulated, 0, n)
 	}
@@ -146,7 +146,7 @@ func (r *Result) rankParallel(top []rankedPos, keep int) (best int64, cnt int, _
 		return 0, 0, top, false
 	}
 	n := len(totals)
-	chunk := f.loopChunk(n)
+	chunk := f.passChunk(n)
 	if f.pool.Width(n, chunk) <= 1 {
 		return 0, 0, top, false
 	}
@@ -218,7 +218,7 @@ func (f *Framework) sumsAll(sr *sumRun, totals, sums []int64, idx []int32, c int
 	out := grow(sr.out, f.pool.Size())
 	clear(out)
 	*sr = sumRun{totals: totals, sums: sums, idx: idx, c: c, looks: looks, out: out}
-	f.pool.Ordered(len(totals), f.loopChunk(len(totals)), sr)
+	f.pool.Ordered(len(totals), f.passChunk(len(totals)), sr)
 	for i := range out {
 		miss = miss || out[i].miss
 	}
@@ -263,7 +263,7 @@ func (p *placeRun) Chunk(_, lo, hi int) bool {
 // to cut are enough for them.
 func (r *Result) place(rejected []uint64, cut, start int, candidates []*framework.NodeInfo, runs, candIdx, feasible, idx []int32, list []*framework.NodeInfo) {
 	if f := r.fw; f != nil {
-		if chunk := f.loopChunk(cut); f.pool.Width(cut, chunk) > 1 {
+		if chunk := f.passChunk(cut); f.pool.Width(cut, chunk) > 1 {
 			words := chunk / 64 // chunk is a multiple of 64 on more than one worker
 			nw := len(rejected)
 			chunks := (nw + words - 1) / words

@@ -143,7 +143,7 @@ func TestPropSamplingMatchesNodeByNode(t *testing.T) {
 		s := &fake{name: "S", score: func(*framework.NodeInfo) (int64, *framework.Status) { return 1, nil }}
 		snap := framework.MustSnapshot(testNodes(n), nil)
 		for _, par := range []int{1, 4} {
-			w, err := NewWorkers(par, WithMinChunk(1)) // chunks of 64 nodes
+			w, err := newTestWorkers(par)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -24,6 +24,9 @@ import (
 type Workers struct {
 	pool     *parallel.Pool
 	minChunk int
+	// passLeast is the least chunk of a pass over the totals or the
+	// feasible positions: cheapPass·minChunk.
+	passLeast int
 }
 
 // DefaultMinChunk is the fewest nodes in a worker's chunk of a loop by
@@ -55,6 +58,7 @@ func NewWorkers(n int, opts ...WorkersOption) (*Workers, error) {
 		return nil, fmt.Errorf("framework: NewWorkers: WithMinChunk(%d): must be at least 1", w.minChunk)
 	}
 	w.minChunk = (w.minChunk + parallel.Align - 1) / parallel.Align * parallel.Align
+	w.passLeast = cheapPass * w.minChunk
 	w.pool = parallel.NewPool(n)
 	runtime.AddCleanup(w, func(p *parallel.Pool) { p.Close() }, w.pool)
 	return w, nil

@@ -1,0 +1,16 @@
+package runtime
+
+// NewTestWorkers is newTestWorkers for the package's external tests.
+var NewTestWorkers = newTestWorkers
+
+// newTestWorkers returns n workers whose chunks are of 64 nodes, those of
+// the passes over the totals and the feasible positions too, so that the
+// loops of a cycle over a few hundred nodes run in parallel.
+func newTestWorkers(n int) (*Workers, error) {
+	w, err := NewWorkers(n, WithMinChunk(1))
+	if err != nil {
+		return nil, err
+	}
+	w.passLeast = w.minChunk
+	return w, nil
+}
