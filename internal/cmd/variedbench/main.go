@@ -29,6 +29,15 @@
 //	    kube placed it (with -assumed, the clusters then stay the same on
 //	    both sides); -tieseed seeds schedkit's tie-break draws;
 //	    -cpuprofile F profiles the timed loop.
+//	variedbench workers -nodes N -stream STREAM [-sampled] [-workers W] [-block B] [-rounds R]
+//	    schedules the timed pods against the cluster as it is, in blocks
+//	    of B pods, each block three ways one after the other (in an order
+//	    that turns from block to block): on one worker, on W workers, and
+//	    split in two halves scheduled at once by two frameworks of one
+//	    worker each; prints one JSON line: the wall time per pod of each
+//	    way, and the medians over the blocks of W workers' time and the
+//	    split's over one worker's (the split's is the floor: what two
+//	    cores give the same work with nothing shared but the process).
 //
 // Nodes are listed in the order kube-scheduler's node tree lists them
 // (zones in turn, see kubeNodeOrder) unless -order generated is given, so
@@ -44,7 +53,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: variedbench export|run|list [flags]")
+		fmt.Fprintln(os.Stderr, "usage: variedbench export|run|workers|list [flags]")
 		os.Exit(2)
 	}
 	var err error
@@ -55,8 +64,10 @@ func main() {
 		err = runBench(os.Args[2:])
 	case "list":
 		err = listStreams(os.Stdout)
+	case "workers":
+		err = runWorkers(os.Args[2:])
 	default:
-		err = fmt.Errorf("unknown command %q (export, run, list)", os.Args[1])
+		err = fmt.Errorf("unknown command %q (export, run, workers, list)", os.Args[1])
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "variedbench:", err)

@@ -186,53 +186,17 @@ func withoutPlugins(p framework.Profile, names ...string) framework.Profile {
 // (under a name and UID of its own) when assumed.
 func measure(o runOptions) (result, []podRecord, error) {
 	res := result{Side: "schedkit", Nodes: o.nodes, Stream: o.stream, Sampled: o.sampled, Assumed: o.assumed, Workers: o.workers, Profile: o.profile}
-	wl, ok := streamWorkload(o.stream)
-	if !ok {
-		return res, nil, fmt.Errorf("-stream=%q: want %q, %q or a scheduler_perf case (variedbench list)", o.stream, streamVaried, streamReqImages)
-	}
-	o.workload = wl
-	if o.timed == 0 && wl == workloadVaried {
-		o.timed = defaultTimed
-	}
-	if wl == workloadVaried {
-		o.pods = o.warm + o.timed
-	}
-	kube := o.kube
-	if kube.IsZero() {
-		kube = framework.DefaultKubeVersion
-	}
-	prof, err := profileOf(o.profile, kube)
+	s, err := prepare(&o)
 	if err != nil {
 		return res, nil, err
 	}
-	w, err := generate(o.workloadOptions)
+	w, snap, infos := s.w, s.snap, s.infos
+	res.Timed = o.timed
+	f, err := s.framework(fwruntime.WithParallelism(o.workers))
 	if err != nil {
 		return res, nil, err
 	}
-	stream := w.streams[o.stream]
-	if o.timed == 0 {
-		o.timed = len(stream) - o.warm
-	}
-	if o.timed < 1 || len(stream) < o.warm+o.timed {
-		return res, nil, fmt.Errorf("-stream=%s has %d pods: want more than -warm=%d and at least warm+timed=%d", o.stream, len(stream), o.warm, o.warm+o.timed)
-	}
-	stream, res.Timed = stream[:o.warm+o.timed], o.timed
-	f, err := fwruntime.NewFramework(scheduling.NewDefaultRegistry(), prof, fwruntime.WithKubeVersion(kube), fwruntime.WithParallelism(o.workers))
-	if err != nil {
-		return res, nil, err
-	}
-	snap, err := framework.NewSnapshot(w.nodes, w.pods, framework.WithNamespaces(w.namespaces...))
-	if err != nil {
-		return res, nil, err
-	}
-	infos := make([]*framework.PodInfo, 0, len(stream))
-	for _, p := range stream {
-		pi, err := framework.NewPodInfo(p)
-		if err != nil {
-			return res, nil, fmt.Errorf("pod %s/%s: %w", p.Namespace, p.Name, err)
-		}
-		infos = append(infos, pi)
-	}
+	defer f.Close()
 	c := &cycler{f: f, snap: snap, sampled: o.sampled, assumed: o.assumed, rng: rand.New(rand.NewPCG(o.tieSeed, 2)),
 		reuse: &fwruntime.Result{}, recs: make([]podRecord, 0, len(infos)), events: w.events[o.stream],
 		churnNodes: map[string]*api.Node{}}
@@ -425,4 +389,66 @@ func writeRecords(w io.Writer, recs []podRecord) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// prepared is a row's cluster and pods, as prepare builds them.
+type prepared struct {
+	prof  framework.Profile
+	kube  framework.KubeVersion
+	w     *workload
+	snap  *framework.Snapshot
+	infos []*framework.PodInfo // the warm-up pods, then the timed ones
+}
+
+// prepare generates o's workload and builds its snapshot and the
+// PodInfos of its stream's warm-up and timed pods, setting o's workload,
+// pods and timed as the stream asks.
+func prepare(o *runOptions) (*prepared, error) {
+	wl, ok := streamWorkload(o.stream)
+	if !ok {
+		return nil, fmt.Errorf("-stream=%q: want %q, %q or a scheduler_perf case (variedbench list)", o.stream, streamVaried, streamReqImages)
+	}
+	o.workload = wl
+	if o.timed == 0 && wl == workloadVaried {
+		o.timed = defaultTimed
+	}
+	if wl == workloadVaried {
+		o.pods = o.warm + o.timed
+	}
+	s := &prepared{kube: o.kube}
+	if s.kube.IsZero() {
+		s.kube = framework.DefaultKubeVersion
+	}
+	var err error
+	if s.prof, err = profileOf(o.profile, s.kube); err != nil {
+		return nil, err
+	}
+	if s.w, err = generate(o.workloadOptions); err != nil {
+		return nil, err
+	}
+	stream := s.w.streams[o.stream]
+	if o.timed == 0 {
+		o.timed = len(stream) - o.warm
+	}
+	if o.timed < 1 || len(stream) < o.warm+o.timed {
+		return nil, fmt.Errorf("-stream=%s has %d pods: want more than -warm=%d and at least warm+timed=%d", o.stream, len(stream), o.warm, o.warm+o.timed)
+	}
+	stream = stream[:o.warm+o.timed]
+	if s.snap, err = framework.NewSnapshot(s.w.nodes, s.w.pods, framework.WithNamespaces(s.w.namespaces...)); err != nil {
+		return nil, err
+	}
+	s.infos = make([]*framework.PodInfo, 0, len(stream))
+	for _, p := range stream {
+		pi, err := framework.NewPodInfo(p)
+		if err != nil {
+			return nil, fmt.Errorf("pod %s/%s: %w", p.Namespace, p.Name, err)
+		}
+		s.infos = append(s.infos, pi)
+	}
+	return s, nil
+}
+
+// framework returns a Framework of the row's profile and release.
+func (s *prepared) framework(opts ...fwruntime.Option) (*fwruntime.Framework, error) {
+	return fwruntime.NewFramework(scheduling.NewDefaultRegistry(), s.prof, append([]fwruntime.Option{fwruntime.WithKubeVersion(s.kube)}, opts...)...)
 }

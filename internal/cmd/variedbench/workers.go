@@ -1,0 +1,191 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/schedkit/schedkit/framework"
+	fwruntime "github.com/schedkit/schedkit/framework/runtime"
+)
+
+// workersResult is what the workers command prints: wall time per pod of
+// the three ways of scheduling the same blocks of pods, and the medians
+// over the blocks of their ratios to the one-worker way.
+type workersResult struct {
+	Nodes   int    `json:"nodes"`
+	Stream  string `json:"stream"`
+	Sampled bool   `json:"sampled"`
+	Workers int    `json:"workers"`
+	Timed   int    `json:"timed"`
+	Block   int    `json:"block"`
+	Rounds  int    `json:"rounds"`
+	// OneNanos, ManyNanos and SplitNanos are the wall time per pod on one
+	// worker, on Workers workers, and split in two halves scheduled at
+	// once by two frameworks of one worker each, over all the blocks.
+	OneNanos   float64 `json:"one_ns_per_pod"`
+	ManyNanos  float64 `json:"many_ns_per_pod"`
+	SplitNanos float64 `json:"split_ns_per_pod"`
+	// Ratio and Floor are the medians over the blocks of many/one and
+	// split/one: Floor is what two cores give the same work when nothing
+	// is shared but the process (its memory, its collector).
+	Ratio float64 `json:"ratio"`
+	Floor float64 `json:"floor"`
+}
+
+// runWorkers is the workers command: it schedules the stream's timed pods
+// against the cluster as it is (each pod fresh, no churn) in blocks, each
+// block three ways one after the other, in an order that turns from block
+// to block, so that a burst of load from other processes falls on the
+// three alike.
+func runWorkers(args []string) error {
+	fs := flag.NewFlagSet("workers", flag.ContinueOnError)
+	o := runOptions{kube: framework.DefaultKubeVersion, profile: profileDefault, tieSeed: 1}
+	o.addFlags(fs)
+	fs.StringVar(&o.stream, "stream", streamVaried, "incoming stream: varied, reqimages or a scheduler_perf case without churn (variedbench list)")
+	fs.BoolVar(&o.sampled, "sampled", false, "kube's adaptive percentageOfNodesToScore with its round-robin start (default: every node)")
+	fs.IntVar(&o.warm, "warm", defaultWarm, "warm-up pods, untimed")
+	fs.IntVar(&o.timed, "timed", 0, "timed pods (0: 300 of a varied stream, every pod after the warm-up of a scheduler_perf stream)")
+	fs.IntVar(&o.workers, "workers", 2, "workers of the second way")
+	block := fs.Int("block", 50, "pods per block")
+	rounds := fs.Int("rounds", 1, "times the timed pods are gone through")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if o.warm < 0 || o.timed < 0 || o.workers < 2 || *block < 2 || *rounds < 1 {
+		return fmt.Errorf("-warm=%d -timed=%d -workers=%d -block=%d -rounds=%d: want warm ≥ 0, timed ≥ 0, workers ≥ 2, block ≥ 2, rounds ≥ 1", o.warm, o.timed, o.workers, *block, *rounds)
+	}
+	res, err := compareWorkers(o, *block, *rounds)
+	if err != nil {
+		return err
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Printf("%s\n", b)
+	return err
+}
+
+// compareWorkers measures o's stream as runWorkers says.
+func compareWorkers(o runOptions, block, rounds int) (workersResult, error) {
+	res := workersResult{Nodes: o.nodes, Stream: o.stream, Sampled: o.sampled, Workers: o.workers, Block: block, Rounds: rounds}
+	s, err := prepare(&o)
+	if err != nil {
+		return res, err
+	}
+	if len(s.w.events[o.stream]) > 0 {
+		return res, fmt.Errorf("-stream=%s changes the cluster as it goes: the workers command schedules every pod against the cluster as it is", o.stream)
+	}
+	res.Timed = o.timed
+	// Three frameworks of one worker (the way on one worker, and the two
+	// halves of the split way) and one of o.workers.
+	var ones [3]*fwruntime.Framework
+	for i := range ones {
+		if ones[i], err = s.framework(); err != nil {
+			return res, err
+		}
+	}
+	many, err := s.framework(fwruntime.WithParallelism(o.workers))
+	if err != nil {
+		return res, err
+	}
+	defer many.Close()
+	ctx := context.Background()
+	start := 0 // the round-robin start of a sampled stream, as the one-worker way advances it
+	run := func(f *fwruntime.Framework, pods []*framework.PodInfo, start int, rng *rand.Rand, reuse *fwruntime.Result) (int, error) {
+		for _, pi := range pods {
+			opts := fwruntime.CycleOptions{Rand: rng, Reuse: reuse, SkipExplanation: true, TotalsOnly: true, RejectionsOnFailure: true}
+			if o.sampled {
+				opts.NumFeasibleToFind = fwruntime.NumFeasibleNodesToFind(s.snap.NumNodes(), 0)
+				opts.StartIndex = start
+			}
+			r, err := f.Schedule(ctx, nil, s.snap, pi, opts)
+			var fe *fwruntime.FitError
+			if err != nil && !errors.As(err, &fe) {
+				return start, fmt.Errorf("pod %s: %w", pi.Pod.Name, err)
+			}
+			if o.sampled && r.PreFilterStatus == nil {
+				start = (start + r.EvaluatedNodes()) % s.snap.NumNodes()
+			}
+		}
+		return start, nil
+	}
+	reuse := [4]*fwruntime.Result{{}, {}, {}, {}}
+	rng := rand.New(rand.NewPCG(o.tieSeed, 2))
+	if _, err := run(ones[0], s.infos[:o.warm], 0, rng, reuse[0]); err != nil {
+		return res, err
+	}
+	if _, err := run(many, s.infos[:o.warm], 0, rng, reuse[1]); err != nil {
+		return res, err
+	}
+	runtime.GC() // the cluster's construction is not the cycles' garbage
+	timed := s.infos[o.warm:]
+	var oneT, manyT, splitT time.Duration
+	var ratios, floors []float64
+	for b := 0; b < rounds*len(timed); b += block {
+		pods := make([]*framework.PodInfo, 0, block)
+		for i := b; i < min(b+block, rounds*len(timed)); i++ {
+			pods = append(pods, timed[i%len(timed)])
+		}
+		var t [3]time.Duration
+		var next int
+		for k := range 3 {
+			way := (b/block + k) % 3
+			t0 := time.Now()
+			switch way {
+			case 0:
+				next, err = run(ones[0], pods, start, rng, reuse[0])
+			case 1:
+				_, err = run(many, pods, start, rng, reuse[1])
+			default:
+				err = runSplit(ones[1], ones[2], pods, start, run, reuse[2], reuse[3])
+			}
+			t[way] = time.Since(t0)
+			if err != nil {
+				return res, err
+			}
+		}
+		start = next
+		oneT, manyT, splitT = oneT+t[0], manyT+t[1], splitT+t[2]
+		ratios = append(ratios, float64(t[1])/float64(t[0]))
+		floors = append(floors, float64(t[2])/float64(t[0]))
+	}
+	n := float64(rounds * len(timed))
+	res.OneNanos, res.ManyNanos, res.SplitNanos = float64(oneT)/n, float64(manyT)/n, float64(splitT)/n
+	res.Ratio, res.Floor = median(ratios), median(floors)
+	return res, nil
+}
+
+// runSplit schedules pods in two halves at once, the first on a, the
+// second on b, each from start (a sampled stream's second half from where
+// the first would leave it is not known in advance: both take the same
+// start, which changes the nodes they evaluate but not how many).
+func runSplit(a, b *fwruntime.Framework, pods []*framework.PodInfo, start int,
+	run func(*fwruntime.Framework, []*framework.PodInfo, int, *rand.Rand, *fwruntime.Result) (int, error), ra, rb *fwruntime.Result) error {
+	h := len(pods) / 2
+	var wg sync.WaitGroup
+	var errB error
+	wg.Go(func() {
+		_, errB = run(b, pods[h:], start, rand.New(rand.NewPCG(3, 4)), rb)
+	})
+	_, errA := run(a, pods[:h], start, rand.New(rand.NewPCG(5, 6)), ra)
+	wg.Wait()
+	return errors.Join(errA, errB)
+}
+
+// median returns the median of xs (not empty), which it sorts.
+func median(xs []float64) float64 {
+	slices.Sort(xs)
+	if m := len(xs) / 2; len(xs)%2 == 0 {
+		return (xs[m-1] + xs[m]) / 2
+	}
+	return xs[len(xs)/2]
+}
