@@ -447,20 +447,22 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, bar *prog
 		ropts := replayOptions(o, p, progress)
 		var log *decisionLog
 		if logs[i] != nil {
-			log = newDecisionLog(logs[i], ropts.Start)
+			log = newDecisionLog(logs[i], ropts.Start, o.parallelism > 1)
 			ropts.OnDecision = log.write
 		}
 		res, err := replay.Replay(ctx, w, ropts)
 		bar.clear()
+		var logErr error
+		if log != nil {
+			logErr = log.close() // also after a failed replay: it stops the log's writer
+		}
 		if err != nil {
 			return fmt.Errorf("profile %s: %w", p.name, err)
 		}
-		results = append(results, res)
-		if log != nil {
-			if err := log.close(); err != nil {
-				return fmt.Errorf("-log-dir: %w", err)
-			}
+		if logErr != nil {
+			return fmt.Errorf("-log-dir: %w", logErr)
 		}
+		results = append(results, res)
 	}
 	writeMemProfile()
 	if memProfileErr != nil {
@@ -522,26 +524,68 @@ func replayOptions(o options, p namedProfile, progress func(done, total int)) re
 
 // decisionLog writes a replay's decision log (the bytes of
 // ReplayResult.WriteLog) to a file as the decisions are made, in blocks of
-// about logBlock bytes.
+// about logBlock bytes. With a writer of its own (-parallelism above 1),
+// the decisions are formatted and written on another goroutine, in
+// order, while the replay goes on: the log is the same, and its cost
+// leaves the scheduling goroutine.
 type decisionLog struct {
 	f     *os.File
 	start time.Time
 	buf   strings.Builder
 	err   error // the first write error
+	// queue and done, with a writer of its own: the decisions to format
+	// and the writer's end.
+	queue chan []scheduling.Decision
+	batch []scheduling.Decision
+	done  chan struct{}
 }
 
 const logBlock = 1 << 16
 
-func newDecisionLog(f *os.File, start time.Time) *decisionLog {
-	return &decisionLog{f: f, start: start}
+// logBatch is how many decisions the replay hands the log's own writer
+// at once.
+const logBatch = 256
+
+func newDecisionLog(f *os.File, start time.Time, ownWriter bool) *decisionLog {
+	l := &decisionLog{f: f, start: start}
+	if ownWriter {
+		l.queue, l.done = make(chan []scheduling.Decision, 64), make(chan struct{})
+		go func() {
+			defer close(l.done)
+			for batch := range l.queue {
+				for i := range batch {
+					l.format(&batch[i])
+				}
+			}
+		}()
+	}
+	return l
 }
 
-// write appends d's line; a write error is kept for close.
+// write appends d's line (hands d to the log's writer, when it has one);
+// a write error is kept for close. A Decision is not changed once handed
+// out (a replay keeps them as they are), so the writer reads it later.
 func (l *decisionLog) write(d scheduling.Decision) {
+	if l.queue == nil {
+		l.format(&d)
+		return
+	}
+	if l.batch == nil {
+		l.batch = make([]scheduling.Decision, 0, logBatch)
+	}
+	l.batch = append(l.batch, d)
+	if len(l.batch) == logBatch {
+		l.queue <- l.batch
+		l.batch = nil
+	}
+}
+
+// format appends d's line and writes the block when it is full.
+func (l *decisionLog) format(d *scheduling.Decision) {
 	if l.buf.Len() == 0 {
 		l.buf.Grow(logBlock + 1024)
 	}
-	scheduling.FormatDecision(&l.buf, &d, l.start)
+	scheduling.FormatDecision(&l.buf, d, l.start)
 	l.buf.WriteByte('\n')
 	if l.buf.Len() >= logBlock {
 		l.flush()
@@ -558,6 +602,13 @@ func (l *decisionLog) flush() {
 // close writes what is left and closes the file, returning the first
 // error.
 func (l *decisionLog) close() error {
+	if l.queue != nil {
+		if len(l.batch) > 0 {
+			l.queue <- l.batch
+		}
+		close(l.queue)
+		<-l.done
+	}
 	l.flush()
 	if err := l.f.Close(); l.err == nil {
 		l.err = err
