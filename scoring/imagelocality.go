@@ -270,6 +270,10 @@ type ImageLocality struct {
 	cache *ilDenseCache
 	// countVolumes counts image volumes in the threshold (v1.37).
 	countVolumes bool
+	// decide serializes the computing of cycle states (readState), so
+	// that a runner's workers scoring one cycle's chunks at once compute
+	// its state once.
+	decide *sync.Mutex
 }
 
 var (
@@ -288,7 +292,7 @@ func NewImageLocality(args any, h framework.Handle) (framework.Plugin, error) {
 	if h != nil {
 		v = h.KubeVersion()
 	}
-	return &ImageLocality{bufs: &sync.Pool{}, cache: &ilDenseCache{}, countVolumes: v.AtLeast(framework.KubeV137)}, nil
+	return &ImageLocality{bufs: &sync.Pool{}, cache: &ilDenseCache{}, countVolumes: v.AtLeast(framework.KubeV137), decide: &sync.Mutex{}}, nil
 }
 
 // Name returns "ImageLocality".
@@ -350,12 +354,15 @@ func (pl *ImageLocality) Score(_ context.Context, state *framework.CycleState, p
 // the cycle's first call, with every node's score (ilDense) when dense is
 // set.
 func (pl *ImageLocality) readState(state *framework.CycleState, pod *framework.PodInfo, dense bool) (*ilPreScoreState, *framework.Status) {
-	if d, err := state.Read(ilStateKey); err == nil {
-		s, ok := d.(*ilPreScoreState)
-		if !ok {
-			return nil, framework.AsStatus(fmt.Errorf("imagelocality: invalid cycle state, got type %T", d))
+	if s, st, ok := readILState(state); ok {
+		return s, st
+	}
+	if pl.decide != nil {
+		pl.decide.Lock()
+		defer pl.decide.Unlock()
+		if s, st, ok := readILState(state); ok {
+			return s, st // another worker's first call computed it
 		}
-		return s, nil
 	}
 	s, err := pl.state(state.Snapshot(), pod.Pod)
 	if err != nil {
@@ -364,9 +371,21 @@ func (pl *ImageLocality) readState(state *framework.CycleState, pod *framework.P
 	if dense && s.somewhere && s.denseWorthIt(state) {
 		pl.dense(s, state.Snapshot())
 	}
-	// Concurrent first calls may each compute it; the values are equal.
 	state.Write(ilStateKey, s)
 	return s, nil
+}
+
+// readILState returns the cycle's image state, ok when it has one.
+func readILState(state *framework.CycleState) (*ilPreScoreState, *framework.Status, bool) {
+	d, err := state.Read(ilStateKey)
+	if err != nil {
+		return nil, nil, false
+	}
+	s, ok := d.(*ilPreScoreState)
+	if !ok {
+		return nil, framework.AsStatus(fmt.Errorf("imagelocality: invalid cycle state, got type %T", d)), true
+	}
+	return s, nil, true
 }
 
 // ScoreBatch is Score over nodes (framework.BatchScorePlugin): the state is

@@ -28,7 +28,8 @@ type PluginVerdict struct {
 func (f *Framework) explainFilters(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, candidates []*framework.NodeInfo, nominated func(string) []*framework.PodInfo, res *Result) {
 	np := len(f.filter)
 	out := make([]*framework.Status, len(candidates)*np)
-	f.pool.Ordered(len(candidates), f.loopChunk(len(candidates)), parallel.Func(func(_, lo, hi int) bool {
+	pool, chunk := f.loop(len(candidates))
+	pool.Ordered(len(candidates), chunk, parallel.Func(func(_, lo, hi int) bool {
 		for k := lo; k < hi; k++ {
 			ni := candidates[k]
 			withState, withNode := state, ni

@@ -252,7 +252,7 @@ func (inc *Incremental) score(ctx context.Context, pod *framework.PodInfo, res *
 // lengthen), selectHost must rank them again.
 func (sc *incScorer) sumTotals(f *Framework, totals []int64, idx []int32, c int64) (miss bool, bad uint64, ranked bool) {
 	sc.weighLooks()
-	if n := len(totals); f.pool.Width(n, f.passChunk(n)) > 1 {
+	if pool, _ := f.pass(len(totals)); pool != nil {
 		miss = f.sumsAll(&sc.sumRun, totals, sc.sums, idx, c, sc.looks)
 	} else {
 		miss = sumsRanked(totals, sc.sums, idx, c, sc.looks, &sc.rk)
@@ -300,12 +300,12 @@ func (sc *incScorer) weighLooks() {
 func (inc *Incremental) scoreOthers(ctx context.Context, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32) bool {
 	sc, f, nf := &inc.sc, inc.f, len(nodes)
 	nn := len(sc.norm)
-	if chunk := f.loopChunk(nf); f.pool.Width(nf, chunk) > 1 {
+	if pool, chunk := f.loop(nf); pool != nil {
 		bs := f.getBatchScratch()
 		r := &bs.run
 		*r = scoreRun{ctx: ctx, state: inc.state, pod: pod, nodes: nodes, idx: idx, vals: sc.rows[nn*nf:], nf: nf,
 			active: sc.act, calls: sc.calls, batches: sc.batches}
-		f.pool.Ordered(nf, chunk, r)
+		pool.Ordered(nf, chunk, r)
 		failed := r.failed.Load()
 		r.release()
 		f.batch.Put(bs)

@@ -222,7 +222,7 @@ func TestPropSumTotals(t *testing.T) {
 		if (bad&^scoreMask != 0) != (wantBad&^scoreMask != 0) {
 			t.Fatalf("out of range %v, want %v", bad&^scoreMask != 0, wantBad&^scoreMask != 0)
 		}
-		if isRanked != (len(sc.adds) == 0 && f.pool.Width(nf, f.passChunk(nf)) <= 1) {
+		if pool, _ := f.pass(nf); isRanked != (len(sc.adds) == 0 && pool == nil) {
 			t.Fatalf("ranked %v with %d rows added after the looked-up ones and %d nodes", isRanked, len(sc.adds), nf)
 		}
 		if isRanked {

@@ -220,6 +220,8 @@ func (r *Result) reset() {
 		spans:         r.spans[:0],
 		candidateIdx:  r.candidateIdx[:0],
 		ties:          r.ties[:0],
+		rank:          rankRun{best: r.rank.best[:0], cnt: r.rank.cnt[:0], top: r.rank.top[:0], tops: r.rank.tops[:0]},
+		placeOff:      r.placeOff[:0],
 		selected:      -1,
 	}
 	r.Diagnosis.result = r

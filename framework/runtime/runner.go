@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/parallel"
 )
 
 // CycleOptions tune one run of Schedule.
@@ -331,9 +332,9 @@ func (f *Framework) filterNodes(ctx context.Context, state *framework.CycleState
 		r.stopping, r.width = true, f.pool.Width(n, f.minChunk)
 		end = f.pool.Ordered(n, f.minChunk, sizedFilterRun{r})
 	} else {
-		chunk := f.loopChunk(n)
-		r.width = f.pool.Width(n, chunk)
-		end = f.pool.Ordered(n, chunk, r)
+		pool, chunk := f.loop(n)
+		r.width = pool.Width(n, chunk)
+		end = pool.Ordered(n, chunk, r)
 	}
 	bs.dirty = false
 	sc.written = end // positions past end were never filtered
@@ -469,13 +470,14 @@ func (d *diagnosisNames) mergeInto(diag *Diagnosis) {
 // that a chunk's NodeInfos stay in cache from one plugin to the next.
 const seqChunk = 512
 
-// loopChunk is the chunk of a loop that goes through all n nodes:
-// seqChunk when it runs on one worker (fewer than twice the workers'
-// MinChunk nodes, a few microseconds of work worth less than the fork and
-// join, run on the caller's goroutine), else the pool's chunk (a multiple
-// of parallel.Align). Results do not depend on it.
-func (f *Framework) loopChunk(n int) int {
-	return f.chunkOf(n, f.minChunk)
+// loop returns where and in what chunks a loop that goes through all n
+// nodes runs: on the workers' pool in the pool's chunks (a multiple of
+// parallel.Align) when there are at least two chunks of the workers'
+// MinChunk, else on the caller's goroutine (a nil pool) in chunks of
+// seqChunk — a few microseconds of work are worth less than the fork and
+// join. Results do not depend on it.
+func (f *Framework) loop(n int) (*parallel.Pool, int) {
+	return f.loopOf(n, f.minChunk)
 }
 
 // cheapPass is how many times the workers' MinChunk a worker's chunk of
@@ -486,19 +488,18 @@ func (f *Framework) loopChunk(n int) int {
 // nodes.
 const cheapPass = 16
 
-// passChunk is loopChunk for a pass over the totals or the feasible
-// positions (cheapPass).
-func (f *Framework) passChunk(n int) int {
-	return f.chunkOf(n, f.passLeast)
+// pass is loop for a pass over the totals or the feasible positions
+// (cheapPass).
+func (f *Framework) pass(n int) (*parallel.Pool, int) {
+	return f.loopOf(n, f.passLeast)
 }
 
-// chunkOf is the chunk of a loop over n nodes in chunks of at least least
-// nodes on more than one worker.
-func (f *Framework) chunkOf(n, least int) int {
+// loopOf is loop with chunks of at least least nodes on the pool.
+func (f *Framework) loopOf(n, least int) (*parallel.Pool, int) {
 	if f.pool.Width(n, least) <= 1 {
-		return max(min(n, seqChunk), 1)
+		return nil, max(min(n, seqChunk), 1)
 	}
-	return f.pool.Chunk(n, least)
+	return f.pool, f.pool.Chunk(n, least)
 }
 
 // grow returns s resized to n, reusing its array when it is large enough.
@@ -660,7 +661,7 @@ func (f *Framework) scoreFeasible(ctx context.Context, state *framework.CycleSta
 	r := &bs.run
 	*r = scoreRun{ctx: ctx, state: state, pod: pod, nodes: nodes, idx: idx, vals: vals, nf: nf,
 		active: active, calls: calls, batches: batches, bounds: r.bounds}
-	chunk := f.loopChunk(nf)
+	pool, chunk := f.loop(nf)
 	defer r.release()
 	if opts.TotalsOnly {
 		bs.bounded, bs.adders = grow(bs.bounded, np), grow(bs.adders, np)
@@ -685,7 +686,7 @@ func (f *Framework) scoreFeasible(ctx context.Context, state *framework.CycleSta
 		}
 		r.startBounds(chunk)
 	}
-	f.pool.Ordered(nf, chunk, r)
+	pool.Ordered(nf, chunk, r)
 	// The plugins are not kept past the Score step.
 	defer func() { clear(bs.bounded); clear(bs.adders); clear(bs.fusedWith) }()
 	if r.failed.Load() {

@@ -91,14 +91,14 @@ func (r *weighRun) Chunk(w, lo, hi int) bool {
 // score missed its table.
 func (f *Framework) weighAll(wr *weighRun, totals []int64, adds, looks []lookup, c int64, accumulated bool) (bad uint64, miss bool) {
 	n := len(totals)
-	chunk := f.passChunk(n)
-	if f.pool.Width(n, chunk) <= 1 {
+	pool, chunk := f.pass(n)
+	if pool == nil {
 		return weighRange(totals, adds, looks, c, accumulated, 0, n)
 	}
-	out := grow(wr.out, f.pool.Size())
+	out := grow(wr.out, pool.Size())
 	clear(out)
 	*wr = weighRun{totals: totals, adds: adds, looks: looks, c: c, accumulated: accumulated, out: out}
-	f.pool.Ordered(n, chunk, wr)
+	pool.Ordered(n, chunk, wr)
 	for i := range out {
 		bad |= out[i].bad
 		miss = miss || out[i].miss
@@ -146,15 +146,15 @@ func (r *Result) rankParallel(top []rankedPos, keep int) (best int64, cnt int, _
 		return 0, 0, top, false
 	}
 	n := len(totals)
-	chunk := f.passChunk(n)
-	if f.pool.Width(n, chunk) <= 1 {
+	pool, chunk := f.pass(n)
+	if pool == nil {
 		return 0, 0, top, false
 	}
 	chunks := (n + chunk - 1) / chunk
 	rr := &r.rank
 	*rr = rankRun{totals: totals, ties: r.ties, keep: keep, chunk: chunk,
 		best: grow(rr.best, chunks), cnt: grow(rr.cnt, chunks), top: grow(rr.top, chunks*keep), tops: grow(rr.tops, chunks)}
-	f.pool.Ordered(n, chunk, rr)
+	pool.Ordered(n, chunk, rr)
 	best = rr.best[0]
 	for _, b := range rr.best {
 		best = max(best, b)
@@ -218,7 +218,8 @@ func (f *Framework) sumsAll(sr *sumRun, totals, sums []int64, idx []int32, c int
 	out := grow(sr.out, f.pool.Size())
 	clear(out)
 	*sr = sumRun{totals: totals, sums: sums, idx: idx, c: c, looks: looks, out: out}
-	f.pool.Ordered(len(totals), f.passChunk(len(totals)), sr)
+	pool, chunk := f.pass(len(totals))
+	pool.Ordered(len(totals), chunk, sr)
 	for i := range out {
 		miss = miss || out[i].miss
 	}
@@ -263,7 +264,7 @@ func (p *placeRun) Chunk(_, lo, hi int) bool {
 // to cut are enough for them.
 func (r *Result) place(rejected []uint64, cut, start int, candidates []*framework.NodeInfo, runs, candIdx, feasible, idx []int32, list []*framework.NodeInfo) {
 	if f := r.fw; f != nil {
-		if chunk := f.passChunk(cut); f.pool.Width(cut, chunk) > 1 {
+		if pool, chunk := f.pass(cut); pool != nil {
 			words := chunk / 64 // chunk is a multiple of 64 on more than one worker
 			nw := len(rejected)
 			chunks := (nw + words - 1) / words
@@ -283,7 +284,7 @@ func (r *Result) place(rejected []uint64, cut, start int, candidates []*framewor
 			pr := &r.placing
 			*pr = placeRun{rejected: rejected, cut: cut, start: start, candidates: candidates, runs: runs, candIdx: candIdx,
 				feasible: feasible, idx: idx, list: list, words: words, off: off}
-			f.pool.Ordered(nw, words, pr)
+			pool.Ordered(nw, words, pr)
 			*pr = placeRun{}
 			r.placeOff = off
 			return

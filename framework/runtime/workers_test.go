@@ -140,10 +140,11 @@ func TestNewWorkersErrors(t *testing.T) {
 	}
 }
 
-// TestLoopChunkCutoff: loops over fewer than twice MinChunk nodes stay on
-// the caller's goroutine; larger ones are cut into chunks of whole
-// multiples of 64 nodes, at least MinChunk.
-func TestLoopChunkCutoff(t *testing.T) {
+// TestLoopCutoff: loops over fewer than twice MinChunk nodes stay on the
+// caller's goroutine, in chunks of seqChunk; larger ones run on the pool
+// in chunks of whole multiples of 64 nodes, at least MinChunk; the passes
+// over the totals and the feasible positions take 16 times as many.
+func TestLoopCutoff(t *testing.T) {
 	defer atLeastProcs(2)()
 	w, err := NewWorkers(2, WithMinChunk(100))
 	if err != nil {
@@ -154,12 +155,22 @@ func TestLoopChunkCutoff(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct{ n, want int }{{255, 255}, {256, 128}, {5000, 640}} {
-		if got := f.loopChunk(tc.n); got != tc.want {
-			t.Errorf("loopChunk(%d) = %d, want %d", tc.n, got, tc.want)
+	for _, tc := range []struct {
+		n         int
+		pass      bool
+		wantPool  bool
+		wantChunk int
+	}{
+		{255, false, false, 255}, {256, false, true, 128}, {5000, false, true, 640},
+		{4095, true, false, seqChunk}, {4096, true, true, 2048}, {20000, true, true, 2560},
+	} {
+		get := f.loop
+		if tc.pass {
+			get = f.pass
 		}
-		if got := f.pool.Width(tc.n, f.loopChunk(tc.n)); (got > 1) != (tc.n >= 256) {
-			t.Errorf("n=%d: width %d", tc.n, got)
+		pool, chunk := get(tc.n)
+		if (pool != nil) != tc.wantPool || chunk != tc.wantChunk {
+			t.Errorf("n=%d pass=%v: pool %v chunk %d, want pool %v chunk %d", tc.n, tc.pass, pool != nil, chunk, tc.wantPool, tc.wantChunk)
 		}
 	}
 }
