@@ -32,7 +32,7 @@ type Workers struct {
 // DefaultMinChunk is the fewest nodes in a worker's chunk of a loop by
 // default: a few microseconds of the built-in plugins' work, well above
 // the cost of a fork and join.
-const DefaultMinChunk = 256
+const DefaultMinChunk = 512
 
 // WorkersOption configures NewWorkers.
 type WorkersOption func(*Workers)
