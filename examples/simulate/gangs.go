@@ -8,13 +8,13 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling"
 	"github.com/schedkit/schedkit/scheduling/replay"
+	"github.com/schedkit/schedkit/scheduling/synth"
 )
 
 // optionalProfiles are built-in profiles run only when -profiles names
@@ -22,10 +22,7 @@ import (
 // TargetLoadPacking (which also records bindings at PostBind) or
 // LoadVariationRiskBalancing, both reading the cluster's NodeLoads.
 func optionalProfiles(v framework.KubeVersion) ([]namedProfile, error) {
-	return scoredProfiles(v,
-		scoredProfile{"TargetLoadPacking", config.TargetLoadPackingName, nil},
-		scoredProfile{"LoadVariationRiskBalancing", config.LoadVariationRiskBalancingName, nil},
-	)
+	return comparisonProfiles(v, "TargetLoadPacking", "LoadVariationRiskBalancing")
 }
 
 // allProfiles are the built-in, optional and gang profiles, which
@@ -43,34 +40,8 @@ func allProfiles(v framework.KubeVersion) ([]namedProfile, error) {
 }
 
 // builtinLoads gives every node of the built-in cluster a NodeLoad (for
-// the Trimaran profiles): the mean cpu and memory usage of its NodeMetric,
-// and a standard deviation of 2–20 % drawn from its own source (so that
-// the rest of the built-in cluster and workload do not depend on it).
-func builtinLoads(w *replay.Workload, seed uint64) {
-	rng := rand.New(rand.NewPCG(seed, 0x10ad))
-	nodes := map[string]*api.Node{}
-	for _, n := range w.Nodes {
-		nodes[n.Name] = n
-	}
-	for _, m := range w.NodeMetrics {
-		n := nodes[m.Name]
-		if n == nil || m.Status.NodeMetric == nil {
-			continue
-		}
-		pct := func(r resource.Name) float64 {
-			used, alloc := m.Status.NodeMetric.NodeUsage.Resources[r], n.Status.Allocatable[r]
-			if alloc.IsZero() {
-				return 0
-			}
-			return 100 * used.AsApproximateFloat64() / alloc.AsApproximateFloat64()
-		}
-		w.NodeLoads = append(w.NodeLoads, builder.MakeNodeLoad(m.Name).
-			Metric(api.LoadMetricCPU, api.LoadOperatorAverage, pct(resource.CPU)).
-			Metric(api.LoadMetricCPU, api.LoadOperatorStd, float64(2+rng.IntN(19))).
-			Metric(api.LoadMetricMemory, api.LoadOperatorAverage, pct(resource.Memory)).
-			Metric(api.LoadMetricMemory, api.LoadOperatorStd, float64(2+rng.IntN(19))).Obj())
-	}
-}
+// the Trimaran profiles): synth.AddLoads.
+func builtinLoads(w *replay.Workload, seed uint64) { synth.AddLoads(w, seed) }
 
 // gangProfiles are the profiles -gangs compares: kube's default profile,
 // and the same with scheduler-plugins' Coscheduling (its documented

@@ -1,4 +1,4 @@
-package main
+package synth
 
 import (
 	"fmt"
@@ -13,7 +13,7 @@ import (
 	"github.com/schedkit/schedkit/scheduling/replay"
 )
 
-// builderWorkload is builtinWorkload written plainly: every pod built on
+// builderWorkload is AddWorkload of DefaultWorkload written plainly: every pod built on
 // its own by the builder, from the same random draws.
 func builderWorkload(n int, rng *rand.Rand) []replay.PodArrival {
 	shapes := []struct {
@@ -57,14 +57,16 @@ func builderWorkload(n int, rng *rand.Rand) []replay.PodArrival {
 	return out
 }
 
-// TestBuiltinWorkloadEqualsBuilt: the built-in workload's pods, which share
+// TestDefaultWorkloadEqualsBuilt: the default workload's pods, which share
 // their specs per shape, equal pods built one by one, arrival for arrival,
 // so sharing changes no decision.
-func TestBuiltinWorkloadEqualsBuilt(t *testing.T) {
+func TestDefaultWorkloadEqualsBuilt(t *testing.T) {
 	for _, n := range []int{0, 1, 2, 3000} {
 		for seed := range uint64(3) {
 			var w replay.Workload
-			builtinWorkload(n, rand.New(rand.NewPCG(seed, 0x5eed)), &w, nil)
+			if err := AddWorkload(&w, DefaultWorkload(n), rand.New(rand.NewPCG(seed, 0x5eed)), nil); err != nil {
+				t.Fatal(err)
+			}
 			want := builderWorkload(n, rand.New(rand.NewPCG(seed, 0x5eed)))
 			if len(w.Arrivals) != len(want) {
 				t.Fatalf("n=%d seed=%d: %d arrivals, want %d", n, seed, len(w.Arrivals), len(want))
@@ -78,7 +80,7 @@ func TestBuiltinWorkloadEqualsBuilt(t *testing.T) {
 	}
 }
 
-// builderCluster is builtinCluster written plainly: every node built on
+// builderCluster is AddCluster of DefaultCluster written plainly: every node built on
 // its own by the builder, from the same random draws.
 func builderCluster(n int, rng *rand.Rand) ([]*api.Node, []*api.NodeMetric) {
 	sizes := []struct{ cpu, mem string }{{"8", "32Gi"}, {"16", "64Gi"}, {"32", "128Gi"}, {"64", "256Gi"}}
@@ -94,19 +96,21 @@ func builderCluster(n int, rng *rand.Rand) ([]*api.Node, []*api.NodeMetric) {
 		mem := node.Status.Allocatable[resource.Memory]
 		usedCPU := cpu.MilliValue() * int64(rng.IntN(16)) / 100
 		usedMem := mem.Value() * int64(5+rng.IntN(16)) / 100
-		metrics = append(metrics, builder.MakeNodeMetric(node.Name).UpdateTime(simStart).
+		metrics = append(metrics, builder.MakeNodeMetric(node.Name).UpdateTime(Start()).
 			Usage(map[string]string{"cpu": fmt.Sprintf("%dm", usedCPU), "memory": fmt.Sprint(usedMem)}).Obj())
 	}
 	return nodes, metrics
 }
 
-// TestBuiltinClusterEqualsBuilt: the built-in cluster's nodes, which share
+// TestDefaultClusterEqualsBuilt: the default cluster's nodes, which share
 // their capacity lists per size, equal nodes built one by one, and so do
 // their NodeMetrics.
-func TestBuiltinClusterEqualsBuilt(t *testing.T) {
+func TestDefaultClusterEqualsBuilt(t *testing.T) {
 	for _, n := range []int{1, 2, 1234} {
 		var w replay.Workload
-		builtinCluster(n, rand.New(rand.NewPCG(5, 0x5eed)), &w, nil)
+		if err := AddCluster(&w, DefaultCluster(n), rand.New(rand.NewPCG(5, 0x5eed)), nil); err != nil {
+			t.Fatal(err)
+		}
 		nodes, metrics := builderCluster(n, rand.New(rand.NewPCG(5, 0x5eed)))
 		if len(w.Nodes) != n || len(w.NodeMetrics) != n {
 			t.Fatalf("n=%d: %d nodes, %d metrics", n, len(w.Nodes), len(w.NodeMetrics))
