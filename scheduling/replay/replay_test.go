@@ -308,3 +308,47 @@ func drawWorkload(t *rapid.T, maxNodes, maxAt, maxDur int) *Workload {
 	}
 	return w
 }
+
+// TestReplayNamespaces: the workload's namespaces reach the replay's
+// cluster: a pod whose required pod affinity selects namespaces by label
+// finds the pod of a labelled namespace only when the workload carries
+// that namespace and its labels.
+func TestReplayNamespaces(t *testing.T) {
+	for _, labelled := range []bool{false, true} {
+		w := &Workload{
+			Nodes: []*api.Node{
+				st.MakeNode().Name("n1").Capacity(map[string]string{"cpu": "4", "memory": "8Gi"}).Obj(),
+				st.MakeNode().Name("n2").Capacity(map[string]string{"cpu": "4", "memory": "8Gi"}).Obj(),
+			},
+			Pods: []*api.Pod{st.MakePod().Name("db").Namespace("prod").Label("app", "db").Node("n2").Obj()},
+		}
+		if labelled {
+			w.Namespaces = []api.Namespace{{Name: "prod", Labels: map[string]string{"team": "a"}}}
+		}
+		term := api.PodAffinityTerm{
+			LabelSelector:     &api.LabelSelector{MatchLabels: map[string]string{"app": "db"}},
+			NamespaceSelector: &api.LabelSelector{MatchLabels: map[string]string{"team": "a"}},
+			TopologyKey:       "kubernetes.io/hostname",
+		}
+		pod := st.MakePod().Name("web").Req(map[string]string{"cpu": "1"}).
+			Affinity(&api.Affinity{PodAffinity: &api.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{term}}}).Obj()
+		w.Arrivals = []PodArrival{{Pod: pod}}
+		res, err := Replay(context.Background(), w, ReplayOptions{Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got PodOutcome
+		for _, o := range res.Pods {
+			if o.Pod == "default/web" {
+				got = o
+			}
+		}
+		want := PodOutcome{Pod: "default/web", Fate: FatePending}
+		if labelled {
+			want = PodOutcome{Pod: "default/web", Fate: FateRunning, Node: "n2"}
+		}
+		if got.Pod != want.Pod || got.Fate != want.Fate || got.Node != want.Node {
+			t.Errorf("namespaces labelled %v: web %+v, want %+v", labelled, got, want)
+		}
+	}
+}

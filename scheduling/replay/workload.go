@@ -73,6 +73,14 @@ type Workload struct {
 	// WorkloadGroups are kube's PodGroups created during the replay (see
 	// WorkloadGroupArrival).
 	WorkloadGroups []WorkloadGroupArrival
+	// Namespaces (their labels, for affinity namespace selectors),
+	// Services and Controllers (ReplicaSets, StatefulSets,
+	// ReplicationControllers: PodTopologySpread's default constraints
+	// select by them) are the cluster objects the scheduler reads besides
+	// nodes and pods, as a kubeload.Dump holds them.
+	Namespaces  []api.Namespace
+	Services    []api.Service
+	Controllers []api.WorkloadController
 
 	// origins record where ReadCluster and ReadWorkload found the entries,
 	// so that Validate's errors name the file, line and column.

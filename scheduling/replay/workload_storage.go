@@ -4,15 +4,17 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
-// newWorkloadCluster builds Replay's cluster: the nodes, then the storage
+// newWorkloadCluster builds Replay's cluster: the namespaces, services and
+// controllers, the nodes, then the storage
 // (CSINodes need their nodes; claims may name the volumes) and the DRA
 // objects (classes, slices, claim templates, claims), then the pods.
 func newWorkloadCluster(w *Workload, progress func(done, total int)) (*cluster.Cluster, error) {
-	c, err := cluster.New()
+	c, err := cluster.New(framework.WithNamespaces(w.Namespaces...), framework.WithServices(w.Services...), framework.WithControllers(w.Controllers...))
 	if err != nil {
 		return nil, err
 	}
