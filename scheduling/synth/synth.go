@@ -101,6 +101,12 @@ func checkShapes(n int, weight func(int) int) error {
 	return nil
 }
 
+// Validate checks c as AddCluster does, without building anything.
+func (c ClusterConfig) Validate() error {
+	_, _, err := c.templates()
+	return err
+}
+
 // templates checks c and returns one node per shape, unnamed, and the
 // pattern of shape indexes the nodes cycle through.
 func (c ClusterConfig) templates() ([]*api.Node, []int, error) {
@@ -247,6 +253,12 @@ func DefaultWorkload(n int) WorkloadConfig {
 		{Name: "cache", CPU: "500m", Memory: "4Gi", Weight: 12},
 		{Name: "ml", CPU: "2", Memory: "8Gi", Weight: 8},
 	}}
+}
+
+// Validate checks c as AddWorkload does, without building anything.
+func (c WorkloadConfig) Validate() error {
+	_, err := c.templates()
+	return err
 }
 
 // templates checks c and returns, per shape, its pod at the normal (0)
