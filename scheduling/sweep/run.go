@@ -238,9 +238,11 @@ func (r *runner) heartbeat() func() {
 						parts = append(parts, fmt.Sprintf("%s %d/%d arrivals", p.unit.Name, done, total))
 					}
 				}
-				r.mu.Lock()
-				r.logf("sweep: running: %s", strings.Join(parts, "; "))
-				r.mu.Unlock()
+				if len(parts) > 0 {
+					r.mu.Lock()
+					r.logf("sweep: running: %s", strings.Join(parts, "; "))
+					r.mu.Unlock()
+				}
 			}
 		}
 	})
