@@ -11,7 +11,8 @@ import (
 	"github.com/schedkit/schedkit/scheduling/synth"
 )
 
-// randomSpec draws a small generated spec of at most 16 units.
+// randomSpec draws a small generated spec of at most 16 units; the values
+// of an axis differ (in nodes or pods), so no two units are the same.
 func randomSpec(t *rapid.T) string {
 	var b strings.Builder
 	b.WriteString("clusters:\n")
@@ -19,12 +20,12 @@ func randomSpec(t *rapid.T) string {
 	for i := range rapid.IntRange(1, 2).Draw(t, "clusters") {
 		k := rapid.IntRange(1, len(shapes)).Draw(t, fmt.Sprint("shapes", i))
 		fmt.Fprintf(&b, "- {name: c%d, generate: {nodes: %d, zones: %d, shapes: [%s]}}\n", i,
-			rapid.IntRange(0, 6).Draw(t, fmt.Sprint("nodes", i)), rapid.IntRange(1, 3).Draw(t, fmt.Sprint("zones", i)), strings.Join(shapes[:k], ", "))
+			rapid.IntRange(7*i, 7*i+6).Draw(t, fmt.Sprint("nodes", i)), rapid.IntRange(1, 3).Draw(t, fmt.Sprint("zones", i)), strings.Join(shapes[:k], ", "))
 	}
 	b.WriteString("workloads:\n")
 	for i := range rapid.IntRange(1, 2).Draw(t, "workloads") {
 		fmt.Fprintf(&b, "- {name: w%d, generate: {pods: %d, window: %ds, highPriorityOneIn: %d}}\n", i,
-			rapid.IntRange(0, 25).Draw(t, fmt.Sprint("pods", i)), rapid.IntRange(0, 20).Draw(t, fmt.Sprint("window", i)), rapid.IntRange(0, 4).Draw(t, fmt.Sprint("oneIn", i)))
+			rapid.IntRange(26*i, 26*i+25).Draw(t, fmt.Sprint("pods", i)), rapid.IntRange(0, 20).Draw(t, fmt.Sprint("window", i)), rapid.IntRange(0, 4).Draw(t, fmt.Sprint("oneIn", i)))
 	}
 	b.WriteString("profiles:\n")
 	names := synth.ProfileNames()
