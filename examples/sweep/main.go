@@ -225,42 +225,27 @@ func runShard(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 	return nil
 }
 
-// outputs are the files a report is written to ("" for none).
-type outputs struct{ csv, svg, jsonl string }
-
-// write writes the report's table to stdout and its other outputs to
-// their files, naming each on stderr.
-func (o outputs) write(rep *sweep.Report, stdout, stderr io.Writer) error {
+// writeReport writes the report's table to stdout and its other outputs
+// to the files f names, naming each on log.
+func writeReport(rep *sweep.Report, f sweep.Files, stdout, log io.Writer) error {
 	if err := rep.WriteTable(stdout); err != nil {
 		return err
 	}
-	for _, f := range []struct {
-		path  string
-		write func(io.Writer) error
-	}{{o.jsonl, rep.WriteJSONL}, {o.csv, rep.WriteCSV}, {o.svg, rep.WriteSVG}} {
-		if f.path == "" {
-			continue
-		}
-		var b bytes.Buffer
-		if err := f.write(&b); err != nil {
-			return err
-		}
-		if err := os.WriteFile(f.path, b.Bytes(), 0o644); err != nil {
-			return err
-		}
-		fmt.Fprintf(stderr, "wrote %s\n", f.path)
+	wrote, err := rep.WriteFiles(f)
+	for _, p := range wrote {
+		fmt.Fprintf(log, "wrote %s\n", p)
 	}
-	return nil
+	return err
 }
 
 func merge(args []string, stdout, stderr io.Writer) error {
 	fs := flags("merge", stderr)
 	specPath := fs.String("spec", "", "the sweep spec (its units)")
 	unitsPath := fs.String("units", "", `the units, as "sweep units -jsonl" lists them (instead of -spec)`)
-	var o outputs
-	fs.StringVar(&o.csv, "csv", "", "write the CSV here")
-	fs.StringVar(&o.svg, "svg", "", "write the chart here")
-	fs.StringVar(&o.jsonl, "jsonl", "", "write the merged lines here")
+	var o sweep.Files
+	fs.StringVar(&o.CSV, "csv", "", "write the CSV here")
+	fs.StringVar(&o.SVG, "svg", "", "write the chart here")
+	fs.StringVar(&o.JSONL, "jsonl", "", "write the merged lines here")
 	allowMissing := fs.Bool("allow-missing", false, "report what is there when units are missing")
 	limits := limitFlags(fs)
 	if err := parse(fs, args, true); err != nil {
@@ -301,7 +286,7 @@ func merge(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := o.write(rep, stdout, stderr); err != nil {
+	if err := writeReport(rep, o, stdout, stderr); err != nil {
 		return err
 	}
 	if n := len(rep.Failed()); n > 0 {
@@ -389,8 +374,8 @@ func demo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	o := outputs{jsonl: filepath.Join(*dir, "results.jsonl"), csv: filepath.Join(*dir, "report.csv"), svg: filepath.Join(*dir, "chart.svg")}
-	if err := o.write(rep, stdout, stdout); err != nil {
+	o := sweep.Files{JSONL: filepath.Join(*dir, "results.jsonl"), CSV: filepath.Join(*dir, "report.csv"), SVG: filepath.Join(*dir, "chart.svg")}
+	if err := writeReport(rep, o, stdout, stdout); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "%d units in %s\n", sum.Units, wall.Round(time.Millisecond))

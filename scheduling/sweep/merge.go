@@ -2,10 +2,12 @@ package sweep
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -199,4 +201,32 @@ func (r *Report) WriteJSONL(w io.Writer) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// Files names the files WriteFiles writes ("" for none).
+type Files struct {
+	CSV, SVG, JSONL string
+}
+
+// WriteFiles writes the report's CSV, chart and merged lines to the files
+// f names and returns the paths it wrote, in that order.
+func (r *Report) WriteFiles(f Files) ([]string, error) {
+	var wrote []string
+	for _, out := range []struct {
+		path  string
+		write func(io.Writer) error
+	}{{f.CSV, r.WriteCSV}, {f.SVG, r.WriteSVG}, {f.JSONL, r.WriteJSONL}} {
+		if out.path == "" {
+			continue
+		}
+		var b bytes.Buffer
+		if err := out.write(&b); err != nil {
+			return wrote, err
+		}
+		if err := os.WriteFile(out.path, b.Bytes(), 0o644); err != nil {
+			return wrote, fmt.Errorf("sweep: %w", err)
+		}
+		wrote = append(wrote, out.path)
+	}
+	return wrote, nil
 }

@@ -6,6 +6,9 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"io"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -158,6 +161,19 @@ func TestReportOutputs(t *testing.T) {
 	var svg bytes.Buffer
 	if err := rep.WriteSVG(&svg); err != nil {
 		t.Fatal(err)
+	}
+	// WriteFiles writes the same bytes.
+	dir := t.TempDir()
+	files := Files{CSV: filepath.Join(dir, "r.csv"), SVG: filepath.Join(dir, "r.svg")}
+	wrote, err := rep.WriteFiles(files)
+	if err != nil || !slices.Equal(wrote, []string{files.CSV, files.SVG}) {
+		t.Fatalf("WriteFiles: %v, %v", wrote, err)
+	}
+	if b, _ := os.ReadFile(files.SVG); !bytes.Equal(b, svg.Bytes()) {
+		t.Error("WriteFiles wrote another chart")
+	}
+	if _, err := rep.WriteFiles(Files{JSONL: filepath.Join(dir, "none", "x")}); err == nil || !strings.HasPrefix(err.Error(), "sweep: ") {
+		t.Errorf("WriteFiles into a missing directory: %v", err)
 	}
 	dec := xml.NewDecoder(bytes.NewReader(svg.Bytes()))
 	var texts []string

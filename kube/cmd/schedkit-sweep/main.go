@@ -305,9 +305,10 @@ func collect(ctx context.Context, args []string, stdout, stderr io.Writer, geten
 	namespace := c.fs.String("namespace", "default", "the Job's namespace")
 	wait := c.fs.Duration("wait", 0, "wait this long for every shard's results (0: take what is there)")
 	poll := c.fs.Duration("poll", 5*time.Second, "with -wait: how often to look")
-	csvPath := c.fs.String("csv", "", "write the CSV here")
-	svgPath := c.fs.String("svg", "", "write the chart here")
-	jsonlPath := c.fs.String("jsonl", "", "write the merged lines here")
+	var files sweep.Files
+	c.fs.StringVar(&files.CSV, "csv", "", "write the CSV here")
+	c.fs.StringVar(&files.SVG, "svg", "", "write the chart here")
+	c.fs.StringVar(&files.JSONL, "jsonl", "", "write the merged lines here")
 	allowMissing := c.fs.Bool("allow-missing", false, "report what is there when shards are missing")
 	if err := c.parse(args); err != nil {
 		return err
@@ -345,21 +346,9 @@ func collect(ctx context.Context, args []string, stdout, stderr io.Writer, geten
 	if err := rep.WriteTable(stdout); err != nil {
 		return err
 	}
-	for _, f := range []struct {
-		path  string
-		write func(io.Writer) error
-	}{{*jsonlPath, rep.WriteJSONL}, {*csvPath, rep.WriteCSV}, {*svgPath, rep.WriteSVG}} {
-		if f.path == "" {
-			continue
-		}
-		var b bytes.Buffer
-		if err := f.write(&b); err != nil {
-			return err
-		}
-		if err := os.WriteFile(f.path, b.Bytes(), 0o644); err != nil {
-			return err
-		}
-		fmt.Fprintf(stderr, "wrote %s\n", f.path)
+	wrote, err := rep.WriteFiles(files)
+	for _, p := range wrote {
+		fmt.Fprintf(stderr, "wrote %s\n", p)
 	}
-	return nil
+	return err
 }
