@@ -34,6 +34,6 @@
 //     ReadUnits.
 //   - run.go: Run, Select, each unit's workload and scheduler.
 //   - result.go: Result, one JSON line per unit.
-//   - merge.go: Merge and Report (table, CSV, JSON lines).
+//   - merge.go: Merge and Report (table, CSV, JSON lines, WriteFiles).
 //   - chart.go: Report.WriteSVG.
 package sweep
