@@ -106,7 +106,7 @@ func NewInterPodAffinity(args config.InterPodAffinityArgs, h framework.Handle) (
 		antiAffinityFail: framework.NewStatus(framework.Unschedulable, ReasonInterPodAntiAffinityRulesNotMatch),
 		existingFail:     framework.NewStatus(framework.Unschedulable, ReasonInterPodExistingAntiAffinityRulesNotMatch),
 		hits:             &slicepool.Pool[uint64]{},
-		anyAntiHint:      handleRelease(h).AtLeast(framework.KubeV137),
+		anyAntiHint:      Release(h).AtLeast(framework.KubeV137),
 	}, nil
 }
 

@@ -389,8 +389,8 @@ func (pl *InterPodAffinity) filterExisting(ex []ipaHoisted, idx []int32, rl []fr
 		d0, h0 := ex[0].domain, ex[0].hit
 		if ex[0].byIndex { // h0 is a bitmap of the nodes
 			var added []framework.NodeRejection
-			rl, added = markRejections(rl, len(idx), func(room []framework.NodeRejection) int { return markedNodes(room, idx, h0) })
-			setStatus(added, pl.existingFail)
+			rl, added = MarkRejections(rl, len(idx), func(room []framework.NodeRejection) int { return markedNodes(room, idx, h0) })
+			SetStatus(added, pl.existingFail)
 			break
 		}
 		for i, k := range idx {

@@ -13,8 +13,8 @@ var _ framework.EnqueueExtensions = (*InterPodAffinity)(nil)
 // or relabelled (interpodaffinity/plugin.go).
 func (pl *InterPodAffinity) EventsToRegister(context.Context) ([]framework.ClusterEventWithHint, error) {
 	return []framework.ClusterEventWithHint{
-		{Event: podEvent(framework.Add | framework.UpdatePodLabel | framework.Delete), QueueingHintFn: pl.afterPodChange},
-		{Event: nodeEvent(framework.Add | framework.UpdateNodeLabel), QueueingHintFn: pl.afterNodeChange},
+		{Event: PodEvent(framework.Add | framework.UpdatePodLabel | framework.Delete), QueueingHintFn: pl.afterPodChange},
+		{Event: NodeEvent(framework.Add | framework.UpdateNodeLabel), QueueingHintFn: pl.afterNodeChange},
 	}, nil
 }
 

@@ -302,7 +302,7 @@ var _ framework.EnqueueExtensions = (*LoadAware)(nil)
 // NodeMetric added, updated or deleted, each without a hint (always Queue).
 func (pl *LoadAware) EventsToRegister(context.Context) ([]framework.ClusterEventWithHint, error) {
 	return []framework.ClusterEventWithHint{
-		{Event: podEvent(framework.Delete)},
+		{Event: PodEvent(framework.Delete)},
 		{Event: framework.ClusterEvent{Resource: framework.ResourceNodeMetric, ActionType: framework.Add | framework.Update | framework.Delete}},
 	}, nil
 }

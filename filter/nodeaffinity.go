@@ -175,8 +175,8 @@ func (pl *NodeAffinity) FilterRejects(_ context.Context, state *framework.CycleS
 		if d, err := state.Read(naPreFilterKey); err == nil {
 			if s, ok := d.(*naPreFilterState); ok && s.indexed != nil && s.snap == state.Snapshot() {
 				if domain, pass, ok := s.indexed.Single(); ok {
-					rejected, added := markRejections(rejected, len(idx), func(room []framework.NodeRejection) int { return naUnmatched(room, idx, domain, pass) })
-					setStatus(added, pl.rejectPod)
+					rejected, added := MarkRejections(rejected, len(idx), func(room []framework.NodeRejection) int { return naUnmatched(room, idx, domain, pass) })
+					SetStatus(added, pl.rejectPod)
 					return rejected
 				}
 				s.indexed.EachUnmatched(idx, func(i int) {
@@ -238,7 +238,7 @@ var _ framework.EnqueueExtensions = (*NodeAffinity)(nil)
 // (nodeaffinity/node_affinity.go).
 func (pl *NodeAffinity) EventsToRegister(context.Context) ([]framework.ClusterEventWithHint, error) {
 	return []framework.ClusterEventWithHint{
-		{Event: nodeEvent(framework.Add | framework.UpdateNodeLabel), QueueingHintFn: pl.afterNodeChange},
+		{Event: NodeEvent(framework.Add | framework.UpdateNodeLabel), QueueingHintFn: pl.afterNodeChange},
 	}, nil
 }
 

@@ -38,15 +38,6 @@ func (pl nodeNamePreFilter) PreFilter(_ context.Context, _ *framework.CycleState
 // PreFilterExtensions returns nil: nothing to update per pod.
 func (nodeNamePreFilter) PreFilterExtensions() framework.PreFilterExtensions { return nil }
 
-// handleRelease returns the release h names, DefaultKubeVersion for a nil
-// handle.
-func handleRelease(h framework.Handle) framework.KubeVersion {
-	if h == nil {
-		return framework.DefaultKubeVersion
-	}
-	return h.KubeVersion()
-}
-
 var (
 	_ framework.FilterPlugin                 = (*NodeName)(nil)
 	_ framework.BatchFilterPlugin            = (*NodeName)(nil)
@@ -61,7 +52,7 @@ func NewNodeName(args any, h framework.Handle) (framework.Plugin, error) {
 		return nil, err
 	}
 	pl := &NodeName{reject: framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonNodeName)}
-	if handleRelease(h).AtLeast(framework.KubeV137) {
+	if Release(h).AtLeast(framework.KubeV137) {
 		return nodeNamePreFilter{pl}, nil
 	}
 	return pl, nil
@@ -113,7 +104,7 @@ var _ framework.EnqueueExtensions = (*NodeName)(nil)
 
 // EventsToRegister: a node added, without a hint (nodename/node_name.go).
 func (pl *NodeName) EventsToRegister(context.Context) ([]framework.ClusterEventWithHint, error) {
-	return []framework.ClusterEventWithHint{{Event: nodeEvent(framework.Add)}}, nil
+	return []framework.ClusterEventWithHint{{Event: NodeEvent(framework.Add)}}, nil
 }
 
 var _ framework.NodeLocalPlugin = (*NodeName)(nil)

@@ -133,8 +133,8 @@ var _ framework.EnqueueExtensions = (*NodePorts)(nil)
 // (nodeports/node_ports.go).
 func (pl *NodePorts) EventsToRegister(context.Context) ([]framework.ClusterEventWithHint, error) {
 	return []framework.ClusterEventWithHint{
-		{Event: podEvent(framework.Delete), QueueingHintFn: pl.afterPodDeleted},
-		{Event: nodeEvent(framework.Add)},
+		{Event: PodEvent(framework.Delete), QueueingHintFn: pl.afterPodDeleted},
+		{Event: NodeEvent(framework.Add)},
 	}, nil
 }
 

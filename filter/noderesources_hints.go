@@ -15,8 +15,8 @@ var _ framework.EnqueueExtensions = (*NodeResourcesFit)(nil)
 // is GA, so scale-downs count).
 func (pl *NodeResourcesFit) EventsToRegister(context.Context) ([]framework.ClusterEventWithHint, error) {
 	return []framework.ClusterEventWithHint{
-		{Event: podEvent(framework.Delete | framework.UpdatePodScaleDown), QueueingHintFn: pl.afterPodEvent},
-		{Event: nodeEvent(framework.Add | framework.UpdateNodeAllocatable), QueueingHintFn: pl.afterNodeChange},
+		{Event: PodEvent(framework.Delete | framework.UpdatePodScaleDown), QueueingHintFn: pl.afterPodEvent},
+		{Event: NodeEvent(framework.Add | framework.UpdateNodeAllocatable), QueueingHintFn: pl.afterNodeChange},
 	}, nil
 }
 

@@ -49,7 +49,7 @@ func NewNodeUnschedulable(args any, h framework.Handle) (framework.Plugin, error
 		unknown: framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonNodeUnknownCondition),
 		taint:   api.Taint{Key: TaintNodeUnschedulable, Effect: api.TaintEffectNoSchedule},
 	}
-	if handleRelease(h).AtLeast(framework.KubeV137) {
+	if Release(h).AtLeast(framework.KubeV137) {
 		return nodeUnschedulablePreFilter{pl}, nil
 	}
 	return pl, nil
@@ -162,8 +162,8 @@ var _ framework.EnqueueExtensions = (*NodeUnschedulable)(nil)
 // toleration of the pod (nodeunschedulable/node_unschedulable.go).
 func (pl *NodeUnschedulable) EventsToRegister(context.Context) ([]framework.ClusterEventWithHint, error) {
 	return []framework.ClusterEventWithHint{
-		{Event: nodeEvent(framework.Add | framework.UpdateNodeTaint), QueueingHintFn: pl.afterNodeChange},
-		{Event: podEvent(framework.UpdatePodToleration), QueueingHintFn: pl.afterPodTolerationChange},
+		{Event: NodeEvent(framework.Add | framework.UpdateNodeTaint), QueueingHintFn: pl.afterNodeChange},
+		{Event: PodEvent(framework.UpdatePodToleration), QueueingHintFn: pl.afterPodTolerationChange},
 	}, nil
 }
 

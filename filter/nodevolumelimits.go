@@ -387,7 +387,7 @@ func nvlClaim(snap *framework.Snapshot, pod *api.Pod, name string, ephemeral, ne
 	pvc, ok := snap.PersistentVolumeClaim(pod.Namespace, name)
 	if !ok {
 		if newPod {
-			return nil, &nvlError{msg: fmt.Sprintf("looking up PVC %s/%s: %s", pod.Namespace, name, notFound(api.KindPersistentVolumeClaim, name)), notFound: true}
+			return nil, &nvlError{msg: fmt.Sprintf("looking up PVC %s/%s: %s", pod.Namespace, name, NotFound(api.KindPersistentVolumeClaim, name)), notFound: true}
 		}
 		return nil, nil
 	}
@@ -454,11 +454,11 @@ func nvlClassVolume(snap *framework.Snapshot, csiNode *api.CSINode, pvc *api.Per
 var _ framework.NodeLocalPlugin = (*NodeVolumeLimits)(nil)
 
 // NodeLocal is true only for a pod without volumes (PreFilter skips).
-func (pl *NodeVolumeLimits) NodeLocal(pod *framework.PodInfo) bool { return podHasNoVolumes(pod) }
+func (pl *NodeVolumeLimits) NodeLocal(pod *framework.PodInfo) bool { return PodHasNoVolumes(pod) }
 
 var _ framework.SignPlugin = (*NodeVolumeLimits)(nil)
 
 // SignPod signs the pod's volumes (nodevolumelimits/csi.go).
 func (pl *NodeVolumeLimits) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
-	return signVolumes(pod)
+	return SignVolumes(pod)
 }

@@ -17,8 +17,8 @@ var _ framework.EnqueueExtensions = (*PodTopologySpread)(nil)
 // (podtopologyspread/plugin.go).
 func (pl *PodTopologySpread) EventsToRegister(context.Context) ([]framework.ClusterEventWithHint, error) {
 	return []framework.ClusterEventWithHint{
-		{Event: podEvent(framework.Add | framework.UpdatePodLabel | framework.UpdatePodToleration | framework.Delete), QueueingHintFn: pl.afterPodChange},
-		{Event: nodeEvent(framework.Add | framework.Delete | framework.UpdateNodeLabel | framework.UpdateNodeTaint), QueueingHintFn: pl.afterNodeChange},
+		{Event: PodEvent(framework.Add | framework.UpdatePodLabel | framework.UpdatePodToleration | framework.Delete), QueueingHintFn: pl.afterPodChange},
+		{Event: NodeEvent(framework.Add | framework.Delete | framework.UpdateNodeLabel | framework.UpdateNodeTaint), QueueingHintFn: pl.afterNodeChange},
 	}, nil
 }
 

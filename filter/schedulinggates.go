@@ -46,7 +46,7 @@ var _ framework.EnqueueExtensions = SchedulingGates{}
 // (schedulinggates/scheduling_gates.go).
 func (SchedulingGates) EventsToRegister(context.Context) ([]framework.ClusterEventWithHint, error) {
 	return []framework.ClusterEventWithHint{
-		{Event: podEvent(framework.UpdatePodSchedulingGatesEliminated), QueueingHintFn: gatesEliminated},
+		{Event: PodEvent(framework.UpdatePodSchedulingGatesEliminated), QueueingHintFn: gatesEliminated},
 	}, nil
 }
 

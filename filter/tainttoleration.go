@@ -36,7 +36,7 @@ func NewTaintToleration(args any, h framework.Handle) (framework.Plugin, error) 
 		return nil, err
 	}
 	pl := &TaintToleration{reject: framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonUntoleratedTaint)}
-	if handleRelease(h).AtLeast(framework.KubeV137) {
+	if Release(h).AtLeast(framework.KubeV137) {
 		return taintTolerationPreFilter{pl}, nil
 	}
 	return pl, nil
@@ -82,7 +82,7 @@ func (pl *TaintToleration) FilterRejects(_ context.Context, state *framework.Cyc
 			if rej == 0 {
 				return rejected
 			}
-			rejected, added := markRejections(rejected, len(idx), func(room []framework.NodeRejection) int { return ttRejectedNodes(room, class, idx, rej) })
+			rejected, added := MarkRejections(rejected, len(idx), func(room []framework.NodeRejection) int { return ttRejectedNodes(room, class, idx, rej) })
 			for j := range added {
 				added[j].Status = verdicts[class[idx[added[j].Node]]]
 			}
@@ -181,8 +181,8 @@ var _ framework.EnqueueExtensions = (*TaintToleration)(nil)
 // of the pod (tainttoleration/taint_toleration.go).
 func (pl *TaintToleration) EventsToRegister(context.Context) ([]framework.ClusterEventWithHint, error) {
 	return []framework.ClusterEventWithHint{
-		{Event: nodeEvent(framework.Add | framework.UpdateNodeTaint), QueueingHintFn: pl.afterNodeChange},
-		{Event: podEvent(framework.UpdatePodToleration), QueueingHintFn: pl.afterPodTolerationChange},
+		{Event: NodeEvent(framework.Add | framework.UpdateNodeTaint), QueueingHintFn: pl.afterNodeChange},
+		{Event: PodEvent(framework.UpdatePodToleration), QueueingHintFn: pl.afterPodTolerationChange},
 	}, nil
 }
 

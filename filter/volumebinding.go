@@ -245,11 +245,11 @@ var _ framework.NodeLocalPlugin = (*VolumeBinding)(nil)
 // NodeLocal is true only for a pod without volumes: its claims' bindings
 // live in an assume cache that Reserve changes, and storage capacity
 // scoring reads claims and volumes that bindings change.
-func (pl *VolumeBinding) NodeLocal(pod *framework.PodInfo) bool { return podHasNoVolumes(pod) }
+func (pl *VolumeBinding) NodeLocal(pod *framework.PodInfo) bool { return PodHasNoVolumes(pod) }
 
 var _ framework.SignPlugin = (*VolumeBinding)(nil)
 
 // SignPod signs the pod's volumes (volumebinding/volume_binding.go).
 func (pl *VolumeBinding) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
-	return signVolumes(pod)
+	return SignVolumes(pod)
 }

@@ -272,5 +272,5 @@ var _ framework.SignPlugin = (*LegacyVolumeLimits)(nil)
 // volume limit plugins kube removed sign nothing there; schedkit keeps
 // them signable).
 func (pl *LegacyVolumeLimits) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
-	return signVolumes(pod)
+	return SignVolumes(pod)
 }

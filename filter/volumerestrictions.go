@@ -104,7 +104,7 @@ func (pl *VolumeRestrictions) PreFilter(_ context.Context, state *framework.Cycl
 		}
 		pvc, ok := snap.PersistentVolumeClaim(p.Namespace, src.ClaimName)
 		if !ok {
-			return nil, framework.NewStatus(framework.UnschedulableAndUnresolvable, notFound(api.KindPersistentVolumeClaim, src.ClaimName))
+			return nil, framework.NewStatus(framework.UnschedulableAndUnresolvable, NotFound(api.KindPersistentVolumeClaim, src.ClaimName))
 		}
 		if slices.Contains(pvc.Spec.AccessModes, api.ReadWriteOncePod) {
 			s.rwop = append(s.rwop, pvc.Name)
@@ -233,11 +233,11 @@ var _ framework.NodeLocalPlugin = (*VolumeRestrictions)(nil)
 
 // NodeLocal is true only for a pod without volumes, whose PreFilter skips:
 // a pod's volumes can conflict with claims used anywhere in the cluster.
-func (pl *VolumeRestrictions) NodeLocal(pod *framework.PodInfo) bool { return podHasNoVolumes(pod) }
+func (pl *VolumeRestrictions) NodeLocal(pod *framework.PodInfo) bool { return PodHasNoVolumes(pod) }
 
 var _ framework.SignPlugin = (*VolumeRestrictions)(nil)
 
 // SignPod signs the pod's volumes (volumerestrictions/volume_restrictions.go).
 func (pl *VolumeRestrictions) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
-	return signVolumes(pod)
+	return SignVolumes(pod)
 }

@@ -98,7 +98,7 @@ func vzTopologies(snap *framework.Snapshot, pod *api.Pod) (vzState, *framework.S
 		}
 		pvc, ok := snap.PersistentVolumeClaim(pod.Namespace, src.ClaimName)
 		if !ok {
-			return uu(notFound(api.KindPersistentVolumeClaim, src.ClaimName))
+			return uu(NotFound(api.KindPersistentVolumeClaim, src.ClaimName))
 		}
 		pvName := pvc.Spec.VolumeName
 		if pvName == "" {
@@ -108,7 +108,7 @@ func vzTopologies(snap *framework.Snapshot, pod *api.Pod) (vzState, *framework.S
 			}
 			sc, ok := snap.StorageClass(class)
 			if !ok {
-				return uu(notFound(api.KindStorageClass, class))
+				return uu(NotFound(api.KindStorageClass, class))
 			}
 			if sc.VolumeBindingMode == nil {
 				return uu(fmt.Sprintf("VolumeBindingMode not set for StorageClass %q", class))
@@ -120,7 +120,7 @@ func vzTopologies(snap *framework.Snapshot, pod *api.Pod) (vzState, *framework.S
 		}
 		pv, ok := snap.PersistentVolume(pvName)
 		if !ok {
-			return uu(notFound(api.KindPersistentVolume, pvName))
+			return uu(NotFound(api.KindPersistentVolume, pvName))
 		}
 		out = append(out, vzPVTopologies(pv)...)
 	}
@@ -159,25 +159,6 @@ func labelZones(v string) ([]string, bool) {
 	}
 	slices.Sort(parts)
 	return slices.Compact(parts), true
-}
-
-// notFound is the message of a missing object as kube-scheduler's
-// informer listers report it (apimachinery's NewNotFound with the listers'
-// singular resource names): persistentvolumeclaim "x" not found,
-// storageclass.storage.k8s.io "x" not found, ….
-func notFound(k api.StorageKind, name string) string {
-	var res string
-	switch k {
-	case api.KindPersistentVolume:
-		res = "persistentvolume"
-	case api.KindPersistentVolumeClaim:
-		res = "persistentvolumeclaim"
-	case api.KindStorageClass:
-		res = "storageclass.storage.k8s.io"
-	default:
-		res = strings.ToLower(string(k)) + ".storage.k8s.io"
-	}
-	return fmt.Sprintf("%s %q not found", res, name)
 }
 
 func vzTranslateToGA(key string) string {
@@ -260,11 +241,11 @@ func (pl *VolumeZone) filter(topos vzState, node *framework.NodeInfo) *framework
 var _ framework.NodeLocalPlugin = (*VolumeZone)(nil)
 
 // NodeLocal is true only for a pod without volumes (PreFilter skips).
-func (pl *VolumeZone) NodeLocal(pod *framework.PodInfo) bool { return podHasNoVolumes(pod) }
+func (pl *VolumeZone) NodeLocal(pod *framework.PodInfo) bool { return PodHasNoVolumes(pod) }
 
 var _ framework.SignPlugin = (*VolumeZone)(nil)
 
 // SignPod signs the pod's volumes (volumezone/volume_zone.go).
 func (pl *VolumeZone) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
-	return signVolumes(pod)
+	return SignVolumes(pod)
 }

@@ -414,7 +414,7 @@ func (pl *ImageLocality) ScoreBatchBounds(_ context.Context, state *framework.Cy
 		return lo, hi, nil
 	}
 	s.scoreRest(state, nodes, idx, out, none)
-	lo, hi = rowBounds(out)
+	lo, hi = RowBounds(out)
 	return lo, hi, nil
 }
 

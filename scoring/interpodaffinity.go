@@ -657,7 +657,7 @@ func (pl *InterPodAffinity) ScoreBatchBounds(ctx context.Context, state *framewo
 			}
 			out[i] = v
 		}
-		lo, hi = rowBounds(out)
+		lo, hi = RowBounds(out)
 		return lo, hi, nil
 	}
 	f := s.fast
@@ -720,7 +720,7 @@ func (pl *InterPodAffinity) ScoreBatchBounds(ctx context.Context, state *framewo
 		}
 		out[i] = score
 	}
-	lo, hi = rowBounds(out)
+	lo, hi = RowBounds(out)
 	return lo, hi, nil
 }
 
@@ -773,7 +773,7 @@ func ipaNormalizeRow(scores []int64) {
 		return
 	}
 	norm := func(s int64) int64 { return ipaNormalizeOne(s-minCount, diff) }
-	if len(scores) > 0 && batchMapValues(scores, minCount, maxCount, norm) {
+	if len(scores) > 0 && MapRow(scores, minCount, maxCount, norm) {
 		return
 	}
 	for i, s := range scores {

@@ -155,7 +155,7 @@ func (pl *NodeAffinity) ScoreExtensions() framework.ScoreExtensions { return pl 
 // NormalizeScoreBatch is NormalizeScore over a row of scores
 // (framework.BatchScoreExtensions).
 func (pl *NodeAffinity) NormalizeScoreBatch(_ context.Context, _ *framework.CycleState, _ *framework.PodInfo, _ []*framework.NodeInfo, scores []int64) *framework.Status {
-	batchDefaultNormalize(framework.MaxNodeScore, false, scores)
+	DefaultNormalizeRow(framework.MaxNodeScore, false, scores)
 	return nil
 }
 

@@ -55,10 +55,6 @@ func nrfResources(specs []config.ResourceSpec) []nrfResource {
 	return out
 }
 
-// nrfShapePoint is a RequestedToCapacityRatio point with its score scaled
-// to 0–100.
-type nrfShapePoint struct{ util, score int64 }
-
 // nrfPreScoreKey is kube's "PreScore"+NodeResourcesFit state key.
 const nrfPreScoreKey framework.StateKey = "PreScore" + config.NodeResourcesFitName
 
@@ -95,7 +91,7 @@ func (s *nrfPreScoreState) Clone() framework.StateData { return s }
 type NodeResourcesFit struct {
 	strategy  config.ScoringStrategyType
 	resources []nrfResource
-	shape     []nrfShapePoint
+	shape     []ShapePoint
 	// strat is strategy as a small integer, so the per-node path does not
 	// compare strings.
 	strat nrfStrategy
@@ -145,12 +141,7 @@ func NewNodeResourcesFit(args config.NodeResourcesFitArgs, _ framework.Handle) (
 		}
 	}
 	if s.Type == config.RequestedToCapacityRatio {
-		for _, p := range s.RequestedToCapacityRatio.Shape {
-			pl.shape = append(pl.shape, nrfShapePoint{
-				util:  int64(p.Utilization),
-				score: int64(p.Score) * (framework.MaxNodeScore / int64(config.MaxCustomPriorityScore)),
-			})
-		}
+		pl.shape = ScaleShape(s.RequestedToCapacityRatio.Shape)
 	}
 	return pl, nil
 }
@@ -792,25 +783,9 @@ func MostRequestedScore(requested, capacity int64) int64 {
 // rtcrResourceScore maps one resource's utilization through the shape.
 func (pl *NodeResourcesFit) rtcrResourceScore(requested, capacity int64) int64 {
 	if capacity == 0 || requested > capacity {
-		return nrfBrokenLinear(pl.shape, 100)
+		return BrokenLinear(pl.shape, 100)
 	}
-	return nrfBrokenLinear(pl.shape, requested*100/capacity)
-}
-
-// nrfBrokenLinear is kube-scheduler's helper.BuildBrokenLinearFunction: the
-// first point's score left of it, the last point's score right of it, and
-// integer linear interpolation (truncating toward zero) in between.
-func nrfBrokenLinear(shape []nrfShapePoint, p int64) int64 {
-	for i := range shape {
-		if p <= shape[i].util {
-			if i == 0 {
-				return shape[0].score
-			}
-			a, b := shape[i-1], shape[i]
-			return a.score + (b.score-a.score)*(p-a.util)/(b.util-a.util)
-		}
-	}
-	return shape[len(shape)-1].score
+	return BrokenLinear(pl.shape, requested*100/capacity)
 }
 
 var _ framework.NodeLocalPlugin = (*NodeResourcesFit)(nil)

@@ -274,19 +274,19 @@ func TestNodeResourcesFitRequestedToCapacityRatio(t *testing.T) {
 // the helper is given them).
 func TestNodeResourcesFitBrokenLinear(t *testing.T) {
 	tests := []struct {
-		points []nrfShapePoint
+		points []ShapePoint
 		at     map[int64]int64
 	}{
-		{points: []nrfShapePoint{{10, 1}, {90, 9}},
+		{points: []ShapePoint{{10, 1}, {90, 9}},
 			at: map[int64]int64{-10: 1, 0: 1, 9: 1, 10: 1, 15: 1, 19: 1, 20: 2, 89: 8, 90: 9, 99: 9, 100: 9, 110: 9}},
-		{points: []nrfShapePoint{{0, 2}, {40, 10}, {100, 0}},
+		{points: []ShapePoint{{0, 2}, {40, 10}, {100, 0}},
 			at: map[int64]int64{-10: 2, 0: 2, 20: 6, 30: 8, 40: 10, 70: 5, 100: 0, 110: 0}},
-		{points: []nrfShapePoint{{0, 2}, {40, 2}, {100, 2}},
+		{points: []ShapePoint{{0, 2}, {40, 2}, {100, 2}},
 			at: map[int64]int64{-10: 2, 0: 2, 20: 2, 30: 2, 40: 2, 70: 2, 100: 2, 110: 2}},
 	}
 	for i, tc := range tests {
 		for p, want := range tc.at {
-			if got := nrfBrokenLinear(tc.points, p); got != want {
+			if got := BrokenLinear(tc.points, p); got != want {
 				t.Errorf("case %d: f(%d) = %d, want %d", i, p, got, want)
 			}
 		}

@@ -903,7 +903,7 @@ func (pl *PodTopologySpread) ScoreBatchBounds(_ context.Context, state *framewor
 			}
 			out[i] = v
 		}
-		lo, hi = rowBounds(out)
+		lo, hi = RowBounds(out)
 		return lo, hi, nil
 	}
 	all := s.snap.Nodes()
@@ -946,7 +946,7 @@ func (pl *PodTopologySpread) ScoreBatchBounds(_ context.Context, state *framewor
 		one := [1]int32{int32(k)}
 		h.scoreIdx(one[:], out[i:i+1], false)
 	}
-	lo, hi = rowBounds(out)
+	lo, hi = RowBounds(out)
 	return lo, hi, nil
 }
 
@@ -1306,7 +1306,7 @@ func ptsNormalize(scores []int64, ignored func(k int) bool) {
 			}
 			return
 		}
-		if batchMapValues(scores, minScore, maxScore, func(v int64) int64 {
+		if MapRow(scores, minScore, maxScore, func(v int64) int64 {
 			return framework.MaxNodeScore * (maxScore + minScore - v) / maxScore
 		}) {
 			return

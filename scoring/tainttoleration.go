@@ -135,7 +135,7 @@ func (pl *TaintToleration) ScoreBatchBounds(_ context.Context, state *framework.
 		}
 		out[i] = n
 	}
-	lo, hi = rowBounds(out)
+	lo, hi = RowBounds(out)
 	return lo, hi, nil
 }
 
@@ -170,7 +170,7 @@ func (pl *TaintToleration) ScoreExtensions() framework.ScoreExtensions { return 
 // NormalizeScoreBatch is NormalizeScore over a row of scores
 // (framework.BatchScoreExtensions).
 func (pl *TaintToleration) NormalizeScoreBatch(_ context.Context, _ *framework.CycleState, _ *framework.PodInfo, _ []*framework.NodeInfo, scores []int64) *framework.Status {
-	batchDefaultNormalize(framework.MaxNodeScore, true, scores)
+	DefaultNormalizeRow(framework.MaxNodeScore, true, scores)
 	return nil
 }
 

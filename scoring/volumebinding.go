@@ -26,7 +26,7 @@ import (
 // {0: 10, 100: 0} prefers emptier storage.
 type VolumeBinding struct {
 	enabled bool
-	shape   []nrfShapePoint
+	shape   []ShapePoint
 	skip    *framework.Status
 }
 
@@ -44,9 +44,7 @@ func NewVolumeBinding(args config.VolumeBindingArgs, h framework.Handle) (framew
 		return nil, err
 	}
 	pl := &VolumeBinding{enabled: args.CapacityScoring(), skip: framework.NewStatus(framework.Skip)}
-	for _, p := range args.Shape {
-		pl.shape = append(pl.shape, nrfShapePoint{util: int64(p.Utilization), score: int64(p.Score) * (framework.MaxNodeScore / int64(config.MaxCustomPriorityScore))})
-	}
+	pl.shape = ScaleShape(args.Shape)
 	return pl, nil
 }
 
@@ -134,7 +132,7 @@ func (pl *VolumeBinding) ScoreBatchBounds(_ context.Context, state *framework.Cy
 // classes of shape(utilization), a class's utilization being
 // requested*100/capacity, or 100 when the capacity is 0 or exceeded; 0
 // without classes.
-func vbNodeScore(shape []nrfShapePoint, classes []volumebinding.ClassStorage) int64 {
+func vbNodeScore(shape []ShapePoint, classes []volumebinding.ClassStorage) int64 {
 	if len(classes) == 0 {
 		return 0
 	}
@@ -144,7 +142,7 @@ func vbNodeScore(shape []nrfShapePoint, classes []volumebinding.ClassStorage) in
 		if c.Capacity != 0 && c.Requested <= c.Capacity {
 			u = c.Requested * 100 / c.Capacity
 		}
-		sum += nrfBrokenLinear(shape, u)
+		sum += BrokenLinear(shape, u)
 	}
 	return int64(math.Round(float64(sum) / float64(len(classes))))
 }

@@ -26,24 +26,24 @@ func TestVolumeBindingNodeScore(t *testing.T) {
 	}
 	tests := []struct {
 		name  string
-		shape []nrfShapePoint
+		shape []ShapePoint
 		cases []scoreCase
 	}{
-		{"default shape, single class", []nrfShapePoint{{0, 0}, {100, 100}}, []scoreCase{
+		{"default shape, single class", []ShapePoint{{0, 0}, {100, 100}}, []scoreCase{
 			{[]volumebinding.ClassStorage{hdd(0, 100)}, 0},
 			{[]volumebinding.ClassStorage{hdd(30, 100)}, 30},
 			{[]volumebinding.ClassStorage{hdd(50, 100)}, 50},
 			{[]volumebinding.ClassStorage{hdd(100, 100)}, 100},
 		}},
-		{"default shape, multiple classes", []nrfShapePoint{{0, 0}, {100, 100}}, []scoreCase{
+		{"default shape, multiple classes", []ShapePoint{{0, 0}, {100, 100}}, []scoreCase{
 			two(0, 0, 0), two(0, 30, 15), two(30, 30, 30), two(30, 60, 45), two(50, 50, 50), two(50, 100, 75), two(100, 100, 100),
 		}},
-		{"custom shape, multiple classes", []nrfShapePoint{{50, 0}, {80, 30}, {100, 50}}, []scoreCase{
+		{"custom shape, multiple classes", []ShapePoint{{50, 0}, {80, 30}, {100, 50}}, []scoreCase{
 			two(0, 0, 0), two(0, 30, 0), two(30, 30, 0), two(30, 60, 5), two(50, 100, 25), two(90, 90, 40), two(100, 100, 50),
 		}},
 		// Hand-derived from scorer.go: no classes score 0; a zero or
 		// exceeded capacity counts as full.
-		{"no classes, zero and exceeded capacity", []nrfShapePoint{{0, 0}, {100, 100}}, []scoreCase{
+		{"no classes, zero and exceeded capacity", []ShapePoint{{0, 0}, {100, 100}}, []scoreCase{
 			{nil, 0},
 			{[]volumebinding.ClassStorage{hdd(1, 0)}, 100},
 			{[]volumebinding.ClassStorage{hdd(101, 100), ssd(0, 100)}, 50},
