@@ -2,74 +2,11 @@ package filter
 
 import (
 	"context"
-	"reflect"
 	"testing"
 
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
-	"github.com/schedkit/schedkit/framework/api"
 )
-
-// Helpers of the queueing-hint tests (Test<Plugin>Hints, beside each
-// plugin's tests): their cases are kube-scheduler v1.36.4's own unit
-// cases, rewritten in schedkit's types; each table names the kube test it
-// ports. Pods are compared by UID when they have one, as kube compares
-// UIDs.
-
-type hintCase struct {
-	name     string
-	pod      *api.Pod
-	old, new any
-	want     fw.QueueingHint
-	wantErr  bool
-}
-
-func runHints(t *testing.T, fn fw.QueueingHintFn, snap *fw.Snapshot, cases []hintCase) {
-	t.Helper()
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			pod := tc.pod
-			if pod == nil {
-				pod = &api.Pod{}
-			}
-			got, err := fn(snap, hpi(t, pod), tc.old, tc.new)
-			if (err != nil) != tc.wantErr {
-				t.Fatalf("error %v, want error %v", err, tc.wantErr)
-			}
-			if got != tc.want {
-				t.Errorf("hint %v, want %v", got, tc.want)
-			}
-		})
-	}
-}
-
-func hpi(t testing.TB, p *api.Pod) *fw.PodInfo {
-	t.Helper()
-	pi, err := fw.NewPodInfo(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return pi
-}
-
-// pods wraps each pod in its PodInfo, as pod events carry them.
-func hp(t testing.TB, p *api.Pod) any { return hpi(t, p) }
-
-// hintPlugin returns a function that takes a constructor's results and
-// returns the plugin as T, failing the test on an error.
-func hintPlugin[T any](t *testing.T) func(fw.Plugin, error) T {
-	return func(pl fw.Plugin, err error) T {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if v, ok := pl.(T); ok {
-			return v
-		}
-		// A release's wrapper (v1.37's PreFilter) embeds the plugin.
-		return reflect.ValueOf(pl).Field(0).Interface().(T)
-	}
-}
 
 // TestEventsToRegister pins each filter's registered events: kube-scheduler
 // v1.36's with SchedulerQueueingHints on (noderesources/fit_test.go

@@ -6,12 +6,13 @@ import (
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
+	"github.com/schedkit/schedkit/internal/st"
 )
 
 // interpodaffinity/plugin_test.go Test_isSchedulableAfterPodChange and
 // Test_isSchedulableAfterNodeChange.
 func TestInterPodAffinityHints(t *testing.T) {
-	pl := hintPlugin[*InterPodAffinity](t)(InterPodAffinityFactory(nil, nil))
+	pl := st.HintPlugin[*InterPodAffinity](t)(InterPodAffinityFactory(nil, nil))
 	vals := []string{"securityscan", "value2"}
 	affinity := builder.MakePod().UID("p").Name("p").PodAffinityIn("service", "region", vals, builder.PodAffinityWithRequiredReq).Obj()
 	anti := builder.MakePod().UID("p").Name("p").PodAntiAffinityIn("service", "region", vals, builder.PodAntiAffinityWithRequiredReq).Obj()
@@ -20,60 +21,60 @@ func TestInterPodAffinityHints(t *testing.T) {
 	other := func() *builder.PodWrapper { return builder.MakePod().UID("other").Name("other") }
 	placed := func() *builder.PodWrapper { return other().Node("fake-node") }
 	antiPlaced := builder.MakePod().Name("q").Node("fake-node").PodAntiAffinityIn("service", "region", vals, builder.PodAntiAffinityWithRequiredReq)
-	runHints(t, pl.afterPodChange, nil, []hintCase{
-		{name: "add a pod which matches the pod affinity", pod: affinity, new: hp(t, placed().Label("service", "securityscan").Obj()), want: fw.Queue},
-		{name: "add an un-scheduled pod", pod: affinity, new: hp(t, other().Label("service", "securityscan").Obj()), want: fw.QueueSkip},
-		{name: "add a pod which doesn't match the pod affinity", pod: affinity, new: hp(t, placed().Label("aaa", "a").Obj()), want: fw.QueueSkip},
-		{name: "update a pod from non-match to match pod affinity", pod: affinity,
-			old: hp(t, placed().Label("aaa", "a").Obj()), new: hp(t, placed().Label("service", "securityscan").Obj()), want: fw.Queue},
-		{name: "the updating pod matches target pod's affinity both before and after label changes", pod: affinity,
-			old: hp(t, placed().Label("service", "value2").Obj()), new: hp(t, placed().Label("service", "securityscan").Obj()), want: fw.QueueSkip},
-		{name: "update an un-scheduled pod", pod: affinity,
-			old: hp(t, other().Label("aaa", "a").Obj()), new: hp(t, other().Label("service", "securityscan").Obj()), want: fw.QueueSkip},
-		{name: "update a pod from match to non-match the pod affinity", pod: affinity,
-			old: hp(t, placed().Label("service", "securityscan").Obj()), new: hp(t, placed().Label("aaa", "a").Obj()), want: fw.QueueSkip},
-		{name: "update a pod from match to non-match pod's affinity - multiple terms case", pod: twoTerms,
-			old: hp(t, placed().Label("aaa", "a").Obj()), new: hp(t, placed().Label("service", "securityscan").Obj()), want: fw.QueueSkip},
-		{name: "update a pod from non-match to match pod's affinity - multiple terms case", pod: twoTerms,
-			old: hp(t, placed().Label("aaa", "a").Obj()), new: hp(t, placed().Label("aaa", "").Label("bbb", "").Obj()), want: fw.Queue},
-		{name: "updated pod is the target pod", pod: builder.MakePod().UID("p").Name("p").Label("foo", "baz").Obj(),
-			old: hp(t, builder.MakePod().UID("p").Name("p").Label("foo", "bar").Obj()), new: hp(t, builder.MakePod().UID("p").Name("p").Label("foo", "baz").Obj()), want: fw.Queue},
-		{name: "modify pod label to change it from satisfying pod anti-affinity to not satisfying anti-affinity", pod: anti,
-			old: hp(t, placed().Label("service", "securityscan").Obj()), new: hp(t, placed().Label("service", "aaaa").Obj()), want: fw.Queue},
-		{name: "modify pod label to change it from not satisfying pod anti-affinity to satisfying anti-affinity", pod: anti,
-			old: hp(t, placed().Label("service", "bbb").Obj()), new: hp(t, placed().Label("service", "securityscan").Obj()), want: fw.QueueSkip},
-		{name: "delete a pod which doesn't match pod's anti-affinity", pod: anti, old: hp(t, placed().Label("aaa", "a").Obj()), want: fw.QueueSkip},
-		{name: "delete a pod which matches pod's anti-affinity", pod: anti, old: hp(t, placed().Label("service", "securityscan").Obj()), want: fw.Queue},
-		{name: "delete a pod with anti-affinity that matches pending pod", pod: builder.MakePod().Name("p").Label("service", "securityscan").Obj(),
-			old: hp(t, antiPlaced.Obj()), want: fw.Queue},
-		{name: "delete a pod with anti-affinity that doesn't match pending pod", pod: builder.MakePod().Name("p").Label("service", "foo").Obj(),
-			old: hp(t, antiPlaced.Obj()), want: fw.QueueSkip},
-		{name: "delete a pod which doesn't match pending pod's anti-affinity and has anti-affinity that doesn't match pending pod",
-			pod: builder.MakePod().Name("p").PodAntiAffinityIn("service", "region", vals, builder.PodAntiAffinityWithRequiredReq).Label("service", "foo").Obj(),
-			old: hp(t, builder.MakePod().Name("q").Node("fake-node").PodAntiAffinityIn("service", "region", vals, builder.PodAntiAffinityWithRequiredReq).Label("service", "foo").Obj()), want: fw.QueueSkip},
-		{name: "delete a nominated pod which doesn't match pod's anti-affinity", pod: anti, old: hp(t, other().NominatedNode("fake-node").Label("aaa", "a").Obj()), want: fw.QueueSkip},
-		{name: "delete a nominated pod which matches pod's anti-affinity", pod: anti, old: hp(t, other().NominatedNode("fake-node").Label("service", "securityscan").Obj()), want: fw.Queue},
+	st.RunHints(t, pl.afterPodChange, nil, []st.HintCase{
+		{Name: "add a pod which matches the pod affinity", Pod: affinity, New: st.HintPod(t, placed().Label("service", "securityscan").Obj()), Want: fw.Queue},
+		{Name: "add an un-scheduled pod", Pod: affinity, New: st.HintPod(t, other().Label("service", "securityscan").Obj()), Want: fw.QueueSkip},
+		{Name: "add a pod which doesn't match the pod affinity", Pod: affinity, New: st.HintPod(t, placed().Label("aaa", "a").Obj()), Want: fw.QueueSkip},
+		{Name: "update a pod from non-match to match pod affinity", Pod: affinity,
+			Old: st.HintPod(t, placed().Label("aaa", "a").Obj()), New: st.HintPod(t, placed().Label("service", "securityscan").Obj()), Want: fw.Queue},
+		{Name: "the updating pod matches target pod's affinity both before and after label changes", Pod: affinity,
+			Old: st.HintPod(t, placed().Label("service", "value2").Obj()), New: st.HintPod(t, placed().Label("service", "securityscan").Obj()), Want: fw.QueueSkip},
+		{Name: "update an un-scheduled pod", Pod: affinity,
+			Old: st.HintPod(t, other().Label("aaa", "a").Obj()), New: st.HintPod(t, other().Label("service", "securityscan").Obj()), Want: fw.QueueSkip},
+		{Name: "update a pod from match to non-match the pod affinity", Pod: affinity,
+			Old: st.HintPod(t, placed().Label("service", "securityscan").Obj()), New: st.HintPod(t, placed().Label("aaa", "a").Obj()), Want: fw.QueueSkip},
+		{Name: "update a pod from match to non-match pod's affinity - multiple terms case", Pod: twoTerms,
+			Old: st.HintPod(t, placed().Label("aaa", "a").Obj()), New: st.HintPod(t, placed().Label("service", "securityscan").Obj()), Want: fw.QueueSkip},
+		{Name: "update a pod from non-match to match pod's affinity - multiple terms case", Pod: twoTerms,
+			Old: st.HintPod(t, placed().Label("aaa", "a").Obj()), New: st.HintPod(t, placed().Label("aaa", "").Label("bbb", "").Obj()), Want: fw.Queue},
+		{Name: "updated pod is the target pod", Pod: builder.MakePod().UID("p").Name("p").Label("foo", "baz").Obj(),
+			Old: st.HintPod(t, builder.MakePod().UID("p").Name("p").Label("foo", "bar").Obj()), New: st.HintPod(t, builder.MakePod().UID("p").Name("p").Label("foo", "baz").Obj()), Want: fw.Queue},
+		{Name: "modify pod label to change it from satisfying pod anti-affinity to not satisfying anti-affinity", Pod: anti,
+			Old: st.HintPod(t, placed().Label("service", "securityscan").Obj()), New: st.HintPod(t, placed().Label("service", "aaaa").Obj()), Want: fw.Queue},
+		{Name: "modify pod label to change it from not satisfying pod anti-affinity to satisfying anti-affinity", Pod: anti,
+			Old: st.HintPod(t, placed().Label("service", "bbb").Obj()), New: st.HintPod(t, placed().Label("service", "securityscan").Obj()), Want: fw.QueueSkip},
+		{Name: "delete a pod which doesn't match pod's anti-affinity", Pod: anti, Old: st.HintPod(t, placed().Label("aaa", "a").Obj()), Want: fw.QueueSkip},
+		{Name: "delete a pod which matches pod's anti-affinity", Pod: anti, Old: st.HintPod(t, placed().Label("service", "securityscan").Obj()), Want: fw.Queue},
+		{Name: "delete a pod with anti-affinity that matches pending pod", Pod: builder.MakePod().Name("p").Label("service", "securityscan").Obj(),
+			Old: st.HintPod(t, antiPlaced.Obj()), Want: fw.Queue},
+		{Name: "delete a pod with anti-affinity that doesn't match pending pod", Pod: builder.MakePod().Name("p").Label("service", "foo").Obj(),
+			Old: st.HintPod(t, antiPlaced.Obj()), Want: fw.QueueSkip},
+		{Name: "delete a pod which doesn't match pending pod's anti-affinity and has anti-affinity that doesn't match pending pod",
+			Pod: builder.MakePod().Name("p").PodAntiAffinityIn("service", "region", vals, builder.PodAntiAffinityWithRequiredReq).Label("service", "foo").Obj(),
+			Old: st.HintPod(t, builder.MakePod().Name("q").Node("fake-node").PodAntiAffinityIn("service", "region", vals, builder.PodAntiAffinityWithRequiredReq).Label("service", "foo").Obj()), Want: fw.QueueSkip},
+		{Name: "delete a nominated pod which doesn't match pod's anti-affinity", Pod: anti, Old: st.HintPod(t, other().NominatedNode("fake-node").Label("aaa", "a").Obj()), Want: fw.QueueSkip},
+		{Name: "delete a nominated pod which matches pod's anti-affinity", Pod: anti, Old: st.HintPod(t, other().NominatedNode("fake-node").Label("service", "securityscan").Obj()), Want: fw.Queue},
 	})
 	zoneAffinity := builder.MakePod().Name("p").PodAffinityIn("service", "zone", vals, builder.PodAffinityWithRequiredReq).Obj()
 	regionAffinity := builder.MakePod().Name("p").PodAffinityIn("service", "region", vals, builder.PodAffinityWithRequiredReq).Obj()
 	zoneAnti := builder.MakePod().Name("p").PodAffinityTerm(builder.PodAntiAffinityWithRequiredReq, 0, api.PodAffinityTerm{
 		LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"another": "label"}}, TopologyKey: "zone"}).Obj()
 	n := func() *builder.NodeWrapper { return builder.MakeNode().Name("node-a") }
-	runHints(t, pl.afterNodeChange, nil, []hintCase{
-		{name: "add a new node with matched pod affinity topologyKey", pod: zoneAffinity, new: n().Label("zone", "zone1").Obj(), want: fw.Queue},
-		{name: "add a new node without matched topologyKey", pod: regionAffinity, new: n().Label("zone", "zone1").Obj(), want: fw.QueueSkip},
-		{name: "update node label but not topologyKey", pod: zoneAffinity, old: n().Label("aaa", "a").Obj(), new: n().Label("aaa", "b").Obj(), want: fw.QueueSkip},
-		{name: "update node label that isn't related to the pod affinity", pod: zoneAffinity,
-			old: n().Label("zone", "zone1").Obj(), new: n().Label("zone", "zone1").Label("unrelated-label", "unrelated").Obj(), want: fw.QueueSkip},
-		{name: "update node with different affinity topologyKey value", pod: zoneAffinity, old: n().Label("zone", "zone1").Obj(), new: n().Label("zone", "zone2").Obj(), want: fw.Queue},
-		{name: "update node to have the affinity topology label", pod: zoneAffinity, old: n().Label("aaa", "a").Obj(), new: n().Label("zone", "zone1").Obj(), want: fw.Queue},
-		{name: "add a new node with matched pod anti-affinity topologyKey", pod: zoneAnti, new: n().Label("zone", "zone1").Obj(), want: fw.Queue},
-		{name: "add a new node without matched pod anti-affinity topologyKey", pod: zoneAnti, new: n().Obj(), want: fw.Queue},
-		{name: "update node label that isn't related to the pod anti-affinity", pod: zoneAnti,
-			old: n().Label("zone", "zone1").Obj(), new: n().Label("zone", "zone1").Label("unrelated-label", "unrelated").Obj(), want: fw.QueueSkip},
-		{name: "update node with different anti-affinity topologyKey value", pod: zoneAnti, old: n().Label("zone", "zone1").Obj(), new: n().Label("zone", "zone2").Obj(), want: fw.Queue},
-		{name: "update node to have the anti-affinity topology label", pod: zoneAnti, old: n().Label("aaa", "a").Obj(), new: n().Label("zone", "zone1").Obj(), want: fw.QueueSkip},
-		{name: "update node label not to have anti-affinity topology label", pod: zoneAnti, old: n().Label("zone", "zone1").Obj(), new: n().Label("aaa", "a").Obj(), want: fw.Queue},
+	st.RunHints(t, pl.afterNodeChange, nil, []st.HintCase{
+		{Name: "add a new node with matched pod affinity topologyKey", Pod: zoneAffinity, New: n().Label("zone", "zone1").Obj(), Want: fw.Queue},
+		{Name: "add a new node without matched topologyKey", Pod: regionAffinity, New: n().Label("zone", "zone1").Obj(), Want: fw.QueueSkip},
+		{Name: "update node label but not topologyKey", Pod: zoneAffinity, Old: n().Label("aaa", "a").Obj(), New: n().Label("aaa", "b").Obj(), Want: fw.QueueSkip},
+		{Name: "update node label that isn't related to the pod affinity", Pod: zoneAffinity,
+			Old: n().Label("zone", "zone1").Obj(), New: n().Label("zone", "zone1").Label("unrelated-label", "unrelated").Obj(), Want: fw.QueueSkip},
+		{Name: "update node with different affinity topologyKey value", Pod: zoneAffinity, Old: n().Label("zone", "zone1").Obj(), New: n().Label("zone", "zone2").Obj(), Want: fw.Queue},
+		{Name: "update node to have the affinity topology label", Pod: zoneAffinity, Old: n().Label("aaa", "a").Obj(), New: n().Label("zone", "zone1").Obj(), Want: fw.Queue},
+		{Name: "add a new node with matched pod anti-affinity topologyKey", Pod: zoneAnti, New: n().Label("zone", "zone1").Obj(), Want: fw.Queue},
+		{Name: "add a new node without matched pod anti-affinity topologyKey", Pod: zoneAnti, New: n().Obj(), Want: fw.Queue},
+		{Name: "update node label that isn't related to the pod anti-affinity", Pod: zoneAnti,
+			Old: n().Label("zone", "zone1").Obj(), New: n().Label("zone", "zone1").Label("unrelated-label", "unrelated").Obj(), Want: fw.QueueSkip},
+		{Name: "update node with different anti-affinity topologyKey value", Pod: zoneAnti, Old: n().Label("zone", "zone1").Obj(), New: n().Label("zone", "zone2").Obj(), Want: fw.Queue},
+		{Name: "update node to have the anti-affinity topology label", Pod: zoneAnti, Old: n().Label("aaa", "a").Obj(), New: n().Label("zone", "zone1").Obj(), Want: fw.QueueSkip},
+		{Name: "update node label not to have anti-affinity topology label", Pod: zoneAnti, Old: n().Label("zone", "zone1").Obj(), New: n().Label("aaa", "a").Obj(), Want: fw.Queue},
 	})
 }
 
@@ -120,15 +121,15 @@ func TestInterPodAffinityAntiHintByRelease(t *testing.T) {
 			v    fw.KubeVersion
 			want fw.QueueingHint
 		}{{fw.KubeV136, tc.v136}, {fw.KubeV137, tc.v137}} {
-			pl := hintPlugin[*InterPodAffinity](t)(InterPodAffinityFactory(nil, releaseHandle(c.v)))
+			pl := st.HintPlugin[*InterPodAffinity](t)(InterPodAffinityFactory(nil, releaseHandle(c.v)))
 			var oldObj, newObj any
 			if tc.old != nil {
-				oldObj = hp(t, tc.old)
+				oldObj = st.HintPod(t, tc.old)
 			}
 			if tc.new != nil {
-				newObj = hp(t, tc.new)
+				newObj = st.HintPod(t, tc.new)
 			}
-			got, err := pl.afterPodChange(nil, hpi(t, tc.pod), oldObj, newObj)
+			got, err := pl.afterPodChange(nil, st.HintPodInfo(t, tc.pod), oldObj, newObj)
 			if err != nil || got != c.want {
 				t.Errorf("%s: %s: hint %v (%v), want %v", tc.name, c.v, got, err, c.want)
 			}

@@ -144,7 +144,7 @@ func TestNodeAffinityFilterAllocs(t *testing.T) {
 
 func BenchmarkNodeAffinityFilter(b *testing.B) {
 	pl, _ := NewNodeAffinity(config.NodeAffinityArgs{}, nil)
-	nrfBenchFilter(b, pl, fw.MustPodInfo(st.MakePod().Name("bench").NodeSelector(map[string]string{"zone": "z1"}).
+	st.BenchFilter(b, pl, fw.MustPodInfo(st.MakePod().Name("bench").NodeSelector(map[string]string{"zone": "z1"}).
 		RequiredNodeAffinity(naTerm(naReq("zone", api.NodeSelectorOpIn, "z1", "z2"))).Obj()))
 }
 
@@ -152,26 +152,26 @@ func BenchmarkNodeAffinityFilter(b *testing.B) {
 func TestNodeAffinityHints(t *testing.T) {
 	podWithAffinity := builder.MakePod().Name("p").RequiredNodeAffinity(api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{
 		{Key: "foo", Operator: api.NodeSelectorOpIn, Values: []string{"bar"}}}}).Obj()
-	plain := hintPlugin[*NodeAffinity](t)(NewNodeAffinity(config.NodeAffinityArgs{}, nil))
+	plain := st.HintPlugin[*NodeAffinity](t)(NewNodeAffinity(config.NodeAffinityArgs{}, nil))
 	node := func() *builder.NodeWrapper {
 		return builder.MakeNode().Name("n").Capacity(map[string]string{"pods": "32"})
 	}
-	runHints(t, plain.afterNodeChange, nil, []hintCase{
-		{name: "backoff-wrong-new-object", pod: podWithAffinity, new: "not-a-node", want: fw.Queue, wantErr: true},
-		{name: "backoff-wrong-old-object", pod: podWithAffinity, old: "not-a-node", new: node().Obj(), want: fw.Queue, wantErr: true},
-		{name: "skip-queue-on-add", pod: podWithAffinity, new: node().Obj(), want: fw.QueueSkip},
-		{name: "queue-on-add", pod: podWithAffinity, new: node().Label("foo", "bar").Obj(), want: fw.Queue},
-		{name: "skip-unrelated-changes", pod: podWithAffinity, old: node().Obj(), new: node().Capacity(nil).Obj(), want: fw.QueueSkip},
-		{name: "skip-unrelated-changes-on-labels", pod: podWithAffinity, old: node().Obj(), new: node().Label("k", "v").Obj(), want: fw.QueueSkip},
-		{name: "skip-labels-changes-on-node-from-suitable-to-unsuitable", pod: podWithAffinity, old: node().Label("foo", "bar").Obj(), new: node().Label("k", "v").Obj(), want: fw.QueueSkip},
-		{name: "queue-on-labels-change-makes-pod-schedulable", pod: podWithAffinity, old: node().Obj(), new: node().Label("foo", "bar").Obj(), want: fw.Queue},
-		{name: "skip-unrelated-change-that-keeps-pod-schedulable", pod: podWithAffinity, old: node().Label("foo", "bar").Obj(), new: node().Capacity(nil).Label("foo", "bar").Obj(), want: fw.QueueSkip},
+	st.RunHints(t, plain.afterNodeChange, nil, []st.HintCase{
+		{Name: "backoff-wrong-new-object", Pod: podWithAffinity, New: "not-a-node", Want: fw.Queue, WantErr: true},
+		{Name: "backoff-wrong-old-object", Pod: podWithAffinity, Old: "not-a-node", New: node().Obj(), Want: fw.Queue, WantErr: true},
+		{Name: "skip-queue-on-add", Pod: podWithAffinity, New: node().Obj(), Want: fw.QueueSkip},
+		{Name: "queue-on-add", Pod: podWithAffinity, New: node().Label("foo", "bar").Obj(), Want: fw.Queue},
+		{Name: "skip-unrelated-changes", Pod: podWithAffinity, Old: node().Obj(), New: node().Capacity(nil).Obj(), Want: fw.QueueSkip},
+		{Name: "skip-unrelated-changes-on-labels", Pod: podWithAffinity, Old: node().Obj(), New: node().Label("k", "v").Obj(), Want: fw.QueueSkip},
+		{Name: "skip-labels-changes-on-node-from-suitable-to-unsuitable", Pod: podWithAffinity, Old: node().Label("foo", "bar").Obj(), New: node().Label("k", "v").Obj(), Want: fw.QueueSkip},
+		{Name: "queue-on-labels-change-makes-pod-schedulable", Pod: podWithAffinity, Old: node().Obj(), New: node().Label("foo", "bar").Obj(), Want: fw.Queue},
+		{Name: "skip-unrelated-change-that-keeps-pod-schedulable", Pod: podWithAffinity, Old: node().Label("foo", "bar").Obj(), New: node().Capacity(nil).Label("foo", "bar").Obj(), Want: fw.QueueSkip},
 	})
-	enforced := hintPlugin[*NodeAffinity](t)(NewNodeAffinity(config.NodeAffinityArgs{AddedAffinity: &api.NodeAffinity{
+	enforced := st.HintPlugin[*NodeAffinity](t)(NewNodeAffinity(config.NodeAffinityArgs{AddedAffinity: &api.NodeAffinity{
 		RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{NodeSelectorTerms: []api.NodeSelectorTerm{{MatchExpressions: []api.NodeSelectorRequirement{
 			{Key: "foo", Operator: api.NodeSelectorOpIn, Values: []string{"bar"}}}}}}}}, nil))
-	runHints(t, enforced.afterNodeChange, nil, []hintCase{
-		{name: "skip-queue-on-add-scheduler-enforced-node-affinity", pod: podWithAffinity, new: node().Obj(), want: fw.QueueSkip},
-		{name: "queue-on-add-scheduler-enforced-node-affinity", pod: podWithAffinity, new: node().Label("foo", "bar").Obj(), want: fw.Queue},
+	st.RunHints(t, enforced.afterNodeChange, nil, []st.HintCase{
+		{Name: "skip-queue-on-add-scheduler-enforced-node-affinity", Pod: podWithAffinity, New: node().Obj(), Want: fw.QueueSkip},
+		{Name: "queue-on-add-scheduler-enforced-node-affinity", Pod: podWithAffinity, New: node().Label("foo", "bar").Obj(), Want: fw.Queue},
 	})
 }

@@ -35,5 +35,5 @@ func TestNodeNameFilter(t *testing.T) {
 
 func BenchmarkNodeNameFilter(b *testing.B) {
 	pl, _ := NewNodeName(nil, nil)
-	nrfBenchFilter(b, pl, fw.MustPodInfo(st.MakePod().Name("bench").Node("node-00042").Obj()))
+	st.BenchFilter(b, pl, fw.MustPodInfo(st.MakePod().Name("bench").Node("node-00042").Obj()))
 }

@@ -104,18 +104,18 @@ func TestNodePortsFilterAllocs(t *testing.T) {
 
 func BenchmarkNodePortsFilter(b *testing.B) {
 	pl, _ := NewNodePorts(nil, nil)
-	nrfBenchFilter(b, pl, fw.MustPodInfo(npPod(npPort{"", api.ProtocolTCP, 8080}).Obj()))
+	st.BenchFilter(b, pl, fw.MustPodInfo(npPod(npPort{"", api.ProtocolTCP, 8080}).Obj()))
 }
 
 // nodeports/node_ports_test.go Test_isSchedulableAfterPodDeleted.
 func TestNodePortsHints(t *testing.T) {
-	pl := hintPlugin[*NodePorts](t)(NewNodePorts(nil, nil))
+	pl := st.HintPlugin[*NodePorts](t)(NewNodePorts(nil, nil))
 	pod := builder.MakePod().Name("p").HostPort("", api.ProtocolTCP, 8080).Obj()
-	runHints(t, pl.afterPodDeleted, nil, []hintCase{
-		{name: "backoff-wrong-old-object", pod: pod, old: "not-a-pod", want: fw.Queue, wantErr: true},
-		{name: "skip-queue-on-unscheduled", pod: pod, old: hp(t, builder.MakePod().Name("q").Obj()), want: fw.QueueSkip},
-		{name: "skip-queue-on-non-hostport", pod: pod, old: hp(t, builder.MakePod().Name("q").Node("fake-node").Obj()), want: fw.QueueSkip},
-		{name: "skip-queue-on-unrelated-hostport", pod: pod, old: hp(t, builder.MakePod().Name("q").Node("fake-node").HostPort("", api.ProtocolTCP, 8081).Obj()), want: fw.QueueSkip},
-		{name: "queue-on-released-hostport", pod: pod, old: hp(t, builder.MakePod().Name("q").Node("fake-node").HostPort("", api.ProtocolTCP, 8080).Obj()), want: fw.Queue},
+	st.RunHints(t, pl.afterPodDeleted, nil, []st.HintCase{
+		{Name: "backoff-wrong-old-object", Pod: pod, Old: "not-a-pod", Want: fw.Queue, WantErr: true},
+		{Name: "skip-queue-on-unscheduled", Pod: pod, Old: st.HintPod(t, builder.MakePod().Name("q").Obj()), Want: fw.QueueSkip},
+		{Name: "skip-queue-on-non-hostport", Pod: pod, Old: st.HintPod(t, builder.MakePod().Name("q").Node("fake-node").Obj()), Want: fw.QueueSkip},
+		{Name: "skip-queue-on-unrelated-hostport", Pod: pod, Old: st.HintPod(t, builder.MakePod().Name("q").Node("fake-node").HostPort("", api.ProtocolTCP, 8081).Obj()), Want: fw.QueueSkip},
+		{Name: "queue-on-released-hostport", Pod: pod, Old: st.HintPod(t, builder.MakePod().Name("q").Node("fake-node").HostPort("", api.ProtocolTCP, 8080).Obj()), Want: fw.Queue},
 	})
 }

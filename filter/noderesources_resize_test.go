@@ -9,6 +9,7 @@ import (
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
+	"github.com/schedkit/schedkit/internal/st"
 )
 
 type rzM = map[string]string
@@ -52,9 +53,9 @@ func TestNodeResourcesFitResizeInFlight(t *testing.T) {
 // The NodeResourcesFit signature is the spec's requests
 // (computePodResourceRequest): a resize in flight does not change it.
 func TestNodeResourcesFitSignResizeInFlight(t *testing.T) {
-	pl := hintPlugin[*NodeResourcesFit](t)(NodeResourcesFitFactory(nil, nil))
+	pl := st.HintPlugin[*NodeResourcesFit](t)(NodeResourcesFitFactory(nil, nil))
 	sign := func(p *api.Pod) []fw.SignFragment {
-		f, s := pl.SignPod(context.Background(), hpi(t, p))
+		f, s := pl.SignPod(context.Background(), st.HintPodInfo(t, p))
 		if !s.IsSuccess() {
 			t.Fatal(s)
 		}
@@ -73,18 +74,18 @@ func TestNodeResourcesFitSignResizeInFlight(t *testing.T) {
 // event by requests with status resources, so a resize actuated downwards
 // on a bound pod (spec unchanged) frees room (isSchedulableAfterPodScaleDown).
 func TestNodeResourcesFitHintsResizeInFlight(t *testing.T) {
-	pl := hintPlugin[*NodeResourcesFit](t)(NodeResourcesFitFactory(nil, nil))
-	runHints(t, pl.afterNodeChange, nil, []hintCase{
-		{name: "queue-on-node-add-fitting-the-spec", pod: rzResizing("p", "800m", "1500m"),
-			new: builder.MakeNode().Name("n").Capacity(rzM{"cpu": "1", "pods": "32"}).Obj(), want: fw.Queue},
+	pl := st.HintPlugin[*NodeResourcesFit](t)(NodeResourcesFitFactory(nil, nil))
+	st.RunHints(t, pl.afterNodeChange, nil, []st.HintCase{
+		{Name: "queue-on-node-add-fitting-the-spec", Pod: rzResizing("p", "800m", "1500m"),
+			New: builder.MakeNode().Name("n").Capacity(rzM{"cpu": "1", "pods": "32"}).Obj(), Want: fw.Queue},
 	})
 	bound := func(status string) any {
-		return hp(t, builder.MakePod().Name("b").UID("b").Node("n").Req(rzM{"cpu": "500m"}).StatusReq("c0", rzM{"cpu": status}).Obj())
+		return st.HintPod(t, builder.MakePod().Name("b").UID("b").Node("n").Req(rzM{"cpu": "500m"}).StatusReq("c0", rzM{"cpu": status}).Obj())
 	}
-	runHints(t, pl.afterPodEvent, nil, []hintCase{
-		{name: "queue-on-bound-pod-resize-actuated-down", pod: builder.MakePod().Name("p").UID("p").Req(rzM{"cpu": "1"}).Obj(),
-			old: bound("1500m"), new: bound("500m"), want: fw.Queue},
-		{name: "skip-queue-on-bound-pod-resize-actuated-up", pod: builder.MakePod().Name("p").UID("p").Req(rzM{"cpu": "1"}).Obj(),
-			old: bound("500m"), new: bound("1500m"), want: fw.QueueSkip},
+	st.RunHints(t, pl.afterPodEvent, nil, []st.HintCase{
+		{Name: "queue-on-bound-pod-resize-actuated-down", Pod: builder.MakePod().Name("p").UID("p").Req(rzM{"cpu": "1"}).Obj(),
+			Old: bound("1500m"), New: bound("500m"), Want: fw.Queue},
+		{Name: "skip-queue-on-bound-pod-resize-actuated-up", Pod: builder.MakePod().Name("p").UID("p").Req(rzM{"cpu": "1"}).Obj(),
+			Old: bound("500m"), New: bound("1500m"), Want: fw.QueueSkip},
 	})
 }

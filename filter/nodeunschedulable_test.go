@@ -56,7 +56,7 @@ func TestNodeUnschedulableFilter(t *testing.T) {
 
 func BenchmarkNodeUnschedulableFilter(b *testing.B) {
 	pl, _ := NewNodeUnschedulable(nil, nil)
-	nrfBenchFilter(b, pl, fw.MustPodInfo(st.MakePod().Name("bench").Obj()))
+	st.BenchFilter(b, pl, fw.MustPodInfo(st.MakePod().Name("bench").Obj()))
 }
 
 // TestPropNodeUnschedulableRuns: through the runner, which hands
@@ -114,30 +114,30 @@ var unschedulableToleration = api.Toleration{Key: TaintNodeUnschedulable, Operat
 // nodeunschedulable/node_unschedulable_test.go TestIsSchedulableAfterNodeChange
 // and TestIsSchedulableAfterPodTolerationChange.
 func TestNodeUnschedulableHints(t *testing.T) {
-	pl := hintPlugin[*NodeUnschedulable](t)(NewNodeUnschedulable(nil, nil))
+	pl := st.HintPlugin[*NodeUnschedulable](t)(NewNodeUnschedulable(nil, nil))
 	cordoned := builder.MakeNode().Name("n").Unschedulable().Obj()
 	open := builder.MakeNode().Name("n").Obj()
 	cordonedNotReady := builder.MakeNode().Name("n").Unschedulable().Taint("node.kubernetes.io/not-ready", "", api.TaintEffectNoExecute).Obj()
 	openNotReady := builder.MakeNode().Name("n").Taint("node.kubernetes.io/not-ready", "", api.TaintEffectNoExecute).Obj()
-	runHints(t, pl.afterNodeChange, nil, []hintCase{
-		{name: "error-wrong-new-object", new: "not-a-node", want: fw.Queue, wantErr: true},
-		{name: "error-wrong-old-object", new: cordoned, old: "not-a-node", want: fw.Queue, wantErr: true},
-		{name: "skip-queue-on-unschedulable-node-added", new: cordoned, want: fw.QueueSkip},
-		{name: "queue-on-schedulable-node-added", new: open, want: fw.Queue},
-		{name: "skip-unrelated-change-unschedulable-true", old: cordoned, new: cordonedNotReady, want: fw.QueueSkip},
-		{name: "skip-unrelated-change-unschedulable-false", old: open, new: openNotReady, want: fw.QueueSkip},
-		{name: "queue-on-unschedulable-field-change", old: cordoned, new: open, want: fw.Queue},
+	st.RunHints(t, pl.afterNodeChange, nil, []st.HintCase{
+		{Name: "error-wrong-new-object", New: "not-a-node", Want: fw.Queue, WantErr: true},
+		{Name: "error-wrong-old-object", New: cordoned, Old: "not-a-node", Want: fw.Queue, WantErr: true},
+		{Name: "skip-queue-on-unschedulable-node-added", New: cordoned, Want: fw.QueueSkip},
+		{Name: "queue-on-schedulable-node-added", New: open, Want: fw.Queue},
+		{Name: "skip-unrelated-change-unschedulable-true", Old: cordoned, New: cordonedNotReady, Want: fw.QueueSkip},
+		{Name: "skip-unrelated-change-unschedulable-false", Old: open, New: openNotReady, Want: fw.QueueSkip},
+		{Name: "queue-on-unschedulable-field-change", Old: cordoned, New: open, Want: fw.Queue},
 	})
 	p := builder.MakePod().Name("p").UID("uid").Obj()
-	runHints(t, pl.afterPodTolerationChange, nil, []hintCase{
-		{name: "error-wrong-new-object", pod: p, new: "not-a-pod", want: fw.Queue, wantErr: true},
-		{name: "error-wrong-old-object", pod: p, old: "not-a-pod", new: hp(t, p), want: fw.Queue, wantErr: true},
-		{name: "skip-different-pod-update", pod: p,
-			old: hp(t, builder.MakePod().Name("q").UID("different-uid").Obj()),
-			new: hp(t, builder.MakePod().Name("q").UID("different-uid").Toleration(unschedulableToleration).Obj()), want: fw.QueueSkip},
-		{name: "queue-when-the-unsched-pod-gets-toleration", pod: p,
-			old: hp(t, p), new: hp(t, builder.MakePod().Name("p").UID("uid").Toleration(unschedulableToleration).Obj()), want: fw.Queue},
-		{name: "skip-when-the-unsched-pod-gets-unrelated-toleration", pod: p,
-			old: hp(t, p), new: hp(t, builder.MakePod().Name("p").UID("uid").Toleration(api.Toleration{Key: "unrelated-key", Operator: api.TolerationOpExists}).Obj()), want: fw.QueueSkip},
+	st.RunHints(t, pl.afterPodTolerationChange, nil, []st.HintCase{
+		{Name: "error-wrong-new-object", Pod: p, New: "not-a-pod", Want: fw.Queue, WantErr: true},
+		{Name: "error-wrong-old-object", Pod: p, Old: "not-a-pod", New: st.HintPod(t, p), Want: fw.Queue, WantErr: true},
+		{Name: "skip-different-pod-update", Pod: p,
+			Old: st.HintPod(t, builder.MakePod().Name("q").UID("different-uid").Obj()),
+			New: st.HintPod(t, builder.MakePod().Name("q").UID("different-uid").Toleration(unschedulableToleration).Obj()), Want: fw.QueueSkip},
+		{Name: "queue-when-the-unsched-pod-gets-toleration", Pod: p,
+			Old: st.HintPod(t, p), New: st.HintPod(t, builder.MakePod().Name("p").UID("uid").Toleration(unschedulableToleration).Obj()), Want: fw.Queue},
+		{Name: "skip-when-the-unsched-pod-gets-unrelated-toleration", Pod: p,
+			Old: st.HintPod(t, p), New: st.HintPod(t, builder.MakePod().Name("p").UID("uid").Toleration(api.Toleration{Key: "unrelated-key", Operator: api.TolerationOpExists}).Obj()), Want: fw.QueueSkip},
 	})
 }

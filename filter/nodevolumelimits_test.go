@@ -197,12 +197,12 @@ func TestNodeVolumeLimits(t *testing.T) {
 				p.Spec.NodeName = nvlNode
 			}
 			node := st.MakeNode().Name(nvlNode).Obj()
-			snap := volSnap(t, []*api.Node{node}, tc.existing, objs)
-			pre, filt, _ := volRun(t, pl, snap, tc.pod)
-			if !statusEq(pre, tc.pre) {
+			snap := st.VolumeSnapshot(t, []*api.Node{node}, tc.existing, objs)
+			pre, filt, _ := st.RunFilter(t, pl, snap, tc.pod)
+			if !pre.Equal(tc.pre) {
 				t.Fatalf("PreFilter = %v, want %v", pre, tc.pre)
 			}
-			if pre.IsSuccess() && !statusEq(filt[0], tc.want) {
+			if pre.IsSuccess() && !filt[0].Equal(tc.want) {
 				t.Errorf("Filter = %v, want %v", filt[0], tc.want)
 			}
 		})

@@ -7,6 +7,7 @@ import (
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
+	"github.com/schedkit/schedkit/internal/st"
 )
 
 func ptsConstraint(key string, sel *api.LabelSelector, taints *api.NodeInclusionPolicy) api.TopologySpreadConstraint {
@@ -16,7 +17,7 @@ func ptsConstraint(key string, sel *api.LabelSelector, taints *api.NodeInclusion
 // podtopologyspread/plugin_test.go Test_isSchedulableAfterNodeChange and
 // Test_isSchedulableAfterPodChange (ListDefaulting without defaults).
 func TestPodTopologySpreadHints(t *testing.T) {
-	pl := hintPlugin[*PodTopologySpread](t)(NewPodTopologySpread(config.PodTopologySpreadArgs{DefaultingType: config.ListDefaulting}, nil))
+	pl := st.HintPlugin[*PodTopologySpread](t)(NewPodTopologySpread(config.PodTopologySpreadArgs{DefaultingType: config.ListDefaulting}, nil))
 	foo := &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{{Key: "foo", Operator: api.LabelSelectorOpExists}}}
 	bar := &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{{Key: "bar", Operator: api.LabelSelectorOpExists}}}
 	zone := builder.MakePod().Name("p").SpreadConstraint(ptsConstraint("zone", foo, nil)).Obj()
@@ -25,24 +26,24 @@ func TestPodTopologySpreadHints(t *testing.T) {
 	taint := func(w *builder.NodeWrapper, key string) *api.Node {
 		return w.Taint(key, "bbb", api.TaintEffectNoSchedule).Obj()
 	}
-	runHints(t, pl.afterNodeChange, nil, []hintCase{
-		{name: "node updates label which matches topologyKey", pod: zone, old: n().Label("zone", "zone1").Obj(), new: n().Label("zone", "zone2").Obj(), want: fw.Queue},
-		{name: "node that doesn't match topologySpreadConstraints updates non-related label", pod: zone, old: n().Label("foo", "bar1").Obj(), new: n().Label("foo", "bar2").Obj(), want: fw.QueueSkip},
-		{name: "node that match topologySpreadConstraints adds non-related label", pod: zoneNode,
-			old: n().Label("zone", "zone1").Label("node", "node1").Label("foo", "bar").Obj(), new: n().Label("zone", "zone1").Label("node", "node1").Obj(), want: fw.QueueSkip},
-		{name: "create node with non-related labels", pod: zone, new: n().Label("foo", "bar").Obj(), want: fw.QueueSkip},
-		{name: "create node with related labels", pod: zone, new: n().Label("zone", "zone1").Obj(), want: fw.Queue},
-		{name: "delete node with non-related labels", pod: zone, old: n().Label("foo", "bar").Obj(), want: fw.QueueSkip},
-		{name: "delete node with related labels", pod: zone, old: n().Label("zone", "zone1").Obj(), want: fw.Queue},
-		{name: "add node with related labels that only match one of topologySpreadConstraints", pod: zoneNode, new: n().Label("zone", "zone1").Obj(), want: fw.QueueSkip},
-		{name: "add node with related labels that match all topologySpreadConstraints", pod: zoneNode, new: n().Label("zone", "zone1").Label("node", "node1").Obj(), want: fw.Queue},
-		{name: "update node with related labels that only match one of topologySpreadConstraints", pod: zoneNode, old: n().Label("zone", "zone1").Obj(), new: n().Label("zone", "zone1").Obj(), want: fw.QueueSkip},
-		{name: "update node with related labels that match all topologySpreadConstraints", pod: zoneNode,
-			old: n().Label("zone", "zone1").Label("node", "node1").Obj(), new: n().Label("zone", "zone1").Label("node", "node2").Obj(), want: fw.Queue},
-		{name: "update node with different taints that match all topologySpreadConstraints", pod: zoneNode,
-			old: taint(n().Label("zone", "zone1").Label("node", "node1"), "aaa"), new: taint(n().Label("zone", "zone1").Label("node", "node1"), "ccc"), want: fw.Queue},
-		{name: "update node with different taints that only match one of topologySpreadConstraints", pod: zoneNode,
-			old: taint(n().Label("node", "node1"), "aaa"), new: taint(n().Label("node", "node1"), "ccc"), want: fw.QueueSkip},
+	st.RunHints(t, pl.afterNodeChange, nil, []st.HintCase{
+		{Name: "node updates label which matches topologyKey", Pod: zone, Old: n().Label("zone", "zone1").Obj(), New: n().Label("zone", "zone2").Obj(), Want: fw.Queue},
+		{Name: "node that doesn't match topologySpreadConstraints updates non-related label", Pod: zone, Old: n().Label("foo", "bar1").Obj(), New: n().Label("foo", "bar2").Obj(), Want: fw.QueueSkip},
+		{Name: "node that match topologySpreadConstraints adds non-related label", Pod: zoneNode,
+			Old: n().Label("zone", "zone1").Label("node", "node1").Label("foo", "bar").Obj(), New: n().Label("zone", "zone1").Label("node", "node1").Obj(), Want: fw.QueueSkip},
+		{Name: "create node with non-related labels", Pod: zone, New: n().Label("foo", "bar").Obj(), Want: fw.QueueSkip},
+		{Name: "create node with related labels", Pod: zone, New: n().Label("zone", "zone1").Obj(), Want: fw.Queue},
+		{Name: "delete node with non-related labels", Pod: zone, Old: n().Label("foo", "bar").Obj(), Want: fw.QueueSkip},
+		{Name: "delete node with related labels", Pod: zone, Old: n().Label("zone", "zone1").Obj(), Want: fw.Queue},
+		{Name: "add node with related labels that only match one of topologySpreadConstraints", Pod: zoneNode, New: n().Label("zone", "zone1").Obj(), Want: fw.QueueSkip},
+		{Name: "add node with related labels that match all topologySpreadConstraints", Pod: zoneNode, New: n().Label("zone", "zone1").Label("node", "node1").Obj(), Want: fw.Queue},
+		{Name: "update node with related labels that only match one of topologySpreadConstraints", Pod: zoneNode, Old: n().Label("zone", "zone1").Obj(), New: n().Label("zone", "zone1").Obj(), Want: fw.QueueSkip},
+		{Name: "update node with related labels that match all topologySpreadConstraints", Pod: zoneNode,
+			Old: n().Label("zone", "zone1").Label("node", "node1").Obj(), New: n().Label("zone", "zone1").Label("node", "node2").Obj(), Want: fw.Queue},
+		{Name: "update node with different taints that match all topologySpreadConstraints", Pod: zoneNode,
+			Old: taint(n().Label("zone", "zone1").Label("node", "node1"), "aaa"), New: taint(n().Label("zone", "zone1").Label("node", "node1"), "ccc"), Want: fw.Queue},
+		{Name: "update node with different taints that only match one of topologySpreadConstraints", Pod: zoneNode,
+			Old: taint(n().Label("node", "node1"), "aaa"), New: taint(n().Label("node", "node1"), "ccc"), Want: fw.QueueSkip},
 	})
 	p := func() *builder.PodWrapper { return builder.MakePod().UID("p").Name("p").Label("foo", "") }
 	target := p().SpreadConstraint(ptsConstraint("zone", foo, nil)).Obj()
@@ -50,39 +51,39 @@ func TestPodTopologySpreadHints(t *testing.T) {
 	honor, ignore := api.NodeInclusionPolicyHonor, api.NodeInclusionPolicyIgnore
 	other := func() *builder.PodWrapper { return builder.MakePod().UID("p2").Name("p2") }
 	placed := func() *builder.PodWrapper { return other().Node("fake-node") }
-	runHints(t, pl.afterPodChange, nil, []hintCase{
-		{name: "add pod with labels match topologySpreadConstraints selector", pod: target, new: hp(t, placed().Label("foo", "").Obj()), want: fw.Queue},
-		{name: "add un-scheduled pod", pod: target, new: hp(t, other().Label("foo", "").Obj()), want: fw.QueueSkip},
-		{name: "update un-scheduled pod", pod: target, old: hp(t, other().Label("bar", "").Obj()), new: hp(t, other().Label("foo", "").Obj()), want: fw.QueueSkip},
-		{name: "delete un-scheduled pod", pod: target, old: hp(t, other().Label("foo", "").Obj()), want: fw.QueueSkip},
-		{name: "add pod with different namespace", pod: target, new: hp(t, placed().Namespace("fake-namespace").Label("foo", "").Obj()), want: fw.QueueSkip},
-		{name: "add pod with labels don't match topologySpreadConstraints selector", pod: target, new: hp(t, placed().Label("bar", "").Obj()), want: fw.QueueSkip},
-		{name: "delete pod with labels that match topologySpreadConstraints selector", pod: target, old: hp(t, placed().Label("foo", "").Obj()), want: fw.Queue},
-		{name: "delete nominated pod with labels that don't match topologySpreadConstraints selector", pod: target, old: hp(t, other().NominatedNode("fake-node").Label("bar", "").Obj()), want: fw.QueueSkip},
-		{name: "delete nominated pod with labels that match topologySpreadConstraints selector", pod: target, old: hp(t, other().NominatedNode("fake-node").Label("foo", "").Obj()), want: fw.Queue},
-		{name: "delete pod with labels that don't match topologySpreadConstraints selector", pod: target, old: hp(t, placed().Label("bar", "").Obj()), want: fw.QueueSkip},
-		{name: "update pod's non-related label", pod: target,
-			old: hp(t, placed().Label("foo", "").Label("bar", "bar1").Obj()), new: hp(t, placed().Label("foo", "").Label("bar", "bar2").Obj()), want: fw.QueueSkip},
-		{name: "add pod's label that matches topologySpreadConstraints selector", pod: target, old: hp(t, placed().Obj()), new: hp(t, placed().Label("foo", "").Obj()), want: fw.Queue},
-		{name: "delete pod label that matches topologySpreadConstraints selector", pod: target, old: hp(t, placed().Label("foo", "").Obj()), new: hp(t, placed().Obj()), want: fw.Queue},
-		{name: "change pod's label that matches topologySpreadConstraints selector", pod: target, old: hp(t, placed().Label("foo", "foo1").Obj()), new: hp(t, placed().Label("foo", "foo2").Obj()), want: fw.QueueSkip},
-		{name: "add pod's label that matches topologySpreadConstraints selector with multi topologySpreadConstraints", pod: targetTwo,
-			old: hp(t, placed().Label("foo", "").Obj()), new: hp(t, placed().Label("foo", "").Label("bar", "bar2").Obj()), want: fw.Queue},
-		{name: "change pod's label that doesn't match topologySpreadConstraints selector with multi topologySpreadConstraints", pod: targetTwo,
-			old: hp(t, placed().Label("foo", "").Obj()), new: hp(t, placed().Label("foo", "").Label("baz", "").Obj()), want: fw.QueueSkip},
-		{name: "change pod's label that match topologySpreadConstraints selector with multi topologySpreadConstraints", pod: targetTwo,
-			old: hp(t, placed().Label("foo", "").Label("bar", "").Obj()), new: hp(t, placed().Label("foo", "").Label("bar", "bar2").Obj()), want: fw.QueueSkip},
-		{name: "the unschedulable Pod has topologySpreadConstraint with NodeTaintsPolicy:Honor and has got a new toleration",
-			pod: p().SpreadConstraint(ptsConstraint("zone", foo, &honor)).SpreadConstraint(ptsConstraint("node", bar, nil)).Obj(),
-			old: hp(t, p().Obj()), new: hp(t, p().Toleration(unschedulableToleration).Obj()), want: fw.Queue},
-		{name: "the unschedulable Pod has topologySpreadConstraint without NodeTaintsPolicy:Honor and has got a new toleration",
-			pod: p().SpreadConstraint(ptsConstraint("zone", foo, &ignore)).SpreadConstraint(ptsConstraint("node", bar, nil)).Obj(),
-			old: hp(t, p().Obj()), new: hp(t, p().Toleration(unschedulableToleration).Obj()), want: fw.QueueSkip},
-		{name: "the unschedulable Pod has topologySpreadConstraint and has got a new label matching the selector of the constraint",
-			pod: p().SpreadConstraint(ptsConstraint("zone", foo, &ignore)).SpreadConstraint(ptsConstraint("node", bar, nil)).Obj(),
-			old: hp(t, builder.MakePod().UID("p").Name("p").Obj()), new: hp(t, p().Obj()), want: fw.Queue},
-		{name: "the unschedulable Pod has topologySpreadConstraint and has got a new unrelated label",
-			pod: p().SpreadConstraint(ptsConstraint("zone", foo, &ignore)).SpreadConstraint(ptsConstraint("node", bar, nil)).Obj(),
-			old: hp(t, builder.MakePod().UID("p").Name("p").Obj()), new: hp(t, builder.MakePod().UID("p").Name("p").Label("unrelated", "").Obj()), want: fw.QueueSkip},
+	st.RunHints(t, pl.afterPodChange, nil, []st.HintCase{
+		{Name: "add pod with labels match topologySpreadConstraints selector", Pod: target, New: st.HintPod(t, placed().Label("foo", "").Obj()), Want: fw.Queue},
+		{Name: "add un-scheduled pod", Pod: target, New: st.HintPod(t, other().Label("foo", "").Obj()), Want: fw.QueueSkip},
+		{Name: "update un-scheduled pod", Pod: target, Old: st.HintPod(t, other().Label("bar", "").Obj()), New: st.HintPod(t, other().Label("foo", "").Obj()), Want: fw.QueueSkip},
+		{Name: "delete un-scheduled pod", Pod: target, Old: st.HintPod(t, other().Label("foo", "").Obj()), Want: fw.QueueSkip},
+		{Name: "add pod with different namespace", Pod: target, New: st.HintPod(t, placed().Namespace("fake-namespace").Label("foo", "").Obj()), Want: fw.QueueSkip},
+		{Name: "add pod with labels don't match topologySpreadConstraints selector", Pod: target, New: st.HintPod(t, placed().Label("bar", "").Obj()), Want: fw.QueueSkip},
+		{Name: "delete pod with labels that match topologySpreadConstraints selector", Pod: target, Old: st.HintPod(t, placed().Label("foo", "").Obj()), Want: fw.Queue},
+		{Name: "delete nominated pod with labels that don't match topologySpreadConstraints selector", Pod: target, Old: st.HintPod(t, other().NominatedNode("fake-node").Label("bar", "").Obj()), Want: fw.QueueSkip},
+		{Name: "delete nominated pod with labels that match topologySpreadConstraints selector", Pod: target, Old: st.HintPod(t, other().NominatedNode("fake-node").Label("foo", "").Obj()), Want: fw.Queue},
+		{Name: "delete pod with labels that don't match topologySpreadConstraints selector", Pod: target, Old: st.HintPod(t, placed().Label("bar", "").Obj()), Want: fw.QueueSkip},
+		{Name: "update pod's non-related label", Pod: target,
+			Old: st.HintPod(t, placed().Label("foo", "").Label("bar", "bar1").Obj()), New: st.HintPod(t, placed().Label("foo", "").Label("bar", "bar2").Obj()), Want: fw.QueueSkip},
+		{Name: "add pod's label that matches topologySpreadConstraints selector", Pod: target, Old: st.HintPod(t, placed().Obj()), New: st.HintPod(t, placed().Label("foo", "").Obj()), Want: fw.Queue},
+		{Name: "delete pod label that matches topologySpreadConstraints selector", Pod: target, Old: st.HintPod(t, placed().Label("foo", "").Obj()), New: st.HintPod(t, placed().Obj()), Want: fw.Queue},
+		{Name: "change pod's label that matches topologySpreadConstraints selector", Pod: target, Old: st.HintPod(t, placed().Label("foo", "foo1").Obj()), New: st.HintPod(t, placed().Label("foo", "foo2").Obj()), Want: fw.QueueSkip},
+		{Name: "add pod's label that matches topologySpreadConstraints selector with multi topologySpreadConstraints", Pod: targetTwo,
+			Old: st.HintPod(t, placed().Label("foo", "").Obj()), New: st.HintPod(t, placed().Label("foo", "").Label("bar", "bar2").Obj()), Want: fw.Queue},
+		{Name: "change pod's label that doesn't match topologySpreadConstraints selector with multi topologySpreadConstraints", Pod: targetTwo,
+			Old: st.HintPod(t, placed().Label("foo", "").Obj()), New: st.HintPod(t, placed().Label("foo", "").Label("baz", "").Obj()), Want: fw.QueueSkip},
+		{Name: "change pod's label that match topologySpreadConstraints selector with multi topologySpreadConstraints", Pod: targetTwo,
+			Old: st.HintPod(t, placed().Label("foo", "").Label("bar", "").Obj()), New: st.HintPod(t, placed().Label("foo", "").Label("bar", "bar2").Obj()), Want: fw.QueueSkip},
+		{Name: "the unschedulable Pod has topologySpreadConstraint with NodeTaintsPolicy:Honor and has got a new toleration",
+			Pod: p().SpreadConstraint(ptsConstraint("zone", foo, &honor)).SpreadConstraint(ptsConstraint("node", bar, nil)).Obj(),
+			Old: st.HintPod(t, p().Obj()), New: st.HintPod(t, p().Toleration(unschedulableToleration).Obj()), Want: fw.Queue},
+		{Name: "the unschedulable Pod has topologySpreadConstraint without NodeTaintsPolicy:Honor and has got a new toleration",
+			Pod: p().SpreadConstraint(ptsConstraint("zone", foo, &ignore)).SpreadConstraint(ptsConstraint("node", bar, nil)).Obj(),
+			Old: st.HintPod(t, p().Obj()), New: st.HintPod(t, p().Toleration(unschedulableToleration).Obj()), Want: fw.QueueSkip},
+		{Name: "the unschedulable Pod has topologySpreadConstraint and has got a new label matching the selector of the constraint",
+			Pod: p().SpreadConstraint(ptsConstraint("zone", foo, &ignore)).SpreadConstraint(ptsConstraint("node", bar, nil)).Obj(),
+			Old: st.HintPod(t, builder.MakePod().UID("p").Name("p").Obj()), New: st.HintPod(t, p().Obj()), Want: fw.Queue},
+		{Name: "the unschedulable Pod has topologySpreadConstraint and has got a new unrelated label",
+			Pod: p().SpreadConstraint(ptsConstraint("zone", foo, &ignore)).SpreadConstraint(ptsConstraint("node", bar, nil)).Obj(),
+			Old: st.HintPod(t, builder.MakePod().UID("p").Name("p").Obj()), New: st.HintPod(t, builder.MakePod().UID("p").Name("p").Label("unrelated", "").Obj()), Want: fw.QueueSkip},
 	})
 }

@@ -76,13 +76,13 @@ func TestTaintTolerationFilter(t *testing.T) {
 func BenchmarkTaintTolerationFilter(b *testing.B) {
 	pl, _ := NewTaintToleration(nil, nil)
 	pod := fw.MustPodInfo(st.MakePod().Name("bench").Toleration(ttTol("other", "Exists", "", "")).Obj())
-	nrfBenchFilter(b, pl, pod)
+	st.BenchFilter(b, pl, pod)
 }
 
 // tainttoleration/taint_toleration_test.go TestIsSchedulableAfterNodeChange
 // and Test_isSchedulableAfterPodTolerationChange.
 func TestTaintTolerationHints(t *testing.T) {
-	pl := hintPlugin[*TaintToleration](t)(NewTaintToleration(nil, nil))
+	pl := st.HintPlugin[*TaintToleration](t)(NewTaintToleration(nil, nil))
 	pod := builder.MakePod().Name("pod1").Toleration(api.Toleration{Key: "dedicated", Operator: api.TolerationOpEqual, Value: "user2", Effect: api.TaintEffectNoSchedule}).Obj()
 	tainted := func(vals ...string) *api.Node {
 		w := builder.MakeNode().Name("nodeA")
@@ -91,25 +91,25 @@ func TestTaintTolerationHints(t *testing.T) {
 		}
 		return w.Obj()
 	}
-	runHints(t, pl.afterNodeChange, nil, []hintCase{
-		{name: "backoff-wrong-new-object", pod: pod, new: "not-a-node", want: fw.Queue, wantErr: true},
-		{name: "backoff-wrong-old-object", pod: pod, new: tainted("user1"), old: "not-a-node", want: fw.Queue, wantErr: true},
-		{name: "skip-queue-on-untoleratedtaint-node-added", pod: pod, new: tainted("user1"), want: fw.QueueSkip},
-		{name: "queue-on-toleratedtaint-node-added", pod: pod, new: tainted("user2"), want: fw.Queue},
-		{name: "skip-unrelated-change", pod: pod, old: tainted("user1"), new: tainted("user1", "user3"), want: fw.QueueSkip},
-		{name: "queue-on-taint-change", pod: pod, old: tainted("user1"), new: tainted("user2"), want: fw.Queue},
+	st.RunHints(t, pl.afterNodeChange, nil, []st.HintCase{
+		{Name: "backoff-wrong-new-object", Pod: pod, New: "not-a-node", Want: fw.Queue, WantErr: true},
+		{Name: "backoff-wrong-old-object", Pod: pod, New: tainted("user1"), Old: "not-a-node", Want: fw.Queue, WantErr: true},
+		{Name: "skip-queue-on-untoleratedtaint-node-added", Pod: pod, New: tainted("user1"), Want: fw.QueueSkip},
+		{Name: "queue-on-toleratedtaint-node-added", Pod: pod, New: tainted("user2"), Want: fw.Queue},
+		{Name: "skip-unrelated-change", Pod: pod, Old: tainted("user1"), New: tainted("user1", "user3"), Want: fw.QueueSkip},
+		{Name: "queue-on-taint-change", Pod: pod, Old: tainted("user1"), New: tainted("user2"), Want: fw.Queue},
 	})
 	p1 := builder.MakePod().Namespace("ns-1").Name("pod-1").UID("uid0").Obj()
-	runHints(t, pl.afterPodTolerationChange, nil, []hintCase{
-		{name: "backoff-wrong-new-object", pod: p1, new: "not-a-pod", want: fw.Queue, wantErr: true},
-		{name: "backoff-wrong-old-object", pod: p1, old: "not-a-pod", new: hp(t, p1), want: fw.Queue, wantErr: true},
-		{name: "skip-updates-other-pod", pod: p1,
-			old:  hp(t, builder.MakePod().Namespace("ns-1").Name("pod-2").UID("uid1").Obj()),
-			new:  hp(t, builder.MakePod().Namespace("ns-1").Name("pod-2").UID("uid1").Toleration(api.Toleration{Key: "foo", Operator: api.TolerationOpExists, Effect: api.TaintEffectNoSchedule}).Obj()),
-			want: fw.QueueSkip},
-		{name: "queue-on-toleration-added", pod: p1,
-			old:  hp(t, p1),
-			new:  hp(t, builder.MakePod().Namespace("ns-1").Name("pod-1").UID("uid0").Toleration(api.Toleration{Key: "foo", Operator: api.TolerationOpExists, Effect: api.TaintEffectNoSchedule}).Obj()),
-			want: fw.Queue},
+	st.RunHints(t, pl.afterPodTolerationChange, nil, []st.HintCase{
+		{Name: "backoff-wrong-new-object", Pod: p1, New: "not-a-pod", Want: fw.Queue, WantErr: true},
+		{Name: "backoff-wrong-old-object", Pod: p1, Old: "not-a-pod", New: st.HintPod(t, p1), Want: fw.Queue, WantErr: true},
+		{Name: "skip-updates-other-pod", Pod: p1,
+			Old:  st.HintPod(t, builder.MakePod().Namespace("ns-1").Name("pod-2").UID("uid1").Obj()),
+			New:  st.HintPod(t, builder.MakePod().Namespace("ns-1").Name("pod-2").UID("uid1").Toleration(api.Toleration{Key: "foo", Operator: api.TolerationOpExists, Effect: api.TaintEffectNoSchedule}).Obj()),
+			Want: fw.QueueSkip},
+		{Name: "queue-on-toleration-added", Pod: p1,
+			Old:  st.HintPod(t, p1),
+			New:  st.HintPod(t, builder.MakePod().Namespace("ns-1").Name("pod-1").UID("uid0").Toleration(api.Toleration{Key: "foo", Operator: api.TolerationOpExists, Effect: api.TaintEffectNoSchedule}).Obj()),
+			Want: fw.Queue},
 	})
 }

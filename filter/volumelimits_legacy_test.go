@@ -119,12 +119,12 @@ func TestEBSLimits(t *testing.T) {
 			}
 			node := st.MakeNode().Name("node").Obj()
 			node.Status.Allocatable = resource.MustParseList(map[string]string{attachableVolumesEBS: fmt.Sprint(tc.maxVols)})
-			snap := volSnap(t, []*api.Node{node}, tc.existing, legacyStorage("EBS", csitranslation.AWSEBSInTreePluginName, src))
-			pre, filt, _ := volRun(t, pl, snap, tc.pod)
-			if !statusEq(pre, tc.pre) {
+			snap := st.VolumeSnapshot(t, []*api.Node{node}, tc.existing, legacyStorage("EBS", csitranslation.AWSEBSInTreePluginName, src))
+			pre, filt, _ := st.RunFilter(t, pl, snap, tc.pod)
+			if !pre.Equal(tc.pre) {
 				t.Fatalf("PreFilter = %v, want %v", pre, tc.pre)
 			}
-			if pre.IsSuccess() && !statusEq(filt[0], tc.want) {
+			if pre.IsSuccess() && !filt[0].Equal(tc.want) {
 				t.Errorf("Filter = %v, want %v", filt[0], tc.want)
 			}
 		})
@@ -177,12 +177,12 @@ func TestLegacyLimitDefaults(t *testing.T) {
 				objs.CSINodes = []*api.CSINode{st.MakeCSINode("n").Obj()}
 			}
 			pl, _ := tc.newPl(nil, nil)
-			snap := volSnap(t, []*api.Node{tc.node}, nil, objs)
-			pre, filt, _ := volRun(t, pl, snap, tc.pod)
+			snap := st.VolumeSnapshot(t, []*api.Node{tc.node}, nil, objs)
+			pre, filt, _ := st.RunFilter(t, pl, snap, tc.pod)
 			if !pre.IsSuccess() {
 				t.Fatalf("PreFilter = %v", pre)
 			}
-			if !statusEq(filt[0], tc.want) {
+			if !filt[0].Equal(tc.want) {
 				t.Errorf("Filter = %v, want %v", filt[0], tc.want)
 			}
 		})

@@ -16,9 +16,9 @@ func vrRun(t *testing.T, pod *api.Pod, existing []*api.Pod, pvcs []*api.Persiste
 	for i, p := range existing {
 		p.Name, p.UID, p.Spec.NodeName = "e"+string(rune('0'+i)), "e"+string(rune('0'+i)), "n"
 	}
-	snap := volSnap(t, []*api.Node{st.MakeNode().Name("n").Obj()}, existing, api.StorageObjects{PersistentVolumeClaims: pvcs})
+	snap := st.VolumeSnapshot(t, []*api.Node{st.MakeNode().Name("n").Obj()}, existing, api.StorageObjects{PersistentVolumeClaims: pvcs})
 	pl, _ := NewVolumeRestrictions(nil, nil)
-	pre, filt, _ := volRun(t, pl, snap, pod)
+	pre, filt, _ := st.RunFilter(t, pl, snap, pod)
 	if !pre.IsSuccess() {
 		return pre, nil
 	}
@@ -70,10 +70,10 @@ func TestVolumeRestrictionsDiskConflicts(t *testing.T) {
 				existing = append(existing, tc.existing)
 			}
 			pre, got := vrRun(t, tc.pod, existing, nil)
-			if !statusEq(pre, tc.pre) {
+			if !pre.Equal(tc.pre) {
 				t.Fatalf("PreFilter = %v, want %v", pre, tc.pre)
 			}
-			if pre.IsSuccess() && !statusEq(got, tc.want) {
+			if pre.IsSuccess() && !got.Equal(tc.want) {
 				t.Errorf("Filter = %v, want %v", got, tc.want)
 			}
 		})
@@ -110,10 +110,10 @@ func TestVolumeRestrictionsAccessModeConflicts(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			pre, got := vrRun(t, tc.pod, tc.existing, tc.pvcs)
-			if !statusEq(pre, tc.pre) {
+			if !pre.Equal(tc.pre) {
 				t.Fatalf("PreFilter = %v, want %v", pre, tc.pre)
 			}
-			if pre.IsSuccess() && !statusEq(got, tc.want) {
+			if pre.IsSuccess() && !got.Equal(tc.want) {
 				t.Errorf("Filter = %v, want %v", got, tc.want)
 			}
 		})
@@ -126,7 +126,7 @@ func TestVolumeRestrictionsAccessModeConflicts(t *testing.T) {
 func TestVolumeRestrictionsAddRemovePod(t *testing.T) {
 	rwop := st.MakePVC("c", "").AccessModes(api.ReadWriteOncePod).Obj()
 	user := st.MakePod().Name("user").Node("n").PVC("c").Obj()
-	snap := volSnap(t, []*api.Node{st.MakeNode().Name("n").Obj()}, []*api.Pod{user}, api.StorageObjects{PersistentVolumeClaims: []*api.PersistentVolumeClaim{rwop}})
+	snap := st.VolumeSnapshot(t, []*api.Node{st.MakeNode().Name("n").Obj()}, []*api.Pod{user}, api.StorageObjects{PersistentVolumeClaims: []*api.PersistentVolumeClaim{rwop}})
 	plug, _ := NewVolumeRestrictions(nil, nil)
 	pl := plug.(*VolumeRestrictions)
 	pod := fw.MustPodInfo(st.MakePod().Name("p").PVC("c").Obj())

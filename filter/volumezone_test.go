@@ -39,12 +39,12 @@ func vzRunCases(t *testing.T, objs api.StorageObjects, tests []vzCase) {
 	pl, _ := NewVolumeZone(nil, nil)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			snap := volSnap(t, []*api.Node{tc.node}, nil, objs)
-			pre, filt, _ := volRun(t, pl, snap, tc.pod)
-			if !statusEq(pre, tc.wantPre) {
+			snap := st.VolumeSnapshot(t, []*api.Node{tc.node}, nil, objs)
+			pre, filt, _ := st.RunFilter(t, pl, snap, tc.pod)
+			if !pre.Equal(tc.wantPre) {
 				t.Errorf("PreFilter = %v, want %v", pre, tc.wantPre)
 			}
-			if pre.IsSuccess() && !statusEq(filt[0], tc.wantFilter) {
+			if pre.IsSuccess() && !filt[0].Equal(tc.wantFilter) {
 				t.Errorf("Filter = %v, want %v", filt[0], tc.wantFilter)
 			}
 		})

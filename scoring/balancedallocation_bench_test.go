@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/schedkit/schedkit/config"
-	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/st"
 )
 
 func BenchmarkNodeResourcesBalancedAllocationScore(b *testing.B) {
@@ -18,7 +18,7 @@ func BenchmarkNodeResourcesBalancedAllocationScore(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			nrfBenchScore(b, pl, fw.MustPodInfo(nrfBenchPod.Obj()))
+			st.BenchScore(b, pl, st.ScoreBenchPod())
 		})
 	}
 }

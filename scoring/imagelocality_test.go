@@ -210,7 +210,7 @@ func TestPropImageLocalityRange(t *testing.T) {
 
 func BenchmarkImageLocalityScore(b *testing.B) {
 	pl, _ := NewImageLocality(nil, nil)
-	nrfBenchScore(b, pl, fw.MustPodInfo(nrfBenchPod.Obj()))
+	st.BenchScore(b, pl, st.ScoreBenchPod())
 }
 
 // TestPropImageLocalityDenseScores: with the runner's snapshot indices,

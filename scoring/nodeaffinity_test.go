@@ -123,5 +123,5 @@ func TestNodeAffinityScoreAllocs(t *testing.T) {
 
 func BenchmarkNodeAffinityScore(b *testing.B) {
 	pl, _ := NewNodeAffinity(config.NodeAffinityArgs{}, nil)
-	nrfBenchScore(b, pl, fw.MustPodInfo(nrfBenchPod.Obj()))
+	st.BenchScore(b, pl, st.ScoreBenchPod())
 }

@@ -147,5 +147,5 @@ func TestPropTaintTolerationNormalized(t *testing.T) {
 
 func BenchmarkTaintTolerationScore(b *testing.B) {
 	pl, _ := NewTaintToleration(nil, nil)
-	nrfBenchScore(b, pl, fw.MustPodInfo(nrfBenchPod.Obj()))
+	st.BenchScore(b, pl, st.ScoreBenchPod())
 }

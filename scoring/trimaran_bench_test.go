@@ -11,7 +11,7 @@ import (
 	"github.com/schedkit/schedkit/internal/st"
 )
 
-// trimaranBenchLoads gives every node of nrfBenchCluster(n) a NodeLoad
+// trimaranBenchLoads gives every node of st.ScoreBenchCluster(n) a NodeLoad
 // (cpu and memory mean and deviation).
 func trimaranBenchLoads(n int) NodeLoads {
 	out := make(NodeLoads, n)
@@ -30,13 +30,13 @@ func trimaranBenchLoads(n int) NodeLoads {
 // BenchmarkTargetLoadPacking scores every node, with one recent binding
 // on every tenth node (counted as missing load).
 func BenchmarkTargetLoadPacking(b *testing.B) {
-	for _, n := range nrfBenchSizes {
+	for _, n := range st.BenchSizes() {
 		b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
 			pl, err := newTargetLoadPacking(clockHandle(fw.NewFakeClock(time.Unix(990, 0))), trimaranBenchLoads(n))
 			if err != nil {
 				b.Fatal(err)
 			}
-			snap := nrfBenchCluster(b, n)
+			snap := st.ScoreBenchCluster(b, n)
 			for i, ni := range snap.Nodes() {
 				if i%10 == 0 {
 					pl.PostBind(context.Background(), nil, ni.Pods[0], ni.Name())
@@ -49,13 +49,13 @@ func BenchmarkTargetLoadPacking(b *testing.B) {
 
 // BenchmarkLoadVariationRiskBalancing scores every node.
 func BenchmarkLoadVariationRiskBalancing(b *testing.B) {
-	for _, n := range nrfBenchSizes {
+	for _, n := range st.BenchSizes() {
 		b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
 			pl, err := newLoadVariationRiskBalancing(nil, trimaranBenchLoads(n))
 			if err != nil {
 				b.Fatal(err)
 			}
-			trimaranBenchScore(b, pl, nrfBenchCluster(b, n))
+			trimaranBenchScore(b, pl, st.ScoreBenchCluster(b, n))
 		})
 	}
 }

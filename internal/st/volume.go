@@ -1,6 +1,10 @@
 package st
 
 import (
+	"context"
+	"testing"
+
+	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/resource"
@@ -61,3 +65,36 @@ func MakeVA(name, attacher, pv, node string) *api.VolumeAttachment {
 // Storage returns the resource list {"storage": q}; it panics on a
 // malformed q.
 func Storage(q string) resource.List { return resource.MustParseList(map[string]string{"storage": q}) }
+
+// VolumeSnapshot builds a snapshot of nodes, placed pods and storage
+// objects, failing the test on an error.
+func VolumeSnapshot(t testing.TB, nodes []*api.Node, pods []*api.Pod, objs api.StorageObjects) *fw.Snapshot {
+	t.Helper()
+	s, err := fw.NewSnapshot(nodes, pods, fw.WithStorage(objs.Each()...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// RunFilter runs pl's PreFilter (if it has one) on snap and, unless it
+// skipped or failed, its Filter on every node; it returns the PreFilter
+// status, the Filter statuses in node order and the state.
+func RunFilter(t testing.TB, pl fw.Plugin, snap *fw.Snapshot, pod *api.Pod) (*fw.Status, []*fw.Status, *fw.CycleState) {
+	t.Helper()
+	state := fw.NewCycleState()
+	state.SetSnapshot(snap)
+	pi := fw.MustPodInfo(pod)
+	var pre *fw.Status
+	if pf, ok := pl.(fw.PreFilterPlugin); ok {
+		_, pre = pf.PreFilter(context.Background(), state, pi, snap.Nodes())
+		if !pre.IsSuccess() {
+			return pre, nil, state
+		}
+	}
+	out := make([]*fw.Status, snap.NumNodes())
+	for i, n := range snap.Nodes() {
+		out[i] = pl.(fw.FilterPlugin).Filter(context.Background(), state, pi, n)
+	}
+	return pre, out, state
+}
