@@ -26,7 +26,6 @@ func TestConformance(t *testing.T) {
 		new  func() (fw.Plugin, error)
 	}{
 		{"NodeUnschedulable", func() (fw.Plugin, error) { return NewNodeUnschedulable(nil, nil) }},
-		{"NodeName", func() (fw.Plugin, error) { return NewNodeName(nil, nil) }},
 		{"TaintToleration", func() (fw.Plugin, error) { return NewTaintToleration(nil, nil) }},
 		{"NodeAffinity", func() (fw.Plugin, error) { return NewNodeAffinity(config.DefaultNodeAffinityArgs(), nil) }},
 		{"NodePorts", func() (fw.Plugin, error) { return NewNodePorts(nil, nil) }},

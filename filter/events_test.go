@@ -17,7 +17,6 @@ func TestEventsToRegister(t *testing.T) {
 	ipa, _ := InterPodAffinityFactory(nil, nil)
 	na, _ := NodeAffinityFactory(nil, nil)
 	nu, _ := NewNodeUnschedulable(nil, nil)
-	nn, _ := NewNodeName(nil, nil)
 	tt, _ := NewTaintToleration(nil, nil)
 	np, _ := NewNodePorts(nil, nil)
 	la, err := NewLoadAware(config.DefaultLoadAwareSchedulingArgs(), nil)
@@ -36,7 +35,6 @@ func TestEventsToRegister(t *testing.T) {
 		{ipa, []ev{pod(fw.Add | fw.UpdatePodLabel | fw.Delete), node(fw.Add | fw.UpdateNodeLabel)}},
 		{na, []ev{node(fw.Add | fw.UpdateNodeLabel)}},
 		{nu, []ev{node(fw.Add | fw.UpdateNodeTaint), pod(fw.UpdatePodToleration)}},
-		{nn, []ev{node(fw.Add)}},
 		{tt, []ev{node(fw.Add | fw.UpdateNodeTaint), pod(fw.UpdatePodToleration)}},
 		{np, []ev{pod(fw.Delete), node(fw.Add)}},
 		{la, []ev{pod(fw.Delete), {Resource: fw.ResourceNodeMetric, ActionType: fw.Add | fw.Update | fw.Delete}}},

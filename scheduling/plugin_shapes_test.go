@@ -12,6 +12,7 @@ import (
 	"github.com/schedkit/schedkit/filter/defaultpreemption"
 	"github.com/schedkit/schedkit/filter/gangscheduling"
 	"github.com/schedkit/schedkit/filter/loadaware"
+	"github.com/schedkit/schedkit/filter/nodename"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/scheduling"
 	"github.com/schedkit/schedkit/scheduling/defaultbinder"
@@ -44,7 +45,7 @@ func shapePlugins() []shapePlugin {
 	}
 	return []shapePlugin{
 		noArgs(config.SchedulingGatesName, filter.NewSchedulingGates),
-		noArgs(config.NodeNameName, filter.NewNodeName),
+		noArgs(config.NodeNameName, nodename.New),
 		noArgs(config.NodePortsName, filter.NewNodePorts),
 		noArgs(config.NodeUnschedulableName, filter.NewNodeUnschedulable),
 		noArgs(config.TaintTolerationName, filter.NewTaintToleration),

@@ -7,6 +7,7 @@ import (
 	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/filter/defaultpreemption"
 	"github.com/schedkit/schedkit/filter/loadaware"
+	"github.com/schedkit/schedkit/filter/nodename"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/scheduling/defaultbinder"
 	"github.com/schedkit/schedkit/scheduling/internal/compose"
@@ -63,7 +64,7 @@ func DefaultPlugins() []PluginSpec {
 		{Name: config.SchedulingGatesName, Factory: filter.NewSchedulingGates},
 		{Name: config.PrioritySortName, Factory: queuesort.New},
 		{Name: config.NodeUnschedulableName, Factory: filter.NewNodeUnschedulable},
-		{Name: config.NodeNameName, Factory: filter.NewNodeName},
+		{Name: config.NodeNameName, Factory: nodename.New},
 		{Name: config.TaintTolerationName, Factory: func(args any, h framework.Handle) (framework.Plugin, error) {
 			f, err := filter.NewTaintToleration(args, h)
 			if err != nil {

@@ -1,4 +1,4 @@
-package filter
+package filter_test
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter"
+	"github.com/schedkit/schedkit/filter/nodename"
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/runtime"
@@ -25,12 +27,12 @@ func TestDefaultFiltersThroughRunner(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	must(reg.Register(config.NodeUnschedulableName, NewNodeUnschedulable))
-	must(reg.Register(config.NodeNameName, NewNodeName))
-	must(reg.Register(config.TaintTolerationName, NewTaintToleration))
-	must(reg.Register(config.NodeAffinityName, NodeAffinityFactory))
-	must(reg.Register(config.NodePortsName, NewNodePorts))
-	must(reg.Register(config.NodeResourcesFitName, NodeResourcesFitFactory))
+	must(reg.Register(config.NodeUnschedulableName, filter.NewNodeUnschedulable))
+	must(reg.Register(config.NodeNameName, nodename.New))
+	must(reg.Register(config.TaintTolerationName, filter.NewTaintToleration))
+	must(reg.Register(config.NodeAffinityName, filter.NodeAffinityFactory))
+	must(reg.Register(config.NodePortsName, filter.NewNodePorts))
+	must(reg.Register(config.NodeResourcesFitName, filter.NodeResourcesFitFactory))
 	filters := []string{config.NodeUnschedulableName, config.NodeNameName, config.TaintTolerationName, config.NodeAffinityName, config.NodePortsName, config.NodeResourcesFitName}
 	f, err := runtime.NewFramework(reg, fw.Profile{
 		PreFilter: []string{config.NodeAffinityName, config.NodePortsName, config.NodeResourcesFitName},

@@ -1,16 +1,17 @@
-package filter
+package nodename
 
 import (
 	"context"
 	"testing"
 
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/frameworktest"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
 // Cases of kube-scheduler v1.36 nodename/node_name_test.go.
 func TestNodeNameFilter(t *testing.T) {
-	reject := fw.NewStatus(fw.UnschedulableAndUnresolvable, ReasonNodeName)
+	reject := fw.NewStatus(fw.UnschedulableAndUnresolvable, Reason)
 	tests := []struct {
 		name     string
 		podNode  string
@@ -21,7 +22,7 @@ func TestNodeNameFilter(t *testing.T) {
 		{"host matches", "foo", "foo", nil},
 		{"host doesn't match", "bar", "foo", reject},
 	}
-	pl, _ := NewNodeName(nil, nil)
+	pl, _ := New(nil, nil)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			ni, _ := fw.NewNodeInfo(st.MakeNode().Name(tc.nodeName).Obj())
@@ -34,6 +35,26 @@ func TestNodeNameFilter(t *testing.T) {
 }
 
 func BenchmarkNodeNameFilter(b *testing.B) {
-	pl, _ := NewNodeName(nil, nil)
+	pl, _ := New(nil, nil)
 	st.BenchFilter(b, pl, fw.MustPodInfo(st.MakePod().Name("bench").Node("node-00042").Obj()))
+}
+
+// TestConformance holds NodeName's fast forms to its Filter on the
+// harness's random clusters.
+func TestConformance(t *testing.T) {
+	frameworktest.Run(t, func() (fw.Plugin, error) { return New(nil, nil) })
+}
+
+// TestEventsToRegister pins NodeName's registered events: a node added
+// (nodename/node_name.go).
+func TestEventsToRegister(t *testing.T) {
+	pl, _ := New(nil, nil)
+	evs, err := pl.(fw.EnqueueExtensions).EventsToRegister(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fw.ClusterEvent{Resource: fw.ResourceNode, ActionType: fw.Add}
+	if len(evs) != 1 || evs[0].Event != want || evs[0].QueueingHintFn != nil {
+		t.Errorf("events %v, want [%v] without a hint", evs, want)
+	}
 }

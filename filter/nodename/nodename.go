@@ -1,17 +1,22 @@
-package filter
+// Package nodename is kube-scheduler's NodeName plugin: a pod that names a
+// node in spec.nodeName fits only that node. It reproduces v1.37 (the
+// default release; a PreFilter narrows the cycle to the named node) and
+// v1.36 (Filter alone).
+package nodename
 
 import (
 	"context"
 
 	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
 )
 
-// ReasonNodeName is NodeName's filter reason (kube-scheduler v1.36 and
+// Reason is NodeName's filter reason (kube-scheduler v1.36 and
 // v1.37). From v1.37 the other nodes are rejected by PreFilter's narrowing
 // instead, with the framework's "node(s) didn't satisfy plugin(s)
 // [NodeName]".
-const ReasonNodeName = "node(s) didn't match the requested node name"
+const Reason = "node(s) didn't match the requested node name"
 
 // NodeName is kube-scheduler's NodeName filter: a pod whose spec.nodeName
 // is set fits only the node of that name (UnschedulableAndUnresolvable
@@ -44,15 +49,15 @@ var (
 	_ framework.TrustedRejectingFilterPlugin = (*NodeName)(nil)
 )
 
-// NewNodeName builds the NodeName filter of the handle's release (with
+// New builds the NodeName filter of the handle's release (with
 // PreFilter from v1.37; a nil handle means DefaultKubeVersion).
 // It takes no args (args must be nil), so it is itself a framework.Factory.
-func NewNodeName(args any, h framework.Handle) (framework.Plugin, error) {
+func New(args any, h framework.Handle) (framework.Plugin, error) {
 	if err := config.NoArgs(config.NodeNameName, args); err != nil {
 		return nil, err
 	}
-	pl := &NodeName{reject: framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonNodeName)}
-	if Release(h).AtLeast(framework.KubeV137) {
+	pl := &NodeName{reject: framework.NewStatus(framework.UnschedulableAndUnresolvable, Reason)}
+	if filter.Release(h).AtLeast(framework.KubeV137) {
 		return nodeNamePreFilter{pl}, nil
 	}
 	return pl, nil
@@ -104,7 +109,7 @@ var _ framework.EnqueueExtensions = (*NodeName)(nil)
 
 // EventsToRegister: a node added, without a hint (nodename/node_name.go).
 func (pl *NodeName) EventsToRegister(context.Context) ([]framework.ClusterEventWithHint, error) {
-	return []framework.ClusterEventWithHint{{Event: NodeEvent(framework.Add)}}, nil
+	return []framework.ClusterEventWithHint{{Event: filter.NodeEvent(framework.Add)}}, nil
 }
 
 var _ framework.NodeLocalPlugin = (*NodeName)(nil)
