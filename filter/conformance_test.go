@@ -25,10 +25,8 @@ func TestConformance(t *testing.T) {
 		name string
 		new  func() (fw.Plugin, error)
 	}{
-		{"NodeUnschedulable", func() (fw.Plugin, error) { return NewNodeUnschedulable(nil, nil) }},
 		{"TaintToleration", func() (fw.Plugin, error) { return NewTaintToleration(nil, nil) }},
 		{"NodeAffinity", func() (fw.Plugin, error) { return NewNodeAffinity(config.DefaultNodeAffinityArgs(), nil) }},
-		{"NodePorts", func() (fw.Plugin, error) { return NewNodePorts(nil, nil) }},
 		{"NodeResourcesFit", func() (fw.Plugin, error) { return NewNodeResourcesFit(config.DefaultNodeResourcesFitArgs(), nil) }},
 		{"PodTopologySpread", func() (fw.Plugin, error) {
 			return NewPodTopologySpread(config.DefaultPodTopologySpreadArgs(), nil)

@@ -9,6 +9,8 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/filter/nodename"
+	"github.com/schedkit/schedkit/filter/nodeports"
+	"github.com/schedkit/schedkit/filter/nodeunschedulable"
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/runtime"
@@ -27,11 +29,11 @@ func TestDefaultFiltersThroughRunner(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	must(reg.Register(config.NodeUnschedulableName, filter.NewNodeUnschedulable))
+	must(reg.Register(config.NodeUnschedulableName, nodeunschedulable.New))
 	must(reg.Register(config.NodeNameName, nodename.New))
 	must(reg.Register(config.TaintTolerationName, filter.NewTaintToleration))
 	must(reg.Register(config.NodeAffinityName, filter.NodeAffinityFactory))
-	must(reg.Register(config.NodePortsName, filter.NewNodePorts))
+	must(reg.Register(config.NodePortsName, nodeports.New))
 	must(reg.Register(config.NodeResourcesFitName, filter.NodeResourcesFitFactory))
 	filters := []string{config.NodeUnschedulableName, config.NodeNameName, config.TaintTolerationName, config.NodeAffinityName, config.NodePortsName, config.NodeResourcesFitName}
 	f, err := runtime.NewFramework(reg, fw.Profile{

@@ -16,9 +16,7 @@ func TestEventsToRegister(t *testing.T) {
 	pts, _ := PodTopologySpreadFactory(nil, nil)
 	ipa, _ := InterPodAffinityFactory(nil, nil)
 	na, _ := NodeAffinityFactory(nil, nil)
-	nu, _ := NewNodeUnschedulable(nil, nil)
 	tt, _ := NewTaintToleration(nil, nil)
-	np, _ := NewNodePorts(nil, nil)
 	la, err := NewLoadAware(config.DefaultLoadAwareSchedulingArgs(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -34,9 +32,7 @@ func TestEventsToRegister(t *testing.T) {
 		{pts, []ev{pod(fw.Add | fw.UpdatePodLabel | fw.UpdatePodToleration | fw.Delete), node(fw.Add | fw.Delete | fw.UpdateNodeLabel | fw.UpdateNodeTaint)}},
 		{ipa, []ev{pod(fw.Add | fw.UpdatePodLabel | fw.Delete), node(fw.Add | fw.UpdateNodeLabel)}},
 		{na, []ev{node(fw.Add | fw.UpdateNodeLabel)}},
-		{nu, []ev{node(fw.Add | fw.UpdateNodeTaint), pod(fw.UpdatePodToleration)}},
 		{tt, []ev{node(fw.Add | fw.UpdateNodeTaint), pod(fw.UpdatePodToleration)}},
-		{np, []ev{pod(fw.Delete), node(fw.Add)}},
 		{la, []ev{pod(fw.Delete), {Resource: fw.ResourceNodeMetric, ActionType: fw.Add | fw.Update | fw.Delete}}},
 	} {
 		evs, err := tc.pl.(fw.EnqueueExtensions).EventsToRegister(context.Background())

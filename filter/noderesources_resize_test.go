@@ -42,7 +42,7 @@ func TestNodeResourcesFitResizeInFlight(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := nrfRunFilter(t, args, tc.pod, nrfNodeInfo(t, "n", rzM{"cpu": "2", "pods": "10"}, tc.existing...))
+			got := nrfRunFilter(t, args, tc.pod, st.NodeInfo(t, "n", rzM{"cpu": "2", "pods": "10"}, tc.existing...))
 			if got.Code() != tc.want.Code() || !cmp.Equal(got.Reasons(), tc.want.Reasons()) {
 				t.Errorf("Filter %v, want %v", got, tc.want)
 			}

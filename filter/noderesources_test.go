@@ -33,21 +33,6 @@ func nrfRes(milliCPU, mem int64, scalars ...any) map[string]string {
 	return m
 }
 
-// nrfNodeInfo builds a NodeInfo with the given allocatable and pods.
-func nrfNodeInfo(t interface{ Fatal(args ...any) }, name string, alloc map[string]string, pods ...*api.Pod) *fw.NodeInfo {
-	node := st.MakeNode().Name(name).Capacity(alloc).Obj()
-	infos := make([]*fw.PodInfo, len(pods))
-	for i, p := range pods {
-		p.Spec.NodeName = name
-		infos[i] = fw.MustPodInfo(p)
-	}
-	ni, err := fw.NewNodeInfo(node, infos...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ni
-}
-
 func nrfRunFilter(t testing.TB, args config.NodeResourcesFitArgs, pod *api.Pod, node *fw.NodeInfo) *fw.Status {
 	t.Helper()
 	pl, err := NewNodeResourcesFit(args, nil)
@@ -133,7 +118,7 @@ func TestNodeResourcesFitEnoughRequests(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			node := nrfNodeInfo(t, "n", nrfEnoughNode, tc.existing)
+			node := st.NodeInfo(t, "n", nrfEnoughNode, tc.existing)
 			got := nrfRunFilter(t, tc.args, tc.pod, node)
 			var want *fw.Status
 			if tc.reasons != nil {
@@ -181,7 +166,7 @@ func TestNodeResourcesFitPodsAndStorage(t *testing.T) {
 			if tc.existing != nil {
 				pods = append(pods, tc.existing)
 			}
-			node := nrfNodeInfo(t, "n", tc.alloc, pods...)
+			node := st.NodeInfo(t, "n", tc.alloc, pods...)
 			if got := nrfRunFilter(t, config.NodeResourcesFitArgs{}, tc.pod, node); !got.Equal(tc.want) {
 				t.Errorf("Filter = %v, want %v", got, tc.want)
 			}
@@ -192,7 +177,7 @@ func TestNodeResourcesFitPodsAndStorage(t *testing.T) {
 func TestNodeResourcesFitSidecarsCounted(t *testing.T) {
 	// Sidecars run beside the containers: 2 + 3 = 5m > 4m free.
 	pod := st.MakePod().SidecarReq(nrfRes(2, 0)).Req(nrfRes(3, 0)).Obj()
-	node := nrfNodeInfo(t, "n", map[string]string{"cpu": "4m", "memory": "10", "pods": "10"})
+	node := st.NodeInfo(t, "n", map[string]string{"cpu": "4m", "memory": "10", "pods": "10"})
 	want := fw.NewStatus(fw.UnschedulableAndUnresolvable, "Insufficient cpu")
 	if got := nrfRunFilter(t, config.NodeResourcesFitArgs{}, pod, node); !got.Equal(want) {
 		t.Errorf("Filter = %v, want %v", got, want)
@@ -204,7 +189,7 @@ func TestNodeResourcesFitWithoutPreFilter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	node := nrfNodeInfo(t, "n", nrfEnoughNode)
+	node := st.NodeInfo(t, "n", nrfEnoughNode)
 	s := pl.(fw.FilterPlugin).Filter(context.Background(), fw.NewCycleState(), fw.MustPodInfo(st.MakePod().Obj()), node)
 	if s.Code() != fw.Error || s.Message() != `error reading "PreFilterNodeResourcesFit" from cycleState: framework: state key not found` {
 		t.Errorf("got %v, want an Error naming the state key", s)
@@ -226,9 +211,9 @@ func TestNodeResourcesFitFilterAllocs(t *testing.T) {
 	pod := fw.MustPodInfo(st.MakePod().Req(nrfRes(2, 2, nrfExtA, 1)).Obj())
 	state := fw.NewCycleState()
 	f.PreFilter(context.Background(), state, pod, nil)
-	fits := nrfNodeInfo(t, "a", nrfEnoughNode)
-	cpuShort := nrfNodeInfo(t, "b", nrfEnoughNode, st.MakePod().Name("e").Req(nrfRes(9, 0)).Obj())
-	extShort := nrfNodeInfo(t, "c", nrfEnoughNode, st.MakePod().Name("e").Req(map[string]string{nrfExtA: "5"}).Obj())
+	fits := st.NodeInfo(t, "a", nrfEnoughNode)
+	cpuShort := st.NodeInfo(t, "b", nrfEnoughNode, st.MakePod().Name("e").Req(nrfRes(9, 0)).Obj())
+	extShort := st.NodeInfo(t, "c", nrfEnoughNode, st.MakePod().Name("e").Req(map[string]string{nrfExtA: "5"}).Obj())
 	for _, n := range []*fw.NodeInfo{fits, cpuShort, extShort} {
 		allocs := testing.AllocsPerRun(100, func() { f.Filter(context.Background(), state, pod, n) })
 		if allocs != 0 {
@@ -306,7 +291,7 @@ func TestPropNodeResourcesFitMatchesReference(t *testing.T) {
 			}
 			s.pods = int64(len(pods))
 			specs[i] = s
-			nodes[i] = nrfNodeInfo(rt, fmt.Sprint("n", i), map[string]string{
+			nodes[i] = st.NodeInfo(rt, fmt.Sprint("n", i), map[string]string{
 				"cpu": fmt.Sprintf("%dm", s.aCPU), "memory": fmt.Sprint(s.aMem), nrfExtA: fmt.Sprint(s.aExt), "pods": fmt.Sprint(s.aPods),
 			}, pods...)
 		}

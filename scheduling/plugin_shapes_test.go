@@ -13,6 +13,9 @@ import (
 	"github.com/schedkit/schedkit/filter/gangscheduling"
 	"github.com/schedkit/schedkit/filter/loadaware"
 	"github.com/schedkit/schedkit/filter/nodename"
+	"github.com/schedkit/schedkit/filter/nodeports"
+	"github.com/schedkit/schedkit/filter/nodeunschedulable"
+	"github.com/schedkit/schedkit/filter/schedulinggates"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/scheduling"
 	"github.com/schedkit/schedkit/scheduling/defaultbinder"
@@ -44,10 +47,10 @@ func shapePlugins() []shapePlugin {
 		return shapePlugin{name: name, factory: f}
 	}
 	return []shapePlugin{
-		noArgs(config.SchedulingGatesName, filter.NewSchedulingGates),
+		noArgs(config.SchedulingGatesName, schedulinggates.New),
 		noArgs(config.NodeNameName, nodename.New),
-		noArgs(config.NodePortsName, filter.NewNodePorts),
-		noArgs(config.NodeUnschedulableName, filter.NewNodeUnschedulable),
+		noArgs(config.NodePortsName, nodeports.New),
+		noArgs(config.NodeUnschedulableName, nodeunschedulable.New),
 		noArgs(config.TaintTolerationName, filter.NewTaintToleration),
 		noArgs(config.VolumeRestrictionsName, filter.NewVolumeRestrictions),
 		noArgs(config.NodeVolumeLimitsName, filter.NewNodeVolumeLimits),

@@ -8,6 +8,9 @@ import (
 	"github.com/schedkit/schedkit/filter/defaultpreemption"
 	"github.com/schedkit/schedkit/filter/loadaware"
 	"github.com/schedkit/schedkit/filter/nodename"
+	"github.com/schedkit/schedkit/filter/nodeports"
+	"github.com/schedkit/schedkit/filter/nodeunschedulable"
+	"github.com/schedkit/schedkit/filter/schedulinggates"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/scheduling/defaultbinder"
 	"github.com/schedkit/schedkit/scheduling/internal/compose"
@@ -61,9 +64,9 @@ func anyOf[A any](def func() A) func() any { return func() any { return def() } 
 // half (package filter) and its score half (package scoring).
 func DefaultPlugins() []PluginSpec {
 	return append([]PluginSpec{
-		{Name: config.SchedulingGatesName, Factory: filter.NewSchedulingGates},
+		{Name: config.SchedulingGatesName, Factory: schedulinggates.New},
 		{Name: config.PrioritySortName, Factory: queuesort.New},
-		{Name: config.NodeUnschedulableName, Factory: filter.NewNodeUnschedulable},
+		{Name: config.NodeUnschedulableName, Factory: nodeunschedulable.New},
 		{Name: config.NodeNameName, Factory: nodename.New},
 		{Name: config.TaintTolerationName, Factory: func(args any, h framework.Handle) (framework.Plugin, error) {
 			f, err := filter.NewTaintToleration(args, h)
@@ -78,7 +81,7 @@ func DefaultPlugins() []PluginSpec {
 		}},
 		{Name: config.NodeAffinityName, DefaultArgs: anyOf(config.DefaultNodeAffinityArgs),
 			Factory: splitFactory(config.NodeAffinityName, config.DefaultNodeAffinityArgs, filter.NewNodeAffinity, scoring.NewNodeAffinity)},
-		{Name: config.NodePortsName, Factory: filter.NewNodePorts},
+		{Name: config.NodePortsName, Factory: nodeports.New},
 		{Name: config.NodeResourcesFitName, DefaultArgs: anyOf(config.DefaultNodeResourcesFitArgs),
 			Factory: splitFactory(config.NodeResourcesFitName, config.DefaultNodeResourcesFitArgs, filter.NewNodeResourcesFit, scoring.NewNodeResourcesFit)},
 		{Name: config.VolumeRestrictionsName, Factory: filter.NewVolumeRestrictions},

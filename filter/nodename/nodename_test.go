@@ -2,6 +2,7 @@ package nodename
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	fw "github.com/schedkit/schedkit/framework"
@@ -49,12 +50,8 @@ func TestConformance(t *testing.T) {
 // (nodename/node_name.go).
 func TestEventsToRegister(t *testing.T) {
 	pl, _ := New(nil, nil)
-	evs, err := pl.(fw.EnqueueExtensions).EventsToRegister(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := fw.ClusterEvent{Resource: fw.ResourceNode, ActionType: fw.Add}
-	if len(evs) != 1 || evs[0].Event != want || evs[0].QueueingHintFn != nil {
-		t.Errorf("events %v, want [%v] without a hint", evs, want)
+	want := []fw.ClusterEvent{{Resource: fw.ResourceNode, ActionType: fw.Add}}
+	if got := st.RegisteredEvents(t, pl); !slices.Equal(got, want) {
+		t.Errorf("events %v, want %v", got, want)
 	}
 }

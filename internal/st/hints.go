@@ -1,6 +1,7 @@
 package st
 
 import (
+	"context"
 	"reflect"
 	"testing"
 
@@ -72,4 +73,24 @@ func HintPlugin[T any](t *testing.T) func(fw.Plugin, error) T {
 		}
 		return reflect.ValueOf(pl).Field(0).Interface().(T)
 	}
+}
+
+// RegisteredEvents returns the cluster events pl registers (its
+// framework.EnqueueExtensions), without their hints, failing the test on
+// an error.
+func RegisteredEvents(t testing.TB, pl fw.Plugin) []fw.ClusterEvent {
+	t.Helper()
+	ext, ok := pl.(fw.EnqueueExtensions)
+	if !ok {
+		t.Fatalf("%s registers no events", pl.Name())
+	}
+	evs, err := ext.EventsToRegister(context.Background())
+	if err != nil {
+		t.Fatalf("%s: %v", pl.Name(), err)
+	}
+	out := make([]fw.ClusterEvent, len(evs))
+	for i, e := range evs {
+		out[i] = e.Event
+	}
+	return out
 }

@@ -6,6 +6,8 @@ package st
 import (
 	"strconv"
 
+	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 )
 
@@ -23,3 +25,20 @@ func MakePod() *PodWrapper { return builder.MakePod() }
 func MakeNode() *NodeWrapper { return builder.MakeNode() }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// NodeInfo returns the NodeInfo of a node name with capacity (and
+// allocatable) alloc, holding pods, each placed on it (their
+// spec.nodeName is set); it fails the test on an error.
+func NodeInfo(t interface{ Fatal(args ...any) }, name string, alloc map[string]string, pods ...*api.Pod) *fw.NodeInfo {
+	node := MakeNode().Name(name).Capacity(alloc).Obj()
+	infos := make([]*fw.PodInfo, len(pods))
+	for i, p := range pods {
+		p.Spec.NodeName = name
+		infos[i] = fw.MustPodInfo(p)
+	}
+	ni, err := fw.NewNodeInfo(node, infos...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ni
+}

@@ -1,12 +1,14 @@
-package filter
+package nodeports
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
+	"github.com/schedkit/schedkit/framework/frameworktest"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -27,7 +29,7 @@ func npPod(ports ...npPort) *st.PodWrapper {
 // Cases of kube-scheduler v1.36 nodeports/node_ports_test.go (TestNodePorts),
 // rewritten in our types.
 func TestNodePortsFilter(t *testing.T) {
-	reject := fw.NewStatus(fw.Unschedulable, ReasonNodePorts)
+	reject := fw.NewStatus(fw.Unschedulable, Reason)
 	tcp, udp := api.ProtocolTCP, api.ProtocolUDP
 	tests := []struct {
 		name     string
@@ -53,11 +55,11 @@ func TestNodePortsFilter(t *testing.T) {
 		{"existing sidecar port conflicts", npPod(npPort{"", tcp, 7000}).Obj(), st.MakePod().Name("e").InitHostPort("", tcp, 7000, true).Obj(), reject},
 		{"plain init container port ignored", st.MakePod().Name("p").InitHostPort("", tcp, 7000, false).Req(nil).Obj(), npPod(npPort{"", tcp, 7000}).Obj(), nil},
 	}
-	pl, _ := NewNodePorts(nil, nil)
+	pl, _ := New(nil, nil)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.existing.Name, tc.existing.UID = "e", "e"
-			ni := nrfNodeInfo(t, "n", map[string]string{"pods": "10"}, tc.existing)
+			ni := st.NodeInfo(t, "n", map[string]string{"pods": "10"}, tc.existing)
 			state := fw.NewCycleState()
 			pi := fw.MustPodInfo(tc.pod)
 			_, s := pl.(fw.PreFilterPlugin).PreFilter(context.Background(), state, pi, nil)
@@ -76,12 +78,12 @@ func TestNodePortsFilter(t *testing.T) {
 
 // kube's TestPreFilterDisabled and the Skip rule.
 func TestNodePortsPreFilter(t *testing.T) {
-	pl, _ := NewNodePorts(nil, nil)
+	pl, _ := New(nil, nil)
 	_, s := pl.(fw.PreFilterPlugin).PreFilter(context.Background(), fw.NewCycleState(), fw.MustPodInfo(st.MakePod().Req(nil).Obj()), nil)
 	if !s.IsSkip() {
 		t.Errorf("pod without host ports: PreFilter = %v, want Skip", s)
 	}
-	ni := nrfNodeInfo(t, "n", nil)
+	ni := st.NodeInfo(t, "n", nil)
 	got := pl.(fw.FilterPlugin).Filter(context.Background(), fw.NewCycleState(), fw.MustPodInfo(npPod(npPort{"", "", 80}).Obj()), ni)
 	if got.Code() != fw.Error || got.Message() != `reading "PreFilterNodePorts" from cycleState: framework: state key not found` {
 		t.Errorf("without PreFilter: %v", got)
@@ -89,12 +91,12 @@ func TestNodePortsPreFilter(t *testing.T) {
 }
 
 func TestNodePortsFilterAllocs(t *testing.T) {
-	pl, _ := NewNodePorts(nil, nil)
+	pl, _ := New(nil, nil)
 	pi := fw.MustPodInfo(npPod(npPort{"", "", 8080}, npPort{"10.0.0.1", api.ProtocolUDP, 53}).Obj())
 	state := fw.NewCycleState()
 	pl.(fw.PreFilterPlugin).PreFilter(context.Background(), state, pi, nil)
-	free := nrfNodeInfo(t, "a", nil)
-	busy := nrfNodeInfo(t, "b", nil, npPod(npPort{"", "", 8080}).Obj())
+	free := st.NodeInfo(t, "a", nil)
+	busy := st.NodeInfo(t, "b", nil, npPod(npPort{"", "", 8080}).Obj())
 	for _, ni := range []*fw.NodeInfo{free, busy} {
 		if a := testing.AllocsPerRun(100, func() { pl.(fw.FilterPlugin).Filter(context.Background(), state, pi, ni) }); a != 0 {
 			t.Errorf("%s: %v allocs, want 0", ni.Name(), a)
@@ -103,13 +105,13 @@ func TestNodePortsFilterAllocs(t *testing.T) {
 }
 
 func BenchmarkNodePortsFilter(b *testing.B) {
-	pl, _ := NewNodePorts(nil, nil)
+	pl, _ := New(nil, nil)
 	st.BenchFilter(b, pl, fw.MustPodInfo(npPod(npPort{"", api.ProtocolTCP, 8080}).Obj()))
 }
 
 // nodeports/node_ports_test.go Test_isSchedulableAfterPodDeleted.
 func TestNodePortsHints(t *testing.T) {
-	pl := st.HintPlugin[*NodePorts](t)(NewNodePorts(nil, nil))
+	pl := st.HintPlugin[*NodePorts](t)(New(nil, nil))
 	pod := builder.MakePod().Name("p").HostPort("", api.ProtocolTCP, 8080).Obj()
 	st.RunHints(t, pl.afterPodDeleted, nil, []st.HintCase{
 		{Name: "backoff-wrong-old-object", Pod: pod, Old: "not-a-pod", Want: fw.Queue, WantErr: true},
@@ -118,4 +120,20 @@ func TestNodePortsHints(t *testing.T) {
 		{Name: "skip-queue-on-unrelated-hostport", Pod: pod, Old: st.HintPod(t, builder.MakePod().Name("q").Node("fake-node").HostPort("", api.ProtocolTCP, 8081).Obj()), Want: fw.QueueSkip},
 		{Name: "queue-on-released-hostport", Pod: pod, Old: st.HintPod(t, builder.MakePod().Name("q").Node("fake-node").HostPort("", api.ProtocolTCP, 8080).Obj()), Want: fw.Queue},
 	})
+}
+
+// TestConformance holds NodePorts' fast forms to its PreFilter and Filter
+// on the harness's random clusters.
+func TestConformance(t *testing.T) {
+	frameworktest.Run(t, func() (fw.Plugin, error) { return New(nil, nil) })
+}
+
+// TestEventsToRegister pins NodePorts' registered events: a pod deleted, a
+// node added (nodeports/node_ports.go, SchedulerQueueingHints on).
+func TestEventsToRegister(t *testing.T) {
+	pl, _ := New(nil, nil)
+	want := []fw.ClusterEvent{{Resource: fw.ResourcePod, ActionType: fw.Delete}, {Resource: fw.ResourceNode, ActionType: fw.Add}}
+	if got := st.RegisteredEvents(t, pl); !slices.Equal(got, want) {
+		t.Errorf("events %v, want %v", got, want)
+	}
 }

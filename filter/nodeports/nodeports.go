@@ -1,16 +1,20 @@
-package filter
+// Package nodeports is kube-scheduler's NodePorts plugin: a node where one
+// of the pod's host ports is already in use rejects the pod. Its verdicts
+// and reason are those of v1.37 (the default release) and v1.36 alike.
+package nodeports
 
 import (
 	"context"
 	"fmt"
 
 	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 )
 
-// ReasonNodePorts is kube-scheduler v1.36 NodePorts' filter reason.
-const ReasonNodePorts = "node(s) didn't have free ports for the requested pod ports"
+// Reason is NodePorts' filter reason.
+const Reason = "node(s) didn't have free ports for the requested pod ports"
 
 // npPreFilterKey is kube's "PreFilter"+NodePorts state key.
 const npPreFilterKey framework.StateKey = "PreFilter" + config.NodePortsName
@@ -21,7 +25,7 @@ type npPreFilterState []api.ContainerPort
 // Clone returns the state itself: other pods never change it.
 func (s npPreFilterState) Clone() framework.StateData { return s }
 
-// NodePorts is kube-scheduler v1.36's NodePorts filter. PreFilter collects
+// NodePorts is kube-scheduler's NodePorts filter. PreFilter collects
 // the host ports (hostPort > 0) of the pod's containers and of its sidecar
 // (restartable) init containers — plain init containers do not count — and
 // returns Skip when there are none. Filter rejects a node where one of them
@@ -38,13 +42,13 @@ var (
 	_ framework.TrustedRejectingFilterPlugin = (*NodePorts)(nil)
 )
 
-// NewNodePorts builds the NodePorts filter.
+// New builds the NodePorts filter.
 // It takes no args (args must be nil), so it is itself a framework.Factory.
-func NewNodePorts(args any, _ framework.Handle) (framework.Plugin, error) {
+func New(args any, _ framework.Handle) (framework.Plugin, error) {
 	if err := config.NoArgs(config.NodePortsName, args); err != nil {
 		return nil, err
 	}
-	return &NodePorts{reject: framework.NewStatus(framework.Unschedulable, ReasonNodePorts)}, nil
+	return &NodePorts{reject: framework.NewStatus(framework.Unschedulable, Reason)}, nil
 }
 
 // Name returns "NodePorts".
@@ -133,8 +137,8 @@ var _ framework.EnqueueExtensions = (*NodePorts)(nil)
 // (nodeports/node_ports.go).
 func (pl *NodePorts) EventsToRegister(context.Context) ([]framework.ClusterEventWithHint, error) {
 	return []framework.ClusterEventWithHint{
-		{Event: PodEvent(framework.Delete), QueueingHintFn: pl.afterPodDeleted},
-		{Event: NodeEvent(framework.Add)},
+		{Event: filter.PodEvent(framework.Delete), QueueingHintFn: pl.afterPodDeleted},
+		{Event: filter.NodeEvent(framework.Add)},
 	}, nil
 }
 

@@ -1,14 +1,16 @@
-package filter
+package nodeunschedulable
 
 import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
+	"github.com/schedkit/schedkit/framework/frameworktest"
 	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/internal/st"
 	"pgregory.net/rapid"
@@ -16,7 +18,7 @@ import (
 
 // Cases of kube-scheduler v1.36 nodeunschedulable/node_unschedulable_test.go.
 func TestNodeUnschedulableFilter(t *testing.T) {
-	reject := fw.NewStatus(fw.UnschedulableAndUnresolvable, ReasonNodeUnschedulable)
+	reject := fw.NewStatus(fw.UnschedulableAndUnresolvable, ReasonUnschedulable)
 	tol := api.Toleration{Key: TaintNodeUnschedulable, Effect: api.TaintEffectNoSchedule}
 	tests := []struct {
 		name          string
@@ -30,7 +32,7 @@ func TestNodeUnschedulableFilter(t *testing.T) {
 		{"Exists with empty key tolerates", true, []api.Toleration{{Operator: api.TolerationOpExists}}, nil},
 		{"NoExecute toleration does not", true, []api.Toleration{{Key: TaintNodeUnschedulable, Effect: api.TaintEffectNoExecute}}, reject},
 	}
-	pl, _ := NewNodeUnschedulable(nil, nil)
+	pl, _ := New(nil, nil)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			w := st.MakeNode().Name("n")
@@ -49,13 +51,13 @@ func TestNodeUnschedulableFilter(t *testing.T) {
 		})
 	}
 	got := pl.(fw.FilterPlugin).Filter(context.Background(), nil, fw.MustPodInfo(st.MakePod().Obj()), &fw.NodeInfo{})
-	if want := fw.NewStatus(fw.UnschedulableAndUnresolvable, ReasonNodeUnknownCondition); !got.Equal(want) {
+	if want := fw.NewStatus(fw.UnschedulableAndUnresolvable, ReasonUnknownCondition); !got.Equal(want) {
 		t.Errorf("nil node: %v, want %v", got, want)
 	}
 }
 
 func BenchmarkNodeUnschedulableFilter(b *testing.B) {
-	pl, _ := NewNodeUnschedulable(nil, nil)
+	pl, _ := New(nil, nil)
 	st.BenchFilter(b, pl, fw.MustPodInfo(st.MakePod().Name("bench").Obj()))
 }
 
@@ -76,7 +78,7 @@ func TestPropNodeUnschedulableRuns(t *testing.T) {
 			nodes = append(nodes, w.Obj())
 		}
 		snap := fw.MustSnapshot(nodes, nil)
-		pl, err := NewNodeUnschedulable(nil, nil)
+		pl, err := New(nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -114,7 +116,7 @@ var unschedulableToleration = api.Toleration{Key: TaintNodeUnschedulable, Operat
 // nodeunschedulable/node_unschedulable_test.go TestIsSchedulableAfterNodeChange
 // and TestIsSchedulableAfterPodTolerationChange.
 func TestNodeUnschedulableHints(t *testing.T) {
-	pl := st.HintPlugin[*NodeUnschedulable](t)(NewNodeUnschedulable(nil, nil))
+	pl := st.HintPlugin[*NodeUnschedulable](t)(New(nil, nil))
 	cordoned := builder.MakeNode().Name("n").Unschedulable().Obj()
 	open := builder.MakeNode().Name("n").Obj()
 	cordonedNotReady := builder.MakeNode().Name("n").Unschedulable().Taint("node.kubernetes.io/not-ready", "", api.TaintEffectNoExecute).Obj()
@@ -140,4 +142,21 @@ func TestNodeUnschedulableHints(t *testing.T) {
 		{Name: "skip-when-the-unsched-pod-gets-unrelated-toleration", Pod: p,
 			Old: st.HintPod(t, p), New: st.HintPod(t, builder.MakePod().Name("p").UID("uid").Toleration(api.Toleration{Key: "unrelated-key", Operator: api.TolerationOpExists}).Obj()), Want: fw.QueueSkip},
 	})
+}
+
+// TestConformance holds NodeUnschedulable's fast forms to its Filter on
+// the harness's random clusters.
+func TestConformance(t *testing.T) {
+	frameworktest.Run(t, func() (fw.Plugin, error) { return New(nil, nil) })
+}
+
+// TestEventsToRegister pins NodeUnschedulable's registered events: a node
+// added or its taints updated, a pod's tolerations updated
+// (nodeunschedulable/node_unschedulable.go, SchedulerQueueingHints on).
+func TestEventsToRegister(t *testing.T) {
+	pl, _ := New(nil, nil)
+	want := []fw.ClusterEvent{{Resource: fw.ResourceNode, ActionType: fw.Add | fw.UpdateNodeTaint}, {Resource: fw.ResourcePod, ActionType: fw.UpdatePodToleration}}
+	if got := st.RegisteredEvents(t, pl); !slices.Equal(got, want) {
+		t.Errorf("events %v, want %v", got, want)
+	}
 }

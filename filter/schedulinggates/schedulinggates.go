@@ -1,15 +1,19 @@
-package filter
+// Package schedulinggates is kube-scheduler's SchedulingGates PreEnqueue
+// plugin: a pod with scheduling gates waits outside the active queue until
+// they are removed. v1.37 (the default release) and v1.36 behave alike.
+package schedulinggates
 
 import (
 	"context"
 	"fmt"
 
 	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 )
 
-// SchedulingGates is kube-scheduler v1.36's SchedulingGates PreEnqueue
+// SchedulingGates is kube-scheduler's SchedulingGates PreEnqueue
 // plugin: a pod with spec.schedulingGates is UnschedulableAndUnresolvable
 // "waiting for scheduling gates: [a b]" and stays out of the active queue
 // until its gates are removed.
@@ -17,8 +21,8 @@ type SchedulingGates struct{}
 
 var _ framework.PreEnqueuePlugin = SchedulingGates{}
 
-// NewSchedulingGates builds the plugin (it has no args).
-func NewSchedulingGates(args any, _ framework.Handle) (framework.Plugin, error) {
+// New builds the plugin (it has no args).
+func New(args any, _ framework.Handle) (framework.Plugin, error) {
 	if err := config.NoArgs(config.SchedulingGatesName, args); err != nil {
 		return nil, err
 	}
@@ -46,7 +50,7 @@ var _ framework.EnqueueExtensions = SchedulingGates{}
 // (schedulinggates/scheduling_gates.go).
 func (SchedulingGates) EventsToRegister(context.Context) ([]framework.ClusterEventWithHint, error) {
 	return []framework.ClusterEventWithHint{
-		{Event: PodEvent(framework.UpdatePodSchedulingGatesEliminated), QueueingHintFn: gatesEliminated},
+		{Event: filter.PodEvent(framework.UpdatePodSchedulingGatesEliminated), QueueingHintFn: gatesEliminated},
 	}, nil
 }
 

@@ -1,4 +1,4 @@
-package filter
+package schedulinggates
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 // TestSchedulingGatesPreEnqueue is kube-scheduler v1.36
 // schedulinggates/scheduling_gates_test.go TestPreEnqueue.
 func TestSchedulingGatesPreEnqueue(t *testing.T) {
-	pl, _ := NewSchedulingGates(nil, nil)
+	pl, _ := New(nil, nil)
 	pe := pl.(fw.PreEnqueuePlugin)
 	if got := pe.PreEnqueue(context.Background(), st.MakePod().Name("p").Obj()); got != nil {
 		t.Errorf("pod without gates: %v, want nil", got)

@@ -1,27 +1,32 @@
-package filter
+// Package nodeunschedulable is kube-scheduler's NodeUnschedulable plugin: a
+// cordoned node (spec.unschedulable) rejects pods that do not tolerate its
+// node.kubernetes.io/unschedulable taint. It reproduces v1.37 (the default
+// release, whose no-op PreFilter it has) and v1.36.
+package nodeunschedulable
 
 import (
 	"context"
 	"slices"
 
 	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 )
 
-// Filter reasons of NodeUnschedulable (kube-scheduler v1.36).
+// Filter reasons of NodeUnschedulable.
 const (
-	// ReasonNodeUnschedulable is reported for a cordoned node.
-	ReasonNodeUnschedulable = "node(s) were unschedulable"
-	// ReasonNodeUnknownCondition is reported for a NodeInfo without a node.
-	ReasonNodeUnknownCondition = "node(s) had unknown conditions"
+	// ReasonUnschedulable is reported for a cordoned node.
+	ReasonUnschedulable = "node(s) were unschedulable"
+	// ReasonUnknownCondition is reported for a NodeInfo without a node.
+	ReasonUnknownCondition = "node(s) had unknown conditions"
 )
 
 // TaintNodeUnschedulable is the taint key a pod tolerates (with effect
 // NoSchedule) to run on a cordoned node.
 const TaintNodeUnschedulable = "node.kubernetes.io/unschedulable"
 
-// NodeUnschedulable is kube-scheduler v1.36's NodeUnschedulable filter: a
+// NodeUnschedulable is kube-scheduler's NodeUnschedulable filter: a
 // node with spec.unschedulable is rejected (UnschedulableAndUnresolvable)
 // unless the pod tolerates the taint node.kubernetes.io/unschedulable with
 // effect NoSchedule.
@@ -36,20 +41,20 @@ var (
 	_ framework.TrustedRejectingFilterPlugin = (*NodeUnschedulable)(nil)
 )
 
-// NewNodeUnschedulable builds the NodeUnschedulable filter of the handle's
+// New builds the NodeUnschedulable filter of the handle's
 // release (with v1.37's no-op PreFilter from v1.37; a nil handle means
 // DefaultKubeVersion).
 // It takes no args (args must be nil), so it is itself a framework.Factory.
-func NewNodeUnschedulable(args any, h framework.Handle) (framework.Plugin, error) {
+func New(args any, h framework.Handle) (framework.Plugin, error) {
 	if err := config.NoArgs(config.NodeUnschedulableName, args); err != nil {
 		return nil, err
 	}
 	pl := &NodeUnschedulable{
-		reject:  framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonNodeUnschedulable),
-		unknown: framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonNodeUnknownCondition),
+		reject:  framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonUnschedulable),
+		unknown: framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonUnknownCondition),
 		taint:   api.Taint{Key: TaintNodeUnschedulable, Effect: api.TaintEffectNoSchedule},
 	}
-	if Release(h).AtLeast(framework.KubeV137) {
+	if filter.Release(h).AtLeast(framework.KubeV137) {
 		return nodeUnschedulablePreFilter{pl}, nil
 	}
 	return pl, nil
@@ -162,8 +167,8 @@ var _ framework.EnqueueExtensions = (*NodeUnschedulable)(nil)
 // toleration of the pod (nodeunschedulable/node_unschedulable.go).
 func (pl *NodeUnschedulable) EventsToRegister(context.Context) ([]framework.ClusterEventWithHint, error) {
 	return []framework.ClusterEventWithHint{
-		{Event: NodeEvent(framework.Add | framework.UpdateNodeTaint), QueueingHintFn: pl.afterNodeChange},
-		{Event: PodEvent(framework.UpdatePodToleration), QueueingHintFn: pl.afterPodTolerationChange},
+		{Event: filter.NodeEvent(framework.Add | framework.UpdateNodeTaint), QueueingHintFn: pl.afterNodeChange},
+		{Event: filter.PodEvent(framework.UpdatePodToleration), QueueingHintFn: pl.afterPodTolerationChange},
 	}, nil
 }
 
