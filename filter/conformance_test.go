@@ -1,7 +1,6 @@
 package filter
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/schedkit/schedkit/config"
@@ -96,14 +95,10 @@ func TestConformanceVolumes(t *testing.T) {
 		new  func() (fw.Plugin, error)
 	}{
 		{"VolumeBinding", func() (fw.Plugin, error) { return NewVolumeBinding(config.DefaultVolumeBindingArgs(), nil) }},
-		{"VolumeZone", func() (fw.Plugin, error) { return NewVolumeZone(nil, nil) }},
-		{"VolumeRestrictions", func() (fw.Plugin, error) { return NewVolumeRestrictions(nil, nil) }},
-		{"NodeVolumeLimits", func() (fw.Plugin, error) { return NewNodeVolumeLimits(nil, nil) }},
-		{"GCEPDLimits", func() (fw.Plugin, error) { return NewGCEPDLimits(nil, nil) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			frameworktest.RunCases(t, func(t *rapid.T) frameworktest.Case {
-				c := volDrawCase(t)
+				c := volumeCase(t)
 				pl, err := tc.new()
 				if err != nil {
 					t.Fatal(err)
@@ -115,52 +110,8 @@ func TestConformanceVolumes(t *testing.T) {
 	}
 }
 
-// volDrawCase draws zonal nodes (some with CSINodes and local volumes),
-// bound claims (some in use) and an incoming pod with unbound and bound
-// claims and in-tree disks.
-func volDrawCase(t *rapid.T) frameworktest.Case {
-	var nodes []*api.Node
-	objs := api.StorageObjects{StorageClasses: []*api.StorageClass{
-		st.MakeSC("zonal", "csi.example.com", api.VolumeBindingWaitForFirstConsumer).AllowedTopology(api.LabelTopologyZone, "a", "b").Obj(),
-		st.MakeSC("local", api.NotSupportedProvisioner, api.VolumeBindingWaitForFirstConsumer).Obj(),
-	}}
-	n := rapid.IntRange(1, 12).Draw(t, "nodes")
-	for i := range n {
-		name := fmt.Sprintf("n%d", i)
-		zone := rapid.SampledFrom([]string{"a", "b", "c"}).Draw(t, "zone")
-		nodes = append(nodes, st.MakeNode().Name(name).Label(api.LabelTopologyZone, zone).Obj())
-		if rapid.Bool().Draw(t, "csinode") {
-			objs.CSINodes = append(objs.CSINodes, st.MakeCSINode(name).Driver("csi.example.com", int32(rapid.IntRange(0, 3).Draw(t, "limit"))).Obj())
-		}
-		if rapid.Bool().Draw(t, "local") {
-			objs.PersistentVolumes = append(objs.PersistentVolumes, st.MakePV("local-"+name, "local").NodeAffinity("kubernetes.io/hostname", name).Obj())
-		}
-	}
-	var pods []*api.Pod
-	for i := rapid.IntRange(0, 8).Draw(t, "bound"); i > 0; i-- {
-		claim, vol := fmt.Sprintf("b%d", i), fmt.Sprintf("pv-b%d", i)
-		zone := rapid.SampledFrom([]string{"a", "b", "c"}).Draw(t, "pvZone")
-		objs.PersistentVolumes = append(objs.PersistentVolumes, st.MakePV(vol, "zonal").ClaimRef("default", claim, "uid-"+claim).Phase(api.VolumeBound).
-			NodeAffinity(api.LabelTopologyZone, zone).Label(api.LabelTopologyZone, zone).Obj())
-		objs.PersistentVolumeClaims = append(objs.PersistentVolumeClaims, st.MakePVC(claim, "zonal").Bound(vol).Obj())
-		if rapid.Bool().Draw(t, "inUse") {
-			pods = append(pods, st.MakePod().Name("user-"+claim).Node(fmt.Sprintf("n%d", rapid.IntRange(0, n-1).Draw(t, "on"))).PVC(claim).Obj())
-		}
-	}
-	pod := st.MakePod().Name("p")
-	for i := rapid.IntRange(0, 3).Draw(t, "claims"); i > 0; i-- {
-		switch rapid.IntRange(0, 2).Draw(t, "kind") {
-		case 0:
-			name := fmt.Sprintf("u%d", i)
-			objs.PersistentVolumeClaims = append(objs.PersistentVolumeClaims, st.MakePVC(name, rapid.SampledFrom([]string{"zonal", "local"}).Draw(t, "class")).Obj())
-			pod = pod.PVC(name)
-		case 1:
-			if len(objs.PersistentVolumeClaims) > 0 && objs.PersistentVolumeClaims[0].Name[0] == 'b' {
-				pod = pod.PVC(objs.PersistentVolumeClaims[0].Name)
-			}
-		default:
-			pod = pod.GCEPD(fmt.Sprintf("pd%d", i), false)
-		}
-	}
-	return frameworktest.Case{Nodes: nodes, Pods: pods, Incoming: pod.Obj(), SnapshotOptions: []fw.SnapshotOption{fw.WithStorage(objs.Each()...)}}
+// volumeCase is a frameworktest.Case on st.VolumeCluster.
+func volumeCase(t *rapid.T) frameworktest.Case {
+	nodes, pods, pod, objs := st.VolumeCluster(t)
+	return frameworktest.Case{Nodes: nodes, Pods: pods, Incoming: pod, SnapshotOptions: []fw.SnapshotOption{fw.WithStorage(objs.Each()...)}}
 }

@@ -15,7 +15,10 @@ import (
 	"github.com/schedkit/schedkit/filter/nodename"
 	"github.com/schedkit/schedkit/filter/nodeports"
 	"github.com/schedkit/schedkit/filter/nodeunschedulable"
+	"github.com/schedkit/schedkit/filter/nodevolumelimits"
 	"github.com/schedkit/schedkit/filter/schedulinggates"
+	"github.com/schedkit/schedkit/filter/volumerestrictions"
+	"github.com/schedkit/schedkit/filter/volumezone"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/scheduling"
 	"github.com/schedkit/schedkit/scheduling/defaultbinder"
@@ -52,13 +55,13 @@ func shapePlugins() []shapePlugin {
 		noArgs(config.NodePortsName, nodeports.New),
 		noArgs(config.NodeUnschedulableName, nodeunschedulable.New),
 		noArgs(config.TaintTolerationName, filter.NewTaintToleration),
-		noArgs(config.VolumeRestrictionsName, filter.NewVolumeRestrictions),
-		noArgs(config.NodeVolumeLimitsName, filter.NewNodeVolumeLimits),
-		noArgs(config.VolumeZoneName, filter.NewVolumeZone),
-		noArgs(config.EBSLimitsName, filter.NewEBSLimits),
-		noArgs(config.GCEPDLimitsName, filter.NewGCEPDLimits),
-		noArgs(config.AzureDiskLimitsName, filter.NewAzureDiskLimits),
-		noArgs(config.CinderLimitsName, filter.NewCinderLimits),
+		noArgs(config.VolumeRestrictionsName, volumerestrictions.New),
+		noArgs(config.NodeVolumeLimitsName, nodevolumelimits.New),
+		noArgs(config.VolumeZoneName, volumezone.New),
+		noArgs(config.EBSLimitsName, nodevolumelimits.NewEBSLimits),
+		noArgs(config.GCEPDLimitsName, nodevolumelimits.NewGCEPDLimits),
+		noArgs(config.AzureDiskLimitsName, nodevolumelimits.NewAzureDiskLimits),
+		noArgs(config.CinderLimitsName, nodevolumelimits.NewCinderLimits),
 		{config.NodeAffinityName, filter.NewNodeAffinity, filter.NodeAffinityFactory},
 		{config.NodeResourcesFitName, filter.NewNodeResourcesFit, filter.NodeResourcesFitFactory},
 		{config.PodTopologySpreadName, filter.NewPodTopologySpread, filter.PodTopologySpreadFactory},

@@ -10,7 +10,10 @@ import (
 	"github.com/schedkit/schedkit/filter/nodename"
 	"github.com/schedkit/schedkit/filter/nodeports"
 	"github.com/schedkit/schedkit/filter/nodeunschedulable"
+	"github.com/schedkit/schedkit/filter/nodevolumelimits"
 	"github.com/schedkit/schedkit/filter/schedulinggates"
+	"github.com/schedkit/schedkit/filter/volumerestrictions"
+	"github.com/schedkit/schedkit/filter/volumezone"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/scheduling/defaultbinder"
 	"github.com/schedkit/schedkit/scheduling/internal/compose"
@@ -84,10 +87,10 @@ func DefaultPlugins() []PluginSpec {
 		{Name: config.NodePortsName, Factory: nodeports.New},
 		{Name: config.NodeResourcesFitName, DefaultArgs: anyOf(config.DefaultNodeResourcesFitArgs),
 			Factory: splitFactory(config.NodeResourcesFitName, config.DefaultNodeResourcesFitArgs, filter.NewNodeResourcesFit, scoring.NewNodeResourcesFit)},
-		{Name: config.VolumeRestrictionsName, Factory: filter.NewVolumeRestrictions},
-		{Name: config.NodeVolumeLimitsName, Factory: filter.NewNodeVolumeLimits},
+		{Name: config.VolumeRestrictionsName, Factory: volumerestrictions.New},
+		{Name: config.NodeVolumeLimitsName, Factory: nodevolumelimits.New},
 		{Name: config.VolumeBindingName, DefaultArgs: anyOf(config.DefaultVolumeBindingArgs), Factory: filter.VolumeBindingFactory},
-		{Name: config.VolumeZoneName, Factory: filter.NewVolumeZone},
+		{Name: config.VolumeZoneName, Factory: volumezone.New},
 		{Name: config.PodTopologySpreadName, DefaultArgs: anyOf(config.DefaultPodTopologySpreadArgs),
 			Factory: splitFactory(config.PodTopologySpreadName, config.DefaultPodTopologySpreadArgs, filter.NewPodTopologySpread, scoring.NewPodTopologySpread)},
 		{Name: config.InterPodAffinityName, DefaultArgs: anyOf(config.DefaultInterPodAffinityArgs),
@@ -100,10 +103,10 @@ func DefaultPlugins() []PluginSpec {
 		{Name: config.DefaultBinderName, Factory: defaultbinder.New},
 		{Name: config.LoadAwareSchedulingName, DefaultArgs: anyOf(config.DefaultLoadAwareSchedulingArgs),
 			Factory: loadaware.New},
-		{Name: config.EBSLimitsName, Factory: filter.NewEBSLimits},
-		{Name: config.GCEPDLimitsName, Factory: filter.NewGCEPDLimits},
-		{Name: config.AzureDiskLimitsName, Factory: filter.NewAzureDiskLimits},
-		{Name: config.CinderLimitsName, Factory: filter.NewCinderLimits},
+		{Name: config.EBSLimitsName, Factory: nodevolumelimits.NewEBSLimits},
+		{Name: config.GCEPDLimitsName, Factory: nodevolumelimits.NewGCEPDLimits},
+		{Name: config.AzureDiskLimitsName, Factory: nodevolumelimits.NewAzureDiskLimits},
+		{Name: config.CinderLimitsName, Factory: nodevolumelimits.NewCinderLimits},
 	}, workloadPlugins()...)
 }
 

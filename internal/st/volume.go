@@ -2,12 +2,14 @@ package st
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/resource"
+	"pgregory.net/rapid"
 )
 
 // The storage builders of package framework/builder under the short
@@ -97,4 +99,53 @@ func RunFilter(t testing.TB, pl fw.Plugin, snap *fw.Snapshot, pod *api.Pod) (*fw
 		out[i] = pl.(fw.FilterPlugin).Filter(context.Background(), state, pi, n)
 	}
 	return pre, out, state
+}
+
+// VolumeCluster draws zonal nodes (some with CSINodes and local volumes),
+// bound claims (some in use) and an incoming pod with unbound and bound
+// claims and in-tree disks, with the storage objects: the clusters of the
+// volume plugins' conformance runs.
+func VolumeCluster(t *rapid.T) (nodes []*api.Node, pods []*api.Pod, incoming *api.Pod, objs api.StorageObjects) {
+	objs = api.StorageObjects{StorageClasses: []*api.StorageClass{
+		MakeSC("zonal", "csi.example.com", api.VolumeBindingWaitForFirstConsumer).AllowedTopology(api.LabelTopologyZone, "a", "b").Obj(),
+		MakeSC("local", api.NotSupportedProvisioner, api.VolumeBindingWaitForFirstConsumer).Obj(),
+	}}
+	n := rapid.IntRange(1, 12).Draw(t, "nodes")
+	for i := range n {
+		name := fmt.Sprintf("n%d", i)
+		zone := rapid.SampledFrom([]string{"a", "b", "c"}).Draw(t, "zone")
+		nodes = append(nodes, MakeNode().Name(name).Label(api.LabelTopologyZone, zone).Obj())
+		if rapid.Bool().Draw(t, "csinode") {
+			objs.CSINodes = append(objs.CSINodes, MakeCSINode(name).Driver("csi.example.com", int32(rapid.IntRange(0, 3).Draw(t, "limit"))).Obj())
+		}
+		if rapid.Bool().Draw(t, "local") {
+			objs.PersistentVolumes = append(objs.PersistentVolumes, MakePV("local-"+name, "local").NodeAffinity("kubernetes.io/hostname", name).Obj())
+		}
+	}
+	for i := rapid.IntRange(0, 8).Draw(t, "bound"); i > 0; i-- {
+		claim, vol := fmt.Sprintf("b%d", i), fmt.Sprintf("pv-b%d", i)
+		zone := rapid.SampledFrom([]string{"a", "b", "c"}).Draw(t, "pvZone")
+		objs.PersistentVolumes = append(objs.PersistentVolumes, MakePV(vol, "zonal").ClaimRef("default", claim, "uid-"+claim).Phase(api.VolumeBound).
+			NodeAffinity(api.LabelTopologyZone, zone).Label(api.LabelTopologyZone, zone).Obj())
+		objs.PersistentVolumeClaims = append(objs.PersistentVolumeClaims, MakePVC(claim, "zonal").Bound(vol).Obj())
+		if rapid.Bool().Draw(t, "inUse") {
+			pods = append(pods, MakePod().Name("user-"+claim).Node(fmt.Sprintf("n%d", rapid.IntRange(0, n-1).Draw(t, "on"))).PVC(claim).Obj())
+		}
+	}
+	pod := MakePod().Name("p")
+	for i := rapid.IntRange(0, 3).Draw(t, "claims"); i > 0; i-- {
+		switch rapid.IntRange(0, 2).Draw(t, "kind") {
+		case 0:
+			name := fmt.Sprintf("u%d", i)
+			objs.PersistentVolumeClaims = append(objs.PersistentVolumeClaims, MakePVC(name, rapid.SampledFrom([]string{"zonal", "local"}).Draw(t, "class")).Obj())
+			pod = pod.PVC(name)
+		case 1:
+			if len(objs.PersistentVolumeClaims) > 0 && objs.PersistentVolumeClaims[0].Name[0] == 'b' {
+				pod = pod.PVC(objs.PersistentVolumeClaims[0].Name)
+			}
+		default:
+			pod = pod.GCEPD(fmt.Sprintf("pd%d", i), false)
+		}
+	}
+	return nodes, pods, pod.Obj(), objs
 }

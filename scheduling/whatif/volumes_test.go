@@ -10,6 +10,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/filter"
+	"github.com/schedkit/schedkit/filter/nodevolumelimits"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
@@ -88,7 +89,7 @@ func TestWhatIfCapacityClaimTemplates(t *testing.T) {
 				t.Errorf("%s holds %d replicas, want 2", nc.Node, nc.Count)
 			}
 		}
-		if want := "0/6 nodes are available: 6 " + filter.ReasonMaxVolumeCountExceeded + "."; ans.Stop == nil || !strings.HasPrefix(ans.Stop.Message, want) {
+		if want := "0/6 nodes are available: 6 " + nodevolumelimits.ReasonMaxVolumeCountExceeded + "."; ans.Stop == nil || !strings.HasPrefix(ans.Stop.Message, want) {
 			t.Errorf("stop %v, want %q", ans.Stop, want)
 		}
 		if s := ans.Summary(); !strings.Contains(s, "12 more replica(s) of default/db (cpu 1, memory 1Gi; claim data: storage 10Gi, class zonal each) fit") {

@@ -1,4 +1,7 @@
-package filter
+// Package volumezone is kube-scheduler's VolumeZone plugin: a node outside
+// the zones and regions of the PersistentVolumes bound to the pod's claims
+// rejects the pod. v1.37 (the default release) and v1.36 behave alike.
+package volumezone
 
 import (
 	"context"
@@ -7,12 +10,13 @@ import (
 	"strings"
 
 	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 )
 
-// ReasonVolumeZoneConflict is kube-scheduler v1.36 VolumeZone's reason.
-const ReasonVolumeZoneConflict = "node(s) had no available volume zone"
+// ReasonConflict is VolumeZone's filter reason.
+const ReasonConflict = "node(s) had no available volume zone"
 
 const vzPreFilterKey framework.StateKey = "PreFilter" + config.VolumeZoneName
 
@@ -31,7 +35,7 @@ type vzState []vzTopology
 // Clone returns the state itself: it never changes.
 func (s vzState) Clone() framework.StateData { return s }
 
-// VolumeZone is kube-scheduler v1.36's VolumeZone filter. PreFilter reads
+// VolumeZone is kube-scheduler's VolumeZone filter. PreFilter reads
 // the topology labels (zone and region, GA and legacy failure-domain keys;
 // a value may list zones separated by "__") of the PersistentVolumes bound
 // to the pod's claims, and returns Skip when there are none. Claims still
@@ -52,12 +56,12 @@ var (
 	_ framework.BatchFilterPlugin = (*VolumeZone)(nil)
 )
 
-// NewVolumeZone builds the filter (it has no args).
-func NewVolumeZone(args any, _ framework.Handle) (framework.Plugin, error) {
+// New builds the filter (it has no args).
+func New(args any, _ framework.Handle) (framework.Plugin, error) {
 	if err := config.NoArgs(config.VolumeZoneName, args); err != nil {
 		return nil, err
 	}
-	return &VolumeZone{reject: framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonVolumeZoneConflict), skip: framework.NewStatus(framework.Skip)}, nil
+	return &VolumeZone{reject: framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonConflict), skip: framework.NewStatus(framework.Skip)}, nil
 }
 
 // Name returns "VolumeZone".
@@ -98,7 +102,7 @@ func vzTopologies(snap *framework.Snapshot, pod *api.Pod) (vzState, *framework.S
 		}
 		pvc, ok := snap.PersistentVolumeClaim(pod.Namespace, src.ClaimName)
 		if !ok {
-			return uu(NotFound(api.KindPersistentVolumeClaim, src.ClaimName))
+			return uu(filter.NotFound(api.KindPersistentVolumeClaim, src.ClaimName))
 		}
 		pvName := pvc.Spec.VolumeName
 		if pvName == "" {
@@ -108,7 +112,7 @@ func vzTopologies(snap *framework.Snapshot, pod *api.Pod) (vzState, *framework.S
 			}
 			sc, ok := snap.StorageClass(class)
 			if !ok {
-				return uu(NotFound(api.KindStorageClass, class))
+				return uu(filter.NotFound(api.KindStorageClass, class))
 			}
 			if sc.VolumeBindingMode == nil {
 				return uu(fmt.Sprintf("VolumeBindingMode not set for StorageClass %q", class))
@@ -120,7 +124,7 @@ func vzTopologies(snap *framework.Snapshot, pod *api.Pod) (vzState, *framework.S
 		}
 		pv, ok := snap.PersistentVolume(pvName)
 		if !ok {
-			return uu(NotFound(api.KindPersistentVolume, pvName))
+			return uu(filter.NotFound(api.KindPersistentVolume, pvName))
 		}
 		out = append(out, vzPVTopologies(pv)...)
 	}
@@ -241,11 +245,11 @@ func (pl *VolumeZone) filter(topos vzState, node *framework.NodeInfo) *framework
 var _ framework.NodeLocalPlugin = (*VolumeZone)(nil)
 
 // NodeLocal is true only for a pod without volumes (PreFilter skips).
-func (pl *VolumeZone) NodeLocal(pod *framework.PodInfo) bool { return PodHasNoVolumes(pod) }
+func (pl *VolumeZone) NodeLocal(pod *framework.PodInfo) bool { return filter.PodHasNoVolumes(pod) }
 
 var _ framework.SignPlugin = (*VolumeZone)(nil)
 
 // SignPod signs the pod's volumes (volumezone/volume_zone.go).
 func (pl *VolumeZone) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
-	return SignVolumes(pod)
+	return filter.SignVolumes(pod)
 }

@@ -1,11 +1,13 @@
-package filter
+package volumezone
 
 import (
 	"testing"
 
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/frameworktest"
 	"github.com/schedkit/schedkit/internal/st"
+	"pgregory.net/rapid"
 )
 
 func vzPV(name string, labels ...string) *api.PersistentVolume {
@@ -36,7 +38,7 @@ type vzCase struct {
 
 func vzRunCases(t *testing.T, objs api.StorageObjects, tests []vzCase) {
 	t.Helper()
-	pl, _ := NewVolumeZone(nil, nil)
+	pl, _ := New(nil, nil)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			snap := st.VolumeSnapshot(t, []*api.Node{tc.node}, nil, objs)
@@ -70,7 +72,7 @@ func TestVolumeZoneSingleZone(t *testing.T) {
 			st.MakePVC("PVC_Stable_3", "").VolumeName("Vol_Stable_3").Obj(),
 		},
 	}
-	conflict := fw.NewStatus(fw.UnschedulableAndUnresolvable, ReasonVolumeZoneConflict)
+	conflict := fw.NewStatus(fw.UnschedulableAndUnresolvable, ReasonConflict)
 	vzRunCases(t, objs, []vzCase{
 		{"pod without volume", st.MakePod().Name("pod_1").Obj(), vzNode(beZ, "us-west1-a"), fw.NewStatus(fw.Skip), nil},
 		{"node without labels", vzPod("PVC_1"), vzNode(), nil, nil},
@@ -111,7 +113,7 @@ func TestVolumeZoneMultiZone(t *testing.T) {
 			st.MakePVC("PVC_Stable_2", "").VolumeName("Vol_Stable_2").Obj(), st.MakePVC("PVC_Bad", "").VolumeName("Vol_Bad").Obj(),
 		},
 	}
-	conflict := fw.NewStatus(fw.UnschedulableAndUnresolvable, ReasonVolumeZoneConflict)
+	conflict := fw.NewStatus(fw.UnschedulableAndUnresolvable, ReasonConflict)
 	vzRunCases(t, objs, []vzCase{
 		{"node without labels", vzPod("PVC_3"), vzNode(), nil, nil},
 		{"beta zone label matched", vzPod("PVC_3"), vzNode(beZ, "us-west1-a", "uselessLabel", "none"), nil, nil},
@@ -150,5 +152,19 @@ func TestVolumeZoneWithBinding(t *testing.T) {
 		{"unbound volume wait binding mode", vzPod("PVC_WaitSC"), node, fw.NewStatus(fw.Skip), nil},
 		// Hand-derived: an unbound claim of an Immediate class.
 		{"unbound volume with Immediate mode set", vzPod("PVC_ReallyImmediateSC"), node, uu("PersistentVolume had no name"), nil},
+	})
+}
+
+// TestConformance holds VolumeZone's fast forms to its PreFilter and Filter
+// on random clusters of zonal nodes with CSINodes, bound and unbound
+// claims, zonal and local volumes and in-tree disks (st.VolumeCluster).
+func TestConformance(t *testing.T) {
+	frameworktest.RunCases(t, func(t *rapid.T) frameworktest.Case {
+		nodes, pods, pod, objs := st.VolumeCluster(t)
+		pl, err := New(nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return frameworktest.Case{Plugin: pl, Nodes: nodes, Pods: pods, Incoming: pod, SnapshotOptions: []fw.SnapshotOption{fw.WithStorage(objs.Each()...)}}
 	})
 }

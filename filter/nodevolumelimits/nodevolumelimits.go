@@ -1,4 +1,8 @@
-package filter
+// Package nodevolumelimits holds kube-scheduler's volume count limits:
+// NodeVolumeLimits (the CSI attach limits of a node's CSINode, v1.37 the
+// default release, and v1.36) and the in-tree EBSLimits, GCEPDLimits,
+// AzureDiskLimits and CinderLimits filters of kube-scheduler ≤ v1.31.
+package nodevolumelimits
 
 import (
 	"cmp"
@@ -9,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/csitranslation"
@@ -46,7 +51,7 @@ type nvlError struct {
 
 func (e *nvlError) Error() string { return e.msg }
 
-// NodeVolumeLimits is kube-scheduler v1.36's NodeVolumeLimits (CSILimits)
+// NodeVolumeLimits is kube-scheduler's NodeVolumeLimits (CSILimits)
 // filter: the node's CSINode gives, per CSI driver, how many volumes can be
 // attached (spec.drivers[].allocatable.count; no CSINode or no count: no
 // limit). The volumes counted on the node are the unique volumes (driver
@@ -84,9 +89,9 @@ var (
 	_ framework.BatchFilterPlugin = (*NodeVolumeLimits)(nil)
 )
 
-// NewNodeVolumeLimits builds the filter (it has no args) for h's
+// New builds the filter (it has no args) for h's
 // kube-scheduler release (the default release without a handle).
-func NewNodeVolumeLimits(args any, h framework.Handle) (framework.Plugin, error) {
+func New(args any, h framework.Handle) (framework.Plugin, error) {
 	if err := config.NoArgs(config.NodeVolumeLimitsName, args); err != nil {
 		return nil, err
 	}
@@ -387,7 +392,7 @@ func nvlClaim(snap *framework.Snapshot, pod *api.Pod, name string, ephemeral, ne
 	pvc, ok := snap.PersistentVolumeClaim(pod.Namespace, name)
 	if !ok {
 		if newPod {
-			return nil, &nvlError{msg: fmt.Sprintf("looking up PVC %s/%s: %s", pod.Namespace, name, NotFound(api.KindPersistentVolumeClaim, name)), notFound: true}
+			return nil, &nvlError{msg: fmt.Sprintf("looking up PVC %s/%s: %s", pod.Namespace, name, filter.NotFound(api.KindPersistentVolumeClaim, name)), notFound: true}
 		}
 		return nil, nil
 	}
@@ -454,11 +459,13 @@ func nvlClassVolume(snap *framework.Snapshot, csiNode *api.CSINode, pvc *api.Per
 var _ framework.NodeLocalPlugin = (*NodeVolumeLimits)(nil)
 
 // NodeLocal is true only for a pod without volumes (PreFilter skips).
-func (pl *NodeVolumeLimits) NodeLocal(pod *framework.PodInfo) bool { return PodHasNoVolumes(pod) }
+func (pl *NodeVolumeLimits) NodeLocal(pod *framework.PodInfo) bool {
+	return filter.PodHasNoVolumes(pod)
+}
 
 var _ framework.SignPlugin = (*NodeVolumeLimits)(nil)
 
 // SignPod signs the pod's volumes (nodevolumelimits/csi.go).
 func (pl *NodeVolumeLimits) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
-	return SignVolumes(pod)
+	return filter.SignVolumes(pod)
 }

@@ -1,4 +1,4 @@
-package filter
+package nodevolumelimits
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"regexp"
 
 	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/csitranslation"
@@ -272,5 +273,5 @@ var _ framework.SignPlugin = (*LegacyVolumeLimits)(nil)
 // volume limit plugins kube removed sign nothing there; schedkit keeps
 // them signable).
 func (pl *LegacyVolumeLimits) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
-	return SignVolumes(pod)
+	return filter.SignVolumes(pod)
 }

@@ -1,4 +1,8 @@
-package filter
+// Package volumerestrictions is kube-scheduler's VolumeRestrictions plugin:
+// in-tree disks that cannot be shared between pods on one node, and
+// ReadWriteOncePod claims already in use, reject the pod. v1.37 (the
+// default release) and v1.36 behave alike.
+package volumerestrictions
 
 import (
 	"context"
@@ -6,11 +10,12 @@ import (
 	"slices"
 
 	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 )
 
-// VolumeRestrictions reasons, as kube-scheduler v1.36.
+// VolumeRestrictions' filter reasons.
 const (
 	ReasonDiskConflict             = "node(s) had no available disk"
 	ReasonReadWriteOncePodConflict = "node(s) unavailable due to PersistentVolumeClaim with ReadWriteOncePod access mode already in-use by another pod"
@@ -43,7 +48,7 @@ func (s *vrState) claimRefs(pod *api.Pod) int {
 	return n
 }
 
-// VolumeRestrictions is kube-scheduler v1.36's VolumeRestrictions filter:
+// VolumeRestrictions is kube-scheduler's VolumeRestrictions filter:
 // in-tree disks that cannot be shared (the same GCE PD unless every mount
 // is read-only, the same AWS EBS volume, the same iSCSI IQN or RBD image
 // unless read-only everywhere) already used by a pod on the node are a
@@ -63,8 +68,8 @@ var (
 	_ framework.PreFilterExtensions = (*VolumeRestrictions)(nil)
 )
 
-// NewVolumeRestrictions builds the filter (it has no args).
-func NewVolumeRestrictions(args any, _ framework.Handle) (framework.Plugin, error) {
+// New builds the filter (it has no args).
+func New(args any, _ framework.Handle) (framework.Plugin, error) {
 	if err := config.NoArgs(config.VolumeRestrictionsName, args); err != nil {
 		return nil, err
 	}
@@ -104,7 +109,7 @@ func (pl *VolumeRestrictions) PreFilter(_ context.Context, state *framework.Cycl
 		}
 		pvc, ok := snap.PersistentVolumeClaim(p.Namespace, src.ClaimName)
 		if !ok {
-			return nil, framework.NewStatus(framework.UnschedulableAndUnresolvable, NotFound(api.KindPersistentVolumeClaim, src.ClaimName))
+			return nil, framework.NewStatus(framework.UnschedulableAndUnresolvable, filter.NotFound(api.KindPersistentVolumeClaim, src.ClaimName))
 		}
 		if slices.Contains(pvc.Spec.AccessModes, api.ReadWriteOncePod) {
 			s.rwop = append(s.rwop, pvc.Name)
@@ -233,11 +238,13 @@ var _ framework.NodeLocalPlugin = (*VolumeRestrictions)(nil)
 
 // NodeLocal is true only for a pod without volumes, whose PreFilter skips:
 // a pod's volumes can conflict with claims used anywhere in the cluster.
-func (pl *VolumeRestrictions) NodeLocal(pod *framework.PodInfo) bool { return PodHasNoVolumes(pod) }
+func (pl *VolumeRestrictions) NodeLocal(pod *framework.PodInfo) bool {
+	return filter.PodHasNoVolumes(pod)
+}
 
 var _ framework.SignPlugin = (*VolumeRestrictions)(nil)
 
 // SignPod signs the pod's volumes (volumerestrictions/volume_restrictions.go).
 func (pl *VolumeRestrictions) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
-	return SignVolumes(pod)
+	return filter.SignVolumes(pod)
 }

@@ -1,4 +1,4 @@
-package filter
+package nodevolumelimits
 
 import (
 	"fmt"
@@ -6,8 +6,10 @@ import (
 
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/frameworktest"
 	"github.com/schedkit/schedkit/internal/csitranslation"
 	"github.com/schedkit/schedkit/internal/st"
+	"pgregory.net/rapid"
 )
 
 const (
@@ -185,7 +187,7 @@ func TestNodeVolumeLimits(t *testing.T) {
 		{name: "existing pod with a missing claim", pod: ebsOne(), existing: []*api.Pod{pvcPod("ghost", "no-such-claim")}, maxVols: 1, drivers: []string{nvlEBS}, source: "csinode"},
 		{name: "volume already attached through a VolumeAttachment still counts as new", pod: ebsOne(), maxVols: 1, vaCount: 1, drivers: []string{nvlEBS}, source: "csinode", want: exceeded},
 	}
-	pl, _ := NewNodeVolumeLimits(nil, nil)
+	pl, _ := New(nil, nil)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			objs := nvlStorage(tc.vaCount, tc.drivers...)
@@ -205,6 +207,31 @@ func TestNodeVolumeLimits(t *testing.T) {
 			if pre.IsSuccess() && !filt[0].Equal(tc.want) {
 				t.Errorf("Filter = %v, want %v", filt[0], tc.want)
 			}
+		})
+	}
+}
+
+// TestConformance holds NodeVolumeLimits' and GCEPDLimits' fast forms to
+// their PreFilter and Filter on random clusters of zonal nodes with
+// CSINodes, bound and unbound claims, zonal and local volumes and in-tree
+// disks (st.VolumeCluster).
+func TestConformance(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		new  func(any, fw.Handle) (fw.Plugin, error)
+	}{
+		{"NodeVolumeLimits", New},
+		{"GCEPDLimits", NewGCEPDLimits},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			frameworktest.RunCases(t, func(t *rapid.T) frameworktest.Case {
+				nodes, pods, pod, objs := st.VolumeCluster(t)
+				pl, err := tc.new(nil, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return frameworktest.Case{Plugin: pl, Nodes: nodes, Pods: pods, Incoming: pod, SnapshotOptions: []fw.SnapshotOption{fw.WithStorage(objs.Each()...)}}
+			})
 		})
 	}
 }

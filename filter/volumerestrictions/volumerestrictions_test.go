@@ -1,4 +1,4 @@
-package filter
+package volumerestrictions
 
 import (
 	"context"
@@ -6,7 +6,9 @@ import (
 
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/frameworktest"
 	"github.com/schedkit/schedkit/internal/st"
+	"pgregory.net/rapid"
 )
 
 // vrRun runs VolumeRestrictions for pod against one node "n" holding
@@ -17,7 +19,7 @@ func vrRun(t *testing.T, pod *api.Pod, existing []*api.Pod, pvcs []*api.Persiste
 		p.Name, p.UID, p.Spec.NodeName = "e"+string(rune('0'+i)), "e"+string(rune('0'+i)), "n"
 	}
 	snap := st.VolumeSnapshot(t, []*api.Node{st.MakeNode().Name("n").Obj()}, existing, api.StorageObjects{PersistentVolumeClaims: pvcs})
-	pl, _ := NewVolumeRestrictions(nil, nil)
+	pl, _ := New(nil, nil)
 	pre, filt, _ := st.RunFilter(t, pl, snap, pod)
 	if !pre.IsSuccess() {
 		return pre, nil
@@ -127,7 +129,7 @@ func TestVolumeRestrictionsAddRemovePod(t *testing.T) {
 	rwop := st.MakePVC("c", "").AccessModes(api.ReadWriteOncePod).Obj()
 	user := st.MakePod().Name("user").Node("n").PVC("c").Obj()
 	snap := st.VolumeSnapshot(t, []*api.Node{st.MakeNode().Name("n").Obj()}, []*api.Pod{user}, api.StorageObjects{PersistentVolumeClaims: []*api.PersistentVolumeClaim{rwop}})
-	plug, _ := NewVolumeRestrictions(nil, nil)
+	plug, _ := New(nil, nil)
 	pl := plug.(*VolumeRestrictions)
 	pod := fw.MustPodInfo(st.MakePod().Name("p").PVC("c").Obj())
 	state := fw.NewCycleState()
@@ -157,4 +159,18 @@ func TestVolumeRestrictionsAddRemovePod(t *testing.T) {
 	if got := pl.Filter(ctx, state, pod, ni); got != nil {
 		t.Errorf("the original state is unchanged by the clone's AddPod: %v", got)
 	}
+}
+
+// TestConformance holds VolumeRestrictions's fast forms to its PreFilter and Filter
+// on random clusters of zonal nodes with CSINodes, bound and unbound
+// claims, zonal and local volumes and in-tree disks (st.VolumeCluster).
+func TestConformance(t *testing.T) {
+	frameworktest.RunCases(t, func(t *rapid.T) frameworktest.Case {
+		nodes, pods, pod, objs := st.VolumeCluster(t)
+		pl, err := New(nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return frameworktest.Case{Plugin: pl, Nodes: nodes, Pods: pods, Incoming: pod, SnapshotOptions: []fw.SnapshotOption{fw.WithStorage(objs.Each()...)}}
+	})
 }
