@@ -11,6 +11,7 @@ import (
 	"github.com/schedkit/schedkit/filter/nodename"
 	"github.com/schedkit/schedkit/filter/nodeports"
 	"github.com/schedkit/schedkit/filter/nodeunschedulable"
+	"github.com/schedkit/schedkit/filter/tainttoleration"
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/runtime"
@@ -31,7 +32,7 @@ func TestDefaultFiltersThroughRunner(t *testing.T) {
 	}
 	must(reg.Register(config.NodeUnschedulableName, nodeunschedulable.New))
 	must(reg.Register(config.NodeNameName, nodename.New))
-	must(reg.Register(config.TaintTolerationName, filter.NewTaintToleration))
+	must(reg.Register(config.TaintTolerationName, tainttoleration.New))
 	must(reg.Register(config.NodeAffinityName, filter.NodeAffinityFactory))
 	must(reg.Register(config.NodePortsName, nodeports.New))
 	must(reg.Register(config.NodeResourcesFitName, filter.NodeResourcesFitFactory))

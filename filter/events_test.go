@@ -16,7 +16,6 @@ func TestEventsToRegister(t *testing.T) {
 	pts, _ := PodTopologySpreadFactory(nil, nil)
 	ipa, _ := InterPodAffinityFactory(nil, nil)
 	na, _ := NodeAffinityFactory(nil, nil)
-	tt, _ := NewTaintToleration(nil, nil)
 	la, err := NewLoadAware(config.DefaultLoadAwareSchedulingArgs(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -32,7 +31,6 @@ func TestEventsToRegister(t *testing.T) {
 		{pts, []ev{pod(fw.Add | fw.UpdatePodLabel | fw.UpdatePodToleration | fw.Delete), node(fw.Add | fw.Delete | fw.UpdateNodeLabel | fw.UpdateNodeTaint)}},
 		{ipa, []ev{pod(fw.Add | fw.UpdatePodLabel | fw.Delete), node(fw.Add | fw.UpdateNodeLabel)}},
 		{na, []ev{node(fw.Add | fw.UpdateNodeLabel)}},
-		{tt, []ev{node(fw.Add | fw.UpdateNodeTaint), pod(fw.UpdatePodToleration)}},
 		{la, []ev{pod(fw.Delete), {Resource: fw.ResourceNodeMetric, ActionType: fw.Add | fw.Update | fw.Delete}}},
 	} {
 		evs, err := tc.pl.(fw.EnqueueExtensions).EventsToRegister(context.Background())

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedkit/schedkit/filter/tainttoleration"
+
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/filter/coscheduling"
@@ -54,7 +56,7 @@ func shapePlugins() []shapePlugin {
 		noArgs(config.NodeNameName, nodename.New),
 		noArgs(config.NodePortsName, nodeports.New),
 		noArgs(config.NodeUnschedulableName, nodeunschedulable.New),
-		noArgs(config.TaintTolerationName, filter.NewTaintToleration),
+		noArgs(config.TaintTolerationName, tainttoleration.New),
 		noArgs(config.VolumeRestrictionsName, volumerestrictions.New),
 		noArgs(config.NodeVolumeLimitsName, nodevolumelimits.New),
 		noArgs(config.VolumeZoneName, volumezone.New),
@@ -68,7 +70,6 @@ func shapePlugins() []shapePlugin {
 		{config.InterPodAffinityName, filter.NewInterPodAffinity, filter.InterPodAffinityFactory},
 		{config.LoadAwareSchedulingName, filter.NewLoadAware, filter.LoadAwareFactory},
 		{config.VolumeBindingName, filter.NewVolumeBinding, filter.VolumeBindingFactory},
-		noArgs(config.TaintTolerationName, scoring.NewTaintToleration),
 		noArgs(config.ImageLocalityName, scoring.NewImageLocality),
 		{config.NodeAffinityName, scoring.NewNodeAffinity, scoring.NodeAffinityFactory},
 		{config.NodeResourcesFitName, scoring.NewNodeResourcesFit, scoring.NodeResourcesFitFactory},

@@ -12,6 +12,7 @@ import (
 	"github.com/schedkit/schedkit/filter/nodeunschedulable"
 	"github.com/schedkit/schedkit/filter/nodevolumelimits"
 	"github.com/schedkit/schedkit/filter/schedulinggates"
+	"github.com/schedkit/schedkit/filter/tainttoleration"
 	"github.com/schedkit/schedkit/filter/volumerestrictions"
 	"github.com/schedkit/schedkit/filter/volumezone"
 	"github.com/schedkit/schedkit/framework"
@@ -71,17 +72,7 @@ func DefaultPlugins() []PluginSpec {
 		{Name: config.PrioritySortName, Factory: queuesort.New},
 		{Name: config.NodeUnschedulableName, Factory: nodeunschedulable.New},
 		{Name: config.NodeNameName, Factory: nodename.New},
-		{Name: config.TaintTolerationName, Factory: func(args any, h framework.Handle) (framework.Plugin, error) {
-			f, err := filter.NewTaintToleration(args, h)
-			if err != nil {
-				return nil, err
-			}
-			s, err := scoring.NewTaintToleration(args, h)
-			if err != nil {
-				return nil, err
-			}
-			return compose.New(f, s)
-		}},
+		{Name: config.TaintTolerationName, Factory: tainttoleration.New},
 		{Name: config.NodeAffinityName, DefaultArgs: anyOf(config.DefaultNodeAffinityArgs),
 			Factory: splitFactory(config.NodeAffinityName, config.DefaultNodeAffinityArgs, filter.NewNodeAffinity, scoring.NewNodeAffinity)},
 		{Name: config.NodePortsName, Factory: nodeports.New},

@@ -104,7 +104,7 @@ func baRun(t *testing.T, mode config.BalancedAllocationMode, pick func(baCase) [
 				p.Name, p.UID = fmt.Sprint("e", i), fmt.Sprint("e", i)
 			}
 			for _, pre := range []bool{true, false} {
-				got := nrfScores(t, pl, tc.pod, tc.nodes, tc.existing, pre)
+				got := st.RawScores(t, pl, tc.pod, tc.nodes, tc.existing, pre)
 				if diff := cmp.Diff(pick(tc), got); diff != "" {
 					t.Errorf("PreScore=%v (-want,+got):\n%s", pre, diff)
 				}
@@ -192,7 +192,7 @@ func TestNodeResourcesBalancedAllocationClassic(t *testing.T) {
 			for i, p := range tc.existing {
 				p.Name, p.UID = fmt.Sprint("e", i), fmt.Sprint("e", i)
 			}
-			if diff := cmp.Diff(tc.want, nrfScores(t, pl, tc.pod, tc.nodes, tc.existing, true)); diff != "" {
+			if diff := cmp.Diff(tc.want, st.RawScores(t, pl, tc.pod, tc.nodes, tc.existing, true)); diff != "" {
 				t.Errorf("(-want,+got):\n%s", diff)
 			}
 		})
@@ -253,7 +253,7 @@ func TestPropBalancedAllocationRanges(t *testing.T) {
 				}
 				continue
 			}
-			for i, s := range nrfScores(rt, pl, pod, nodes, pods, rapid.Bool().Draw(rt, "prescore")) {
+			for i, s := range st.RawScores(rt, pl, pod, nodes, pods, rapid.Bool().Draw(rt, "prescore")) {
 				if s < lo || s > 100 {
 					rt.Fatalf("%s: node %d score %d outside [%d,100]", mode, i, s, lo)
 				}

@@ -30,7 +30,7 @@ func ilNodes() []*api.Node {
 func ilHandle(v fw.KubeVersion) fw.Handle { return fw.NewHandle(fw.RealClock{}, 1, v) }
 
 // ilNewFor builds ImageLocality for release v.
-func ilNewFor(t fataler, v fw.KubeVersion) fw.Plugin {
+func ilNewFor(t st.Fataler, v fw.KubeVersion) fw.Plugin {
 	pl, err := NewImageLocality(nil, ilHandle(v))
 	if err != nil {
 		t.Fatalf("NewImageLocality: %v", err)
@@ -126,7 +126,7 @@ func TestImageLocalityScore(t *testing.T) {
 				if tc.want136 != nil && !v.AtLeast(fw.KubeV137) {
 					want = tc.want136
 				}
-				if diff := cmp.Diff(want, nrfScores(t, pl, tc.pod, tc.nodes, nil, false)); diff != "" {
+				if diff := cmp.Diff(want, st.RawScores(t, pl, tc.pod, tc.nodes, nil, false)); diff != "" {
 					t.Errorf("(-want,+got):\n%s", diff)
 				}
 			})
@@ -200,7 +200,7 @@ func TestPropImageLocalityRange(t *testing.T) {
 		for range rapid.IntRange(0, 2).Draw(rt, "imageVolumes") {
 			w = w.ImageVolume(rapid.SampledFrom(images).Draw(rt, "volumeImage"))
 		}
-		for _, s := range nrfScores(rt, pl, w.Obj(), nodes, nil, false) {
+		for _, s := range st.RawScores(rt, pl, w.Obj(), nodes, nil, false) {
 			if s < 0 || s > 100 {
 				rt.Fatalf("score %d outside [0,100]", s)
 			}

@@ -61,7 +61,7 @@ func TestNodeAffinityScore(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, pre := range []bool{true, false} {
-				if diff := cmp.Diff(tc.raw, nrfScores(t, pl, tc.pod, nodes, nil, pre)); diff != "" {
+				if diff := cmp.Diff(tc.raw, st.RawScores(t, pl, tc.pod, nodes, nil, pre)); diff != "" {
 					t.Errorf("PreScore=%v raw (-want,+got):\n%s", pre, diff)
 				}
 			}

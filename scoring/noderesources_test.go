@@ -16,38 +16,6 @@ import (
 
 const nrfExt = "abc.com/xyz"
 
-// fataler is what the test helpers need of a *testing.T or a *rapid.T, so
-// that a property that calls them keeps rapid's shrinking.
-type fataler interface {
-	Helper()
-	Fatalf(format string, args ...any)
-}
-
-// nrfScores builds a snapshot of nodes and existing pods, runs pl's
-// PreScore (when runPreScore) and Score over every node in order, and
-// returns the raw scores. It fails the test on a non-success status.
-func nrfScores(t fataler, pl fw.Plugin, pod *api.Pod, nodes []*api.Node, existing []*api.Pod, runPreScore bool) []int64 {
-	t.Helper()
-	snap := fw.MustSnapshot(nodes, existing)
-	state := fw.NewCycleState()
-	state.SetSnapshot(snap)
-	pi := fw.MustPodInfo(pod)
-	if runPreScore {
-		if s := pl.(fw.PreScorePlugin).PreScore(context.Background(), state, pi, snap.Nodes()); !s.IsSuccess() {
-			t.Fatalf("PreScore: %v", s)
-		}
-	}
-	out := make([]int64, 0, len(nodes))
-	for _, ni := range snap.Nodes() {
-		v, s := pl.(fw.ScorePlugin).Score(context.Background(), state, pi, ni)
-		if !s.IsSuccess() {
-			t.Fatalf("Score(%s): %v", ni.Name(), s)
-		}
-		out = append(out, v)
-	}
-	return out
-}
-
 func nrfNode(name string, capacity map[string]string) *api.Node {
 	return st.MakeNode().Name(name).Capacity(capacity).Obj()
 }
@@ -95,7 +63,7 @@ func nrfRunCases(t *testing.T, strategy config.ScoringStrategyType, shape []conf
 					p.Name = fmt.Sprintf("e%d", i)
 					p.UID = p.Name
 				}
-				got := nrfScores(t, pl, tc.pod, tc.nodes, tc.existing, pre)
+				got := st.RawScores(t, pl, tc.pod, tc.nodes, tc.existing, pre)
 				if diff := cmp.Diff(tc.want, got); diff != "" {
 					t.Errorf("PreScore=%v scores (-want,+got):\n%s", pre, diff)
 				}
@@ -364,7 +332,7 @@ func TestPropNodeResourcesFitScoreRange(t *testing.T) {
 			if err != nil {
 				rt.Fatal(err)
 			}
-			for i, s := range nrfScores(rt, pl, pod, nodes, pods, true) {
+			for i, s := range st.RawScores(rt, pl, pod, nodes, pods, true) {
 				if s < 0 || s > 100 {
 					rt.Fatalf("%s: node %d score %d outside [0,100]", strat, i, s)
 				}
@@ -395,7 +363,7 @@ func TestPropLeastPlusMostAllocated(t *testing.T) {
 			if err != nil {
 				rt.Fatal(err)
 			}
-			return nrfScores(rt, pl, pod, []*api.Node{node}, existing, true)[0]
+			return st.RawScores(rt, pl, pod, []*api.Node{node}, existing, true)[0]
 		}
 		least, most, rtcr := score(config.LeastAllocated), score(config.MostAllocated), score(config.RequestedToCapacityRatio)
 		total := used + r

@@ -8,6 +8,7 @@ import (
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
+	"github.com/schedkit/schedkit/internal/st"
 )
 
 // Every score that counts requests counts a bound pod's resize in flight
@@ -73,7 +74,7 @@ func TestScoresResizeInFlight(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, pre := range []bool{true, false} {
-				if got := nrfScores(t, tc.pl, tc.pod, tc.nodes, tc.existing, pre); !cmp.Equal(got, []int64{tc.want}) {
+				if got := st.RawScores(t, tc.pl, tc.pod, tc.nodes, tc.existing, pre); !cmp.Equal(got, []int64{tc.want}) {
 					t.Errorf("PreScore=%v: scores %v, want [%d]", pre, got, tc.want)
 				}
 			}

@@ -9,6 +9,7 @@ import (
 	"github.com/schedkit/schedkit/estimator/karmada"
 	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/filter/nodeunschedulable"
+	"github.com/schedkit/schedkit/filter/tainttoleration"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
@@ -24,7 +25,7 @@ func karmadaFilters(t testing.TB) []framework.FilterPlugin {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tt, _ := filter.NewTaintToleration(nil, nil)
+	tt, _ := tainttoleration.New(nil, nil)
 	nu, _ := nodeunschedulable.New(nil, nil)
 	return []framework.FilterPlugin{na.(framework.FilterPlugin), tt.(framework.FilterPlugin), nu.(framework.FilterPlugin)}
 }

@@ -4,6 +4,7 @@
 package st
 
 import (
+	"context"
 	"strconv"
 
 	fw "github.com/schedkit/schedkit/framework"
@@ -41,4 +42,36 @@ func NodeInfo(t interface{ Fatal(args ...any) }, name string, alloc map[string]s
 		t.Fatal(err)
 	}
 	return ni
+}
+
+// Fataler is what test helpers need of a *testing.T or a *rapid.T, so
+// that a property that calls them keeps rapid's shrinking.
+type Fataler interface {
+	Helper()
+	Fatalf(format string, args ...any)
+}
+
+// RawScores builds a snapshot of nodes and existing pods, runs pl's
+// PreScore (when runPreScore) and Score over every node in order, and
+// returns the raw scores. It fails the test on a non-success status.
+func RawScores(t Fataler, pl fw.Plugin, pod *api.Pod, nodes []*api.Node, existing []*api.Pod, runPreScore bool) []int64 {
+	t.Helper()
+	snap := fw.MustSnapshot(nodes, existing)
+	state := fw.NewCycleState()
+	state.SetSnapshot(snap)
+	pi := fw.MustPodInfo(pod)
+	if runPreScore {
+		if s := pl.(fw.PreScorePlugin).PreScore(context.Background(), state, pi, snap.Nodes()); !s.IsSuccess() {
+			t.Fatalf("PreScore: %v", s)
+		}
+	}
+	out := make([]int64, 0, len(nodes))
+	for _, ni := range snap.Nodes() {
+		v, s := pl.(fw.ScorePlugin).Score(context.Background(), state, pi, ni)
+		if !s.IsSuccess() {
+			t.Fatalf("Score(%s): %v", ni.Name(), s)
+		}
+		out = append(out, v)
+	}
+	return out
 }

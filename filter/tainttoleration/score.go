@@ -1,4 +1,4 @@
-package scoring
+package tainttoleration
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/scoring"
 )
 
 // ttPreScoreKey is kube's "PreScore"+TaintToleration state key.
@@ -18,34 +19,6 @@ type ttPreScoreState struct{ tolerations []api.Toleration }
 
 // Clone returns the state itself; it is read-only.
 func (s *ttPreScoreState) Clone() framework.StateData { return s }
-
-// TaintToleration is the score half of kube-scheduler v1.36's
-// TaintToleration: the raw score is the number of the node's
-// PreferNoSchedule taints that none of the pod's tolerations with effect
-// PreferNoSchedule or empty tolerates; NormalizeScore reverses it with
-// DefaultNormalizeScore(100, reverse=true), so nodes with the fewest such
-// taints score 100 (all 100 when no node has any).
-type TaintToleration struct{}
-
-var (
-	_ framework.PreScorePlugin       = (*TaintToleration)(nil)
-	_ framework.ScorePlugin          = (*TaintToleration)(nil)
-	_ framework.BatchScorePlugin     = (*TaintToleration)(nil)
-	_ framework.ScoreExtensions      = (*TaintToleration)(nil)
-	_ framework.BatchScoreExtensions = (*TaintToleration)(nil)
-)
-
-// NewTaintToleration builds the score half of TaintToleration.
-// It takes no args (args must be nil), so it is itself a framework.Factory.
-func NewTaintToleration(args any, _ framework.Handle) (framework.Plugin, error) {
-	if err := config.NoArgs(config.TaintTolerationName, args); err != nil {
-		return nil, err
-	}
-	return &TaintToleration{}, nil
-}
-
-// Name returns "TaintToleration".
-func (pl *TaintToleration) Name() string { return config.TaintTolerationName }
 
 // PreScore keeps the pod's tolerations whose effect is empty or
 // PreferNoSchedule.
@@ -81,10 +54,6 @@ func ttReadPreScoreState(state *framework.CycleState) (*ttPreScoreState, *framew
 	}
 	return s, nil
 }
-
-// ttMaxClasses bounds the taint classes whose counts ScoreBatch takes up
-// front; with more, it counts node by node.
-const ttMaxClasses = 64
 
 // ttIntolerable counts the PreferNoSchedule taints that tols do not
 // tolerate.
@@ -135,7 +104,7 @@ func (pl *TaintToleration) ScoreBatchBounds(_ context.Context, state *framework.
 		}
 		out[i] = n
 	}
-	lo, hi = RowBounds(out)
+	lo, hi = scoring.RowBounds(out)
 	return lo, hi, nil
 }
 
@@ -162,34 +131,19 @@ func ttClassScores(out, counts []int64, class, idx []int32) (lo, hi int64, _ *fr
 	return lo, hi, nil
 }
 
-var _ = [1]struct{}{}[ttMaxClasses-64] // ttClassScores' mask has a bit per class
-
 // ScoreExtensions returns the plugin itself (NormalizeScore).
 func (pl *TaintToleration) ScoreExtensions() framework.ScoreExtensions { return pl }
 
 // NormalizeScoreBatch is NormalizeScore over a row of scores
 // (framework.BatchScoreExtensions).
 func (pl *TaintToleration) NormalizeScoreBatch(_ context.Context, _ *framework.CycleState, _ *framework.PodInfo, _ []*framework.NodeInfo, scores []int64) *framework.Status {
-	DefaultNormalizeRow(framework.MaxNodeScore, true, scores)
+	scoring.DefaultNormalizeRow(framework.MaxNodeScore, true, scores)
 	return nil
 }
 
 // NormalizeScore applies DefaultNormalizeScore(100, reverse=true).
 func (pl *TaintToleration) NormalizeScore(_ context.Context, _ *framework.CycleState, _ *framework.PodInfo, scores framework.NodeScoreList) *framework.Status {
 	return framework.DefaultNormalizeScore(framework.MaxNodeScore, true, scores)
-}
-
-var _ framework.NodeLocalPlugin = (*TaintToleration)(nil)
-
-// NodeLocal is true: the score counts the node's intolerable
-// PreferNoSchedule taints.
-func (pl *TaintToleration) NodeLocal(*framework.PodInfo) bool { return true }
-
-var _ framework.SignPlugin = (*TaintToleration)(nil)
-
-// SignPod signs the pod's tolerations (tainttoleration/taint_toleration.go).
-func (pl *TaintToleration) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
-	return []framework.SignFragment{{Key: framework.SignerTolerations, Value: framework.SignTolerations(pod.Pod)}}, nil
 }
 
 var _ framework.RangeNormalizer = (*TaintToleration)(nil)

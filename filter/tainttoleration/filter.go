@@ -1,49 +1,13 @@
-package filter
+package tainttoleration
 
 import (
 	"context"
 
 	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 )
-
-// ReasonUntoleratedTaint is kube-scheduler v1.36 TaintToleration's filter
-// reason. Since v1.35 (kubernetes/kubernetes#134740) it no longer names the
-// taint's key and value ("node(s) had untolerated taint {key: value}"
-// before).
-const ReasonUntoleratedTaint = "node(s) had untolerated taint(s)"
-
-// TaintToleration is the filter half of kube-scheduler v1.36's
-// TaintToleration: a node with a NoSchedule or NoExecute taint that none of
-// the pod's tolerations tolerates is rejected (UnschedulableAndUnresolvable).
-// Toleration operators Lt and Gt (feature-gated, off by default in v1.36)
-// tolerate nothing.
-type TaintToleration struct{ reject *framework.Status }
-
-var (
-	_ framework.FilterPlugin                 = (*TaintToleration)(nil)
-	_ framework.BatchFilterPlugin            = (*TaintToleration)(nil)
-	_ framework.TrustedRejectingFilterPlugin = (*TaintToleration)(nil)
-)
-
-// NewTaintToleration builds the filter half of TaintToleration of the
-// handle's release (with v1.37's no-op PreFilter from v1.37; a nil handle
-// means DefaultKubeVersion).
-// It takes no args (args must be nil), so it is itself a framework.Factory.
-func NewTaintToleration(args any, h framework.Handle) (framework.Plugin, error) {
-	if err := config.NoArgs(config.TaintTolerationName, args); err != nil {
-		return nil, err
-	}
-	pl := &TaintToleration{reject: framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonUntoleratedTaint)}
-	if Release(h).AtLeast(framework.KubeV137) {
-		return taintTolerationPreFilter{pl}, nil
-	}
-	return pl, nil
-}
-
-// Name returns "TaintToleration".
-func (pl *TaintToleration) Name() string { return config.TaintTolerationName }
 
 // VictimRemoval reports that removing pods from a node leaves the verdict
 // unchanged (the verdict reads the node's taints alone;
@@ -82,7 +46,7 @@ func (pl *TaintToleration) FilterRejects(_ context.Context, state *framework.Cyc
 			if rej == 0 {
 				return rejected
 			}
-			rejected, added := MarkRejections(rejected, len(idx), func(room []framework.NodeRejection) int { return ttRejectedNodes(room, class, idx, rej) })
+			rejected, added := filter.MarkRejections(rejected, len(idx), func(room []framework.NodeRejection) int { return ttRejectedNodes(room, class, idx, rej) })
 			for j := range added {
 				added[j].Status = verdicts[class[idx[added[j].Node]]]
 			}
@@ -121,12 +85,6 @@ func ttRejectedNodes(out []framework.NodeRejection, class, idx []int32, rej uint
 	}
 	return n
 }
-
-var _ = [1]struct{}{}[ttMaxClasses-64] // a class's bit in ttRejectedNodes' mask
-
-// ttMaxClasses bounds the taint classes whose verdicts FilterBatch decides
-// up front; with more, it decides node by node.
-const ttMaxClasses = 64
 
 // ttClassesKey holds the cycle's verdicts by taint class, decided by the
 // first FilterBatch call of the cycle.
@@ -175,14 +133,12 @@ func (pl *TaintToleration) filter(tols []api.Toleration, taints []api.Taint) *fr
 	return nil
 }
 
-var _ framework.EnqueueExtensions = (*TaintToleration)(nil)
-
 // EventsToRegister: a node added or its taints changed, or a new toleration
 // of the pod (tainttoleration/taint_toleration.go).
 func (pl *TaintToleration) EventsToRegister(context.Context) ([]framework.ClusterEventWithHint, error) {
 	return []framework.ClusterEventWithHint{
-		{Event: NodeEvent(framework.Add | framework.UpdateNodeTaint), QueueingHintFn: pl.afterNodeChange},
-		{Event: PodEvent(framework.UpdatePodToleration), QueueingHintFn: pl.afterPodTolerationChange},
+		{Event: filter.NodeEvent(framework.Add | framework.UpdateNodeTaint), QueueingHintFn: pl.afterNodeChange},
+		{Event: filter.PodEvent(framework.UpdatePodToleration), QueueingHintFn: pl.afterPodTolerationChange},
 	}, nil
 }
 
@@ -212,33 +168,3 @@ func (pl *TaintToleration) afterPodTolerationChange(_ *framework.Snapshot, pod *
 	}
 	return framework.QueueSkip, nil
 }
-
-var _ framework.NodeLocalPlugin = (*TaintToleration)(nil)
-
-// NodeLocal is true: the verdict reads the node's taints.
-func (pl *TaintToleration) NodeLocal(*framework.PodInfo) bool { return true }
-
-var _ framework.SignPlugin = (*TaintToleration)(nil)
-
-// SignPod signs the pod's tolerations (tainttoleration/taint_toleration.go).
-func (pl *TaintToleration) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
-	return []framework.SignFragment{{Key: framework.SignerTolerations, Value: framework.SignTolerations(pod.Pod)}}, nil
-}
-
-// taintTolerationPreFilter is TaintToleration with kube-scheduler v1.37's PreFilter
-// (tainttoleration/taint_toleration.go:PreFilter), which does nothing with kube's default feature
-// gates: it skips only a pod whose resize is deferred, under the alpha
-// InPlacePodVerticalScalingSchedulerPreemption gate, which schedkit does
-// not model. It makes the plugin a PreFilter plugin of the default
-// profile, as in kube.
-type taintTolerationPreFilter struct{ *TaintToleration }
-
-var _ framework.PreFilterPlugin = taintTolerationPreFilter{}
-
-// PreFilter returns no result and no status: every node is filtered.
-func (taintTolerationPreFilter) PreFilter(context.Context, *framework.CycleState, *framework.PodInfo, []*framework.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
-	return nil, nil
-}
-
-// PreFilterExtensions returns nil: nothing to update per pod.
-func (taintTolerationPreFilter) PreFilterExtensions() framework.PreFilterExtensions { return nil }

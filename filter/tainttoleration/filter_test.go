@@ -1,4 +1,4 @@
-package filter
+package tainttoleration
 
 import (
 	"context"
@@ -52,7 +52,7 @@ func TestTaintTolerationFilter(t *testing.T) {
 		{"Gt is feature-gated off in v1.36 and tolerates nothing", []api.Toleration{ttTol("n", "Gt", "1", ns)}, []api.Taint{{Key: "n", Value: "5", Effect: ns}}, reject},
 		{"no taints", nil, nil, nil},
 	}
-	pl, _ := NewTaintToleration(nil, nil)
+	pl, _ := New(nil, nil)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			w := st.MakePod().Name("p")
@@ -74,7 +74,7 @@ func TestTaintTolerationFilter(t *testing.T) {
 }
 
 func BenchmarkTaintTolerationFilter(b *testing.B) {
-	pl, _ := NewTaintToleration(nil, nil)
+	pl, _ := New(nil, nil)
 	pod := fw.MustPodInfo(st.MakePod().Name("bench").Toleration(ttTol("other", "Exists", "", "")).Obj())
 	st.BenchFilter(b, pl, pod)
 }
@@ -82,7 +82,7 @@ func BenchmarkTaintTolerationFilter(b *testing.B) {
 // tainttoleration/taint_toleration_test.go TestIsSchedulableAfterNodeChange
 // and Test_isSchedulableAfterPodTolerationChange.
 func TestTaintTolerationHints(t *testing.T) {
-	pl := st.HintPlugin[*TaintToleration](t)(NewTaintToleration(nil, nil))
+	pl := st.HintPlugin[*TaintToleration](t)(New(nil, nil))
 	pod := builder.MakePod().Name("pod1").Toleration(api.Toleration{Key: "dedicated", Operator: api.TolerationOpEqual, Value: "user2", Effect: api.TaintEffectNoSchedule}).Obj()
 	tainted := func(vals ...string) *api.Node {
 		w := builder.MakeNode().Name("nodeA")

@@ -1,4 +1,4 @@
-package scoring
+package tainttoleration
 
 import (
 	"context"
@@ -12,9 +12,9 @@ import (
 )
 
 // ttScoreAndNormalize runs PreScore, Score and NormalizeScore over nodes.
-func ttScoreAndNormalize(t fataler, pl fw.Plugin, pod *api.Pod, nodes []*api.Node) []int64 {
+func ttScoreAndNormalize(t st.Fataler, pl fw.Plugin, pod *api.Pod, nodes []*api.Node) []int64 {
 	t.Helper()
-	raw := nrfScores(t, pl, pod, nodes, nil, true)
+	raw := st.RawScores(t, pl, pod, nodes, nil, true)
 	list := make(fw.NodeScoreList, len(raw))
 	for i, v := range raw {
 		list[i] = fw.NodeScore{Name: nodes[i].Name, Score: v}
@@ -78,7 +78,7 @@ func TestTaintTolerationScore(t *testing.T) {
 			[]int64{67, 0}},
 		{"empty node list", nil, nil, []int64{}},
 	}
-	pl, _ := NewTaintToleration(nil, nil)
+	pl, _ := New(nil, nil)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			w := st.MakePod().Name("p")
@@ -93,7 +93,7 @@ func TestTaintTolerationScore(t *testing.T) {
 }
 
 func TestTaintTolerationScoreWithoutPreScore(t *testing.T) {
-	pl, _ := NewTaintToleration(nil, nil)
+	pl, _ := New(nil, nil)
 	ni, _ := fw.NewNodeInfo(ttNode("A"))
 	_, s := pl.(fw.ScorePlugin).Score(context.Background(), fw.NewCycleState(), fw.MustPodInfo(st.MakePod().Obj()), ni)
 	if s.Code() != fw.Error {
@@ -102,7 +102,7 @@ func TestTaintTolerationScoreWithoutPreScore(t *testing.T) {
 }
 
 func TestTaintTolerationScoreAllocs(t *testing.T) {
-	pl, _ := NewTaintToleration(nil, nil)
+	pl, _ := New(nil, nil)
 	pod := fw.MustPodInfo(st.MakePod().Toleration(api.Toleration{Key: "a", Operator: api.TolerationOpExists}).Obj())
 	state := fw.NewCycleState()
 	pl.(fw.PreScorePlugin).PreScore(context.Background(), state, pod, nil)
@@ -117,7 +117,7 @@ func TestTaintTolerationScoreAllocs(t *testing.T) {
 // nodes without such taints get 100, the most tainted get 0, and when no
 // node has any, all get 100.
 func TestPropTaintTolerationNormalized(t *testing.T) {
-	pl, _ := NewTaintToleration(nil, nil)
+	pl, _ := New(nil, nil)
 	rapid.Check(t, func(rt *rapid.T) {
 		n := rapid.IntRange(1, 8).Draw(rt, "nodes")
 		nodes := make([]*api.Node, n)
@@ -146,6 +146,6 @@ func TestPropTaintTolerationNormalized(t *testing.T) {
 }
 
 func BenchmarkTaintTolerationScore(b *testing.B) {
-	pl, _ := NewTaintToleration(nil, nil)
+	pl, _ := New(nil, nil)
 	st.BenchScore(b, pl, st.ScoreBenchPod())
 }
