@@ -24,7 +24,6 @@ var (
 	_ Args = (*NodeResourcesBalancedAllocationArgs)(nil)
 	_ Args = (*PodTopologySpreadArgs)(nil)
 	_ Args = (*InterPodAffinityArgs)(nil)
-	_ Args = (*NodeAffinityArgs)(nil)
 	_ Args = (*LoadAwareSchedulingArgs)(nil)
 )
 

@@ -6,6 +6,8 @@ package config
 const (
 	// ImageLocalityName is kube-scheduler's ImageLocality score plugin.
 	ImageLocalityName = "ImageLocality"
+	// NodeAffinityName is kube-scheduler's NodeAffinity plugin.
+	NodeAffinityName = "NodeAffinity"
 	// TaintTolerationName is kube-scheduler's TaintToleration plugin.
 	TaintTolerationName = "TaintToleration"
 	// NodeNameName is kube-scheduler's NodeName filter.

@@ -24,7 +24,6 @@ func TestConformance(t *testing.T) {
 		name string
 		new  func() (fw.Plugin, error)
 	}{
-		{"NodeAffinity", func() (fw.Plugin, error) { return NewNodeAffinity(config.DefaultNodeAffinityArgs(), nil) }},
 		{"NodeResourcesFit", func() (fw.Plugin, error) { return NewNodeResourcesFit(config.DefaultNodeResourcesFitArgs(), nil) }},
 		{"PodTopologySpread", func() (fw.Plugin, error) {
 			return NewPodTopologySpread(config.DefaultPodTopologySpreadArgs(), nil)

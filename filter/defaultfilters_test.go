@@ -8,6 +8,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/filter"
+	"github.com/schedkit/schedkit/filter/nodeaffinity"
 	"github.com/schedkit/schedkit/filter/nodename"
 	"github.com/schedkit/schedkit/filter/nodeports"
 	"github.com/schedkit/schedkit/filter/nodeunschedulable"
@@ -33,7 +34,7 @@ func TestDefaultFiltersThroughRunner(t *testing.T) {
 	must(reg.Register(config.NodeUnschedulableName, nodeunschedulable.New))
 	must(reg.Register(config.NodeNameName, nodename.New))
 	must(reg.Register(config.TaintTolerationName, tainttoleration.New))
-	must(reg.Register(config.NodeAffinityName, filter.NodeAffinityFactory))
+	must(reg.Register(config.NodeAffinityName, nodeaffinity.New))
 	must(reg.Register(config.NodePortsName, nodeports.New))
 	must(reg.Register(config.NodeResourcesFitName, filter.NodeResourcesFitFactory))
 	filters := []string{config.NodeUnschedulableName, config.NodeNameName, config.TaintTolerationName, config.NodeAffinityName, config.NodePortsName, config.NodeResourcesFitName}

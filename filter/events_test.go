@@ -15,7 +15,6 @@ func TestEventsToRegister(t *testing.T) {
 	nodeRes, _ := NodeResourcesFitFactory(nil, nil)
 	pts, _ := PodTopologySpreadFactory(nil, nil)
 	ipa, _ := InterPodAffinityFactory(nil, nil)
-	na, _ := NodeAffinityFactory(nil, nil)
 	la, err := NewLoadAware(config.DefaultLoadAwareSchedulingArgs(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -30,7 +29,6 @@ func TestEventsToRegister(t *testing.T) {
 		{nodeRes, []ev{pod(fw.Delete | fw.UpdatePodScaleDown), node(fw.Add | fw.UpdateNodeAllocatable)}},
 		{pts, []ev{pod(fw.Add | fw.UpdatePodLabel | fw.UpdatePodToleration | fw.Delete), node(fw.Add | fw.Delete | fw.UpdateNodeLabel | fw.UpdateNodeTaint)}},
 		{ipa, []ev{pod(fw.Add | fw.UpdatePodLabel | fw.Delete), node(fw.Add | fw.UpdateNodeLabel)}},
-		{na, []ev{node(fw.Add | fw.UpdateNodeLabel)}},
 		{la, []ev{pod(fw.Delete), {Resource: fw.ResourceNodeMetric, ActionType: fw.Add | fw.Update | fw.Delete}}},
 	} {
 		evs, err := tc.pl.(fw.EnqueueExtensions).EventsToRegister(context.Background())

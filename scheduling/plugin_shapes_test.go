@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedkit/schedkit/filter/nodeaffinity"
+
 	"github.com/schedkit/schedkit/filter/tainttoleration"
 
 	"github.com/schedkit/schedkit/config"
@@ -38,18 +40,20 @@ type shapePlugin struct {
 	name    string
 	ctor    any
 	factory framework.Factory
+	noArgs  bool // the plugin takes no args
 }
 
-// shapePlugins lists every plugin constructor of filter, scoring and
-// scheduling: the halves, the composed plugins and the optional ones.
+// shapePlugins lists every plugin constructor of filter, scoring, their
+// homes and scheduling: the halves, the composed plugins and the optional
+// ones.
 func shapePlugins() []shapePlugin {
 	noArgs := func(name string, f func(any, framework.Handle) (framework.Plugin, error)) shapePlugin {
-		return shapePlugin{name, f, f}
+		return shapePlugin{name, f, f, true}
 	}
-	// A plugin package's New(args any, framework.Handle) is the Factory
-	// of a plugin with args (nil: its defaults).
-	homeArgs := func(name string, f func(any, framework.Handle) (framework.Plugin, error)) shapePlugin {
-		return shapePlugin{name: name, factory: f}
+	// home is a plugin home's New, its Factory, which takes the args type
+	// of its home.
+	home := func(name string, f func(any, framework.Handle) (framework.Plugin, error)) shapePlugin {
+		return shapePlugin{name, f, f, false}
 	}
 	return []shapePlugin{
 		noArgs(config.SchedulingGatesName, schedulinggates.New),
@@ -64,32 +68,31 @@ func shapePlugins() []shapePlugin {
 		noArgs(config.GCEPDLimitsName, nodevolumelimits.NewGCEPDLimits),
 		noArgs(config.AzureDiskLimitsName, nodevolumelimits.NewAzureDiskLimits),
 		noArgs(config.CinderLimitsName, nodevolumelimits.NewCinderLimits),
-		{config.NodeAffinityName, filter.NewNodeAffinity, filter.NodeAffinityFactory},
-		{config.NodeResourcesFitName, filter.NewNodeResourcesFit, filter.NodeResourcesFitFactory},
-		{config.PodTopologySpreadName, filter.NewPodTopologySpread, filter.PodTopologySpreadFactory},
-		{config.InterPodAffinityName, filter.NewInterPodAffinity, filter.InterPodAffinityFactory},
-		{config.LoadAwareSchedulingName, filter.NewLoadAware, filter.LoadAwareFactory},
-		{config.VolumeBindingName, filter.NewVolumeBinding, filter.VolumeBindingFactory},
+		home(config.NodeAffinityName, nodeaffinity.New),
+		{config.NodeResourcesFitName, filter.NewNodeResourcesFit, filter.NodeResourcesFitFactory, false},
+		{config.PodTopologySpreadName, filter.NewPodTopologySpread, filter.PodTopologySpreadFactory, false},
+		{config.InterPodAffinityName, filter.NewInterPodAffinity, filter.InterPodAffinityFactory, false},
+		{config.LoadAwareSchedulingName, filter.NewLoadAware, filter.LoadAwareFactory, false},
+		{config.VolumeBindingName, filter.NewVolumeBinding, filter.VolumeBindingFactory, false},
 		noArgs(config.ImageLocalityName, scoring.NewImageLocality),
-		{config.NodeAffinityName, scoring.NewNodeAffinity, scoring.NodeAffinityFactory},
-		{config.NodeResourcesFitName, scoring.NewNodeResourcesFit, scoring.NodeResourcesFitFactory},
-		{config.NodeResourcesBalancedAllocationName, scoring.NewNodeResourcesBalancedAllocation, scoring.NodeResourcesBalancedAllocationFactory},
-		{config.PodTopologySpreadName, scoring.NewPodTopologySpread, scoring.PodTopologySpreadFactory},
-		{config.InterPodAffinityName, scoring.NewInterPodAffinity, scoring.InterPodAffinityFactory},
-		{config.LoadAwareSchedulingName, scoring.NewLoadAware, scoring.LoadAwareFactory},
-		{config.VolumeBindingName, scoring.NewVolumeBinding, scoring.VolumeBindingFactory},
-		{config.TargetLoadPackingName, scoring.NewTargetLoadPacking, scoring.TargetLoadPackingFactory},
-		{config.TargetLoadPackingName, scoring.NewTargetLoadPacking, scoring.TargetLoadPackingFactoryWith(scoring.WithNodeLoadSource(scoring.NodeLoads{}))},
-		{config.LoadVariationRiskBalancingName, scoring.NewLoadVariationRiskBalancing, scoring.LoadVariationRiskBalancingFactory},
-		{config.LoadVariationRiskBalancingName, scoring.NewLoadVariationRiskBalancing, scoring.LoadVariationRiskBalancingFactoryWith(scoring.WithNodeLoadSource(scoring.NodeLoads{}))},
+		{config.NodeResourcesFitName, scoring.NewNodeResourcesFit, scoring.NodeResourcesFitFactory, false},
+		{config.NodeResourcesBalancedAllocationName, scoring.NewNodeResourcesBalancedAllocation, scoring.NodeResourcesBalancedAllocationFactory, false},
+		{config.PodTopologySpreadName, scoring.NewPodTopologySpread, scoring.PodTopologySpreadFactory, false},
+		{config.InterPodAffinityName, scoring.NewInterPodAffinity, scoring.InterPodAffinityFactory, false},
+		{config.LoadAwareSchedulingName, scoring.NewLoadAware, scoring.LoadAwareFactory, false},
+		{config.VolumeBindingName, scoring.NewVolumeBinding, scoring.VolumeBindingFactory, false},
+		{config.TargetLoadPackingName, scoring.NewTargetLoadPacking, scoring.TargetLoadPackingFactory, false},
+		{config.TargetLoadPackingName, scoring.NewTargetLoadPacking, scoring.TargetLoadPackingFactoryWith(scoring.WithNodeLoadSource(scoring.NodeLoads{})), false},
+		{config.LoadVariationRiskBalancingName, scoring.NewLoadVariationRiskBalancing, scoring.LoadVariationRiskBalancingFactory, false},
+		{config.LoadVariationRiskBalancingName, scoring.NewLoadVariationRiskBalancing, scoring.LoadVariationRiskBalancingFactoryWith(scoring.WithNodeLoadSource(scoring.NodeLoads{})), false},
 		noArgs(config.PrioritySortName, queuesort.New),
 		noArgs(config.DefaultBinderName, defaultbinder.New),
 		noArgs(config.GangSchedulingName, gangscheduling.New),
 		noArgs(config.TopologyPlacementGeneratorName, topologyaware.New),
 		noArgs(config.PodGroupPodsCountName, podgrouppodscount.New),
-		homeArgs(config.DefaultPreemptionName, defaultpreemption.New),
-		homeArgs(config.CoschedulingName, coscheduling.New),
-		homeArgs(config.LoadAwareSchedulingName, loadaware.New),
+		home(config.DefaultPreemptionName, defaultpreemption.New),
+		home(config.CoschedulingName, coscheduling.New),
+		home(config.LoadAwareSchedulingName, loadaware.New),
 		{name: config.LoadAwareSchedulingName, factory: loadaware.FactoryWith(loadaware.WithEstimators(nil))},
 	}
 }
@@ -111,14 +114,15 @@ func checkFactory(t *testing.T, name string, factory framework.Factory) {
 	}
 }
 
-// Every plugin of filter, scoring and scheduling has one constructor shape,
-// NewX(args, framework.Handle[, options...]) (framework.Plugin, error), and
-// one Factory: NewX itself for plugins without args (args is any and must
-// be nil), XFactory for plugins with args (a struct of package config; nil
-// args mean its defaults), XFactoryWith(options...) for those whose
-// options supply a dependency; a plugin package's New(args any,
-// framework.Handle) is its Factory. Each builds from nil args and a nil
-// handle, and refuses args of another type naming itself.
+// Every plugin of filter, scoring, their homes and scheduling has one
+// constructor shape, NewX(args, framework.Handle[, options...])
+// (framework.Plugin, error), and one Factory: a home's New (args of the
+// home's args type or nil, its defaults), NewX itself for plugins without
+// args (args is any and must be nil), XFactory for plugins with args (a
+// struct of package config; nil args mean its defaults),
+// XFactoryWith(options...) for those whose options supply a dependency.
+// Each builds from nil args and a nil handle, and refuses args of another
+// type naming itself.
 func TestPluginConstructorShapes(t *testing.T) {
 	var (
 		handleT = reflect.TypeFor[framework.Handle]()
@@ -142,6 +146,7 @@ func TestPluginConstructorShapes(t *testing.T) {
 				t.Fatalf("constructor %s, want func(args, framework.Handle[, options...]) (framework.Plugin, error)", ct)
 			}
 			switch args := ct.In(0); {
+			case args == anyT && !sp.noArgs: // a home's New: its Factory, checked below
 			case args == anyT: // a plugin without args: NewX refuses any
 				out := reflect.ValueOf(sp.ctor).Call([]reflect.Value{reflect.ValueOf(struct{}{}), reflect.Zero(handleT)})
 				if err, _ := out[1].Interface().(error); err == nil || !strings.Contains(err.Error(), "takes no args") {

@@ -3,6 +3,8 @@ package scheduling
 import (
 	"slices"
 
+	"github.com/schedkit/schedkit/filter/nodeaffinity"
+
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/filter/defaultpreemption"
@@ -73,8 +75,7 @@ func DefaultPlugins() []PluginSpec {
 		{Name: config.NodeUnschedulableName, Factory: nodeunschedulable.New},
 		{Name: config.NodeNameName, Factory: nodename.New},
 		{Name: config.TaintTolerationName, Factory: tainttoleration.New},
-		{Name: config.NodeAffinityName, DefaultArgs: anyOf(config.DefaultNodeAffinityArgs),
-			Factory: splitFactory(config.NodeAffinityName, config.DefaultNodeAffinityArgs, filter.NewNodeAffinity, scoring.NewNodeAffinity)},
+		{Name: config.NodeAffinityName, DefaultArgs: anyOf(nodeaffinity.DefaultNodeAffinityArgs), Factory: nodeaffinity.New},
 		{Name: config.NodePortsName, Factory: nodeports.New},
 		{Name: config.NodeResourcesFitName, DefaultArgs: anyOf(config.DefaultNodeResourcesFitArgs),
 			Factory: splitFactory(config.NodeResourcesFitName, config.DefaultNodeResourcesFitArgs, filter.NewNodeResourcesFit, scoring.NewNodeResourcesFit)},

@@ -27,7 +27,6 @@ func TestConformance(t *testing.T) {
 		name string
 		new  func(t *rapid.T) (fw.Plugin, error)
 	}{
-		{"NodeAffinity", func(*rapid.T) (fw.Plugin, error) { return NewNodeAffinity(config.DefaultNodeAffinityArgs(), nil) }},
 		{"NodeResourcesFit", func(*rapid.T) (fw.Plugin, error) {
 			return NewNodeResourcesFit(config.DefaultNodeResourcesFitArgs(), nil)
 		}},

@@ -5,9 +5,8 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/estimator/karmada"
-	"github.com/schedkit/schedkit/filter"
+	"github.com/schedkit/schedkit/filter/nodeaffinity"
 	"github.com/schedkit/schedkit/filter/nodeunschedulable"
 	"github.com/schedkit/schedkit/filter/tainttoleration"
 	"github.com/schedkit/schedkit/framework"
@@ -21,7 +20,7 @@ import (
 // NoExecute taints, cordoned nodes.
 func karmadaFilters(t testing.TB) []framework.FilterPlugin {
 	t.Helper()
-	na, err := filter.NewNodeAffinity(config.NodeAffinityArgs{}, nil)
+	na, err := nodeaffinity.New(nodeaffinity.NodeAffinityArgs{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/filter/defaultpreemption"
+	"github.com/schedkit/schedkit/filter/nodeaffinity"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling"
@@ -54,7 +55,7 @@ func codecs() map[string]codec {
 		config.NodeResourcesBalancedAllocationName: {decode: decodeBA, typ: reflect.TypeFor[config.NodeResourcesBalancedAllocationArgs]()},
 		config.PodTopologySpreadName:               {decode: decodePTS, typ: reflect.TypeFor[config.PodTopologySpreadArgs]()},
 		config.InterPodAffinityName:                {decode: decodeIPA, typ: reflect.TypeFor[config.InterPodAffinityArgs]()},
-		config.NodeAffinityName:                    {decode: decodeNA, typ: reflect.TypeFor[config.NodeAffinityArgs]()},
+		config.NodeAffinityName:                    {decode: decodeNA, typ: reflect.TypeFor[nodeaffinity.NodeAffinityArgs]()},
 		config.LoadAwareSchedulingName:             {decode: decodeLA, typ: reflect.TypeFor[config.LoadAwareSchedulingArgs](), atBuild: true},
 		config.DefaultPreemptionName:               {decode: decodeDP, typ: reflect.TypeFor[defaultpreemption.DefaultPreemptionArgs]()},
 		config.VolumeBindingName:                   volumeBindingCodec(false),
@@ -327,7 +328,7 @@ func decodeNA(path string, v any) (any, any, error, error) {
 	if err := decodeStrict(path, v, &w); err != nil {
 		return nil, nil, nil, err
 	}
-	a := config.NodeAffinityArgs{AddedAffinity: w.AddedAffinity}
+	a := nodeaffinity.NodeAffinityArgs{AddedAffinity: w.AddedAffinity}
 	a.SetDefaults()
 	return a, nodeAffinityArgs{AddedAffinity: a.AddedAffinity}, rebase(path, a.Validate()), nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/filter/defaultpreemption"
+	"github.com/schedkit/schedkit/filter/nodeaffinity"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/resource"
@@ -73,7 +74,7 @@ func TestConfigSeed004Minimal(t *testing.T) {
 		config.NodeResourcesBalancedAllocationName: config.DefaultNodeResourcesBalancedAllocationArgs(),
 		config.PodTopologySpreadName:               config.DefaultPodTopologySpreadArgs(),
 		config.InterPodAffinityName:                config.DefaultInterPodAffinityArgs(),
-		config.NodeAffinityName:                    config.DefaultNodeAffinityArgs(),
+		config.NodeAffinityName:                    nodeaffinity.DefaultNodeAffinityArgs(),
 		config.DefaultPreemptionName:               defaultpreemption.DefaultDefaultPreemptionArgs(),
 		config.VolumeBindingName:                   config.DefaultVolumeBindingArgs().ForKubeVersion(framework.DefaultKubeVersion),
 		config.DynamicResourcesName:                config.DefaultDynamicResourcesArgs(),

@@ -1,27 +1,27 @@
-package config
+package nodeaffinity
 
 import (
 	"errors"
 	"fmt"
 
+	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework/api"
-	"github.com/schedkit/schedkit/internal/nodeaffinity"
+	"github.com/schedkit/schedkit/internal/nodeselector"
 )
 
-// NodeAffinityName is kube-scheduler's NodeAffinity plugin.
-const NodeAffinityName = "NodeAffinity"
-
-// NodeAffinityArgs are the arguments of NodeAffinity (kube-scheduler v1.36
+// NodeAffinityArgs are the arguments of NodeAffinity (kube-scheduler's
 // NodeAffinityArgs): an affinity every pod must also satisfy (required) or
 // is scored by (preferred), on top of its own.
 type NodeAffinityArgs struct {
 	AddedAffinity *api.NodeAffinity `json:"addedAffinity,omitempty"`
 }
 
+var _ config.Args = (*NodeAffinityArgs)(nil)
+
 // DefaultNodeAffinityArgs returns the default: no added affinity.
 func DefaultNodeAffinityArgs() NodeAffinityArgs { return NodeAffinityArgs{} }
 
-// Validate checks the args as kube-scheduler v1.36's ValidateNodeAffinityArgs:
+// Validate checks the args as kube-scheduler's ValidateNodeAffinityArgs:
 // every term of addedAffinity.requiredDuringSchedulingIgnoredDuringExecution
 // and every non-empty, non-zero-weight term of
 // addedAffinity.preferredDuringSchedulingIgnoredDuringExecution must parse
@@ -34,12 +34,12 @@ func (a NodeAffinityArgs) Validate() error {
 	}
 	var errs []error
 	if ns := a.AddedAffinity.RequiredDuringSchedulingIgnoredDuringExecution; ns != nil {
-		if err := nodeaffinity.NewSelector(ns, "addedAffinity.requiredDuringSchedulingIgnoredDuringExecution").Err(); err != nil {
+		if err := nodeselector.NewSelector(ns, "addedAffinity.requiredDuringSchedulingIgnoredDuringExecution").Err(); err != nil {
 			errs = append(errs, err)
 		}
 	}
 	if terms := a.AddedAffinity.PreferredDuringSchedulingIgnoredDuringExecution; len(terms) != 0 {
-		if _, err := nodeaffinity.NewPreferred(terms, "addedAffinity.preferredDuringSchedulingIgnoredDuringExecution"); err != nil {
+		if _, err := newPreferred(terms, "addedAffinity.preferredDuringSchedulingIgnoredDuringExecution"); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -49,6 +49,6 @@ func (a NodeAffinityArgs) Validate() error {
 	return fmt.Errorf("nodeaffinity: %w", errors.Join(errs...))
 }
 
-// SetDefaults does nothing: kube-scheduler v1.36 has no defaults for
+// SetDefaults does nothing: kube-scheduler has no defaults for
 // NodeAffinityArgs (addedAffinity stays absent).
 func (a *NodeAffinityArgs) SetDefaults() {}

@@ -1,15 +1,13 @@
-package filter
+package nodeaffinity
 
 import (
 	"context"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
-	"github.com/schedkit/schedkit/internal/nodeaffinity"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -24,16 +22,16 @@ func naTerm(exprs ...api.NodeSelectorRequirement) api.NodeSelectorTerm {
 // Cases of kube-scheduler v1.36 nodeaffinity/node_affinity_test.go
 // (TestNodeAffinity), rewritten in our types.
 func TestNodeAffinityFilter(t *testing.T) {
-	rejectPod := fw.NewStatus(fw.UnschedulableAndUnresolvable, ReasonNodeAffinityPod)
-	rejectEnforced := fw.NewStatus(fw.UnschedulableAndUnresolvable, ReasonNodeAffinityEnforced)
-	conflict := fw.NewStatus(fw.UnschedulableAndUnresolvable, ReasonNodeAffinityConflict)
+	rejectPod := fw.NewStatus(fw.UnschedulableAndUnresolvable, ReasonPod)
+	rejectEnforced := fw.NewStatus(fw.UnschedulableAndUnresolvable, ReasonEnforced)
+	conflict := fw.NewStatus(fw.UnschedulableAndUnresolvable, ReasonConflict)
 	in, notIn, exists, dne, gt, lt := api.NodeSelectorOpIn, api.NodeSelectorOpNotIn, api.NodeSelectorOpExists, api.NodeSelectorOpDoesNotExist, api.NodeSelectorOpGt, api.NodeSelectorOpLt
 	tests := []struct {
 		name          string
 		pod           *api.Pod
 		labels        map[string]string
 		nodeName      string
-		args          config.NodeAffinityArgs
+		args          NodeAffinityArgs
 		wantPreFilter *fw.Status
 		wantResult    []string
 		want          *fw.Status
@@ -67,18 +65,18 @@ func TestNodeAffinityFilter(t *testing.T) {
 			wantPreFilter: conflict},
 		{name: "metadata.name NotIn", pod: st.MakePod().RequiredNodeAffinity(api.NodeSelectorTerm{MatchFields: []api.NodeSelectorRequirement{naReq("metadata.name", notIn, "node1")}}).Obj(), nodeName: "node1", want: rejectPod},
 		{name: "added affinity not matched", pod: st.MakePod().Obj(), labels: map[string]string{"zone": "foo"},
-			args: config.NodeAffinityArgs{AddedAffinity: &api.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{
+			args: NodeAffinityArgs{AddedAffinity: &api.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{
 				NodeSelectorTerms: []api.NodeSelectorTerm{naTerm(naReq("zone", in, "bar"))}}}}, want: rejectEnforced},
 		{name: "added affinity matched, pod affinity not", pod: st.MakePod().NodeSelector(map[string]string{"foo": "bar"}).Obj(), labels: map[string]string{"zone": "bar"},
-			args: config.NodeAffinityArgs{AddedAffinity: &api.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{
+			args: NodeAffinityArgs{AddedAffinity: &api.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{
 				NodeSelectorTerms: []api.NodeSelectorTerm{naTerm(naReq("zone", in, "bar"))}}}}, want: rejectPod},
 		{name: "added affinity matched", pod: st.MakePod().Obj(), labels: map[string]string{"zone": "bar"},
-			args: config.NodeAffinityArgs{AddedAffinity: &api.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{
+			args: NodeAffinityArgs{AddedAffinity: &api.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{
 				NodeSelectorTerms: []api.NodeSelectorTerm{naTerm(naReq("zone", in, "bar"))}}}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			pl, err := NewNodeAffinity(tc.args, nil)
+			pl, err := New(tc.args, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -108,7 +106,7 @@ func TestNodeAffinityFilter(t *testing.T) {
 				if !res.AllNodes() {
 					t.Errorf("PreFilterResult = %v, want all nodes", res.NodeNames)
 				}
-			} else if diff := cmp.Diff(tc.wantResult, nodeaffinity.SortedNames(res.NodeNames)); diff != "" {
+			} else if diff := cmp.Diff(tc.wantResult, sortedNames(res.NodeNames)); diff != "" {
 				t.Errorf("PreFilterResult (-want,+got):\n%s", diff)
 			}
 			for _, st := range []*fw.CycleState{state, fw.NewCycleState()} { // with and without PreFilter state
@@ -121,7 +119,7 @@ func TestNodeAffinityFilter(t *testing.T) {
 }
 
 func TestNewNodeAffinityInvalidArgs(t *testing.T) {
-	_, err := NewNodeAffinity(config.NodeAffinityArgs{AddedAffinity: &api.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{
+	_, err := New(NodeAffinityArgs{AddedAffinity: &api.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{
 		NodeSelectorTerms: []api.NodeSelectorTerm{naTerm(naReq("zone", api.NodeSelectorOpIn))}}}}, nil)
 	if err == nil {
 		t.Error("In without values accepted in addedAffinity")
@@ -129,7 +127,7 @@ func TestNewNodeAffinityInvalidArgs(t *testing.T) {
 }
 
 func TestNodeAffinityFilterAllocs(t *testing.T) {
-	pl, _ := NewNodeAffinity(config.NodeAffinityArgs{}, nil)
+	pl, _ := New(NodeAffinityArgs{}, nil)
 	pi := fw.MustPodInfo(st.MakePod().NodeSelector(map[string]string{"zone": "z1"}).RequiredNodeAffinity(st.LabelIn("disk", "ssd")).Obj())
 	state := fw.NewCycleState()
 	pl.(fw.PreFilterPlugin).PreFilter(context.Background(), state, pi, nil)
@@ -143,7 +141,7 @@ func TestNodeAffinityFilterAllocs(t *testing.T) {
 }
 
 func BenchmarkNodeAffinityFilter(b *testing.B) {
-	pl, _ := NewNodeAffinity(config.NodeAffinityArgs{}, nil)
+	pl, _ := New(NodeAffinityArgs{}, nil)
 	st.BenchFilter(b, pl, fw.MustPodInfo(st.MakePod().Name("bench").NodeSelector(map[string]string{"zone": "z1"}).
 		RequiredNodeAffinity(naTerm(naReq("zone", api.NodeSelectorOpIn, "z1", "z2"))).Obj()))
 }
@@ -152,7 +150,7 @@ func BenchmarkNodeAffinityFilter(b *testing.B) {
 func TestNodeAffinityHints(t *testing.T) {
 	podWithAffinity := builder.MakePod().Name("p").RequiredNodeAffinity(api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{
 		{Key: "foo", Operator: api.NodeSelectorOpIn, Values: []string{"bar"}}}}).Obj()
-	plain := st.HintPlugin[*NodeAffinity](t)(NewNodeAffinity(config.NodeAffinityArgs{}, nil))
+	plain := st.HintPlugin[*NodeAffinity](t)(New(NodeAffinityArgs{}, nil))
 	node := func() *builder.NodeWrapper {
 		return builder.MakeNode().Name("n").Capacity(map[string]string{"pods": "32"})
 	}
@@ -167,7 +165,7 @@ func TestNodeAffinityHints(t *testing.T) {
 		{Name: "queue-on-labels-change-makes-pod-schedulable", Pod: podWithAffinity, Old: node().Obj(), New: node().Label("foo", "bar").Obj(), Want: fw.Queue},
 		{Name: "skip-unrelated-change-that-keeps-pod-schedulable", Pod: podWithAffinity, Old: node().Label("foo", "bar").Obj(), New: node().Capacity(nil).Label("foo", "bar").Obj(), Want: fw.QueueSkip},
 	})
-	enforced := st.HintPlugin[*NodeAffinity](t)(NewNodeAffinity(config.NodeAffinityArgs{AddedAffinity: &api.NodeAffinity{
+	enforced := st.HintPlugin[*NodeAffinity](t)(New(NodeAffinityArgs{AddedAffinity: &api.NodeAffinity{
 		RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{NodeSelectorTerms: []api.NodeSelectorTerm{{MatchExpressions: []api.NodeSelectorRequirement{
 			{Key: "foo", Operator: api.NodeSelectorOpIn, Values: []string{"bar"}}}}}}}}, nil))
 	st.RunHints(t, enforced.afterNodeChange, nil, []st.HintCase{

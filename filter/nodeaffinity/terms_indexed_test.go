@@ -12,7 +12,7 @@ import (
 // TestPropIndexedEqualsPlain: a pod's required node constraints
 // (nodeSelector AND any of the required terms) and its preferred terms,
 // resolved against a snapshot, give every snapshot node the verdict and
-// the score Required.Match and Preferred.Score give the node itself.
+// the score requiredTerms.Match and preferredTerms.Score give the node itself.
 func TestPropIndexedEqualsPlain(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(1, 12).Draw(t, "nodes")
@@ -42,7 +42,7 @@ func TestPropIndexedEqualsPlain(t *testing.T) {
 				tm.MatchExpressions = append(tm.MatchExpressions, r)
 			}
 			if rapid.IntRange(0, 4).Draw(t, label+"Field") == 0 {
-				tm.MatchFields = []api.NodeSelectorRequirement{{Key: ObjectNameField, Operator: api.NodeSelectorOpIn,
+				tm.MatchFields = []api.NodeSelectorRequirement{{Key: objectNameField, Operator: api.NodeSelectorOpIn,
 					Values: []string{fmt.Sprintf("n%d", rapid.IntRange(0, n-1).Draw(t, label+"FieldNode"))}}}
 			}
 			return tm
@@ -63,8 +63,8 @@ func TestPropIndexedEqualsPlain(t *testing.T) {
 				api.PreferredSchedulingTerm{Weight: rapid.Int32Range(0, 100).Draw(t, "weight"), Preference: term("pref")})
 		}
 		pod.Spec.Affinity = &api.Affinity{NodeAffinity: na}
-		r := GetRequired(pod)
-		p, err := NewPreferred(na.PreferredDuringSchedulingIgnoredDuringExecution, "p")
+		r := podRequired(pod)
+		p, err := newPreferred(na.PreferredDuringSchedulingIgnoredDuringExecution, "p")
 		if err != nil {
 			t.Fatal(err)
 		}

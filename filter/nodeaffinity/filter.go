@@ -1,32 +1,20 @@
-package filter
+package nodeaffinity
 
 import (
 	"context"
 	"fmt"
 
 	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
-	"github.com/schedkit/schedkit/internal/nodeaffinity"
-)
-
-// Reasons of NodeAffinity (kube-scheduler v1.36).
-const (
-	// ReasonNodeAffinityPod: the node fails the pod's nodeSelector or
-	// required node affinity.
-	ReasonNodeAffinityPod = "node(s) didn't match Pod's node affinity/selector"
-	// ReasonNodeAffinityEnforced: the node fails the plugin's addedAffinity.
-	ReasonNodeAffinityEnforced = "node(s) didn't match scheduler-enforced node affinity"
-	// ReasonNodeAffinityConflict: the pod's required terms name no node at
-	// all through metadata.name (PreFilter).
-	ReasonNodeAffinityConflict = "pod affinity terms conflict"
 )
 
 // naPreFilterKey is kube's "PreFilter"+NodeAffinity state key.
 const naPreFilterKey framework.StateKey = "PreFilter" + config.NodeAffinityName
 
 type naPreFilterState struct {
-	required nodeaffinity.Required
+	required requiredTerms
 	// indexed is required resolved against snap, the cycle's snapshot.
 	indexed *api.IndexedNodeMatch
 	snap    *framework.Snapshot
@@ -34,60 +22,6 @@ type naPreFilterState struct {
 
 // Clone returns the state itself: other pods never change it.
 func (s *naPreFilterState) Clone() framework.StateData { return s }
-
-// NodeAffinity is the filter half of kube-scheduler v1.36's NodeAffinity.
-//
-// PreFilter returns Skip when the pod has no required node affinity, no
-// nodeSelector (nil) and the plugin has no added required affinity. When
-// every required term names nodes through "metadata.name In", it returns a
-// PreFilterResult with those nodes (intersected within a term, united
-// across terms), or UnschedulableAndUnresolvable "pod affinity terms
-// conflict" when that set is empty.
-//
-// Filter rejects (UnschedulableAndUnresolvable) a node that fails the
-// added affinity ("node(s) didn't match scheduler-enforced node affinity")
-// or the pod's nodeSelector and required terms ("node(s) didn't match
-// Pod's node affinity/selector"). A term that fails to parse matches no
-// node.
-type NodeAffinity struct {
-	added          *nodeaffinity.Selector
-	rejectPod      *framework.Status
-	rejectEnforced *framework.Status
-	conflict       *framework.Status
-}
-
-var (
-	_ framework.PreFilterPlugin              = (*NodeAffinity)(nil)
-	_ framework.FilterPlugin                 = (*NodeAffinity)(nil)
-	_ framework.BatchFilterPlugin            = (*NodeAffinity)(nil)
-	_ framework.TrustedRejectingFilterPlugin = (*NodeAffinity)(nil)
-)
-
-// NewNodeAffinity builds the filter from args (validated as
-// config.NodeAffinityArgs.Validate).
-func NewNodeAffinity(args config.NodeAffinityArgs, _ framework.Handle) (framework.Plugin, error) {
-	if err := args.Validate(); err != nil {
-		return nil, err
-	}
-	pl := &NodeAffinity{
-		rejectPod:      framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonNodeAffinityPod),
-		rejectEnforced: framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonNodeAffinityEnforced),
-		conflict:       framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonNodeAffinityConflict),
-	}
-	if a := args.AddedAffinity; a != nil && a.RequiredDuringSchedulingIgnoredDuringExecution != nil {
-		pl.added = nodeaffinity.NewSelector(a.RequiredDuringSchedulingIgnoredDuringExecution, "addedAffinity.requiredDuringSchedulingIgnoredDuringExecution")
-	}
-	return pl, nil
-}
-
-// NodeAffinityFactory is NewNodeAffinity as a framework.Factory: nil args mean
-// config.DefaultNodeAffinityArgs(); a config.NodeAffinityArgs or a pointer to one is used as given.
-func NodeAffinityFactory(args any, h framework.Handle) (framework.Plugin, error) {
-	return config.NewPlugin(config.NodeAffinityName, args, h, config.DefaultNodeAffinityArgs, NewNodeAffinity)
-}
-
-// Name returns "NodeAffinity".
-func (pl *NodeAffinity) Name() string { return config.NodeAffinityName }
 
 // PreFilter compiles the pod's hard node constraints and derives the
 // PreFilterResult from metadata.name terms.
@@ -97,10 +31,10 @@ func (pl *NodeAffinity) PreFilter(_ context.Context, state *framework.CycleState
 	if a := spec.Affinity; a != nil && a.NodeAffinity != nil {
 		required = a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution
 	}
-	if required == nil && pl.added == nil && spec.NodeSelector == nil {
+	if required == nil && pl.addedRequired == nil && spec.NodeSelector == nil {
 		return nil, framework.NewStatus(framework.Skip)
 	}
-	ps := &naPreFilterState{required: nodeaffinity.GetRequired(pod.Pod), snap: state.Snapshot()}
+	ps := &naPreFilterState{required: podRequired(pod.Pod), snap: state.Snapshot()}
 	if ps.snap != nil {
 		m := ps.required.Indexed(ps.snap)
 		ps.indexed = &m
@@ -109,7 +43,7 @@ func (pl *NodeAffinity) PreFilter(_ context.Context, state *framework.CycleState
 	if required == nil || len(required.NodeSelectorTerms) == 0 {
 		return nil, nil
 	}
-	names, all := nodeaffinity.NodeNames(required.NodeSelectorTerms)
+	names, all := nodeNames(required.NodeSelectorTerms)
 	if all {
 		return nil, nil
 	}
@@ -133,7 +67,7 @@ func (pl *NodeAffinity) VictimRemoval(*framework.PodInfo) (unchanged, keepsPass 
 // PreFilter state it compiles them itself, as kube does.
 func (pl *NodeAffinity) Filter(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
 	n := node.Node()
-	if pl.added != nil && !pl.added.Match(n) {
+	if pl.addedRequired != nil && !pl.addedRequired.Match(n) {
 		return pl.rejectEnforced
 	}
 	req, st := pl.required(state, pod)
@@ -148,7 +82,7 @@ func (pl *NodeAffinity) Filter(_ context.Context, state *framework.CycleState, p
 
 // required returns the PreFilter state's constraints, or the pod's
 // compiled afresh when PreFilter did not run.
-func (pl *NodeAffinity) required(state *framework.CycleState, pod *framework.PodInfo) (*nodeaffinity.Required, *framework.Status) {
+func (pl *NodeAffinity) required(state *framework.CycleState, pod *framework.PodInfo) (*requiredTerms, *framework.Status) {
 	if d, err := state.Read(naPreFilterKey); err == nil {
 		s, ok := d.(*naPreFilterState)
 		if !ok {
@@ -156,7 +90,7 @@ func (pl *NodeAffinity) required(state *framework.CycleState, pod *framework.Pod
 		}
 		return &s.required, nil
 	}
-	r := nodeaffinity.GetRequired(pod.Pod)
+	r := podRequired(pod.Pod)
 	return &r, nil
 }
 
@@ -171,12 +105,12 @@ func (pl *NodeAffinity) FilterBatch(ctx context.Context, state *framework.CycleS
 // compiled) once. With the runner's snapshot indices, a node is matched by
 // the constraints PreFilter resolved against the snapshot's label values.
 func (pl *NodeAffinity) FilterRejects(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, rejected []framework.NodeRejection) []framework.NodeRejection {
-	if idx != nil && pl.added == nil {
+	if idx != nil && pl.addedRequired == nil {
 		if d, err := state.Read(naPreFilterKey); err == nil {
 			if s, ok := d.(*naPreFilterState); ok && s.indexed != nil && s.snap == state.Snapshot() {
 				if domain, pass, ok := s.indexed.Single(); ok {
-					rejected, added := MarkRejections(rejected, len(idx), func(room []framework.NodeRejection) int { return naUnmatched(room, idx, domain, pass) })
-					SetStatus(added, pl.rejectPod)
+					rejected, added := filter.MarkRejections(rejected, len(idx), func(room []framework.NodeRejection) int { return naUnmatched(room, idx, domain, pass) })
+					filter.SetStatus(added, pl.rejectPod)
 					return rejected
 				}
 				s.indexed.EachUnmatched(idx, func(i int) {
@@ -186,11 +120,11 @@ func (pl *NodeAffinity) FilterRejects(_ context.Context, state *framework.CycleS
 			}
 		}
 	}
-	var req *nodeaffinity.Required
+	var req *requiredTerms
 	var st *framework.Status
 	for i, node := range nodes {
 		n := node.Node()
-		if pl.added != nil && !pl.added.Match(n) {
+		if pl.addedRequired != nil && !pl.addedRequired.Match(n) {
 			rejected = append(rejected, framework.NodeRejection{Node: int32(i), Status: pl.rejectEnforced})
 			continue
 		}
@@ -238,7 +172,7 @@ var _ framework.EnqueueExtensions = (*NodeAffinity)(nil)
 // (nodeaffinity/node_affinity.go).
 func (pl *NodeAffinity) EventsToRegister(context.Context) ([]framework.ClusterEventWithHint, error) {
 	return []framework.ClusterEventWithHint{
-		{Event: NodeEvent(framework.Add | framework.UpdateNodeLabel), QueueingHintFn: pl.afterNodeChange},
+		{Event: filter.NodeEvent(framework.Add | framework.UpdateNodeLabel), QueueingHintFn: pl.afterNodeChange},
 	}, nil
 }
 
@@ -250,7 +184,7 @@ func (pl *NodeAffinity) afterNodeChange(_ *framework.Snapshot, pod *framework.Po
 	if err != nil {
 		return framework.Queue, err
 	}
-	if pl.added != nil && !pl.added.Match(newNode) {
+	if pl.addedRequired != nil && !pl.addedRequired.Match(newNode) {
 		return framework.QueueSkip, nil
 	}
 	req := api.GetRequiredNodeAffinity(pod.Pod)
@@ -261,18 +195,4 @@ func (pl *NodeAffinity) afterNodeChange(_ *framework.Snapshot, pod *framework.Po
 		return framework.Queue, nil
 	}
 	return framework.QueueSkip, nil
-}
-
-var _ framework.NodeLocalPlugin = (*NodeAffinity)(nil)
-
-// NodeLocal is true: the verdict matches the pod's (and the args') node
-// selectors against the node's labels and fields.
-func (pl *NodeAffinity) NodeLocal(*framework.PodInfo) bool { return true }
-
-var _ framework.SignPlugin = (*NodeAffinity)(nil)
-
-// SignPod signs the pod's node affinity and nodeSelector
-// (nodeaffinity/node_affinity.go).
-func (pl *NodeAffinity) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
-	return nodeaffinity.SignFragments(pod.Pod), nil
 }

@@ -8,7 +8,7 @@ import (
 )
 
 func nameIn(vals ...string) api.NodeSelectorRequirement {
-	return api.NodeSelectorRequirement{Key: ObjectNameField, Operator: api.NodeSelectorOpIn, Values: vals}
+	return api.NodeSelectorRequirement{Key: objectNameField, Operator: api.NodeSelectorOpIn, Values: vals}
 }
 
 // Cases from kube-scheduler v1.36 nodeaffinity/node_affinity_test.go
@@ -33,11 +33,11 @@ func TestNodeNames(t *testing.T) {
 			{MatchExpressions: []api.NodeSelectorRequirement{label}},
 		}, all: true},
 		{name: "conflict", terms: []api.NodeSelectorTerm{{MatchFields: []api.NodeSelectorRequirement{nameIn("n1"), nameIn("n2")}}}, want: []string{}},
-		{name: "NotIn is ignored", terms: []api.NodeSelectorTerm{{MatchFields: []api.NodeSelectorRequirement{{Key: ObjectNameField, Operator: api.NodeSelectorOpNotIn, Values: []string{"n1"}}}}}, all: true},
+		{name: "NotIn is ignored", terms: []api.NodeSelectorTerm{{MatchFields: []api.NodeSelectorRequirement{{Key: objectNameField, Operator: api.NodeSelectorOpNotIn, Values: []string{"n1"}}}}}, all: true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			names, all := NodeNames(tc.terms)
+			names, all := nodeNames(tc.terms)
 			if all != tc.all {
 				t.Fatalf("all = %v, want %v", all, tc.all)
 			}
@@ -47,7 +47,7 @@ func TestNodeNames(t *testing.T) {
 			if names == nil {
 				t.Fatalf("names nil, want %v", tc.want)
 			}
-			if diff := cmp.Diff(tc.want, SortedNames(names)); diff != "" {
+			if diff := cmp.Diff(tc.want, sortedNames(names)); diff != "" {
 				t.Errorf("names (-want,+got):\n%s", diff)
 			}
 		})
@@ -56,7 +56,7 @@ func TestNodeNames(t *testing.T) {
 
 func TestPreferredScore(t *testing.T) {
 	node := &api.Node{ObjectMeta: api.ObjectMeta{Name: "n1", Labels: map[string]string{"zone": "a", "disk": "ssd"}}}
-	p, err := NewPreferred([]api.PreferredSchedulingTerm{
+	p, err := newPreferred([]api.PreferredSchedulingTerm{
 		{Weight: 5, Preference: api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{{Key: "zone", Operator: api.NodeSelectorOpIn, Values: []string{"a"}}}}},
 		{Weight: 3, Preference: api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{{Key: "disk", Operator: api.NodeSelectorOpIn, Values: []string{"hdd"}}}}},
 		{Weight: 7, Preference: api.NodeSelectorTerm{MatchFields: []api.NodeSelectorRequirement{nameIn("n1")}}},
@@ -72,7 +72,7 @@ func TestPreferredScore(t *testing.T) {
 	if p.Len() != 3 {
 		t.Errorf("Len = %d, want 3 (zero weight and empty term skipped)", p.Len())
 	}
-	if _, err := NewPreferred([]api.PreferredSchedulingTerm{{Weight: 1, Preference: api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{{Key: "bad key", Operator: api.NodeSelectorOpExists}}}}}, "p"); err == nil {
+	if _, err := newPreferred([]api.PreferredSchedulingTerm{{Weight: 1, Preference: api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{{Key: "bad key", Operator: api.NodeSelectorOpExists}}}}}, "p"); err == nil {
 		t.Error("invalid key accepted")
 	}
 }
@@ -85,14 +85,14 @@ func TestRequiredLazyErrors(t *testing.T) {
 			{MatchExpressions: []api.NodeSelectorRequirement{{Key: "zone", Operator: api.NodeSelectorOpIn, Values: []string{"a"}}}},
 		}},
 	}}}}
-	r := GetRequired(pod)
+	r := podRequired(pod)
 	if !r.Match(node) {
 		t.Error("valid second term should match despite the invalid first term")
 	}
 	empty := &api.Pod{Spec: api.PodSpec{Affinity: &api.Affinity{NodeAffinity: &api.NodeAffinity{
 		RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{},
 	}}}}
-	r2 := GetRequired(empty)
+	r2 := podRequired(empty)
 	if r2.Match(node) {
 		t.Error("required affinity with zero terms must match no node")
 	}

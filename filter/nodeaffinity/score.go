@@ -1,4 +1,4 @@
-package scoring
+package nodeaffinity
 
 import (
 	"context"
@@ -7,71 +7,26 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
-	"github.com/schedkit/schedkit/internal/nodeaffinity"
+	"github.com/schedkit/schedkit/scoring"
 )
 
 // naPreScoreKey is kube's "PreScore"+NodeAffinity state key.
 const naPreScoreKey framework.StateKey = "PreScore" + config.NodeAffinityName
 
 type naPreScoreState struct {
-	preferred *nodeaffinity.Preferred
+	preferred *preferredTerms
 	// indexed is the added and the pod's preferred terms resolved against
 	// snap, the cycle's snapshot.
-	added, indexed *nodeaffinity.IndexedPreferred
+	added, indexed *indexedPreferred
 	snap           *framework.Snapshot
 }
 
 // Clone returns the state itself; it is read-only.
 func (s *naPreScoreState) Clone() framework.StateData { return s }
 
-// NodeAffinity is the score half of kube-scheduler v1.36's NodeAffinity:
-// the raw score is the sum of the weights of the pod's preferred node
-// affinity terms and of the args' added preferred terms that the node
-// matches (terms with weight 0 or no expressions and fields are ignored);
-// NormalizeScore is DefaultNormalizeScore(100, reverse=false). PreScore
-// returns Skip when the pod has no preferred terms (nil) and no terms were
-// added, and an Error when one of the pod's preferred terms fails to parse.
-type NodeAffinity struct {
-	added *nodeaffinity.Preferred
-}
-
-var (
-	_ framework.PreScorePlugin       = (*NodeAffinity)(nil)
-	_ framework.ScorePlugin          = (*NodeAffinity)(nil)
-	_ framework.BatchScorePlugin     = (*NodeAffinity)(nil)
-	_ framework.ScoreExtensions      = (*NodeAffinity)(nil)
-	_ framework.BatchScoreExtensions = (*NodeAffinity)(nil)
-)
-
-// NewNodeAffinity builds the score half from args (validated as
-// config.NodeAffinityArgs.Validate).
-func NewNodeAffinity(args config.NodeAffinityArgs, _ framework.Handle) (framework.Plugin, error) {
-	if err := args.Validate(); err != nil {
-		return nil, err
-	}
-	pl := &NodeAffinity{}
-	if a := args.AddedAffinity; a != nil && len(a.PreferredDuringSchedulingIgnoredDuringExecution) != 0 {
-		p, err := nodeaffinity.NewPreferred(a.PreferredDuringSchedulingIgnoredDuringExecution, "addedAffinity.preferredDuringSchedulingIgnoredDuringExecution")
-		if err != nil {
-			return nil, fmt.Errorf("nodeaffinity: %w", err)
-		}
-		pl.added = p
-	}
-	return pl, nil
-}
-
-// NodeAffinityFactory is NewNodeAffinity as a framework.Factory: nil args mean
-// config.DefaultNodeAffinityArgs(); a config.NodeAffinityArgs or a pointer to one is used as given.
-func NodeAffinityFactory(args any, h framework.Handle) (framework.Plugin, error) {
-	return config.NewPlugin(config.NodeAffinityName, args, h, config.DefaultNodeAffinityArgs, NewNodeAffinity)
-}
-
-// Name returns "NodeAffinity".
-func (pl *NodeAffinity) Name() string { return config.NodeAffinityName }
-
-func naPodPreferred(pod *api.Pod) (*nodeaffinity.Preferred, error) {
+func naPodPreferred(pod *api.Pod) (*preferredTerms, error) {
 	if a := pod.Spec.Affinity; a != nil && a.NodeAffinity != nil && a.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution != nil {
-		return nodeaffinity.NewPreferred(a.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution, "spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution")
+		return newPreferred(a.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution, "spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution")
 	}
 	return nil, nil
 }
@@ -82,12 +37,12 @@ func (pl *NodeAffinity) PreScore(_ context.Context, state *framework.CycleState,
 	if err != nil {
 		return framework.AsStatus(err)
 	}
-	if pref == nil && pl.added == nil {
+	if pref == nil && pl.addedPreferred == nil {
 		return framework.NewStatus(framework.Skip)
 	}
 	ps := &naPreScoreState{preferred: pref, snap: state.Snapshot()}
 	if ps.snap != nil {
-		ps.added, ps.indexed = pl.added.Indexed(ps.snap), pref.Indexed(ps.snap)
+		ps.added, ps.indexed = pl.addedPreferred.Indexed(ps.snap), pref.Indexed(ps.snap)
 	}
 	state.Write(naPreScoreKey, ps)
 	return nil
@@ -97,7 +52,7 @@ func (pl *NodeAffinity) PreScore(_ context.Context, state *framework.CycleState,
 // state it compiles the pod's terms itself, as kube does.
 func (pl *NodeAffinity) Score(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) (int64, *framework.Status) {
 	n := node.Node()
-	count := pl.added.Score(n)
+	count := pl.addedPreferred.Score(n)
 	pref, st := naReadPreferred(state, pod)
 	if st != nil {
 		return 0, st
@@ -107,7 +62,7 @@ func (pl *NodeAffinity) Score(_ context.Context, state *framework.CycleState, po
 
 // naReadPreferred returns the PreScore state's preferred terms, or the
 // pod's compiled afresh when PreScore did not run.
-func naReadPreferred(state *framework.CycleState, pod *framework.PodInfo) (*nodeaffinity.Preferred, *framework.Status) {
+func naReadPreferred(state *framework.CycleState, pod *framework.PodInfo) (*preferredTerms, *framework.Status) {
 	if d, err := state.Read(naPreScoreKey); err == nil {
 		s, ok := d.(*naPreScoreState)
 		if !ok {
@@ -144,7 +99,7 @@ func (pl *NodeAffinity) ScoreBatch(_ context.Context, state *framework.CycleStat
 	}
 	for i, node := range nodes {
 		n := node.Node()
-		out[i] = pl.added.Score(n) + pref.Score(n)
+		out[i] = pl.addedPreferred.Score(n) + pref.Score(n)
 	}
 	return nil
 }
@@ -155,26 +110,13 @@ func (pl *NodeAffinity) ScoreExtensions() framework.ScoreExtensions { return pl 
 // NormalizeScoreBatch is NormalizeScore over a row of scores
 // (framework.BatchScoreExtensions).
 func (pl *NodeAffinity) NormalizeScoreBatch(_ context.Context, _ *framework.CycleState, _ *framework.PodInfo, _ []*framework.NodeInfo, scores []int64) *framework.Status {
-	DefaultNormalizeRow(framework.MaxNodeScore, false, scores)
+	scoring.DefaultNormalizeRow(framework.MaxNodeScore, false, scores)
 	return nil
 }
 
 // NormalizeScore applies DefaultNormalizeScore(100, reverse=false).
 func (pl *NodeAffinity) NormalizeScore(_ context.Context, _ *framework.CycleState, _ *framework.PodInfo, scores framework.NodeScoreList) *framework.Status {
 	return framework.DefaultNormalizeScore(framework.MaxNodeScore, false, scores)
-}
-
-var _ framework.NodeLocalPlugin = (*NodeAffinity)(nil)
-
-// NodeLocal is true: the score matches preferred terms against the node.
-func (pl *NodeAffinity) NodeLocal(*framework.PodInfo) bool { return true }
-
-var _ framework.SignPlugin = (*NodeAffinity)(nil)
-
-// SignPod signs the pod's node affinity and nodeSelector
-// (nodeaffinity/node_affinity.go).
-func (pl *NodeAffinity) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
-	return nodeaffinity.SignFragments(pod.Pod), nil
 }
 
 var _ framework.RangeNormalizer = (*NodeAffinity)(nil)

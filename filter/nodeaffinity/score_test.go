@@ -1,11 +1,10 @@
-package scoring
+package nodeaffinity
 
 import (
 	"context"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
@@ -34,7 +33,7 @@ func TestNodeAffinityScore(t *testing.T) {
 	tests := []struct {
 		name string
 		pod  *api.Pod
-		args config.NodeAffinityArgs
+		args NodeAffinityArgs
 		raw  []int64
 		want []int64
 	}{
@@ -44,11 +43,11 @@ func TestNodeAffinityScore(t *testing.T) {
 		{name: "all match with different priorities", pod: st.MakePod().PreferredNodeAffinity(2, fooBar).PreferredNodeAffinity(4, keyValue).PreferredNodeAffinity(5, all3).Obj(),
 			raw: []int64{2, 11, 4}, want: []int64{18, 100, 36}},
 		{name: "added affinity", pod: st.MakePod().Obj(),
-			args: config.NodeAffinityArgs{AddedAffinity: &api.NodeAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.PreferredSchedulingTerm{{Weight: 5, Preference: keyValue}}}},
+			args: NodeAffinityArgs{AddedAffinity: &api.NodeAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.PreferredSchedulingTerm{{Weight: 5, Preference: keyValue}}}},
 			raw:  []int64{0, 5, 5}, want: []int64{0, 100, 100}},
 		// raw 3, 3+5 = 8, 5 → 37, 100, 62.
 		{name: "added affinity and pod preferred", pod: st.MakePod().PreferredNodeAffinity(3, fooBar).Obj(),
-			args: config.NodeAffinityArgs{AddedAffinity: &api.NodeAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.PreferredSchedulingTerm{{Weight: 5, Preference: keyValue}}}},
+			args: NodeAffinityArgs{AddedAffinity: &api.NodeAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.PreferredSchedulingTerm{{Weight: 5, Preference: keyValue}}}},
 			raw:  []int64{3, 8, 5}, want: []int64{37, 100, 62}},
 		{name: "metadata.name preference", pod: st.MakePod().PreferredNodeAffinity(7, st.NameIn("node3")).Obj(), raw: []int64{0, 0, 7}, want: []int64{0, 0, 100}},
 		{name: "zero weight and empty terms are ignored", pod: st.MakePod().PreferredNodeAffinity(0, fooBar).PreferredNodeAffinity(9, api.NodeSelectorTerm{}).Obj(),
@@ -56,7 +55,7 @@ func TestNodeAffinityScore(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			pl, err := NewNodeAffinity(tc.args, nil)
+			pl, err := New(tc.args, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -80,7 +79,7 @@ func TestNodeAffinityScore(t *testing.T) {
 }
 
 func TestNodeAffinityPreScore(t *testing.T) {
-	pl, _ := NewNodeAffinity(config.NodeAffinityArgs{}, nil)
+	pl, _ := New(NodeAffinityArgs{}, nil)
 	ps := pl.(fw.PreScorePlugin)
 	cases := []struct {
 		name string
@@ -104,14 +103,14 @@ func TestNodeAffinityPreScore(t *testing.T) {
 		t.Errorf("empty non-nil preferred: PreScore = %v, want Success", got)
 	}
 	// Added preferred terms alone keep Score on.
-	pl2, _ := NewNodeAffinity(config.NodeAffinityArgs{AddedAffinity: &api.NodeAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.PreferredSchedulingTerm{{Weight: 1, Preference: st.LabelIn("a", "b")}}}}, nil)
+	pl2, _ := New(NodeAffinityArgs{AddedAffinity: &api.NodeAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.PreferredSchedulingTerm{{Weight: 1, Preference: st.LabelIn("a", "b")}}}}, nil)
 	if got := pl2.(fw.PreScorePlugin).PreScore(context.Background(), fw.NewCycleState(), fw.MustPodInfo(st.MakePod().Obj()), nil); !got.IsSuccess() {
 		t.Errorf("added preferred terms: PreScore = %v, want Success", got)
 	}
 }
 
 func TestNodeAffinityScoreAllocs(t *testing.T) {
-	pl, _ := NewNodeAffinity(config.NodeAffinityArgs{}, nil)
+	pl, _ := New(NodeAffinityArgs{}, nil)
 	pod := fw.MustPodInfo(st.MakePod().PreferredNodeAffinity(2, st.LabelIn("foo", "bar")).PreferredNodeAffinity(3, st.NameIn("n")).Obj())
 	state := fw.NewCycleState()
 	pl.(fw.PreScorePlugin).PreScore(context.Background(), state, pod, nil)
@@ -122,6 +121,6 @@ func TestNodeAffinityScoreAllocs(t *testing.T) {
 }
 
 func BenchmarkNodeAffinityScore(b *testing.B) {
-	pl, _ := NewNodeAffinity(config.NodeAffinityArgs{}, nil)
+	pl, _ := New(NodeAffinityArgs{}, nil)
 	st.BenchScore(b, pl, st.ScoreBenchPod())
 }
