@@ -20,8 +20,6 @@ type Args interface {
 }
 
 var (
-	_ Args = (*NodeResourcesFitArgs)(nil)
-	_ Args = (*NodeResourcesBalancedAllocationArgs)(nil)
 	_ Args = (*PodTopologySpreadArgs)(nil)
 	_ Args = (*InterPodAffinityArgs)(nil)
 	_ Args = (*LoadAwareSchedulingArgs)(nil)

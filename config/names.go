@@ -8,6 +8,13 @@ const (
 	ImageLocalityName = "ImageLocality"
 	// NodeAffinityName is kube-scheduler's NodeAffinity plugin.
 	NodeAffinityName = "NodeAffinity"
+	// NodeResourcesFitName is kube-scheduler's NodeResourcesFit plugin
+	// (filter on requests, score by LeastAllocated, MostAllocated or
+	// RequestedToCapacityRatio).
+	NodeResourcesFitName = "NodeResourcesFit"
+	// NodeResourcesBalancedAllocationName is kube-scheduler's
+	// NodeResourcesBalancedAllocation score plugin.
+	NodeResourcesBalancedAllocationName = "NodeResourcesBalancedAllocation"
 	// TaintTolerationName is kube-scheduler's TaintToleration plugin.
 	TaintTolerationName = "TaintToleration"
 	// NodeNameName is kube-scheduler's NodeName filter.

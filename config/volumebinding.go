@@ -99,10 +99,10 @@ func (a VolumeBindingArgs) Validate() error {
 	switch {
 	case a.StorageCapacityScoring == nil:
 		if a.Shape != nil {
-			errs = append(errs, validateShape(a.Shape, "volumebinding: shape")...)
+			errs = append(errs, ValidateShape(a.Shape, "volumebinding: shape")...)
 		}
 	case *a.StorageCapacityScoring:
-		errs = append(errs, validateShape(a.Shape, "volumebinding: shape")...)
+		errs = append(errs, ValidateShape(a.Shape, "volumebinding: shape")...)
 	case a.Shape != nil:
 		errs = append(errs, fmt.Errorf("volumebinding: shape=%v: unexpected field `shape`, remove it or turn on the feature gate StorageCapacityScoring", a.Shape))
 	}

@@ -24,7 +24,6 @@ func TestConformance(t *testing.T) {
 		name string
 		new  func() (fw.Plugin, error)
 	}{
-		{"NodeResourcesFit", func() (fw.Plugin, error) { return NewNodeResourcesFit(config.DefaultNodeResourcesFitArgs(), nil) }},
 		{"PodTopologySpread", func() (fw.Plugin, error) {
 			return NewPodTopologySpread(config.DefaultPodTopologySpreadArgs(), nil)
 		}},

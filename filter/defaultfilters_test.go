@@ -7,10 +7,10 @@ import (
 	"testing"
 
 	"github.com/schedkit/schedkit/config"
-	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/filter/nodeaffinity"
 	"github.com/schedkit/schedkit/filter/nodename"
 	"github.com/schedkit/schedkit/filter/nodeports"
+	"github.com/schedkit/schedkit/filter/noderesources"
 	"github.com/schedkit/schedkit/filter/nodeunschedulable"
 	"github.com/schedkit/schedkit/filter/tainttoleration"
 	fw "github.com/schedkit/schedkit/framework"
@@ -36,7 +36,7 @@ func TestDefaultFiltersThroughRunner(t *testing.T) {
 	must(reg.Register(config.TaintTolerationName, tainttoleration.New))
 	must(reg.Register(config.NodeAffinityName, nodeaffinity.New))
 	must(reg.Register(config.NodePortsName, nodeports.New))
-	must(reg.Register(config.NodeResourcesFitName, filter.NodeResourcesFitFactory))
+	must(reg.Register(config.NodeResourcesFitName, noderesources.NewFit))
 	filters := []string{config.NodeUnschedulableName, config.NodeNameName, config.TaintTolerationName, config.NodeAffinityName, config.NodePortsName, config.NodeResourcesFitName}
 	f, err := runtime.NewFramework(reg, fw.Profile{
 		PreFilter: []string{config.NodeAffinityName, config.NodePortsName, config.NodeResourcesFitName},

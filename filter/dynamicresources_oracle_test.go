@@ -1,4 +1,4 @@
-package filter
+package filter_test
 
 import (
 	"bufio"
@@ -12,14 +12,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedkit/schedkit/filter"
+	"github.com/schedkit/schedkit/filter/noderesources"
+
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
-	"github.com/schedkit/schedkit/scoring"
+	"github.com/schedkit/schedkit/internal/st"
 )
 
 // The DRA oracle's cases (testdata/draoracle/cases.jsonl) run through
-// DynamicResources exactly as the oracle runs kube-scheduler v1.37.2's
+// filter.DynamicResources exactly as the oracle runs kube-scheduler v1.37.2's
 // plugin (testdata/draoracle/main.go), compared with kube's answers, which
 // testdata/draoracle/kube.jsonl pins.
 
@@ -180,16 +183,16 @@ func runOracleCase(t *testing.T, c *oracleCase) []oraclePod {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := NewDynamicResources(config.DefaultDynamicResourcesArgs(), draHandleOf(snap))
+	p, err := filter.NewDynamicResources(config.DefaultDynamicResourcesArgs(), st.DRAHandleOf(snap))
 	if err != nil {
 		t.Fatal(err)
 	}
-	pl := p.(*DynamicResources)
+	pl := p.(*filter.DynamicResources)
 	var runFit func(*framework.PodInfo) *oracleFit
 	if f := c.DRA.Fit; f != nil {
-		runFit = oracleFitRunner(t, snap, config.NodeResourcesFitArgs{ScoringStrategy: &config.ScoringStrategy{
-			Type: config.ScoringStrategyType(f.Strategy), Resources: f.Fit}},
-			config.NodeResourcesBalancedAllocationArgs{Resources: f.Balanced})
+		runFit = oracleFitRunner(t, snap, noderesources.NodeResourcesFitArgs{ScoringStrategy: &noderesources.ScoringStrategy{
+			Type: noderesources.ScoringStrategyType(f.Strategy), Resources: f.Fit}},
+			noderesources.NodeResourcesBalancedAllocationArgs{Resources: f.Balanced})
 	}
 	var outs []oraclePod
 	for _, pod := range c.DRA.Pods {
@@ -289,26 +292,21 @@ func runOracleCase(t *testing.T, c *oracleCase) []oraclePod {
 	return outs
 }
 
-// oracleFitRunner returns what runs NodeResourcesFit (filter and score
-// halves) and NodeResourcesBalancedAllocation on a pod and the nodes of
-// snap, as the oracle's fitRunner does.
-func oracleFitRunner(t *testing.T, snap *framework.Snapshot, fitArgs config.NodeResourcesFitArgs, baArgs config.NodeResourcesBalancedAllocationArgs) func(*framework.PodInfo) *oracleFit {
+// oracleFitRunner returns what runs NodeResourcesFit and
+// NodeResourcesBalancedAllocation on a pod and the nodes of snap, as the
+// oracle's fitRunner does.
+func oracleFitRunner(t *testing.T, snap *framework.Snapshot, fitArgs noderesources.NodeResourcesFitArgs, baArgs noderesources.NodeResourcesBalancedAllocationArgs) func(*framework.PodInfo) *oracleFit {
 	t.Helper()
-	fp, err := NewNodeResourcesFit(fitArgs, nil)
+	fp, err := noderesources.NewFit(fitArgs, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fit := fp.(*NodeResourcesFit)
-	sp, err := scoring.NewNodeResourcesFit(fitArgs, nil)
+	fit := fp.(*noderesources.NodeResourcesFit)
+	bp, err := noderesources.NewBalancedAllocation(baArgs, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fitScore := sp.(*scoring.NodeResourcesFit)
-	bp, err := scoring.NewNodeResourcesBalancedAllocation(baArgs, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ba := bp.(*scoring.NodeResourcesBalancedAllocation)
+	ba := bp.(*noderesources.NodeResourcesBalancedAllocation)
 	ctx := context.Background()
 	return func(pi *framework.PodInfo) *oracleFit {
 		out := &oracleFit{Filter: map[string]oracleVerdict{}, Scores: map[string]int64{}}
@@ -320,7 +318,7 @@ func oracleFitRunner(t *testing.T, snap *framework.Snapshot, fitArgs config.Node
 		for _, ni := range nodes {
 			out.Filter[ni.Node().Name] = verdictOf(fit.Filter(ctx, state, pi, ni))
 		}
-		if st := fitScore.PreScore(ctx, state, pi, nodes); !st.IsSuccess() {
+		if st := fit.PreScore(ctx, state, pi, nodes); !st.IsSuccess() {
 			t.Fatalf("NodeResourcesFit PreScore: %v", st)
 		}
 		bst := ba.PreScore(ctx, state, pi, nodes)
@@ -331,7 +329,7 @@ func oracleFitRunner(t *testing.T, snap *framework.Snapshot, fitArgs config.Node
 			out.Balanced = map[string]int64{}
 		}
 		for _, ni := range nodes {
-			s, st := fitScore.Score(ctx, state, pi, ni)
+			s, st := fit.Score(ctx, state, pi, ni)
 			if !st.IsSuccess() {
 				t.Fatalf("NodeResourcesFit Score: %v", st)
 			}
@@ -390,7 +388,7 @@ func normalized(p oraclePod) string {
 }
 
 // TestDynamicResourcesMatchesKubeOracle runs every DRA case of the oracle
-// through DynamicResources and compares each pod's statuses, scores,
+// through filter.DynamicResources and compares each pod's statuses, scores,
 // chosen node and the claims afterwards with kube-scheduler v1.37.2's.
 func TestDynamicResourcesMatchesKubeOracle(t *testing.T) {
 	cases := readJSONLines[oracleCase](t, "testdata/draoracle/cases.jsonl")

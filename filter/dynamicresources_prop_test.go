@@ -96,26 +96,8 @@ func draCycle(t rapid.TB, pl *DynamicResources, snap *framework.Snapshot, pod *a
 	return state, pi, ""
 }
 
-// draHandle is a handle without release whose cluster, outside a cycle,
-// is snap (PreEnqueue reads it); a cycle writes to its own snapshot.
-type draHandle struct {
-	framework.Handle
-	snap *framework.Snapshot
-}
-
-func draHandleOf(snap *framework.Snapshot) draHandle {
-	return draHandle{framework.NewHandle(framework.RealClock{}, 1, framework.KubeVersion{}), snap}
-}
-
-func (h draHandle) DRAManager(st *framework.CycleState) framework.DRAManager {
-	if st == nil {
-		return h.snap.DRAManager()
-	}
-	return h.Handle.DRAManager(st)
-}
-
 func newDRAPlugin(t rapid.TB, snap *framework.Snapshot) *DynamicResources {
-	p, err := NewDynamicResources(config.DefaultDynamicResourcesArgs(), draHandleOf(snap))
+	p, err := NewDynamicResources(config.DefaultDynamicResourcesArgs(), st.DRAHandleOf(snap))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/internal/slicepool"
+	"github.com/schedkit/schedkit/internal/st"
 )
 
 // TestPropInterPodAffinityFastMatchesWalk: PreFilter over the snapshot's
@@ -57,7 +58,7 @@ func TestPropInterPodAffinityFastMatchesWalk(t *testing.T) {
 				out := make([]*fw.Status, len(all))
 				pl.FilterBatch(ctx, fast, pi, all, nil, out)
 				for k, ni := range all {
-					if want := pl.Filter(ctx, walk, pi, ni); !batchSameStatus(out[k], want) {
+					if want := pl.Filter(ctx, walk, pi, ni); !st.SameStatus(out[k], want) {
 						t.Fatalf("round %d node %s: index %v, walk %v", round, ni.Name(), out[k], want)
 					}
 				}
@@ -73,7 +74,7 @@ func TestPropInterPodAffinityFastMatchesWalk(t *testing.T) {
 				clear(out) // FilterBatch is given all nil
 				pl.FilterBatch(ctx, fc, pi, all, nil, out)
 				for k, ni := range all {
-					if want := pl.Filter(ctx, wc, pi, ni); !batchSameStatus(out[k], want) {
+					if want := pl.Filter(ctx, wc, pi, ni); !st.SameStatus(out[k], want) {
 						t.Fatalf("round %d node %s after AddPod: index %v, walk %v", round, ni.Name(), out[k], want)
 					}
 				}
@@ -89,7 +90,7 @@ func TestPropInterPodAffinityFastMatchesWalk(t *testing.T) {
 				clear(out)
 				pl.FilterBatch(ctx, kept, pi, all, nil, out)
 				for k, ni := range all {
-					if want := pl.Filter(ctx, walk, pi, ni); !batchSameStatus(out[k], want) {
+					if want := pl.Filter(ctx, walk, pi, ni); !st.SameStatus(out[k], want) {
 						t.Fatalf("round %d node %s, clone after the release: index %v, walk %v", round, ni.Name(), out[k], want)
 					}
 				}

@@ -3,7 +3,6 @@ package filter
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/google/go-cmp/cmp"
 	fw "github.com/schedkit/schedkit/framework"
@@ -16,15 +15,6 @@ import (
 // InterPodAffinity's fast paths read verdicts and run rounds of added pods
 // with them. Every plugin's fast forms are held to Filter by the
 // conformance harness (conformance_test.go).
-
-// batchSameStatus reports whether two filter statuses say the same thing.
-func batchSameStatus(a, b *fw.Status) bool {
-	if a.IsSuccess() || b.IsSuccess() {
-		return a.IsSuccess() && b.IsSuccess()
-	}
-	return a.Code() == b.Code() && a.Plugin() == b.Plugin() && slices.Equal(a.Reasons(), b.Reasons()) &&
-		a.AsError().Error() == b.AsError().Error()
-}
 
 // incrPlugin is what the incremental checks need of a filter plugin.
 type incrPlugin interface {

@@ -6,7 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedkit/schedkit/scoring/imagelocality"
+
 	"github.com/schedkit/schedkit/filter/nodeaffinity"
+	"github.com/schedkit/schedkit/filter/noderesources"
 
 	"github.com/schedkit/schedkit/filter/tainttoleration"
 
@@ -69,14 +72,13 @@ func shapePlugins() []shapePlugin {
 		noArgs(config.AzureDiskLimitsName, nodevolumelimits.NewAzureDiskLimits),
 		noArgs(config.CinderLimitsName, nodevolumelimits.NewCinderLimits),
 		home(config.NodeAffinityName, nodeaffinity.New),
-		{config.NodeResourcesFitName, filter.NewNodeResourcesFit, filter.NodeResourcesFitFactory, false},
 		{config.PodTopologySpreadName, filter.NewPodTopologySpread, filter.PodTopologySpreadFactory, false},
 		{config.InterPodAffinityName, filter.NewInterPodAffinity, filter.InterPodAffinityFactory, false},
 		{config.LoadAwareSchedulingName, filter.NewLoadAware, filter.LoadAwareFactory, false},
 		{config.VolumeBindingName, filter.NewVolumeBinding, filter.VolumeBindingFactory, false},
-		noArgs(config.ImageLocalityName, scoring.NewImageLocality),
-		{config.NodeResourcesFitName, scoring.NewNodeResourcesFit, scoring.NodeResourcesFitFactory, false},
-		{config.NodeResourcesBalancedAllocationName, scoring.NewNodeResourcesBalancedAllocation, scoring.NodeResourcesBalancedAllocationFactory, false},
+		noArgs(config.ImageLocalityName, imagelocality.New),
+		home(config.NodeResourcesFitName, noderesources.NewFit),
+		home(config.NodeResourcesBalancedAllocationName, noderesources.NewBalancedAllocation),
 		{config.PodTopologySpreadName, scoring.NewPodTopologySpread, scoring.PodTopologySpreadFactory, false},
 		{config.InterPodAffinityName, scoring.NewInterPodAffinity, scoring.InterPodAffinityFactory, false},
 		{config.LoadAwareSchedulingName, scoring.NewLoadAware, scoring.LoadAwareFactory, false},
@@ -129,7 +131,7 @@ func TestPluginConstructorShapes(t *testing.T) {
 		pluginT = reflect.TypeFor[framework.Plugin]()
 		errorT  = reflect.TypeFor[error]()
 		anyT    = reflect.TypeFor[any]()
-		configP = reflect.TypeFor[config.NodeResourcesFitArgs]().PkgPath()
+		configP = reflect.TypeFor[config.ResourceSpec]().PkgPath()
 	)
 	for _, sp := range shapePlugins() {
 		if sp.ctor == nil {

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/schedkit/schedkit/filter/nodeaffinity"
+	"github.com/schedkit/schedkit/filter/noderesources"
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/filter"
@@ -21,6 +22,7 @@ import (
 	"github.com/schedkit/schedkit/scheduling/defaultbinder"
 	"github.com/schedkit/schedkit/scheduling/internal/compose"
 	"github.com/schedkit/schedkit/scoring"
+	"github.com/schedkit/schedkit/scoring/imagelocality"
 	"github.com/schedkit/schedkit/scoring/queuesort"
 )
 
@@ -77,8 +79,7 @@ func DefaultPlugins() []PluginSpec {
 		{Name: config.TaintTolerationName, Factory: tainttoleration.New},
 		{Name: config.NodeAffinityName, DefaultArgs: anyOf(nodeaffinity.DefaultNodeAffinityArgs), Factory: nodeaffinity.New},
 		{Name: config.NodePortsName, Factory: nodeports.New},
-		{Name: config.NodeResourcesFitName, DefaultArgs: anyOf(config.DefaultNodeResourcesFitArgs),
-			Factory: splitFactory(config.NodeResourcesFitName, config.DefaultNodeResourcesFitArgs, filter.NewNodeResourcesFit, scoring.NewNodeResourcesFit)},
+		{Name: config.NodeResourcesFitName, DefaultArgs: anyOf(noderesources.DefaultNodeResourcesFitArgs), Factory: noderesources.NewFit},
 		{Name: config.VolumeRestrictionsName, Factory: volumerestrictions.New},
 		{Name: config.NodeVolumeLimitsName, Factory: nodevolumelimits.New},
 		{Name: config.VolumeBindingName, DefaultArgs: anyOf(config.DefaultVolumeBindingArgs), Factory: filter.VolumeBindingFactory},
@@ -89,9 +90,9 @@ func DefaultPlugins() []PluginSpec {
 			Factory: splitFactory(config.InterPodAffinityName, config.DefaultInterPodAffinityArgs, filter.NewInterPodAffinity, scoring.NewInterPodAffinity)},
 		{Name: config.DynamicResourcesName, DefaultArgs: anyOf(config.DefaultDynamicResourcesArgs), Factory: filter.DynamicResourcesFactory},
 		{Name: config.DefaultPreemptionName, DefaultArgs: anyOf(defaultpreemption.DefaultDefaultPreemptionArgs), Factory: defaultpreemption.New},
-		{Name: config.NodeResourcesBalancedAllocationName, DefaultArgs: anyOf(config.DefaultNodeResourcesBalancedAllocationArgs),
-			Factory: scoring.NodeResourcesBalancedAllocationFactory},
-		{Name: config.ImageLocalityName, Factory: scoring.NewImageLocality},
+		{Name: config.NodeResourcesBalancedAllocationName, DefaultArgs: anyOf(noderesources.DefaultNodeResourcesBalancedAllocationArgs),
+			Factory: noderesources.NewBalancedAllocation},
+		{Name: config.ImageLocalityName, Factory: imagelocality.New},
 		{Name: config.DefaultBinderName, Factory: defaultbinder.New},
 		{Name: config.LoadAwareSchedulingName, DefaultArgs: anyOf(config.DefaultLoadAwareSchedulingArgs),
 			Factory: loadaware.New},

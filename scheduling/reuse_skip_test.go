@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter/noderesources"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
@@ -36,7 +37,7 @@ func TestReuseSignsBeforePreFilter(t *testing.T) {
 		{"another signature", other, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s, clock, _ := reuseEnv(t, nodesOf("1", "1", "1"), reuseProfile(config.LeastAllocated))
+			s, clock, _ := reuseEnv(t, nodesOf("1", "1", "1"), reuseProfile(noderesources.LeastAllocated))
 			if err := s.AddPod(replica("a")); err != nil {
 				t.Fatal(err)
 			}
@@ -87,7 +88,7 @@ func TestSignRefusersAgree(t *testing.T) {
 		"preferred affinity": framework.MustPodInfo(web().PodAffinityIn("app", "zone", []string{"db"}, builder.PodAffinityWithPreferredReq).Obj()),
 	}
 	refusers, halves := 0, 0
-	for pname, p := range map[string]framework.Profile{"system defaults": DefaultProfile(), "listed defaults": reuseProfile(config.LeastAllocated)} {
+	for pname, p := range map[string]framework.Profile{"system defaults": DefaultProfile(), "listed defaults": reuseProfile(noderesources.LeastAllocated)} {
 		f, err := runtime.NewFramework(NewDefaultRegistry(), p)
 		if err != nil {
 			t.Fatal(err)

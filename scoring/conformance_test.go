@@ -1,7 +1,6 @@
 package scoring
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/schedkit/schedkit/config"
@@ -20,38 +19,12 @@ import (
 // on clusters of their own.
 
 // TestConformance runs the harness for every score plugin on the
-// harness's random clusters, with default args and with drawn strategies,
-// resources and modes.
+// harness's random clusters, with default args.
 func TestConformance(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		new  func(t *rapid.T) (fw.Plugin, error)
 	}{
-		{"NodeResourcesFit", func(*rapid.T) (fw.Plugin, error) {
-			return NewNodeResourcesFit(config.DefaultNodeResourcesFitArgs(), nil)
-		}},
-		{"NodeResourcesFit/drawn", func(t *rapid.T) (fw.Plugin, error) {
-			nrf := config.DefaultNodeResourcesFitArgs()
-			strat := rapid.SampledFrom([]config.ScoringStrategyType{config.LeastAllocated, config.MostAllocated, config.RequestedToCapacityRatio}).Draw(t, "strategy")
-			nrf.ScoringStrategy = nrfStrategyArgs(strat, conformanceResources(t), []config.UtilizationShapePoint{{Utilization: 0, Score: 0}, {Utilization: 100, Score: 10}})
-			return NewNodeResourcesFit(nrf, nil)
-		}},
-		{"NodeResourcesBalancedAllocation", func(*rapid.T) (fw.Plugin, error) {
-			return NewNodeResourcesBalancedAllocation(config.DefaultNodeResourcesBalancedAllocationArgs(), nil)
-		}},
-		{"NodeResourcesBalancedAllocation/drawn", func(t *rapid.T) (fw.Plugin, error) {
-			ba := config.DefaultNodeResourcesBalancedAllocationArgs()
-			ba.Mode = rapid.SampledFrom([]config.BalancedAllocationMode{config.BalancedAllocationDelta, config.BalancedAllocationStdDev, config.BalancedAllocationClassic}).Draw(t, "baMode")
-			if ba.Mode != config.BalancedAllocationClassic { // Classic takes cpu and memory only
-				ba.Resources = nil
-				for _, r := range conformanceResources(t) {
-					ba.Resources = append(ba.Resources, config.ResourceSpec{Name: r.Name, Weight: 1})
-				}
-			}
-			return NewNodeResourcesBalancedAllocation(ba, nil)
-		}},
-		{"ImageLocality", func(*rapid.T) (fw.Plugin, error) { return NewImageLocality(nil, nil) }},
-		{"ImageLocality/v1.36", func(*rapid.T) (fw.Plugin, error) { return NewImageLocality(nil, ilHandle(fw.KubeV136)) }},
 		{"PodTopologySpread", func(*rapid.T) (fw.Plugin, error) {
 			return NewPodTopologySpread(config.DefaultPodTopologySpreadArgs(), nil)
 		}},
@@ -77,17 +50,6 @@ func TestConformance(t *testing.T) {
 			})
 		})
 	}
-}
-
-// conformanceResources draws the resources a resource score weighs.
-func conformanceResources(t *rapid.T) []config.ResourceSpec {
-	return rapid.SampledFrom([][]config.ResourceSpec{
-		{{Name: "cpu", Weight: 1}, {Name: "memory", Weight: 1}},
-		{{Name: "cpu", Weight: 3}, {Name: "memory", Weight: 1}},
-		{{Name: "memory", Weight: 1}, {Name: "cpu", Weight: 2}},
-		{{Name: "cpu", Weight: 1}, {Name: "memory", Weight: 1}, {Name: "example.com/gpu", Weight: 2}},
-		{{Name: "cpu", Weight: 1}, {Name: "ephemeral-storage", Weight: 1}},
-	}).Draw(t, "resources")
 }
 
 // TestConformancePodTopologySpread: soft constraints over zone and
@@ -120,22 +82,6 @@ func TestConformancePodTopologySpread(t *testing.T) {
 		}
 		return frameworktest.Case{Plugin: pl, Nodes: c.nodes, Pods: c.existing, Incoming: c.pod, SnapshotOptions: c.opts,
 			Other: other, ScoresEveryNode: true}
-	})
-}
-
-// TestConformanceImageLocality: incoming pods with image volumes (present
-// on some node, on none, repeated), in both releases.
-func TestConformanceImageLocality(t *testing.T) {
-	frameworktest.RunCases(t, func(t *rapid.T) frameworktest.Case {
-		c := frameworktest.DefaultCase(t)
-		pod := c.Incoming.DeepCopy()
-		for i := range rapid.IntRange(0, 3).Draw(t, "imageVolumes") {
-			ref := rapid.SampledFrom([]string{"app:v1", "app", "side:latest", "absent:v1"}).Draw(t, "volumeImage")
-			pod.Spec.Volumes = append(pod.Spec.Volumes, api.Volume{Name: fmt.Sprint("image", i), VolumeSource: api.VolumeSource{Image: &api.ImageVolumeSource{Reference: ref}}})
-		}
-		c.Incoming = pod
-		c.Plugin = ilNewFor(t, rapid.SampledFrom(fw.KubeVersions()).Draw(t, "version"))
-		return c
 	})
 }
 

@@ -5,6 +5,7 @@ package st
 
 import (
 	"context"
+	"slices"
 	"strconv"
 
 	fw "github.com/schedkit/schedkit/framework"
@@ -74,4 +75,14 @@ func RawScores(t Fataler, pl fw.Plugin, pod *api.Pod, nodes []*api.Node, existin
 		out = append(out, v)
 	}
 	return out
+}
+
+// SameStatus reports whether two filter statuses say the same thing: both
+// successes, or the same code, plugin, reasons and error.
+func SameStatus(a, b *fw.Status) bool {
+	if a.IsSuccess() || b.IsSuccess() {
+		return a.IsSuccess() && b.IsSuccess()
+	}
+	return a.Code() == b.Code() && a.Plugin() == b.Plugin() && slices.Equal(a.Reasons(), b.Reasons()) &&
+		a.AsError().Error() == b.AsError().Error()
 }

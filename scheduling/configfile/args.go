@@ -13,6 +13,7 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/filter/defaultpreemption"
 	"github.com/schedkit/schedkit/filter/nodeaffinity"
+	"github.com/schedkit/schedkit/filter/noderesources"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling"
@@ -51,8 +52,8 @@ type codec struct {
 // schedkit decodes into versioned wire types.
 func codecs() map[string]codec {
 	return map[string]codec{
-		config.NodeResourcesFitName:                {decode: decodeNRF, typ: reflect.TypeFor[config.NodeResourcesFitArgs](), atBuild: true},
-		config.NodeResourcesBalancedAllocationName: {decode: decodeBA, typ: reflect.TypeFor[config.NodeResourcesBalancedAllocationArgs]()},
+		config.NodeResourcesFitName:                {decode: decodeNRF, typ: reflect.TypeFor[noderesources.NodeResourcesFitArgs](), atBuild: true},
+		config.NodeResourcesBalancedAllocationName: {decode: decodeBA, typ: reflect.TypeFor[noderesources.NodeResourcesBalancedAllocationArgs]()},
 		config.PodTopologySpreadName:               {decode: decodePTS, typ: reflect.TypeFor[config.PodTopologySpreadArgs]()},
 		config.InterPodAffinityName:                {decode: decodeIPA, typ: reflect.TypeFor[config.InterPodAffinityArgs]()},
 		config.NodeAffinityName:                    {decode: decodeNA, typ: reflect.TypeFor[nodeaffinity.NodeAffinityArgs]()},
@@ -243,17 +244,17 @@ func resOut(in []config.ResourceSpec) []resourceSpec {
 }
 
 // decodeNRF: kube-scheduler v1.36 SetDefaults_NodeResourcesFitArgs (via
-// config.NodeResourcesFitArgs.SetDefaults, which reproduces it).
+// noderesources.NodeResourcesFitArgs.SetDefaults, which reproduces it).
 func decodeNRF(path string, v any) (any, any, error, error) {
 	var w nodeResourcesFitArgs
 	if err := decodeStrict(path, v, &w); err != nil {
 		return nil, nil, nil, err
 	}
-	a := config.NodeResourcesFitArgs{IgnoredResources: w.IgnoredResources, IgnoredResourceGroups: w.IgnoredResourceGroups}
+	a := noderesources.NodeResourcesFitArgs{IgnoredResources: w.IgnoredResources, IgnoredResourceGroups: w.IgnoredResourceGroups}
 	if s := w.ScoringStrategy; s != nil {
-		a.ScoringStrategy = &config.ScoringStrategy{Type: config.ScoringStrategyType(s.Type), Resources: resIn(s.Resources)}
+		a.ScoringStrategy = &noderesources.ScoringStrategy{Type: noderesources.ScoringStrategyType(s.Type), Resources: resIn(s.Resources)}
 		if r := s.RequestedToCapacityRatio; r != nil {
-			p := &config.RequestedToCapacityRatioParam{}
+			p := &noderesources.RequestedToCapacityRatioParam{}
 			for _, sp := range r.Shape {
 				p.Shape = append(p.Shape, config.UtilizationShapePoint{Utilization: sp.Utilization, Score: sp.Score})
 			}
@@ -282,10 +283,10 @@ func decodeBA(path string, v any) (any, any, error, error) {
 	if err := decodeStrict(path, v, &w); err != nil {
 		return nil, nil, nil, err
 	}
-	a := config.NodeResourcesBalancedAllocationArgs{Resources: resIn(w.Resources), Mode: config.BalancedAllocationMode(w.Mode)}
+	a := noderesources.NodeResourcesBalancedAllocationArgs{Resources: resIn(w.Resources), Mode: noderesources.BalancedAllocationMode(w.Mode)}
 	a.SetDefaults()
 	out := balancedAllocationArgs{Resources: resOut(a.Resources)}
-	if a.Mode != config.BalancedAllocationDelta {
+	if a.Mode != noderesources.BalancedAllocationDelta {
 		out.Mode = string(a.Mode)
 	}
 	return a, out, rebase(path, a.Validate()), nil

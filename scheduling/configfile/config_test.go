@@ -11,6 +11,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/filter/defaultpreemption"
+	"github.com/schedkit/schedkit/filter/noderesources"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/resource"
@@ -241,7 +242,7 @@ func TestConfigKubeBehaviour(t *testing.T) {
 			t.Fatal(err)
 		}
 		p := c.Profiles[0]
-		want := config.DefaultNodeResourcesFitArgs()
+		want := noderesources.DefaultNodeResourcesFitArgs()
 		want.IgnoredResources = []string{"example.com/foo"}
 		if d := cmp.Diff(want, p.Args[config.NodeResourcesFitName]); d != "" {
 			t.Errorf("args (-want +got):\n%s", d)
@@ -368,14 +369,14 @@ func TestConfigArgsDefaulting(t *testing.T) {
 	if *la.NodeMetricExpirationSeconds != 180 || !*la.FilterExpiredNodeMetrics || *la.EnableScheduleWhenNodeMetricsExpired {
 		t.Errorf("LoadAware scalar defaults: %+v", la)
 	}
-	fit := args[config.NodeResourcesFitName].(config.NodeResourcesFitArgs)
+	fit := args[config.NodeResourcesFitName].(noderesources.NodeResourcesFitArgs)
 	if d := cmp.Diff([]config.ResourceSpec{{Name: "cpu", Weight: 1}, {Name: "nvidia.com/gpu", Weight: 3}}, fit.ScoringStrategy.Resources); d != "" {
 		t.Errorf("NodeResourcesFit resources (-want +got):\n%s", d)
 	}
 	if got := args[config.PodTopologySpreadName].(config.PodTopologySpreadArgs).DefaultingType; got != config.SystemDefaulting {
 		t.Errorf("defaultingType %q", got)
 	}
-	ba := args[config.NodeResourcesBalancedAllocationName].(config.NodeResourcesBalancedAllocationArgs)
+	ba := args[config.NodeResourcesBalancedAllocationName].(noderesources.NodeResourcesBalancedAllocationArgs)
 	if d := cmp.Diff([]config.ResourceSpec{{Name: "cpu", Weight: 1}}, ba.Resources); d != "" {
 		t.Errorf("BalancedAllocation resources (-want +got):\n%s", d)
 	}

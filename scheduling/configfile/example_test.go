@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter/noderesources"
 	"github.com/schedkit/schedkit/scheduling/configfile"
 )
 
@@ -42,7 +43,7 @@ profiles:
 	for _, name := range p.Score {
 		fmt.Println(" ", name, p.Weights[name])
 	}
-	fit := p.Args[config.NodeResourcesFitName].(config.NodeResourcesFitArgs)
+	fit := p.Args[config.NodeResourcesFitName].(noderesources.NodeResourcesFitArgs)
 	fmt.Println("strategy:", fit.ScoringStrategy.Type, fit.ScoringStrategy.Resources)
 	fmt.Println("parallelism:", cfg.Parallelism, "percentageOfNodesToScore:", cfg.PercentageOfNodesToScore)
 

@@ -9,6 +9,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter/noderesources"
 	"github.com/schedkit/schedkit/internal/validation"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling/extender"
@@ -164,7 +165,7 @@ func (l *loader) buildExtenders(exts []extenderEntry, states []*profileState, pr
 		if a == nil {
 			return nil, &fieldError{path: join(st.path, "pluginConfig"), msg: fmt.Sprintf("can't find NodeResourcesFitArgs in plugin config (extenders mark %q ignoredByScheduler)", ignored)}
 		}
-		args, ok := a.value.(config.NodeResourcesFitArgs)
+		args, ok := a.value.(noderesources.NodeResourcesFitArgs)
 		if !ok {
 			return nil, &fieldError{path: join(st.path, "pluginConfig"), msg: fmt.Sprintf("want args to be of type NodeResourcesFitArgs, got %T", a.value)}
 		}

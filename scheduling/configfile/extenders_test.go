@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter/noderesources"
 	"github.com/schedkit/schedkit/scheduling/extender"
 )
 
@@ -168,7 +169,7 @@ extenders:
 		t.Fatal(err)
 	}
 	for _, p := range c.Profiles {
-		a, ok := p.Args[config.NodeResourcesFitName].(config.NodeResourcesFitArgs)
+		a, ok := p.Args[config.NodeResourcesFitName].(noderesources.NodeResourcesFitArgs)
 		if !ok {
 			t.Fatalf("profile %s: NodeResourcesFit args %T", p.SchedulerName, p.Args[config.NodeResourcesFitName])
 		}

@@ -16,7 +16,7 @@ import (
 // strings such as "5m". The args are defaulted and validated as LoadConfig
 // defaults and validates them (NodeResourcesFit's and LoadAwareScheduling's
 // too, which LoadConfig checks only for enabled plugins), and returned as
-// the plugin's typed args (config.NodeResourcesFitArgs,
+// the plugin's typed args (noderesources.NodeResourcesFitArgs,
 // config.LoadAwareSchedulingArgs, …, or the DefaultArgs type of a plugin
 // given with WithConfigPlugins), ready for framework.Profile.Args. Empty
 // data gives the defaults. A plugin that takes no args gives nil (its data

@@ -10,6 +10,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/filter/defaultpreemption"
+	"github.com/schedkit/schedkit/filter/noderesources"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -92,7 +93,7 @@ scoringStrategy:
 		fmt.Println(err)
 		return
 	}
-	fit := args.(config.NodeResourcesFitArgs)
+	fit := args.(noderesources.NodeResourcesFitArgs)
 	fmt.Println(fit.ScoringStrategy.Type, fit.ScoringStrategy.Resources)
 
 	_, err = DecodePluginArgs("NodeResourcesFit", []byte("scoringStrategy: {type: MostAllocated, resources: [{name: cpu, weight: 200}]}"))

@@ -11,6 +11,7 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/filter/defaultpreemption"
 	"github.com/schedkit/schedkit/filter/nodeaffinity"
+	"github.com/schedkit/schedkit/filter/noderesources"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/resource"
@@ -70,8 +71,8 @@ func TestConfigSeed004Minimal(t *testing.T) {
 	}
 	// Default args are added for the enabled plugins that take args.
 	wantArgs := map[string]any{
-		config.NodeResourcesFitName:                config.DefaultNodeResourcesFitArgs(),
-		config.NodeResourcesBalancedAllocationName: config.DefaultNodeResourcesBalancedAllocationArgs(),
+		config.NodeResourcesFitName:                noderesources.DefaultNodeResourcesFitArgs(),
+		config.NodeResourcesBalancedAllocationName: noderesources.DefaultNodeResourcesBalancedAllocationArgs(),
 		config.PodTopologySpreadName:               config.DefaultPodTopologySpreadArgs(),
 		config.InterPodAffinityName:                config.DefaultInterPodAffinityArgs(),
 		config.NodeAffinityName:                    nodeaffinity.DefaultNodeAffinityArgs(),
@@ -212,7 +213,7 @@ func TestConfigSeed004ReorderScore(t *testing.T) {
 // the single unnamed profile becomes default-scheduler.
 func TestConfigSeed004MostAllocated(t *testing.T) {
 	c := cfgLoadTestdata(t, "seed004_v1beta2_mostallocated.yaml")
-	want := config.NodeResourcesFitArgs{ScoringStrategy: &config.ScoringStrategy{Type: config.MostAllocated,
+	want := noderesources.NodeResourcesFitArgs{ScoringStrategy: &noderesources.ScoringStrategy{Type: noderesources.MostAllocated,
 		Resources: []config.ResourceSpec{{Name: "cpu", Weight: 1}}}}
 	if d := cmp.Diff(want, c.Profiles[0].Args[config.NodeResourcesFitName], cmpopts.EquateEmpty()); d != "" {
 		t.Errorf("NodeResourcesFit args (-want +got):\n%s", d)
@@ -291,7 +292,7 @@ func TestConfigSimulateExample(t *testing.T) {
 	}
 	bp.Weights[config.NodeResourcesFitName] = 5
 	cfgDiffLists(t, "bin-packing", bp, cfgListsOf(c.Profiles[1]))
-	if got := c.Profiles[1].Args[config.NodeResourcesFitName].(config.NodeResourcesFitArgs).ScoringStrategy.Type; got != config.MostAllocated {
+	if got := c.Profiles[1].Args[config.NodeResourcesFitName].(noderesources.NodeResourcesFitArgs).ScoringStrategy.Type; got != noderesources.MostAllocated {
 		t.Errorf("bin-packing strategy %q", got)
 	}
 

@@ -11,6 +11,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter/noderesources"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
@@ -193,7 +194,7 @@ func TestPropReuseExact(t *testing.T) {
 				w.Arrivals = append(w.Arrivals, PodArrival{At: at, Pod: builder.MakePod().Name(fmt.Sprintf("d%d-%03d", d, n)).Label("app", fmt.Sprint(d)).Container(img, req).Obj()})
 			}
 		}
-		profile := resourcesOnlyProfile(rapid.SampledFrom([]config.ScoringStrategyType{config.LeastAllocated, config.MostAllocated}).Draw(t, "strategy"))
+		profile := resourcesOnlyProfile(rapid.SampledFrom([]noderesources.ScoringStrategyType{noderesources.LeastAllocated, noderesources.MostAllocated}).Draw(t, "strategy"))
 		seed := rapid.Uint64().Draw(t, "seed")
 		run := func(reuse bool) (*ReplayResult, int) {
 			res, err := Replay(context.Background(), w, ReplayOptions{Seed: seed, Profiles: []framework.Profile{profile},

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter/noderesources"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/scheduling"
 )
@@ -17,16 +18,16 @@ type scored struct {
 	args         any
 }
 
-func fitArgs(t config.ScoringStrategyType) config.NodeResourcesFitArgs {
-	return config.NodeResourcesFitArgs{ScoringStrategy: &config.ScoringStrategy{Type: t, Resources: config.DefaultResourceSpecs()}}
+func fitArgs(t noderesources.ScoringStrategyType) noderesources.NodeResourcesFitArgs {
+	return noderesources.NodeResourcesFitArgs{ScoringStrategy: &noderesources.ScoringStrategy{Type: t, Resources: config.DefaultResourceSpecs()}}
 }
 
 // comparisons returns the comparison profiles, in the order ProfileNames
 // lists them.
 func comparisons() []scored {
 	return []scored{
-		{"LeastAllocated", config.NodeResourcesFitName, fitArgs(config.LeastAllocated)},
-		{"MostAllocated", config.NodeResourcesFitName, fitArgs(config.MostAllocated)},
+		{"LeastAllocated", config.NodeResourcesFitName, fitArgs(noderesources.LeastAllocated)},
+		{"MostAllocated", config.NodeResourcesFitName, fitArgs(noderesources.MostAllocated)},
 		{"BalancedAllocation", config.NodeResourcesBalancedAllocationName, nil},
 		{"LoadAware", config.LoadAwareSchedulingName, nil},
 		{"TargetLoadPacking", config.TargetLoadPackingName, nil},

@@ -1,8 +1,9 @@
-package filter
+package noderesources
 
 import (
 	"context"
 
+	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
@@ -15,8 +16,8 @@ var _ framework.EnqueueExtensions = (*NodeResourcesFit)(nil)
 // is GA, so scale-downs count).
 func (pl *NodeResourcesFit) EventsToRegister(context.Context) ([]framework.ClusterEventWithHint, error) {
 	return []framework.ClusterEventWithHint{
-		{Event: PodEvent(framework.Delete | framework.UpdatePodScaleDown), QueueingHintFn: pl.afterPodEvent},
-		{Event: NodeEvent(framework.Add | framework.UpdateNodeAllocatable), QueueingHintFn: pl.afterNodeChange},
+		{Event: filter.PodEvent(framework.Delete | framework.UpdatePodScaleDown), QueueingHintFn: pl.afterPodEvent},
+		{Event: filter.NodeEvent(framework.Add | framework.UpdateNodeAllocatable), QueueingHintFn: pl.afterNodeChange},
 	}, nil
 }
 

@@ -1,4 +1,4 @@
-package scoring
+package noderesources
 
 import (
 	"context"
@@ -63,8 +63,8 @@ func TestScorePlacementResources(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			args := config.NodeResourcesFitArgs{ScoringStrategy: &config.ScoringStrategy{Type: config.LeastAllocated, Resources: tc.resources}}
-			pl, err := NewNodeResourcesFit(args, nil)
+			args := NodeResourcesFitArgs{ScoringStrategy: &ScoringStrategy{Type: LeastAllocated, Resources: tc.resources}}
+			pl, err := NewFit(args, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,10 +1,9 @@
-package filter
+package noderesources
 
 import (
 	"context"
 	"testing"
 
-	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
@@ -77,7 +76,7 @@ func TestNodeResourcesFitDRABackedResource(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			pl, err := NewNodeResourcesFit(config.DefaultNodeResourcesFitArgs(), nil)
+			pl, err := NewFit(DefaultNodeResourcesFitArgs(), nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,4 +1,4 @@
-package filter
+package noderesources
 
 import (
 	"context"
@@ -12,21 +12,12 @@ import (
 	"github.com/schedkit/schedkit/resource"
 )
 
-// Filter reasons of NodeResourcesFit, worded as kube-scheduler v1.36.
-const (
-	// ReasonTooManyPods is reported when the node's pod slots are full.
-	ReasonTooManyPods = "Too many pods"
-	// ReasonInsufficientPrefix starts "Insufficient cpu", "Insufficient
-	// nvidia.com/gpu", ...
-	ReasonInsufficientPrefix = "Insufficient "
-)
-
 // nrfPreFilterKey is kube's "PreFilter"+NodeResourcesFit state key.
 const nrfPreFilterKey framework.StateKey = "PreFilter" + config.NodeResourcesFitName
 
-// nrfScalar is one scalar resource the pod requests and the filter checks,
+// nrfScalarRequest is one scalar resource the pod requests and the filter checks,
 // with its reason and single-reason statuses built once per pod.
-type nrfScalar struct {
+type nrfScalarRequest struct {
 	name   resource.Name
 	value  int64
 	reason string
@@ -41,7 +32,7 @@ type nrfScalar struct {
 // of the resource lacks room for the request, and whether the request
 // exceeds alloc outright; a DRA-backed resource the node does not
 // advertise is never short (kube's shouldDelegateResourceToDRA).
-func (sc *nrfScalar) short(alloc, used int64) (short, unres bool) {
+func (sc *nrfScalarRequest) short(alloc, used int64) (short, unres bool) {
 	if sc.dra && alloc <= 0 {
 		return false, false
 	}
@@ -53,7 +44,7 @@ type nrfPreFilterState struct {
 	cpu, mem, eph int64
 	// scalars are the checked scalar requests (value > 0, not ignored), in
 	// name order.
-	scalars []nrfScalar
+	scalars []nrfScalarRequest
 	// podsOnly is set when the pod requests nothing at all: only the pod
 	// count is checked.
 	podsOnly bool
@@ -69,79 +60,10 @@ type nrfPreFilterState struct {
 // Clone returns the state itself: AddPod/RemovePod never change it.
 func (s *nrfPreFilterState) Clone() framework.StateData { return s }
 
-// NodeResourcesFit is the filter half of kube-scheduler v1.36's
-// NodeResourcesFit: a node fits when it has a free pod slot and, for every
-// resource the pod requests, allocatable − requested ≥ the pod's request.
-// All shortfalls are reported; the status is UnschedulableAndUnresolvable
-// when some request exceeds the node's allocatable outright (preemption
-// cannot help), Unschedulable otherwise.
-type NodeResourcesFit struct {
-	ignored       map[resource.Name]struct{}
-	ignoredGroups map[string]struct{}
-
-	// Pre-built single-reason statuses (the runner never mutates them).
-	tooManyPods                    *framework.Status
-	cpuUnsch, memUnsch, ephUnsch   *framework.Status
-	cpuUnres, memUnres, ephUnres   *framework.Status
-	reasonCPU, reasonMem, reasonEp string
-	// multi memoizes the multi-reason statuses of shortfalls in pods, cpu,
-	// memory and ephemeral storage only, by nrfShortfalls mask (built on
-	// first use; a status depends on nothing else).
-	multi *[nrfMasks]atomic.Pointer[framework.Status]
-}
-
 // nrfMasks is the number of nrfShortfalls masks: bit 0 too many pods, then
 // per resource (cpu, memory, ephemeral storage) a shortfall bit and an
 // unresolvable bit.
 const nrfMasks = 1 << 7
-
-var (
-	_ framework.PreFilterPlugin   = (*NodeResourcesFit)(nil)
-	_ framework.FilterPlugin      = (*NodeResourcesFit)(nil)
-	_ framework.BatchFilterPlugin = (*NodeResourcesFit)(nil)
-)
-
-// NewNodeResourcesFit builds the NodeResourcesFit filter from args, after
-// applying kube-scheduler's defaults and validation (see
-// config.NodeResourcesFitArgs.Validate). The scoring strategy is validated
-// but only used by the score half (scoring.NewNodeResourcesFit).
-func NewNodeResourcesFit(args config.NodeResourcesFitArgs, _ framework.Handle) (framework.Plugin, error) {
-	args.SetDefaults()
-	if err := args.Validate(); err != nil {
-		return nil, err
-	}
-	pl := &NodeResourcesFit{
-		multi:         &[nrfMasks]atomic.Pointer[framework.Status]{},
-		ignored:       make(map[resource.Name]struct{}, len(args.IgnoredResources)),
-		ignoredGroups: make(map[string]struct{}, len(args.IgnoredResourceGroups)),
-		reasonCPU:     ReasonInsufficientPrefix + string(resource.CPU),
-		reasonMem:     ReasonInsufficientPrefix + string(resource.Memory),
-		reasonEp:      ReasonInsufficientPrefix + string(resource.EphemeralStorage),
-	}
-	for _, r := range args.IgnoredResources {
-		pl.ignored[resource.Name(r)] = struct{}{}
-	}
-	for _, g := range args.IgnoredResourceGroups {
-		pl.ignoredGroups[g] = struct{}{}
-	}
-	pl.tooManyPods = framework.NewStatus(framework.Unschedulable, ReasonTooManyPods)
-	pl.cpuUnsch = framework.NewStatus(framework.Unschedulable, pl.reasonCPU)
-	pl.memUnsch = framework.NewStatus(framework.Unschedulable, pl.reasonMem)
-	pl.ephUnsch = framework.NewStatus(framework.Unschedulable, pl.reasonEp)
-	pl.cpuUnres = framework.NewStatus(framework.UnschedulableAndUnresolvable, pl.reasonCPU)
-	pl.memUnres = framework.NewStatus(framework.UnschedulableAndUnresolvable, pl.reasonMem)
-	pl.ephUnres = framework.NewStatus(framework.UnschedulableAndUnresolvable, pl.reasonEp)
-	return pl, nil
-}
-
-// NodeResourcesFitFactory is NewNodeResourcesFit as a framework.Factory: nil args mean
-// config.DefaultNodeResourcesFitArgs(); a config.NodeResourcesFitArgs or a pointer to one is used as given.
-func NodeResourcesFitFactory(args any, h framework.Handle) (framework.Plugin, error) {
-	return config.NewPlugin(config.NodeResourcesFitName, args, h, config.DefaultNodeResourcesFitArgs, NewNodeResourcesFit)
-}
-
-// Name returns "NodeResourcesFit".
-func (pl *NodeResourcesFit) Name() string { return config.NodeResourcesFitName }
 
 // isIgnored reports whether the filter skips scalar resource n: an extended
 // resource listed in ignoredResources or whose prefix before '/' is in
@@ -187,7 +109,7 @@ func (pl *NodeResourcesFit) PreFilter(_ context.Context, state *framework.CycleS
 		if !dra {
 			s.plain++
 		}
-		s.scalars = append(s.scalars, nrfScalar{
+		s.scalars = append(s.scalars, nrfScalarRequest{
 			name: sc.Name, value: sc.Value, reason: reason, dra: dra,
 			unsch: framework.NewStatus(framework.Unschedulable, reason),
 			unres: framework.NewStatus(framework.UnschedulableAndUnresolvable, reason),
@@ -466,22 +388,4 @@ func (pl *NodeResourcesFit) buildStatus(s *nrfPreFilterState, node *framework.No
 		}
 	}
 	return framework.NewStatus(code, reasons...)
-}
-
-var _ framework.NodeLocalPlugin = (*NodeResourcesFit)(nil)
-
-// NodeLocal is true unless the pod requests an extended resource a
-// DeviceClass may back (resource.Name.IsDRAExtended): the verdict reads
-// the node's allocatable and requested resources and pod count, and which
-// of those resources the cluster's DeviceClasses back.
-func (pl *NodeResourcesFit) NodeLocal(pod *framework.PodInfo) bool {
-	return !framework.RequestsDRAExtended(pod)
-}
-
-var _ framework.SignPlugin = (*NodeResourcesFit)(nil)
-
-// SignPod signs the pod's effective requests from its spec
-// (noderesources/fit.go computePodResourceRequest).
-func (pl *NodeResourcesFit) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
-	return []framework.SignFragment{{Key: framework.SignerResources, Value: *pod.SpecRequests()}}, nil
 }

@@ -1,15 +1,14 @@
-package filter
+package noderesources
 
 import (
 	"testing"
 
-	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
 func BenchmarkNodeResourcesFitFilter(b *testing.B) {
-	pl, err := NewNodeResourcesFit(config.NodeResourcesFitArgs{}, nil)
+	pl, err := NewFit(NodeResourcesFitArgs{}, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package scoring
+package noderesources
 
 import (
 	"context"
@@ -9,10 +9,10 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
+	"github.com/schedkit/schedkit/scoring/imagelocality"
 )
 
 // TestScoreBatchAddRefusesScoresOutOfRange: on the first node of each
@@ -44,7 +44,7 @@ func TestScoreBatchAddRefusesScoresOutOfRange(t *testing.T) {
 		{
 			name: "BalancedAllocation, requests past int64",
 			plugin: func() (fw.Plugin, error) {
-				return NewNodeResourcesBalancedAllocation(config.NodeResourcesBalancedAllocationArgs{}, nil)
+				return NewBalancedAllocation(NodeResourcesBalancedAllocationArgs{}, nil)
 			},
 			nodes: []*api.Node{node("big", "1Gi"), node("small", "1Gi")},
 			pods:  []*api.Pod{pod("hog", "big", "4Ei")},
@@ -52,7 +52,7 @@ func TestScoreBatchAddRefusesScoresOutOfRange(t *testing.T) {
 		},
 		{
 			name:   "NodeResourcesFit, 100 PB of memory",
-			plugin: func() (fw.Plugin, error) { return NewNodeResourcesFit(config.DefaultNodeResourcesFitArgs(), nil) },
+			plugin: func() (fw.Plugin, error) { return NewFit(DefaultNodeResourcesFitArgs(), nil) },
 			nodes:  []*api.Node{node("huge", "100P"), node("small", "8Gi")},
 			pod:    pod("p", "", "1Gi"),
 			first:  -4,
@@ -112,15 +112,15 @@ func TestScoreBatchAddRefusesScoresOutOfRange(t *testing.T) {
 // requests whose sum overflows, pods without requests (kube's non-zero
 // defaults), and images the pod runs, held by some nodes or none.
 func TestPropFusedAddEqualsEach(t *testing.T) {
-	fitPl, err := NewNodeResourcesFit(config.DefaultNodeResourcesFitArgs(), nil)
+	fitPl, err := NewFit(DefaultNodeResourcesFitArgs(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	baPl, err := NewNodeResourcesBalancedAllocation(config.NodeResourcesBalancedAllocationArgs{}, nil)
+	baPl, err := NewBalancedAllocation(NodeResourcesBalancedAllocationArgs{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ilPl, err := NewImageLocality(nil, nil)
+	ilPl, err := imagelocality.New(nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,9 @@
-package scoring
+// Package imagelocality is kube-scheduler's ImageLocality score plugin:
+// nodes that already hold the pod's images, weighted by how widely the
+// images are spread, score higher. It reproduces v1.37 (the default
+// release, which counts image volumes) and v1.36. NodeResourcesFit adds
+// its dense scores in its own pass (DenseScores).
+package imagelocality
 
 import (
 	"context"
@@ -12,6 +17,7 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/scoring"
 )
 
 // ImageLocality thresholds: image scores below 23 MiB count as nothing;
@@ -277,10 +283,10 @@ var (
 	_ framework.BatchScorePlugin = (*ImageLocality)(nil)
 )
 
-// NewImageLocality builds the ImageLocality score plugin of the handle's
+// New builds the ImageLocality score plugin of the handle's
 // kube-scheduler release (framework.DefaultKubeVersion without a handle).
 // It takes no args (args must be nil), so it is itself a framework.Factory.
-func NewImageLocality(args any, h framework.Handle) (framework.Plugin, error) {
+func New(args any, h framework.Handle) (framework.Plugin, error) {
 	if err := config.NoArgs(config.ImageLocalityName, args); err != nil {
 		return nil, err
 	}
@@ -369,6 +375,25 @@ func (pl *ImageLocality) readState(state *framework.CycleState, pod *framework.P
 	return s, nil
 }
 
+// DenseScores returns the cycle's scores of pod as a floor and per-node
+// additions, when they are dense this cycle: the snapshot's node k scores
+// floor + delta[k]. delta is nil when they are not (no image of the pod
+// is on any node, or the cycle's first call did not find them worth
+// computing); st reports a state that cannot be read. NodeResourcesFit
+// adds the scores so in its pass over the dense rows
+// (noderesources.NodeResourcesFit.ScoreBatchAddWith); delta is the
+// plugin's, read-only, valid for the cycle.
+func (pl *ImageLocality) DenseScores(state *framework.CycleState, pod *framework.PodInfo) (floor int64, delta []int64, st *framework.Status) {
+	s, st := pl.readState(state, pod, true)
+	if st != nil {
+		return 0, nil, st
+	}
+	if s.somewhere && s.dense != nil {
+		return ilPriority(0, s.count), s.dense.delta, nil
+	}
+	return 0, nil, nil
+}
+
 // ScoreBatch is Score over nodes (framework.BatchScorePlugin): the state is
 // read once, and every node scores the floor directly when none of the
 // pod's images is on any node. With the runner's snapshot indices, the
@@ -414,7 +439,7 @@ func (pl *ImageLocality) ScoreBatchBounds(_ context.Context, state *framework.Cy
 		return lo, hi, nil
 	}
 	s.scoreRest(state, nodes, idx, out, none)
-	lo, hi = RowBounds(out)
+	lo, hi = scoring.RowBounds(out)
 	return lo, hi, nil
 }
 

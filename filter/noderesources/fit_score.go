@@ -1,4 +1,4 @@
-package scoring
+package noderesources
 
 import (
 	"context"
@@ -6,9 +6,12 @@ import (
 	"math"
 	"math/bits"
 
+	"github.com/schedkit/schedkit/scoring/imagelocality"
+
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/resource"
+	"github.com/schedkit/schedkit/scoring"
 )
 
 // nrfKind classifies a scored resource the way kube-scheduler v1.36's
@@ -69,39 +72,6 @@ type nrfPreScoreState struct {
 // Clone returns the state itself; it is read-only.
 func (s *nrfPreScoreState) Clone() framework.StateData { return s }
 
-// NodeResourcesFit is the score half of kube-scheduler v1.36's
-// NodeResourcesFit. For each configured resource it takes the node's
-// allocatable and requested-plus-pod amounts — cpu and memory in the
-// non-zero view (NodeInfo.NonZeroRequested and the pod's 100m / 200 MiB
-// per-container defaults), everything else from the real requests — and
-// scores them with the configured strategy:
-//   - LeastAllocated: (alloc−req)·100/alloc (0 when req > alloc);
-//   - MostAllocated: min(req, alloc)·100/alloc;
-//   - RequestedToCapacityRatio: shape(req·100/alloc, or 100 when
-//     req > alloc), where shape is the piecewise-linear function through
-//     the configured points (scores ×10), evaluated in integer arithmetic.
-//
-// A resource whose allocatable is 0, a scalar resource the pod does not
-// request, and a name that is neither cpu, memory, ephemeral-storage nor a
-// scalar resource are left out (no score, no weight). The node score is
-// Σ score·weight / Σ weight, truncated (LeastAllocated, MostAllocated) or
-// rounded half away from zero (RequestedToCapacityRatio, which also leaves
-// out resources scoring 0); 0 when nothing is left. There is no
-// NormalizeScore.
-type NodeResourcesFit struct {
-	strategy  config.ScoringStrategyType
-	resources []nrfResource
-	shape     []ShapePoint
-	// strat is strategy as a small integer, so the per-node path does not
-	// compare strings.
-	strat nrfStrategy
-	// simple is set when every configured resource is cpu, memory or
-	// ephemeral-storage: Score then reads NodeInfo fields directly.
-	simple bool
-	// cel compiles DeviceClass selectors for resources DRA backs.
-	cel *draCEL
-}
-
 // nrfStrategy numbers the scoring strategies for the per-node switch.
 type nrfStrategy uint8
 
@@ -110,50 +80,6 @@ const (
 	nrfMost
 	nrfRTCR
 )
-
-var (
-	_ framework.PreScorePlugin   = (*NodeResourcesFit)(nil)
-	_ framework.ScorePlugin      = (*NodeResourcesFit)(nil)
-	_ framework.BatchScorePlugin = (*NodeResourcesFit)(nil)
-)
-
-// NewNodeResourcesFit builds the NodeResourcesFit score from args after
-// kube-scheduler's defaulting (nil strategy: LeastAllocated over cpu:1,
-// memory:1; weight 0 becomes 1) and validation.
-func NewNodeResourcesFit(args config.NodeResourcesFitArgs, _ framework.Handle) (framework.Plugin, error) {
-	args.SetDefaults()
-	if err := args.Validate(); err != nil {
-		return nil, err
-	}
-	s := args.ScoringStrategy
-	pl := &NodeResourcesFit{strategy: s.Type, resources: nrfResources(s.Resources), simple: true, cel: &draCEL{}}
-	switch s.Type {
-	case config.LeastAllocated:
-		pl.strat = nrfLeast
-	case config.MostAllocated:
-		pl.strat = nrfMost
-	default:
-		pl.strat = nrfRTCR
-	}
-	for _, r := range pl.resources {
-		if r.kind != nrfCPU && r.kind != nrfMemory && r.kind != nrfEphemeral {
-			pl.simple = false
-		}
-	}
-	if s.Type == config.RequestedToCapacityRatio {
-		pl.shape = ScaleShape(s.RequestedToCapacityRatio.Shape)
-	}
-	return pl, nil
-}
-
-// NodeResourcesFitFactory is NewNodeResourcesFit as a framework.Factory: nil args mean
-// config.DefaultNodeResourcesFitArgs(); a config.NodeResourcesFitArgs or a pointer to one is used as given.
-func NodeResourcesFitFactory(args any, h framework.Handle) (framework.Plugin, error) {
-	return config.NewPlugin(config.NodeResourcesFitName, args, h, config.DefaultNodeResourcesFitArgs, NewNodeResourcesFit)
-}
-
-// Name returns "NodeResourcesFit".
-func (pl *NodeResourcesFit) Name() string { return config.NodeResourcesFitName }
 
 // nrfPodRequest returns the pod's request of r in the non-zero view used by
 // LeastAllocated, MostAllocated and RequestedToCapacityRatio.
@@ -326,8 +252,8 @@ func (pl *NodeResourcesFit) AddsWith(other framework.AddingBatchScorePlugin) boo
 	}
 	switch o := other.(type) {
 	case *NodeResourcesBalancedAllocation:
-		return o.cpuMem && o.mode == config.BalancedAllocationDelta
-	case *ImageLocality:
+		return o.cpuMem && o.mode == BalancedAllocationDelta
+	case *imagelocality.ImageLocality:
 		return true
 	}
 	return false
@@ -349,7 +275,7 @@ func (pl *NodeResourcesFit) leastDefault() bool {
 // otherwise.
 func (pl *NodeResourcesFit) ScoreBatchAddWith(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64, w int64, others []framework.AddingBatchScorePlugin, ws []int64, totals []int64) bool {
 	var ba *NodeResourcesBalancedAllocation
-	var il *ImageLocality
+	var il *imagelocality.ImageLocality
 	var wBA, wIL int64
 	var alone []int // others that add their own scores
 	for j, o := range others {
@@ -359,7 +285,7 @@ func (pl *NodeResourcesFit) ScoreBatchAddWith(ctx context.Context, state *framew
 				ba, wBA = o, ws[j]
 				continue
 			}
-		case *ImageLocality:
+		case *imagelocality.ImageLocality:
 			if il == nil {
 				il, wIL = o, ws[j]
 				continue
@@ -408,12 +334,12 @@ func (pl *NodeResourcesFit) ScoreBatchAddWith(ctx context.Context, state *framew
 	// ImageLocality's dense scores join the pass at weight 1.
 	var delta []int64
 	if il != nil && wIL == 1 {
-		s, st := il.readState(state, pod, true)
+		floor, d, st := il.DenseScores(state, pod)
 		if st != nil {
 			return false
 		}
-		if s.somewhere && s.dense != nil {
-			delta, req.images = s.dense.delta, ilPriority(0, s.count)
+		if d != nil {
+			delta, req.images = d, floor
 		}
 	}
 	if !leastBalancedAdd(totals[:len(idx)], res, idx, &req, delta) ||
@@ -783,26 +709,7 @@ func MostRequestedScore(requested, capacity int64) int64 {
 // rtcrResourceScore maps one resource's utilization through the shape.
 func (pl *NodeResourcesFit) rtcrResourceScore(requested, capacity int64) int64 {
 	if capacity == 0 || requested > capacity {
-		return BrokenLinear(pl.shape, 100)
+		return scoring.BrokenLinear(pl.shape, 100)
 	}
-	return BrokenLinear(pl.shape, requested*100/capacity)
-}
-
-var _ framework.NodeLocalPlugin = (*NodeResourcesFit)(nil)
-
-// NodeLocal is true unless the pod requests a configured resource that a
-// DeviceClass may back: the score reads the node's allocatable and
-// requested resources, and for such a resource the devices of its class
-// the node reaches and which of them claims hold.
-func (pl *NodeResourcesFit) NodeLocal(pod *framework.PodInfo) bool {
-	return !requestsDRA(pod, pl.resources)
-}
-
-var _ framework.SignPlugin = (*NodeResourcesFit)(nil)
-
-// SignPod signs the pod's effective requests from its spec
-// (noderesources/fit.go computePodResourceRequest, which leaves status
-// resources out although the scores count them).
-func (pl *NodeResourcesFit) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
-	return []framework.SignFragment{{Key: framework.SignerResources, Value: *pod.SpecRequests()}}, nil
+	return scoring.BrokenLinear(pl.shape, requested*100/capacity)
 }

@@ -1,10 +1,9 @@
-package filter
+package noderesources
 
 import (
 	"context"
 	"testing"
 
-	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
@@ -14,7 +13,7 @@ import (
 // state, RejectionStatus gives the error FilterRejects gives every node,
 // whether asked by snapshot index or not.
 func TestNodeResourcesFitRejectionStatusWithoutState(t *testing.T) {
-	pl, err := NewNodeResourcesFit(config.DefaultNodeResourcesFitArgs(), nil)
+	pl, err := NewFit(DefaultNodeResourcesFitArgs(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

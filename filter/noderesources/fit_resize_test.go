@@ -1,11 +1,10 @@
-package filter
+package noderesources
 
 import (
 	"context"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
@@ -25,7 +24,7 @@ func rzResizing(name, spec, status string) *api.Pod {
 // by its spec alone (kube's computePodResourceRequest leaves the status
 // out).
 func TestNodeResourcesFitResizeInFlight(t *testing.T) {
-	args := config.DefaultNodeResourcesFitArgs()
+	args := DefaultNodeResourcesFitArgs()
 	tests := []struct {
 		name     string
 		pod      *api.Pod
@@ -53,7 +52,7 @@ func TestNodeResourcesFitResizeInFlight(t *testing.T) {
 // The NodeResourcesFit signature is the spec's requests
 // (computePodResourceRequest): a resize in flight does not change it.
 func TestNodeResourcesFitSignResizeInFlight(t *testing.T) {
-	pl := st.HintPlugin[*NodeResourcesFit](t)(NodeResourcesFitFactory(nil, nil))
+	pl := st.HintPlugin[*NodeResourcesFit](t)(NewFit(nil, nil))
 	sign := func(p *api.Pod) []fw.SignFragment {
 		f, s := pl.SignPod(context.Background(), st.HintPodInfo(t, p))
 		if !s.IsSuccess() {
@@ -74,7 +73,7 @@ func TestNodeResourcesFitSignResizeInFlight(t *testing.T) {
 // event by requests with status resources, so a resize actuated downwards
 // on a bound pod (spec unchanged) frees room (isSchedulableAfterPodScaleDown).
 func TestNodeResourcesFitHintsResizeInFlight(t *testing.T) {
-	pl := st.HintPlugin[*NodeResourcesFit](t)(NodeResourcesFitFactory(nil, nil))
+	pl := st.HintPlugin[*NodeResourcesFit](t)(NewFit(nil, nil))
 	st.RunHints(t, pl.afterNodeChange, nil, []st.HintCase{
 		{Name: "queue-on-node-add-fitting-the-spec", Pod: rzResizing("p", "800m", "1500m"),
 			New: builder.MakeNode().Name("n").Capacity(rzM{"cpu": "1", "pods": "32"}).Obj(), Want: fw.Queue},

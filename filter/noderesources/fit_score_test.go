@@ -1,4 +1,4 @@
-package scoring
+package noderesources
 
 import (
 	"context"
@@ -45,15 +45,15 @@ type nrfCase struct {
 	want      []int64
 }
 
-func nrfRunCases(t *testing.T, strategy config.ScoringStrategyType, shape []config.UtilizationShapePoint, tests []nrfCase) {
+func nrfRunCases(t *testing.T, strategy ScoringStrategyType, shape []config.UtilizationShapePoint, tests []nrfCase) {
 	t.Helper()
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s := &config.ScoringStrategy{Type: strategy, Resources: tc.resources}
+			s := &ScoringStrategy{Type: strategy, Resources: tc.resources}
 			if shape != nil {
-				s.RequestedToCapacityRatio = &config.RequestedToCapacityRatioParam{Shape: shape}
+				s.RequestedToCapacityRatio = &RequestedToCapacityRatioParam{Shape: shape}
 			}
-			pl, err := NewNodeResourcesFit(config.NodeResourcesFitArgs{ScoringStrategy: s}, nil)
+			pl, err := NewFit(NodeResourcesFitArgs{ScoringStrategy: s}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -79,7 +79,7 @@ var nrfExtSet = []config.ResourceSpec{{Name: "cpu", Weight: 1}, {Name: "memory",
 // such as cpu "4000" are whole cores, as in kube's test.
 func TestNodeResourcesFitLeastAllocated(t *testing.T) {
 	req3_5 := []map[string]string{nrfCM("1000", "2000"), nrfCM("2000", "3000")}
-	nrfRunCases(t, config.LeastAllocated, nil, []nrfCase{
+	nrfRunCases(t, LeastAllocated, nil, []nrfCase{
 		{name: "nothing scheduled, nothing requested", pod: nrfPod(""),
 			nodes: []*api.Node{nrfNode("node1", nrfCM("4000", "10000")), nrfNode("node2", nrfCM("4000", "10000"))}, want: []int64{100, 100}},
 		// cpu (4000−3000)·100/4000 = 25, mem 50 → 37; node2 (6000−3000)/6000 = 50, 50 → 50.
@@ -149,7 +149,7 @@ func TestNodeResourcesFitLeastAllocated(t *testing.T) {
 // Cases of kube-scheduler v1.36 noderesources/most_allocated_test.go.
 func TestNodeResourcesFitMostAllocated(t *testing.T) {
 	req3_5 := []map[string]string{nrfCM("1000", "2000"), nrfCM("2000", "3000")}
-	nrfRunCases(t, config.MostAllocated, nil, []nrfCase{
+	nrfRunCases(t, MostAllocated, nil, []nrfCase{
 		{name: "nothing scheduled, nothing requested", pod: st.MakePod().Req(nrfCM("0", "0")).Obj(),
 			nodes: []*api.Node{nrfNode("node1", nrfCM("4000", "10000")), nrfNode("node2", nrfCM("4000", "10000"))}, want: []int64{0, 0}},
 		{name: "nothing scheduled, resources requested, differently sized nodes", pod: nrfPod("", req3_5...),
@@ -186,7 +186,7 @@ func TestNodeResourcesFitMostAllocated(t *testing.T) {
 // Cases of kube-scheduler v1.36 noderesources/requested_to_capacity_ratio_test.go.
 func TestNodeResourcesFitRequestedToCapacityRatio(t *testing.T) {
 	leastShape := []config.UtilizationShapePoint{{Utilization: 0, Score: 10}, {Utilization: 100, Score: 0}}
-	nrfRunCases(t, config.RequestedToCapacityRatio, leastShape, []nrfCase{
+	nrfRunCases(t, RequestedToCapacityRatio, leastShape, []nrfCase{
 		{name: "nothing scheduled, nothing requested", pod: st.MakePod().Req(nrfCM("0", "0")).Obj(),
 			nodes:    []*api.Node{nrfNode("node1", nrfCM("4000", "10000")), nrfNode("node2", nrfCM("4000", "10000"))},
 			existing: []*api.Pod{nrfPod("node1", nrfCM("0", "0")), nrfPod("node1", nrfCM("0", "0"))}, want: []int64{100, 100}},
@@ -206,7 +206,7 @@ func TestNodeResourcesFitRequestedToCapacityRatio(t *testing.T) {
 		return nrfNode(name, map[string]string{"cpu": "4", "memory": "10000Mi", "intel.com/foo": foo})
 	}
 	t.Run("TestResourceBinPackingSingleExtended", func(t *testing.T) {
-		nrfRunCases(t, config.RequestedToCapacityRatio, binpack, []nrfCase{
+		nrfRunCases(t, RequestedToCapacityRatio, binpack, []nrfCase{
 			{name: "nothing requested", pod: nrfPod(""), nodes: []*api.Node{ext("node1", "8"), ext("node2", "4")}, resources: foo, want: []int64{0, 0}},
 			// 2/8 → util 25 → 10·25/100 = 2; 2/4 → 50 → 5.
 			{name: "resources requested, pods scheduled with less resources", pod: nrfPod("", map[string]string{"intel.com/foo": "2"}),
@@ -221,7 +221,7 @@ func TestNodeResourcesFitRequestedToCapacityRatio(t *testing.T) {
 		two := []config.ResourceSpec{{Name: "intel.com/foo", Weight: 3}, {Name: "intel.com/bar", Weight: 5}}
 		n1 := nrfNode("node1", map[string]string{"cpu": "4", "memory": "10000Mi", "intel.com/foo": "8", "intel.com/bar": "4"})
 		n2 := nrfNode("node2", map[string]string{"cpu": "4", "memory": "10000Mi", "intel.com/foo": "4", "intel.com/bar": "8"})
-		nrfRunCases(t, config.RequestedToCapacityRatio, binpack, []nrfCase{
+		nrfRunCases(t, RequestedToCapacityRatio, binpack, []nrfCase{
 			{name: "nothing requested", pod: nrfPod(""), nodes: []*api.Node{n1, n2}, resources: two, want: []int64{0, 0}},
 			// node1 foo 2/8 → 2, bar 2/4 → 5: round((2·3 + 5·5)/8) = round(3.875) = 4;
 			// node2 foo 2/4 → 5, bar 2/8 → 2: round((15 + 10)/8) = round(3.125) = 3.
@@ -238,33 +238,10 @@ func TestNodeResourcesFitRequestedToCapacityRatio(t *testing.T) {
 	})
 }
 
-// Cases of kube's TestBrokenLinearFunction (scores on the 0–10 scale, as
-// the helper is given them).
-func TestNodeResourcesFitBrokenLinear(t *testing.T) {
-	tests := []struct {
-		points []ShapePoint
-		at     map[int64]int64
-	}{
-		{points: []ShapePoint{{10, 1}, {90, 9}},
-			at: map[int64]int64{-10: 1, 0: 1, 9: 1, 10: 1, 15: 1, 19: 1, 20: 2, 89: 8, 90: 9, 99: 9, 100: 9, 110: 9}},
-		{points: []ShapePoint{{0, 2}, {40, 10}, {100, 0}},
-			at: map[int64]int64{-10: 2, 0: 2, 20: 6, 30: 8, 40: 10, 70: 5, 100: 0, 110: 0}},
-		{points: []ShapePoint{{0, 2}, {40, 2}, {100, 2}},
-			at: map[int64]int64{-10: 2, 0: 2, 20: 2, 30: 2, 40: 2, 70: 2, 100: 2, 110: 2}},
-	}
-	for i, tc := range tests {
-		for p, want := range tc.at {
-			if got := BrokenLinear(tc.points, p); got != want {
-				t.Errorf("case %d: f(%d) = %d, want %d", i, p, got, want)
-			}
-		}
-	}
-}
-
 func TestNodeResourcesFitScoreAllocs(t *testing.T) {
-	for _, strat := range []config.ScoringStrategyType{config.LeastAllocated, config.MostAllocated, config.RequestedToCapacityRatio} {
-		args := config.NodeResourcesFitArgs{ScoringStrategy: nrfStrategyArgs(strat, nrfExtSet, []config.UtilizationShapePoint{{Utilization: 0, Score: 0}, {Utilization: 100, Score: 10}})}
-		pl, err := NewNodeResourcesFit(args, nil)
+	for _, strat := range []ScoringStrategyType{LeastAllocated, MostAllocated, RequestedToCapacityRatio} {
+		args := NodeResourcesFitArgs{ScoringStrategy: nrfStrategyArgs(strat, nrfExtSet, []config.UtilizationShapePoint{{Utilization: 0, Score: 0}, {Utilization: 100, Score: 10}})}
+		pl, err := NewFit(args, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -327,8 +304,8 @@ func TestPropNodeResourcesFitScoreRange(t *testing.T) {
 				}
 			}
 		}
-		for _, strat := range []config.ScoringStrategyType{config.LeastAllocated, config.MostAllocated, config.RequestedToCapacityRatio} {
-			pl, err := NewNodeResourcesFit(config.NodeResourcesFitArgs{ScoringStrategy: nrfStrategyArgs(strat, nrfExtSet, pts)}, nil)
+		for _, strat := range []ScoringStrategyType{LeastAllocated, MostAllocated, RequestedToCapacityRatio} {
+			pl, err := NewFit(NodeResourcesFitArgs{ScoringStrategy: nrfStrategyArgs(strat, nrfExtSet, pts)}, nil)
 			if err != nil {
 				rt.Fatal(err)
 			}
@@ -358,14 +335,14 @@ func TestPropLeastPlusMostAllocated(t *testing.T) {
 		}
 		pod := st.MakePod().Name("p").Req(map[string]string{"cpu": fmt.Sprintf("%dm", r)}).Obj()
 		cpu := []config.ResourceSpec{{Name: "cpu", Weight: 1}}
-		score := func(s config.ScoringStrategyType) int64 {
-			pl, err := NewNodeResourcesFit(config.NodeResourcesFitArgs{ScoringStrategy: nrfStrategyArgs(s, cpu, []config.UtilizationShapePoint{{Utilization: 0, Score: 0}, {Utilization: 100, Score: 10}})}, nil)
+		score := func(s ScoringStrategyType) int64 {
+			pl, err := NewFit(NodeResourcesFitArgs{ScoringStrategy: nrfStrategyArgs(s, cpu, []config.UtilizationShapePoint{{Utilization: 0, Score: 0}, {Utilization: 100, Score: 10}})}, nil)
 			if err != nil {
 				rt.Fatal(err)
 			}
 			return st.RawScores(rt, pl, pod, []*api.Node{node}, existing, true)[0]
 		}
-		least, most, rtcr := score(config.LeastAllocated), score(config.MostAllocated), score(config.RequestedToCapacityRatio)
+		least, most, rtcr := score(LeastAllocated), score(MostAllocated), score(RequestedToCapacityRatio)
 		total := used + r
 		want := int64(100)
 		if total*100%a != 0 {
@@ -382,8 +359,8 @@ func TestPropLeastPlusMostAllocated(t *testing.T) {
 
 // ExampleNewNodeResourcesFit scores two nodes with the default
 // LeastAllocated strategy (cpu and memory, weight 1 each).
-func ExampleNewNodeResourcesFit() {
-	pl, err := NewNodeResourcesFit(config.DefaultNodeResourcesFitArgs(), nil)
+func ExampleNewFit_score() {
+	pl, err := NewFit(DefaultNodeResourcesFitArgs(), nil)
 	if err != nil {
 		panic(err)
 	}
@@ -410,10 +387,10 @@ func ExampleNewNodeResourcesFit() {
 // nrfStrategyArgs is a NodeResourcesFit scoring strategy with the given shape
 // for RequestedToCapacityRatio (kube v1.36 forbids a shape with the other
 // types).
-func nrfStrategyArgs(t config.ScoringStrategyType, res []config.ResourceSpec, shape []config.UtilizationShapePoint) *config.ScoringStrategy {
-	s := &config.ScoringStrategy{Type: t, Resources: res}
-	if t == config.RequestedToCapacityRatio {
-		s.RequestedToCapacityRatio = &config.RequestedToCapacityRatioParam{Shape: shape}
+func nrfStrategyArgs(t ScoringStrategyType, res []config.ResourceSpec, shape []config.UtilizationShapePoint) *ScoringStrategy {
+	s := &ScoringStrategy{Type: t, Resources: res}
+	if t == RequestedToCapacityRatio {
+		s.RequestedToCapacityRatio = &RequestedToCapacityRatioParam{Shape: shape}
 	}
 	return s
 }

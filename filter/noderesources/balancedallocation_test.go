@@ -1,4 +1,4 @@
-package scoring
+package noderesources
 
 import (
 	"context"
@@ -93,10 +93,10 @@ func baCases() []baCase {
 	}
 }
 
-func baRun(t *testing.T, mode config.BalancedAllocationMode, pick func(baCase) []int64) {
+func baRun(t *testing.T, mode BalancedAllocationMode, pick func(baCase) []int64) {
 	for _, tc := range baCases() {
 		t.Run(tc.name, func(t *testing.T) {
-			pl, err := NewNodeResourcesBalancedAllocation(config.NodeResourcesBalancedAllocationArgs{Resources: tc.resources, Mode: mode}, nil)
+			pl, err := NewBalancedAllocation(NodeResourcesBalancedAllocationArgs{Resources: tc.resources, Mode: mode}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -114,19 +114,19 @@ func baRun(t *testing.T, mode config.BalancedAllocationMode, pick func(baCase) [
 }
 
 func TestNodeResourcesBalancedAllocationDelta(t *testing.T) {
-	baRun(t, config.BalancedAllocationDelta, func(c baCase) []int64 { return c.delta })
+	baRun(t, BalancedAllocationDelta, func(c baCase) []int64 { return c.delta })
 }
 
 func TestNodeResourcesBalancedAllocationStdDev(t *testing.T) {
-	baRun(t, config.BalancedAllocationStdDev, func(c baCase) []int64 { return c.stdDev })
+	baRun(t, BalancedAllocationStdDev, func(c baCase) []int64 { return c.stdDev })
 }
 
 // TestNodeResourcesBalancedAllocationSkip: kube's "nothing scheduled,
 // nothing requested, skip in PreScore" case, and a pod requesting only
 // resources outside the configured set.
 func TestNodeResourcesBalancedAllocationSkip(t *testing.T) {
-	for _, mode := range []config.BalancedAllocationMode{config.BalancedAllocationDelta, config.BalancedAllocationStdDev} {
-		pl, _ := NewNodeResourcesBalancedAllocation(config.NodeResourcesBalancedAllocationArgs{Mode: mode}, nil)
+	for _, mode := range []BalancedAllocationMode{BalancedAllocationDelta, BalancedAllocationStdDev} {
+		pl, _ := NewBalancedAllocation(NodeResourcesBalancedAllocationArgs{Mode: mode}, nil)
 		for _, pod := range []*api.Pod{st.MakePod().Obj(), st.MakePod().Req(map[string]string{"nvidia.com/gpu": "1"}).Obj(), st.MakePod().Container("img", nil).Obj()} {
 			s := pl.(fw.PreScorePlugin).PreScore(context.Background(), fw.NewCycleState(), fw.MustPodInfo(pod), nil)
 			if !s.IsSkip() {
@@ -140,7 +140,7 @@ func TestNodeResourcesBalancedAllocationSkip(t *testing.T) {
 		}
 		// A configured name that is not a scalar resource still counts
 		// for the best-effort test (kube reads the pod's request list).
-		pl2, err := NewNodeResourcesBalancedAllocation(config.NodeResourcesBalancedAllocationArgs{Mode: mode,
+		pl2, err := NewBalancedAllocation(NodeResourcesBalancedAllocationArgs{Mode: mode,
 			Resources: []config.ResourceSpec{{Name: "cpu", Weight: 1}, {Name: "foo", Weight: 1}}}, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -158,7 +158,7 @@ func TestNodeResourcesBalancedAllocationSkip(t *testing.T) {
 // table (10%/20% → 90, 20%/10% → 90, 20%/40% → 80, 20%/50% → 70), plus the
 // ≥ 1 and zero-capacity rules and the non-zero defaults.
 func TestNodeResourcesBalancedAllocationClassic(t *testing.T) {
-	pl, err := NewNodeResourcesBalancedAllocation(config.NodeResourcesBalancedAllocationArgs{Mode: config.BalancedAllocationClassic}, nil)
+	pl, err := NewBalancedAllocation(NodeResourcesBalancedAllocationArgs{Mode: BalancedAllocationClassic}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,18 +200,18 @@ func TestNodeResourcesBalancedAllocationClassic(t *testing.T) {
 }
 
 func TestNewNodeResourcesBalancedAllocationInvalid(t *testing.T) {
-	if _, err := NewNodeResourcesBalancedAllocation(config.NodeResourcesBalancedAllocationArgs{Resources: []config.ResourceSpec{{Name: "cpu", Weight: 2}}}, nil); err == nil {
+	if _, err := NewBalancedAllocation(NodeResourcesBalancedAllocationArgs{Resources: []config.ResourceSpec{{Name: "cpu", Weight: 2}}}, nil); err == nil {
 		t.Error("weight 2 accepted")
 	}
 }
 
 func TestNodeResourcesBalancedAllocationScoreAllocs(t *testing.T) {
-	for _, mode := range []config.BalancedAllocationMode{config.BalancedAllocationDelta, config.BalancedAllocationStdDev, config.BalancedAllocationClassic} {
+	for _, mode := range []BalancedAllocationMode{BalancedAllocationDelta, BalancedAllocationStdDev, BalancedAllocationClassic} {
 		res := baGPUSet
-		if mode == config.BalancedAllocationClassic {
+		if mode == BalancedAllocationClassic {
 			res = nil
 		}
-		pl, err := NewNodeResourcesBalancedAllocation(config.NodeResourcesBalancedAllocationArgs{Mode: mode, Resources: res}, nil)
+		pl, err := NewBalancedAllocation(NodeResourcesBalancedAllocationArgs{Mode: mode, Resources: res}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -231,23 +231,23 @@ func TestNodeResourcesBalancedAllocationScoreAllocs(t *testing.T) {
 func TestPropBalancedAllocationRanges(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		pod, nodes, pods := nrfDrawCluster(rt)
-		for _, mode := range []config.BalancedAllocationMode{config.BalancedAllocationDelta, config.BalancedAllocationStdDev, config.BalancedAllocationClassic} {
+		for _, mode := range []BalancedAllocationMode{BalancedAllocationDelta, BalancedAllocationStdDev, BalancedAllocationClassic} {
 			res := []config.ResourceSpec{{Name: "cpu", Weight: 1}, {Name: "memory", Weight: 1}, {Name: nrfExt, Weight: 1}}
-			if mode == config.BalancedAllocationClassic {
+			if mode == BalancedAllocationClassic {
 				res = nil
 			}
-			pl, err := NewNodeResourcesBalancedAllocation(config.NodeResourcesBalancedAllocationArgs{Mode: mode, Resources: res}, nil)
+			pl, err := NewBalancedAllocation(NodeResourcesBalancedAllocationArgs{Mode: mode, Resources: res}, nil)
 			if err != nil {
 				rt.Fatal(err)
 			}
 			lo := int64(0)
-			if mode == config.BalancedAllocationDelta {
+			if mode == BalancedAllocationDelta {
 				lo = 50
 			}
 			// A pod requesting none of the resources is skipped at PreScore
 			// (Delta, StdDev) and scored 0 by a bare Score call, as kube.
 			pi := fw.MustPodInfo(pod)
-			if mode != config.BalancedAllocationClassic && pi.Requests.MilliCPU == 0 && pi.Requests.Memory == 0 && pi.Requests.Get(nrfExt) == 0 {
+			if mode != BalancedAllocationClassic && pi.Requests.MilliCPU == 0 && pi.Requests.Memory == 0 && pi.Requests.Get(nrfExt) == 0 {
 				if s := pl.(fw.PreScorePlugin).PreScore(context.Background(), fw.NewCycleState(), pi, nil); !s.IsSkip() {
 					rt.Fatalf("%s: best-effort pod: PreScore = %v, want Skip", mode, s)
 				}
@@ -262,8 +262,8 @@ func TestPropBalancedAllocationRanges(t *testing.T) {
 	})
 }
 
-func ExampleNewNodeResourcesBalancedAllocation() {
-	pl, err := NewNodeResourcesBalancedAllocation(config.DefaultNodeResourcesBalancedAllocationArgs(), nil)
+func ExampleNewBalancedAllocation() {
+	pl, err := NewBalancedAllocation(DefaultNodeResourcesBalancedAllocationArgs(), nil)
 	if err != nil {
 		panic(err)
 	}

@@ -1,9 +1,11 @@
-package scoring
+package imagelocality
 
 import (
 	"context"
 	"fmt"
 	"testing"
+
+	"github.com/schedkit/schedkit/framework/frameworktest"
 
 	"github.com/google/go-cmp/cmp"
 	fw "github.com/schedkit/schedkit/framework"
@@ -31,9 +33,9 @@ func ilHandle(v fw.KubeVersion) fw.Handle { return fw.NewHandle(fw.RealClock{}, 
 
 // ilNewFor builds ImageLocality for release v.
 func ilNewFor(t st.Fataler, v fw.KubeVersion) fw.Plugin {
-	pl, err := NewImageLocality(nil, ilHandle(v))
+	pl, err := New(nil, ilHandle(v))
 	if err != nil {
-		t.Fatalf("NewImageLocality: %v", err)
+		t.Fatalf("New: %v", err)
 	}
 	return pl
 }
@@ -146,14 +148,14 @@ func TestNormalizedImageName(t *testing.T) {
 }
 
 func TestImageLocalityIsScoreOnly(t *testing.T) {
-	pl, _ := NewImageLocality(nil, nil)
+	pl, _ := New(nil, nil)
 	if _, ok := pl.(fw.PreScorePlugin); ok {
 		t.Fatal("kube-scheduler's ImageLocality has no PreScore; ours must not either")
 	}
 }
 
 func TestImageLocalityWithoutSnapshot(t *testing.T) {
-	pl, _ := NewImageLocality(nil, nil)
+	pl, _ := New(nil, nil)
 	ni, _ := fw.NewNodeInfo(st.MakeNode().Name("n").Obj())
 	if _, s := pl.(fw.ScorePlugin).Score(context.Background(), fw.NewCycleState(), fw.MustPodInfo(st.MakePod().Obj()), ni); s.Code() != fw.Error {
 		t.Errorf("Score without a snapshot = %v, want Error", s)
@@ -161,7 +163,7 @@ func TestImageLocalityWithoutSnapshot(t *testing.T) {
 }
 
 func TestImageLocalityScoreAllocs(t *testing.T) {
-	pl, _ := NewImageLocality(nil, nil)
+	pl, _ := New(nil, nil)
 	snap := fw.MustSnapshot(ilNodes(), nil)
 	state := fw.NewCycleState()
 	state.SetSnapshot(snap)
@@ -209,7 +211,7 @@ func TestPropImageLocalityRange(t *testing.T) {
 }
 
 func BenchmarkImageLocalityScore(b *testing.B) {
-	pl, _ := NewImageLocality(nil, nil)
+	pl, _ := New(nil, nil)
 	st.BenchScore(b, pl, st.ScoreBenchPod())
 }
 
@@ -373,4 +375,30 @@ func TestImageLocalityDenseCacheBounds(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestConformance holds ImageLocality's fast forms to its Score on the
+// harness's random clusters, in both releases.
+func TestConformance(t *testing.T) {
+	for _, v := range fw.KubeVersions() {
+		t.Run(v.String(), func(t *testing.T) {
+			frameworktest.Run(t, func() (fw.Plugin, error) { return New(nil, ilHandle(v)) })
+		})
+	}
+}
+
+// TestConformanceImageVolumes: incoming pods with image volumes (present
+// on some node, on none, repeated), in both releases.
+func TestConformanceImageVolumes(t *testing.T) {
+	frameworktest.RunCases(t, func(t *rapid.T) frameworktest.Case {
+		c := frameworktest.DefaultCase(t)
+		pod := c.Incoming.DeepCopy()
+		for i := range rapid.IntRange(0, 3).Draw(t, "imageVolumes") {
+			ref := rapid.SampledFrom([]string{"app:v1", "app", "side:latest", "absent:v1"}).Draw(t, "volumeImage")
+			pod.Spec.Volumes = append(pod.Spec.Volumes, api.Volume{Name: fmt.Sprint("image", i), VolumeSource: api.VolumeSource{Image: &api.ImageVolumeSource{Reference: ref}}})
+		}
+		c.Incoming = pod
+		c.Plugin = ilNewFor(t, rapid.SampledFrom(fw.KubeVersions()).Draw(t, "version"))
+		return c
+	})
 }

@@ -1,4 +1,4 @@
-package filter
+package noderesources
 
 import (
 	"context"
@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
@@ -33,9 +32,9 @@ func nrfRes(milliCPU, mem int64, scalars ...any) map[string]string {
 	return m
 }
 
-func nrfRunFilter(t testing.TB, args config.NodeResourcesFitArgs, pod *api.Pod, node *fw.NodeInfo) *fw.Status {
+func nrfRunFilter(t testing.TB, args NodeResourcesFitArgs, pod *api.Pod, node *fw.NodeInfo) *fw.Status {
 	t.Helper()
-	pl, err := NewNodeResourcesFit(args, nil)
+	pl, err := NewFit(args, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +61,7 @@ func TestNodeResourcesFitEnoughRequests(t *testing.T) {
 		name     string
 		pod      *api.Pod
 		existing *api.Pod
-		args     config.NodeResourcesFitArgs
+		args     NodeResourcesFitArgs
 		code     fw.Code
 		reasons  []string
 	}
@@ -99,13 +98,13 @@ func TestNodeResourcesFitEnoughRequests(t *testing.T) {
 		{name: "hugepages resource capacity enforced for init container", pod: mk().Req(nil).InitReq(nrfRes(1, 1, nrfHugeA, 10)).Obj(), existing: ex(nrfRes(0, 0, nrfHugeA, 0)), code: UU, reasons: []string{ins(nrfHugeA)}},
 		{name: "hugepages resource allocatable enforced for multiple containers", pod: mk().Req(nrfRes(1, 1, nrfHugeA, 3)).Req(nrfRes(1, 1, nrfHugeA, 3)).Obj(), existing: ex(nrfRes(0, 0, nrfHugeA, 2)), code: UU, reasons: []string{ins(nrfHugeA)}},
 		{name: "skip checking ignored extended resource", pod: mk().Req(nrfRes(1, 1, nrfExtB, 1)).Obj(), existing: ex(nrfRes(0, 0)),
-			args: config.NodeResourcesFitArgs{IgnoredResources: []string{nrfExtB}}},
+			args: NodeResourcesFitArgs{IgnoredResources: []string{nrfExtB}}},
 		{name: "resources + pod overhead fits", pod: mk().Req(nrfRes(1, 1)).Overhead(map[string]string{"cpu": "3m", "memory": "13"}).Obj(), existing: ex(nrfRes(5, 5))},
 		{name: "requests + overhead does not fit for memory", pod: mk().Req(nrfRes(1, 1)).Overhead(map[string]string{"cpu": "1m", "memory": "15"}).Obj(), existing: ex(nrfRes(5, 5)), code: U, reasons: []string{ins("memory")}},
 		{name: "skip checking ignored extended resource via resource groups", pod: mk().Req(nrfRes(1, 1, nrfExtB, 1, nrfKIOA, 1)).Obj(), existing: ex(nrfRes(0, 0)),
-			args: config.NodeResourcesFitArgs{IgnoredResourceGroups: []string{"example.com"}}, code: UU, reasons: []string{ins(nrfKIOA)}},
+			args: NodeResourcesFitArgs{IgnoredResourceGroups: []string{"example.com"}}, code: UU, reasons: []string{ins(nrfKIOA)}},
 		{name: "ignoredResources never applies to non-extended resources", pod: mk().Req(nrfRes(1, 1, nrfKIOA, 1)).Obj(), existing: ex(nrfRes(0, 0)),
-			args: config.NodeResourcesFitArgs{IgnoredResources: []string{nrfKIOA}}, code: UU, reasons: []string{ins(nrfKIOA)}},
+			args: NodeResourcesFitArgs{IgnoredResources: []string{nrfKIOA}}, code: UU, reasons: []string{ins(nrfKIOA)}},
 		{name: "skip checking extended resource request with quantity zero", pod: mk().Req(nrfRes(1, 1, nrfExtA, 0)).Obj(), existing: ex(nrfRes(0, 0, nrfExtA, 6))},
 		{name: "skip checking resource request with quantity zero", pod: mk().Req(map[string]string{nrfExtA: "1"}).Obj(), existing: ex(nrfRes(20, 30, nrfExtA, 1))},
 		// Beyond kube's table: every failure is listed, pods first, then
@@ -167,7 +166,7 @@ func TestNodeResourcesFitPodsAndStorage(t *testing.T) {
 				pods = append(pods, tc.existing)
 			}
 			node := st.NodeInfo(t, "n", tc.alloc, pods...)
-			if got := nrfRunFilter(t, config.NodeResourcesFitArgs{}, tc.pod, node); !got.Equal(tc.want) {
+			if got := nrfRunFilter(t, NodeResourcesFitArgs{}, tc.pod, node); !got.Equal(tc.want) {
 				t.Errorf("Filter = %v, want %v", got, tc.want)
 			}
 		})
@@ -179,13 +178,13 @@ func TestNodeResourcesFitSidecarsCounted(t *testing.T) {
 	pod := st.MakePod().SidecarReq(nrfRes(2, 0)).Req(nrfRes(3, 0)).Obj()
 	node := st.NodeInfo(t, "n", map[string]string{"cpu": "4m", "memory": "10", "pods": "10"})
 	want := fw.NewStatus(fw.UnschedulableAndUnresolvable, "Insufficient cpu")
-	if got := nrfRunFilter(t, config.NodeResourcesFitArgs{}, pod, node); !got.Equal(want) {
+	if got := nrfRunFilter(t, NodeResourcesFitArgs{}, pod, node); !got.Equal(want) {
 		t.Errorf("Filter = %v, want %v", got, want)
 	}
 }
 
 func TestNodeResourcesFitWithoutPreFilter(t *testing.T) {
-	pl, err := NewNodeResourcesFit(config.NodeResourcesFitArgs{}, nil)
+	pl, err := NewFit(NodeResourcesFitArgs{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +196,7 @@ func TestNodeResourcesFitWithoutPreFilter(t *testing.T) {
 }
 
 func TestNewNodeResourcesFitInvalidArgs(t *testing.T) {
-	_, err := NewNodeResourcesFit(config.NodeResourcesFitArgs{IgnoredResourceGroups: []string{"example.com/x"}}, nil)
+	_, err := NewFit(NodeResourcesFitArgs{IgnoredResourceGroups: []string{"example.com/x"}}, nil)
 	if err == nil {
 		t.Fatal("invalid args accepted")
 	}
@@ -206,7 +205,7 @@ func TestNewNodeResourcesFitInvalidArgs(t *testing.T) {
 // TestNodeResourcesFitFilterAllocs checks that the per-node path does not
 // allocate, for a fitting node and for single-reason rejections.
 func TestNodeResourcesFitFilterAllocs(t *testing.T) {
-	pl, _ := NewNodeResourcesFit(config.NodeResourcesFitArgs{}, nil)
+	pl, _ := NewFit(NodeResourcesFitArgs{}, nil)
 	f := pl.(*NodeResourcesFit)
 	pod := fw.MustPodInfo(st.MakePod().Req(nrfRes(2, 2, nrfExtA, 1)).Obj())
 	state := fw.NewCycleState()
@@ -295,7 +294,7 @@ func TestPropNodeResourcesFitMatchesReference(t *testing.T) {
 				"cpu": fmt.Sprintf("%dm", s.aCPU), "memory": fmt.Sprint(s.aMem), nrfExtA: fmt.Sprint(s.aExt), "pods": fmt.Sprint(s.aPods),
 			}, pods...)
 		}
-		pl, _ := NewNodeResourcesFit(config.NodeResourcesFitArgs{}, nil)
+		pl, _ := NewFit(NodeResourcesFitArgs{}, nil)
 		f := pl.(*NodeResourcesFit)
 		state := fw.NewCycleState()
 		f.PreFilter(context.Background(), state, pod, nodes)
@@ -317,8 +316,8 @@ func TestPropNodeResourcesFitMatchesReference(t *testing.T) {
 	})
 }
 
-func ExampleNewNodeResourcesFit() {
-	pl, err := NewNodeResourcesFit(config.DefaultNodeResourcesFitArgs(), nil)
+func ExampleNewFit_filter() {
+	pl, err := NewFit(DefaultNodeResourcesFitArgs(), nil)
 	if err != nil {
 		panic(err)
 	}
@@ -344,7 +343,7 @@ func ExampleNewNodeResourcesFit() {
 // nrfPropSetup returns the filter with default args and a drawer of small
 // quantities (0..max) for the property tests below.
 func nrfPropSetup(t *rapid.T) (*NodeResourcesFit, func(label string, max int) string) {
-	p, err := NewNodeResourcesFit(config.DefaultNodeResourcesFitArgs(), nil)
+	p, err := NewFit(DefaultNodeResourcesFitArgs(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -383,7 +382,7 @@ func TestPropNodeResourcesFitMemoizedStatus(t *testing.T) {
 			if want.IsSuccess() || len(want.Reasons()) < 2 {
 				continue // single reasons come from pl.filter's pre-built statuses
 			}
-			if !batchSameStatus(got, want) {
+			if !st.SameStatus(got, want) {
 				t.Fatalf("node %v with pods %d, pod %v: got %v, want %v", node.Status.Allocatable, len(pods), req, got, want)
 			}
 		}

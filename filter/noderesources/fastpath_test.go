@@ -1,4 +1,4 @@
-package scoring
+package noderesources
 
 import (
 	"context"
@@ -45,12 +45,12 @@ func rfDrawPod(t *rapid.T) *fw.PodInfo {
 // node exactly as the general fraction loop.
 func TestPropBalancedAllocationCPUMemFastPath(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		mode := rapid.SampledFrom([]config.BalancedAllocationMode{config.BalancedAllocationDelta, config.BalancedAllocationStdDev}).Draw(t, "mode")
+		mode := rapid.SampledFrom([]BalancedAllocationMode{BalancedAllocationDelta, BalancedAllocationStdDev}).Draw(t, "mode")
 		res := []config.ResourceSpec{{Name: "cpu", Weight: 1}, {Name: "memory", Weight: 1}}
 		if rapid.Bool().Draw(t, "swap") {
 			res[0], res[1] = res[1], res[0]
 		}
-		p, err := NewNodeResourcesBalancedAllocation(config.NodeResourcesBalancedAllocationArgs{Mode: mode, Resources: res}, nil)
+		p, err := NewBalancedAllocation(NodeResourcesBalancedAllocationArgs{Mode: mode, Resources: res}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -78,15 +78,15 @@ func TestPropBalancedAllocationCPUMemFastPath(t *testing.T) {
 // general per-resource lookup for every strategy.
 func TestPropNodeResourcesFitSimpleFastPath(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		strat := rapid.SampledFrom([]config.ScoringStrategyType{config.LeastAllocated, config.MostAllocated, config.RequestedToCapacityRatio}).Draw(t, "strategy")
+		strat := rapid.SampledFrom([]ScoringStrategyType{LeastAllocated, MostAllocated, RequestedToCapacityRatio}).Draw(t, "strategy")
 		names := rapid.Permutation([]string{"cpu", "memory", "ephemeral-storage"}).Draw(t, "names")
 		n := rapid.IntRange(1, 3).Draw(t, "n")
 		var res []config.ResourceSpec
 		for _, name := range names[:n] {
 			res = append(res, config.ResourceSpec{Name: name, Weight: rapid.Int64Range(1, 100).Draw(t, "w")})
 		}
-		args := config.NodeResourcesFitArgs{ScoringStrategy: nrfStrategyArgs(strat, res, []config.UtilizationShapePoint{{Utilization: 0, Score: 10}, {Utilization: 60, Score: 3}, {Utilization: 100, Score: 0}})}
-		p, err := NewNodeResourcesFit(args, nil)
+		args := NodeResourcesFitArgs{ScoringStrategy: nrfStrategyArgs(strat, res, []config.UtilizationShapePoint{{Utilization: 0, Score: 10}, {Utilization: 60, Score: 3}, {Utilization: 100, Score: 0}})}
+		p, err := NewFit(args, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

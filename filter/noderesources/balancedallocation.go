@@ -1,4 +1,4 @@
-package scoring
+package noderesources
 
 import (
 	"context"
@@ -31,7 +31,7 @@ const baMaxInline = 16
 // NodeResourcesBalancedAllocation is kube-scheduler's
 // NodeResourcesBalancedAllocation score: it favours nodes whose resource
 // usage fractions stay close to each other. Three generations are offered
-// (config.BalancedAllocationMode):
+// (BalancedAllocationMode):
 //
 //   - Delta (default, kube-scheduler v1.36): with f_r = min(req_r/alloc_r, 1)
 //     over the configured resources (real requests, no non-zero defaults;
@@ -49,7 +49,7 @@ const baMaxInline = 16
 // of every configured resource is 0 (kubernetes/kubernetes#129138). There
 // is no NormalizeScore.
 type NodeResourcesBalancedAllocation struct {
-	mode      config.BalancedAllocationMode
+	mode      BalancedAllocationMode
 	resources []nrfResource
 	// hasOther is set when some configured name is neither cpu, memory,
 	// ephemeral-storage nor scalar; its request is read from the pod's
@@ -70,10 +70,17 @@ var (
 	_ framework.BatchScorePlugin = (*NodeResourcesBalancedAllocation)(nil)
 )
 
-// NewNodeResourcesBalancedAllocation builds the plugin from args after
-// kube-scheduler's defaulting (cpu:1, memory:1; weight 0 becomes 1; mode
-// Delta) and validation.
-func NewNodeResourcesBalancedAllocation(args config.NodeResourcesBalancedAllocationArgs, h framework.Handle) (framework.Plugin, error) {
+// NewBalancedAllocation builds NodeResourcesBalancedAllocation from args,
+// a NodeResourcesBalancedAllocationArgs or a pointer to one (nil:
+// DefaultNodeResourcesBalancedAllocationArgs()), after kube-scheduler's
+// defaulting (cpu:1, memory:1; weight 0 becomes 1; mode Delta) and
+// validation (NodeResourcesBalancedAllocationArgs.Validate). It is the
+// plugin's framework.Factory.
+func NewBalancedAllocation(args any, h framework.Handle) (framework.Plugin, error) {
+	return config.NewPlugin(config.NodeResourcesBalancedAllocationName, args, h, DefaultNodeResourcesBalancedAllocationArgs, newBalancedAllocation)
+}
+
+func newBalancedAllocation(args NodeResourcesBalancedAllocationArgs, h framework.Handle) (framework.Plugin, error) {
 	args.SetDefaults()
 	if err := args.Validate(); err != nil {
 		return nil, err
@@ -91,12 +98,6 @@ func NewNodeResourcesBalancedAllocation(args config.NodeResourcesBalancedAllocat
 	return pl, nil
 }
 
-// NodeResourcesBalancedAllocationFactory is NewNodeResourcesBalancedAllocation as a framework.Factory: nil args mean
-// config.DefaultNodeResourcesBalancedAllocationArgs(); a config.NodeResourcesBalancedAllocationArgs or a pointer to one is used as given.
-func NodeResourcesBalancedAllocationFactory(args any, h framework.Handle) (framework.Plugin, error) {
-	return config.NewPlugin(config.NodeResourcesBalancedAllocationName, args, h, config.DefaultNodeResourcesBalancedAllocationArgs, NewNodeResourcesBalancedAllocation)
-}
-
 // Name returns "NodeResourcesBalancedAllocation".
 func (pl *NodeResourcesBalancedAllocation) Name() string {
 	return config.NodeResourcesBalancedAllocationName
@@ -107,7 +108,7 @@ func (pl *NodeResourcesBalancedAllocation) Name() string {
 // non-zero view.
 func (pl *NodeResourcesBalancedAllocation) podRequests(pod *framework.PodInfo) []int64 {
 	req := make([]int64, len(pl.resources))
-	if pl.mode == config.BalancedAllocationClassic {
+	if pl.mode == BalancedAllocationClassic {
 		for i := range pl.resources {
 			req[i] = nrfPodRequest(pod, &pl.resources[i])
 		}
@@ -151,7 +152,7 @@ func baBestEffort(req []int64) bool {
 // Skip when every configured request is 0.
 func (pl *NodeResourcesBalancedAllocation) PreScore(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, _ []*framework.NodeInfo) *framework.Status {
 	req := pl.podRequests(pod)
-	if pl.mode != config.BalancedAllocationClassic && baBestEffort(req) {
+	if pl.mode != BalancedAllocationClassic && baBestEffort(req) {
 		return framework.NewStatus(framework.Skip)
 	}
 	state.Write(baPreScoreKey, &baPreScoreState{podRequests: req, dra: pl.draOf(state)})
@@ -161,7 +162,7 @@ func (pl *NodeResourcesBalancedAllocation) PreScore(_ context.Context, state *fr
 // draOf is newNRFDRA for the plugin's resources (nil in Classic mode and
 // over cpu and memory alone).
 func (pl *NodeResourcesBalancedAllocation) draOf(state *framework.CycleState) *nrfDRA {
-	if pl.cpuMem || pl.mode == config.BalancedAllocationClassic {
+	if pl.cpuMem || pl.mode == BalancedAllocationClassic {
 		return nil
 	}
 	return newNRFDRA(state, pl.resources, pl.cel)
@@ -203,7 +204,7 @@ func (pl *NodeResourcesBalancedAllocation) readRequests(state *framework.CycleSt
 		return s.podRequests, false, nil
 	}
 	req = pl.podRequests(pod)
-	return req, pl.mode != config.BalancedAllocationClassic && baBestEffort(req), nil
+	return req, pl.mode != BalancedAllocationClassic && baBestEffort(req), nil
 }
 
 // ScoreBatch is Score over nodes (framework.BatchScorePlugin): the requests
@@ -221,7 +222,7 @@ func (pl *NodeResourcesBalancedAllocation) ScoreBatch(_ context.Context, state *
 		clear(out)
 		return nil
 	}
-	if !pl.cpuMem || pl.mode != config.BalancedAllocationDelta {
+	if !pl.cpuMem || pl.mode != BalancedAllocationDelta {
 		dra := pl.readDRA(state)
 		for i, node := range nodes {
 			out[i] = pl.score(node, req, dra)
@@ -254,7 +255,7 @@ var _ framework.AddingBatchScorePlugin = (*NodeResourcesBalancedAllocation)(nil)
 // (framework.AddingBatchScorePlugin); in the default Delta mode over cpu
 // and memory, from the dense rows, as it scores each node.
 func (pl *NodeResourcesBalancedAllocation) ScoreBatchAdd(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64, w int64, totals []int64) bool {
-	if snap := state.Snapshot(); idx != nil && snap != nil && pl.cpuMem && pl.mode == config.BalancedAllocationDelta {
+	if snap := state.Snapshot(); idx != nil && snap != nil && pl.cpuMem && pl.mode == BalancedAllocationDelta {
 		req, zero, st := pl.readRequests(state, pod)
 		if st != nil {
 			return false
@@ -317,9 +318,9 @@ func baDelta(with, without int64) int64 {
 // score is Score with the requests known.
 func (pl *NodeResourcesBalancedAllocation) score(node *framework.NodeInfo, req []int64, dra *nrfDRA) int64 {
 	switch pl.mode {
-	case config.BalancedAllocationClassic:
+	case BalancedAllocationClassic:
 		return pl.classic(node, req)
-	case config.BalancedAllocationStdDev:
+	case BalancedAllocationStdDev:
 		if pl.cpuMem {
 			a0, u0, a1, u1 := pl.cpuMemUsage(node)
 			return baTwo(u0+req[0], a0, u1+req[1], a1)

@@ -1,4 +1,4 @@
-package scoring
+package noderesources
 
 import (
 	"testing"
@@ -8,13 +8,13 @@ import (
 )
 
 func BenchmarkNodeResourcesBalancedAllocationScore(b *testing.B) {
-	for _, mode := range []config.BalancedAllocationMode{config.BalancedAllocationDelta, config.BalancedAllocationStdDev, config.BalancedAllocationClassic} {
+	for _, mode := range []BalancedAllocationMode{BalancedAllocationDelta, BalancedAllocationStdDev, BalancedAllocationClassic} {
 		b.Run(string(mode), func(b *testing.B) {
 			var res []config.ResourceSpec
-			if mode != config.BalancedAllocationClassic {
+			if mode != BalancedAllocationClassic {
 				res = []config.ResourceSpec{{Name: "cpu", Weight: 1}, {Name: "memory", Weight: 1}, {Name: "example.com/gpu", Weight: 1}}
 			}
-			pl, err := NewNodeResourcesBalancedAllocation(config.NodeResourcesBalancedAllocationArgs{Mode: mode, Resources: res}, nil)
+			pl, err := NewBalancedAllocation(NodeResourcesBalancedAllocationArgs{Mode: mode, Resources: res}, nil)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -1,4 +1,4 @@
-package scoring
+package noderesources
 
 import (
 	"testing"
@@ -34,18 +34,18 @@ import (
 func TestScoresResizeInFlight(t *testing.T) {
 	type m = map[string]string
 	rtcrShape := []config.UtilizationShapePoint{{Utilization: 0, Score: 0}, {Utilization: 100, Score: 10}}
-	nrf := func(strategy config.ScoringStrategyType) fw.Plugin {
+	nrf := func(strategy ScoringStrategyType) fw.Plugin {
 		var shape []config.UtilizationShapePoint
-		if strategy == config.RequestedToCapacityRatio {
+		if strategy == RequestedToCapacityRatio {
 			shape = rtcrShape
 		}
-		pl, err := NewNodeResourcesFit(config.NodeResourcesFitArgs{ScoringStrategy: nrfStrategyArgs(strategy, nil, shape)}, nil)
+		pl, err := NewFit(NodeResourcesFitArgs{ScoringStrategy: nrfStrategyArgs(strategy, nil, shape)}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return pl
 	}
-	ba, err := NewNodeResourcesBalancedAllocation(config.NodeResourcesBalancedAllocationArgs{}, nil)
+	ba, err := NewBalancedAllocation(NodeResourcesBalancedAllocationArgs{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,12 +63,12 @@ func TestScoresResizeInFlight(t *testing.T) {
 		existing []*api.Pod
 		want     int64
 	}{
-		{"LeastAllocated, bound pod", nrf(config.LeastAllocated), incoming, node("4", "8Gi"), []*api.Pod{resizing}, 37},
-		{"MostAllocated, bound pod", nrf(config.MostAllocated), incoming, node("4", "8Gi"), []*api.Pod{resizing}, 62},
-		{"RequestedToCapacityRatio, bound pod", nrf(config.RequestedToCapacityRatio), incoming, node("4", "8Gi"), []*api.Pod{resizing}, 63},
-		{"LeastAllocated, incoming pod", nrf(config.LeastAllocated), incomingResizing, node("4", "8Gi"), nil, 56},
-		{"MostAllocated, incoming pod", nrf(config.MostAllocated), incomingResizing, node("4", "8Gi"), nil, 43},
-		{"RequestedToCapacityRatio, incoming pod", nrf(config.RequestedToCapacityRatio), incomingResizing, node("4", "8Gi"), nil, 44},
+		{"LeastAllocated, bound pod", nrf(LeastAllocated), incoming, node("4", "8Gi"), []*api.Pod{resizing}, 37},
+		{"MostAllocated, bound pod", nrf(MostAllocated), incoming, node("4", "8Gi"), []*api.Pod{resizing}, 62},
+		{"RequestedToCapacityRatio, bound pod", nrf(RequestedToCapacityRatio), incoming, node("4", "8Gi"), []*api.Pod{resizing}, 63},
+		{"LeastAllocated, incoming pod", nrf(LeastAllocated), incomingResizing, node("4", "8Gi"), nil, 56},
+		{"MostAllocated, incoming pod", nrf(MostAllocated), incomingResizing, node("4", "8Gi"), nil, 43},
+		{"RequestedToCapacityRatio, incoming pod", nrf(RequestedToCapacityRatio), incomingResizing, node("4", "8Gi"), nil, 44},
 		{"BalancedAllocation, bound pod", ba, baIncoming, node("4", "4Gi"), []*api.Pod{baBound}, 87},
 	}
 	for _, tc := range tests {

@@ -1,4 +1,4 @@
-package scoring
+package noderesources
 
 import (
 	"testing"
@@ -8,12 +8,12 @@ import (
 )
 
 func BenchmarkNodeResourcesFitScore(b *testing.B) {
-	for _, strat := range []config.ScoringStrategyType{config.LeastAllocated, config.MostAllocated, config.RequestedToCapacityRatio} {
+	for _, strat := range []ScoringStrategyType{LeastAllocated, MostAllocated, RequestedToCapacityRatio} {
 		b.Run(string(strat), func(b *testing.B) {
-			args := config.NodeResourcesFitArgs{ScoringStrategy: nrfStrategyArgs(strat,
+			args := NodeResourcesFitArgs{ScoringStrategy: nrfStrategyArgs(strat,
 				[]config.ResourceSpec{{Name: "cpu", Weight: 1}, {Name: "memory", Weight: 1}, {Name: "example.com/gpu", Weight: 3}},
 				[]config.UtilizationShapePoint{{Utilization: 0, Score: 0}, {Utilization: 100, Score: 10}})}
-			pl, err := NewNodeResourcesFit(args, nil)
+			pl, err := NewFit(args, nil)
 			if err != nil {
 				b.Fatal(err)
 			}

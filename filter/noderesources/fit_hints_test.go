@@ -1,4 +1,4 @@
-package filter
+package noderesources
 
 import (
 	"testing"
@@ -13,7 +13,7 @@ import (
 // InPlacePodVerticalScaling on, GA in v1.35) and
 // Test_isSchedulableAfterNodeChange.
 func TestNodeResourcesFitHints(t *testing.T) {
-	pl := st.HintPlugin[*NodeResourcesFit](t)(NodeResourcesFitFactory(nil, nil))
+	pl := st.HintPlugin[*NodeResourcesFit](t)(NewFit(nil, nil))
 	cpu := func(v string) map[string]string { return map[string]string{"cpu": v} }
 	mem := func(v string) map[string]string { return map[string]string{"memory": v} }
 	st.RunHints(t, pl.afterPodEvent, nil, []st.HintCase{

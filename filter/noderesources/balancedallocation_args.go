@@ -1,13 +1,11 @@
-package config
+package noderesources
 
 import (
 	"errors"
 	"fmt"
-)
 
-// NodeResourcesBalancedAllocationName is kube-scheduler's
-// NodeResourcesBalancedAllocation score plugin.
-const NodeResourcesBalancedAllocationName = "NodeResourcesBalancedAllocation"
+	"github.com/schedkit/schedkit/config"
+)
 
 // BalancedAllocationMode selects which generation of kube-scheduler's
 // NodeResourcesBalancedAllocation score to reproduce.
@@ -44,7 +42,7 @@ const (
 type NodeResourcesBalancedAllocationArgs struct {
 	// Resources are the resources whose balance is scored; default cpu and
 	// memory. Every weight must be 1 (0 is defaulted to 1).
-	Resources []ResourceSpec `json:"resources,omitempty"`
+	Resources []config.ResourceSpec `json:"resources,omitempty"`
 	// Mode selects the score generation; "" is BalancedAllocationDelta.
 	Mode BalancedAllocationMode `json:"mode,omitempty"`
 }
@@ -66,10 +64,10 @@ func (a *NodeResourcesBalancedAllocationArgs) SetDefaults() {
 		a.Mode = BalancedAllocationDelta
 	}
 	if len(a.Resources) == 0 {
-		a.Resources = DefaultResourceSpecs()
+		a.Resources = config.DefaultResourceSpecs()
 		return
 	}
-	a.Resources = append([]ResourceSpec(nil), a.Resources...)
+	a.Resources = append([]config.ResourceSpec(nil), a.Resources...)
 	for i := range a.Resources {
 		if a.Resources[i].Weight == 0 {
 			a.Resources[i].Weight = 1
@@ -87,11 +85,11 @@ func (a NodeResourcesBalancedAllocationArgs) Validate() error {
 	seen := map[string]bool{}
 	for i, r := range a.Resources {
 		if seen[r.Name] {
-			errs = append(errs, fmt.Errorf("balancedallocation: resources[%d].name=%q: duplicate value", i, r.Name))
+			errs = append(errs, fmt.Errorf("noderesources: resources[%d].name=%q: duplicate value", i, r.Name))
 		}
 		seen[r.Name] = true
 		if r.Weight != 1 {
-			errs = append(errs, fmt.Errorf("balancedallocation: resources[%d].weight=%d: must be 1", i, r.Weight))
+			errs = append(errs, fmt.Errorf("noderesources: resources[%d].weight=%d: must be 1", i, r.Weight))
 		}
 	}
 	switch a.Mode {
@@ -102,10 +100,10 @@ func (a NodeResourcesBalancedAllocationArgs) Validate() error {
 			for i, r := range a.Resources {
 				names[i] = r.Name
 			}
-			errs = append(errs, fmt.Errorf("balancedallocation: resources=%q: mode Classic scores exactly cpu and memory", names))
+			errs = append(errs, fmt.Errorf("noderesources: resources=%q: mode Classic scores exactly cpu and memory", names))
 		}
 	default:
-		errs = append(errs, fmt.Errorf("balancedallocation: mode=%q: supported values: \"Delta\", \"StdDev\", \"Classic\"", a.Mode))
+		errs = append(errs, fmt.Errorf("noderesources: mode=%q: supported values: \"Delta\", \"StdDev\", \"Classic\"", a.Mode))
 	}
 	return errors.Join(errs...)
 }

@@ -1,19 +1,16 @@
-package config
+package noderesources
 
 import (
 	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/internal/validation"
 )
 
-// NodeResourcesFitName is kube-scheduler's NodeResourcesFit (filter on
-// requests, score by LeastAllocated/MostAllocated/RequestedToCapacityRatio).
-const NodeResourcesFitName = "NodeResourcesFit"
-
 // ScoringStrategyType selects how NodeResourcesFit scores a node
-// (kube-scheduler v1.36 config.ScoringStrategyType).
+// (kube-scheduler's ScoringStrategyType).
 type ScoringStrategyType string
 
 // Scoring strategies of NodeResourcesFit.
@@ -29,53 +26,25 @@ const (
 	RequestedToCapacityRatio ScoringStrategyType = "RequestedToCapacityRatio"
 )
 
-// MaxCustomPriorityScore is the top of the 0–10 score range of a
-// RequestedToCapacityRatio shape; shape scores are multiplied by
-// MaxNodeScore/MaxCustomPriorityScore = 10 (kube-scheduler v1.36).
-const MaxCustomPriorityScore int32 = 10
-
-// Bounds of a resource weight and of a shape point (kube-scheduler v1.36
-// validation_pluginargs.go).
-const (
-	MinResourceWeight int64 = 1
-	MaxResourceWeight int64 = 100
-	MinUtilization    int32 = 0
-	MaxUtilization    int32 = 100
-)
-
-// ResourceSpec names a resource and its weight in a score
-// (kube-scheduler v1.36 config.ResourceSpec).
-type ResourceSpec struct {
-	Name   string `json:"name"`
-	Weight int64  `json:"weight,omitempty"`
-}
-
-// UtilizationShapePoint is one point of a RequestedToCapacityRatio shape:
-// at Utilization percent (0–100) the resource scores Score (0–10).
-type UtilizationShapePoint struct {
-	Utilization int32 `json:"utilization"`
-	Score       int32 `json:"score"`
-}
-
 // RequestedToCapacityRatioParam holds the shape of the
 // RequestedToCapacityRatio strategy.
 type RequestedToCapacityRatioParam struct {
-	Shape []UtilizationShapePoint `json:"shape,omitempty"`
+	Shape []config.UtilizationShapePoint `json:"shape,omitempty"`
 }
 
 // ScoringStrategy configures NodeResourcesFit's score
-// (kube-scheduler v1.36 config.ScoringStrategy).
+// (kube-scheduler's ScoringStrategy).
 type ScoringStrategy struct {
 	Type ScoringStrategyType `json:"type,omitempty"`
 	// Resources are the resources scored and their weights.
-	Resources []ResourceSpec `json:"resources,omitempty"`
+	Resources []config.ResourceSpec `json:"resources,omitempty"`
 	// RequestedToCapacityRatio is the shape; required when Type is
 	// RequestedToCapacityRatio.
 	RequestedToCapacityRatio *RequestedToCapacityRatioParam `json:"requestedToCapacityRatio,omitempty"`
 }
 
 // NodeResourcesFitArgs are the arguments of NodeResourcesFit, matching
-// kube-scheduler v1.36's NodeResourcesFitArgs.
+// kube-scheduler's NodeResourcesFitArgs.
 type NodeResourcesFitArgs struct {
 	// IgnoredResources are extended resources the filter does not check.
 	IgnoredResources []string `json:"ignoredResources,omitempty"`
@@ -87,13 +56,7 @@ type NodeResourcesFitArgs struct {
 	ScoringStrategy *ScoringStrategy `json:"scoringStrategy,omitempty"`
 }
 
-// DefaultResourceSpecs returns kube-scheduler's default scored resources:
-// cpu and memory with weight 1.
-func DefaultResourceSpecs() []ResourceSpec {
-	return []ResourceSpec{{Name: "cpu", Weight: 1}, {Name: "memory", Weight: 1}}
-}
-
-// DefaultNodeResourcesFitArgs returns kube-scheduler v1.36's defaults: no
+// DefaultNodeResourcesFitArgs returns kube-scheduler's defaults: no
 // ignored resources, LeastAllocated over cpu:1 and memory:1.
 func DefaultNodeResourcesFitArgs() NodeResourcesFitArgs {
 	var a NodeResourcesFitArgs
@@ -101,7 +64,7 @@ func DefaultNodeResourcesFitArgs() NodeResourcesFitArgs {
 	return a
 }
 
-// SetDefaults applies kube-scheduler v1.36's SetDefaults_NodeResourcesFitArgs:
+// SetDefaults applies kube-scheduler's SetDefaults_NodeResourcesFitArgs:
 // a nil ScoringStrategy becomes LeastAllocated over cpu:1, memory:1; empty
 // Resources become cpu:1, memory:1; a weight of 0 becomes 1. The Type of a
 // given ScoringStrategy is not defaulted (an empty Type fails Validate, as
@@ -109,14 +72,14 @@ func DefaultNodeResourcesFitArgs() NodeResourcesFitArgs {
 // in place.
 func (a *NodeResourcesFitArgs) SetDefaults() {
 	if a.ScoringStrategy == nil {
-		a.ScoringStrategy = &ScoringStrategy{Type: LeastAllocated, Resources: DefaultResourceSpecs()}
+		a.ScoringStrategy = &ScoringStrategy{Type: LeastAllocated, Resources: config.DefaultResourceSpecs()}
 		return
 	}
 	s := *a.ScoringStrategy
 	if len(s.Resources) == 0 {
-		s.Resources = DefaultResourceSpecs()
+		s.Resources = config.DefaultResourceSpecs()
 	} else {
-		s.Resources = append([]ResourceSpec(nil), s.Resources...)
+		s.Resources = append([]config.ResourceSpec(nil), s.Resources...)
 	}
 	for i := range s.Resources {
 		if s.Resources[i].Weight == 0 {
@@ -148,7 +111,7 @@ func (a *NodeResourcesFitArgs) SetDefaults() {
 func (a NodeResourcesFitArgs) Validate() error {
 	var errs []error
 	add := func(path string, value any, msg string) {
-		errs = append(errs, fmt.Errorf("noderesourcesfit: %s=%v: %s", path, value, msg))
+		errs = append(errs, fmt.Errorf("noderesources: %s=%v: %s", path, value, msg))
 	}
 	for i, r := range a.IgnoredResources {
 		for _, m := range validation.IsQualifiedName(r) {
@@ -180,7 +143,7 @@ func (a NodeResourcesFitArgs) Validate() error {
 		case s.Type == RequestedToCapacityRatio && s.RequestedToCapacityRatio == nil:
 			add("scoringStrategy.requestedToCapacityRatio", "nil", "required when type is RequestedToCapacityRatio")
 		case s.Type == RequestedToCapacityRatio:
-			errs = append(errs, validateShape(s.RequestedToCapacityRatio.Shape, "noderesourcesfit: scoringStrategy.requestedToCapacityRatio.shape")...)
+			errs = append(errs, config.ValidateShape(s.RequestedToCapacityRatio.Shape, "noderesources: scoringStrategy.requestedToCapacityRatio.shape")...)
 		case s.RequestedToCapacityRatio != nil:
 			add("scoringStrategy.requestedToCapacityRatio", fmt.Sprintf("%+v", *s.RequestedToCapacityRatio),
 				fmt.Sprintf("forbidden: must be nil when type is not RequestedToCapacityRatio (type %q)", s.Type))
@@ -189,29 +152,8 @@ func (a NodeResourcesFitArgs) Validate() error {
 	return errors.Join(errs...)
 }
 
-// validateShape checks a RequestedToCapacityRatio shape as kube-scheduler
-// v1.36's validateFunctionShape: non-empty; utilizations strictly
-// increasing (only the first violation is reported); every utilization in
-// [0, 100] and score in [0, 10].
-func validateShape(shape []UtilizationShapePoint, path string) []error {
-	if len(shape) == 0 {
-		return []error{fmt.Errorf("%s=[]: at least one point must be specified", path)}
-	}
-	var errs []error
-	for i := 1; i < len(shape); i++ {
-		if shape[i-1].Utilization >= shape[i].Utilization {
-			errs = append(errs, fmt.Errorf("%s[%d].utilization=%d: values must be sorted in increasing order (previous %d)",
-				path, i, shape[i].Utilization, shape[i-1].Utilization))
-			break
-		}
-	}
-	for i, p := range shape {
-		if p.Utilization < MinUtilization || p.Utilization > MaxUtilization {
-			errs = append(errs, fmt.Errorf("%s[%d].utilization=%d: not in valid range [%d, %d]", path, i, p.Utilization, MinUtilization, MaxUtilization))
-		}
-		if p.Score < 0 || p.Score > MaxCustomPriorityScore {
-			errs = append(errs, fmt.Errorf("%s[%d].score=%d: not in valid range [0, %d]", path, i, p.Score, MaxCustomPriorityScore))
-		}
-	}
-	return errs
-}
+// Bounds of a resource weight (kube-scheduler's validation_pluginargs.go).
+const (
+	MinResourceWeight int64 = 1
+	MaxResourceWeight int64 = 100
+)
