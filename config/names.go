@@ -15,6 +15,8 @@ const (
 	// NodeResourcesBalancedAllocationName is kube-scheduler's
 	// NodeResourcesBalancedAllocation score plugin.
 	NodeResourcesBalancedAllocationName = "NodeResourcesBalancedAllocation"
+	// PodTopologySpreadName is kube-scheduler's PodTopologySpread plugin.
+	PodTopologySpreadName = "PodTopologySpread"
 	// TaintTolerationName is kube-scheduler's TaintToleration plugin.
 	TaintTolerationName = "TaintToleration"
 	// NodeNameName is kube-scheduler's NodeName filter.

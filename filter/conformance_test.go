@@ -24,9 +24,6 @@ func TestConformance(t *testing.T) {
 		name string
 		new  func() (fw.Plugin, error)
 	}{
-		{"PodTopologySpread", func() (fw.Plugin, error) {
-			return NewPodTopologySpread(config.DefaultPodTopologySpreadArgs(), nil)
-		}},
 		{"InterPodAffinity", func() (fw.Plugin, error) {
 			return NewInterPodAffinity(config.DefaultInterPodAffinityArgs(), nil)
 		}},
@@ -34,31 +31,6 @@ func TestConformance(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) { frameworktest.Run(t, tc.new) })
 	}
-}
-
-// TestConformancePodTopologySpread: hard constraints over zone, rack and
-// hostname (nodes lacking keys), minDomains, inclusion policies, taints,
-// selectors that do and do not match the pod itself, pods in other
-// namespaces and being deleted, and pods without constraints (Skip).
-func TestConformancePodTopologySpread(t *testing.T) {
-	frameworktest.RunCases(t, func(t *rapid.T) frameworktest.Case {
-		c := ptsDrawCluster(t, true)
-		if rapid.IntRange(0, 4).Draw(t, "noConstraints") == 0 {
-			c.pod.Spec.TopologySpreadConstraints = nil // Skip
-		}
-		pl, err := NewPodTopologySpread(ptsListArgs, ptsHandleOf(rapid.IntRange(1, 3).Draw(t, "parallelism")))
-		if err != nil {
-			t.Fatal(err)
-		}
-		other := func(name, node string) *api.Pod {
-			w := ptsDrawLabels(t, st.MakePod().Name(name).Node(node), "added")
-			if rapid.IntRange(0, 3).Draw(t, "otherNS") == 0 {
-				w.Namespace("other")
-			}
-			return w.Obj()
-		}
-		return frameworktest.Case{Plugin: pl, Nodes: c.nodes, Pods: c.existing, Incoming: c.pod, Other: other}
-	})
 }
 
 // TestConformanceInterPodAffinity: required affinity and anti-affinity of

@@ -12,7 +12,6 @@ import (
 // v1.36's with SchedulerQueueingHints on (noderesources/fit_test.go
 // TestEventsToRegister has Fit's), and Koordinator's for LoadAware.
 func TestEventsToRegister(t *testing.T) {
-	pts, _ := PodTopologySpreadFactory(nil, nil)
 	ipa, _ := InterPodAffinityFactory(nil, nil)
 	la, err := NewLoadAware(config.DefaultLoadAwareSchedulingArgs(), nil)
 	if err != nil {
@@ -25,7 +24,6 @@ func TestEventsToRegister(t *testing.T) {
 		pl   fw.Plugin
 		want []ev
 	}{
-		{pts, []ev{pod(fw.Add | fw.UpdatePodLabel | fw.UpdatePodToleration | fw.Delete), node(fw.Add | fw.Delete | fw.UpdateNodeLabel | fw.UpdateNodeTaint)}},
 		{ipa, []ev{pod(fw.Add | fw.UpdatePodLabel | fw.Delete), node(fw.Add | fw.UpdateNodeLabel)}},
 		{la, []ev{pod(fw.Delete), {Resource: fw.ResourceNodeMetric, ActionType: fw.Add | fw.Update | fw.Delete}}},
 	} {

@@ -134,3 +134,8 @@ func TestInterPodAffinityFilterDoesNotAllocate(t *testing.T) {
 		t.Fatalf("Filter allocates %.1f times per 200 nodes, want 0", allocs)
 	}
 }
+
+// BenchmarkPreFilterAfterAdd: st.BenchPreFilterAfterAdd.
+func BenchmarkPreFilterAfterAdd(b *testing.B) {
+	st.BenchPreFilterAfterAdd(b, "InterPodAffinity", func(t testing.TB) st.IncrPlugin { return ipaNewFilter(t, 1) })
+}

@@ -36,19 +36,19 @@ var _ framework.IncrementalPreFilterPlugin = (*InterPodAffinity)(nil)
 func (pl *InterPodAffinity) PreFilterAfterAdd(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, added []framework.AddedPod) *framework.Status {
 	snap := state.Snapshot()
 	if snap == nil || pod == nil || pod.Pod == nil {
-		return preFilterAfresh(ctx, state, pl, ipaPreFilterStateKey, pod)
+		return PreFilterAfresh(ctx, state, pl, ipaPreFilterStateKey, pod)
 	}
 	d, err := state.Read(ipaPreFilterStateKey)
 	if err != nil {
 		// PreFilter skipped: the pod has no required terms and no pod's
 		// required anti-affinity selected it.
 		if len(pod.RequiredAffinityTerms) > 0 || len(pod.RequiredAntiAffinityTerms) > 0 {
-			return preFilterAfresh(ctx, state, pl, ipaPreFilterStateKey, pod)
+			return PreFilterAfresh(ctx, state, pl, ipaPreFilterStateKey, pod)
 		}
 		var nsLabels map[string]string
 		for _, a := range added {
 			if a.Pod == nil || a.Pod.Pod == nil {
-				return preFilterAfresh(ctx, state, pl, ipaPreFilterStateKey, pod)
+				return PreFilterAfresh(ctx, state, pl, ipaPreFilterStateKey, pod)
 			}
 			if len(a.Pod.RequiredAntiAffinityTerms) == 0 {
 				continue
@@ -64,11 +64,11 @@ func (pl *InterPodAffinity) PreFilterAfterAdd(ctx context.Context, state *framew
 	}
 	s, ok := d.(*ipaPreFilterState)
 	if !ok || s.snap != snap {
-		return preFilterAfresh(ctx, state, pl, ipaPreFilterStateKey, pod)
+		return PreFilterAfresh(ctx, state, pl, ipaPreFilterStateKey, pod)
 	}
 	for _, a := range added {
 		if a.Pod == nil || a.Pod.Pod == nil {
-			return preFilterAfresh(ctx, state, pl, ipaPreFilterStateKey, pod)
+			return PreFilterAfresh(ctx, state, pl, ipaPreFilterStateKey, pod)
 		}
 		if s.unchanged.Same(a.Pod) {
 			continue // a copy of a pod that changed nothing
@@ -90,7 +90,7 @@ func (pl *InterPodAffinity) PreFilterAfterAdd(ctx context.Context, state *framew
 // once more: a template whose replicas' required anti-affinity selects
 // the template (one replica per node) changes the counts every time.
 func (pl *InterPodAffinity) preFilterOwned(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo) *framework.Status {
-	st := preFilterAfresh(ctx, state, pl, ipaPreFilterStateKey, pod)
+	st := PreFilterAfresh(ctx, state, pl, ipaPreFilterStateKey, pod)
 	if st.IsSuccess() {
 		if s, err := ipaReadState(state); err == nil {
 			s.own()

@@ -10,6 +10,7 @@ import (
 
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -57,7 +58,7 @@ func TestPropInterPodAffinityPreFilterAfterAddShapeMemo(t *testing.T) {
 			if !want.IsSuccess() {
 				continue
 			}
-			if diff := cmp.Diff(incrVerdicts(pl, fresh, pi, snap), incrVerdicts(pl, carried, pi, snap)); diff != "" {
+			if diff := cmp.Diff(st.IncrVerdicts(pl, fresh, pi, snap), st.IncrVerdicts(pl, carried, pi, snap)); diff != "" {
 				t.Fatalf("round %d: verdicts differ (-PreFilter +PreFilterAfterAdd):\n%s", round, diff)
 			}
 		}
@@ -133,7 +134,7 @@ func TestInterPodAffinityPreFilterAfterAddShapeParts(t *testing.T) {
 					if _, s := pl.PreFilter(ctx, fresh, pi, snap.Nodes()); !s.IsSuccess() {
 						t.Fatalf("round %d: PreFilter: %v", i, s)
 					}
-					want, got := incrVerdicts(pl, fresh, pi, snap), incrVerdicts(pl, carried, pi, snap)
+					want, got := st.IncrVerdicts(pl, fresh, pi, snap), st.IncrVerdicts(pl, carried, pi, snap)
 					if diff := cmp.Diff(want, got); diff != "" {
 						t.Fatalf("round %d: verdicts differ (-PreFilter +PreFilterAfterAdd):\n%s", i, diff)
 					}
@@ -143,5 +144,47 @@ func TestInterPodAffinityPreFilterAfterAddShapeParts(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// InterPodAffinity's PreFilterAfterAdd on hand-checked replica runs: n1
+// and n2 in zone a, n3 in zone b; after each placement, the status and
+// every node's verdict.
+func TestInterPodAffinityPreFilterAfterAddReplicas(t *testing.T) {
+	nodes := []*api.Node{
+		st.MakeNode().Name("n1").Label("zone", "a").Obj(),
+		st.MakeNode().Name("n2").Label("zone", "a").Obj(),
+		st.MakeNode().Name("n3").Label("zone", "b").Obj(),
+	}
+	web := func() *st.PodWrapper { return st.MakePod().Name("web").Label("app", "web") }
+	hostAnti := api.PodAffinityTerm{LabelSelector: st.PtsMatchLabels("app", "web"), TopologyKey: "kubernetes.io/hostname"}
+	guard := st.MakePod().Name("guard").Label("app", "guard").PodAffinityTerm(builder.PodAntiAffinityWithRequiredReq, 0, hostAnti).Obj()
+	tests := []struct {
+		name  string
+		tmpl  *api.Pod
+		steps []st.AfterAddFilterStep
+	}{
+		{
+			name: "required hostname anti-affinity: each replica's node is rejected",
+			tmpl: web().PodAffinityTerm(builder.PodAntiAffinityWithRequiredReq, 0, hostAnti).Obj(),
+			steps: []st.AfterAddFilterStep{
+				{Node: "n1", Status: fw.Success, Reject: map[string]string{"n1": ReasonInterPodAntiAffinityRulesNotMatch}},
+				{Node: "n3", Status: fw.Success, Reject: map[string]string{"n1": ReasonInterPodAntiAffinityRulesNotMatch, "n3": ReasonInterPodAntiAffinityRulesNotMatch}},
+			},
+		},
+		{
+			name: "Skip until a placed pod's required anti-affinity selects the template",
+			tmpl: web().Obj(),
+			steps: []st.AfterAddFilterStep{
+				{Node: "n1", Status: fw.Skip},
+				{Pod: guard, Node: "n2", Status: fw.Success, Reject: map[string]string{"n2": ReasonInterPodExistingAntiAffinityRulesNotMatch}},
+				{Node: "n2", Status: fw.Success, Reject: map[string]string{"n2": ReasonInterPodExistingAntiAffinityRulesNotMatch}},
+			},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			st.RunAfterAddFilterSteps(t, ipaNewFilter(t, 1), nodes, tc.tmpl, tc.steps)
+		})
 	}
 }

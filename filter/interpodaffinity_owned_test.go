@@ -89,7 +89,7 @@ func TestPropInterPodAffinityPreFilterAfterAddOwned(t *testing.T) {
 		var pi *fw.PodInfo
 		var fresh *fw.CycleState
 		for round := range rapid.IntRange(1, 8).Draw(t, "rounds") {
-			pi, fresh = incrRound(t, pl, snap, carried, tmpl, other, &seq, round)
+			pi, fresh = st.IncrRound(t, pl, snap, carried, tmpl, other, &seq, round)
 			if fresh != nil && rapid.Bool().Draw(t, "readTables") {
 				if diff := cmp.Diff(ipaTables(t, fresh), ipaTables(t, carried)); diff != "" {
 					t.Fatalf("round %d: tables differ (-PreFilter +PreFilterAfterAdd):\n%s", round, diff)
@@ -97,7 +97,7 @@ func TestPropInterPodAffinityPreFilterAfterAddOwned(t *testing.T) {
 			}
 		}
 		if fresh != nil {
-			incrCheckAddPod(t, pl, snap, tmpl, pi, fresh, carried, other, -1)
+			st.IncrCheckAddPod(t, pl, snap, tmpl, pi, fresh, carried, other, -1)
 		}
 	})
 }
@@ -152,7 +152,7 @@ func TestInterPodAffinityPreFilterAfterAddOwnedInPlace(t *testing.T) {
 		if _, st := pl.PreFilter(ctx, fresh, pi, snap.Nodes()); !st.IsSuccess() {
 			t.Fatal(st)
 		}
-		if diff := cmp.Diff(incrVerdicts(pl, fresh, pi, snap), incrVerdicts(pl, state, pi, snap)); diff != "" {
+		if diff := cmp.Diff(st.IncrVerdicts(pl, fresh, pi, snap), st.IncrVerdicts(pl, state, pi, snap)); diff != "" {
 			t.Fatalf("replica %d: verdicts differ (-PreFilter +PreFilterAfterAdd):\n%s", i, diff)
 		}
 	}
@@ -175,7 +175,7 @@ func TestInterPodAffinityPreFilterAfterAddOwnedInPlace(t *testing.T) {
 	if _, s := pl.PreFilter(ctx, fresh, pi, snap.Nodes()); !s.IsSuccess() {
 		t.Fatal(s)
 	}
-	if diff := cmp.Diff(incrVerdicts(pl, fresh, pi, snap), incrVerdicts(pl, state, pi, snap)); diff != "" {
+	if diff := cmp.Diff(st.IncrVerdicts(pl, fresh, pi, snap), st.IncrVerdicts(pl, state, pi, snap)); diff != "" {
 		t.Fatalf("after a node change: verdicts differ (-PreFilter +PreFilterAfterAdd):\n%s", diff)
 	}
 	last, _ = ipaReadState(state)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/schedkit/schedkit/filter/nodeaffinity"
 	"github.com/schedkit/schedkit/filter/noderesources"
+	"github.com/schedkit/schedkit/filter/podtopologyspread"
 
 	"github.com/schedkit/schedkit/filter/tainttoleration"
 
@@ -72,14 +73,13 @@ func shapePlugins() []shapePlugin {
 		noArgs(config.AzureDiskLimitsName, nodevolumelimits.NewAzureDiskLimits),
 		noArgs(config.CinderLimitsName, nodevolumelimits.NewCinderLimits),
 		home(config.NodeAffinityName, nodeaffinity.New),
-		{config.PodTopologySpreadName, filter.NewPodTopologySpread, filter.PodTopologySpreadFactory, false},
 		{config.InterPodAffinityName, filter.NewInterPodAffinity, filter.InterPodAffinityFactory, false},
 		{config.LoadAwareSchedulingName, filter.NewLoadAware, filter.LoadAwareFactory, false},
 		{config.VolumeBindingName, filter.NewVolumeBinding, filter.VolumeBindingFactory, false},
 		noArgs(config.ImageLocalityName, imagelocality.New),
 		home(config.NodeResourcesFitName, noderesources.NewFit),
 		home(config.NodeResourcesBalancedAllocationName, noderesources.NewBalancedAllocation),
-		{config.PodTopologySpreadName, scoring.NewPodTopologySpread, scoring.PodTopologySpreadFactory, false},
+		home(config.PodTopologySpreadName, podtopologyspread.New),
 		{config.InterPodAffinityName, scoring.NewInterPodAffinity, scoring.InterPodAffinityFactory, false},
 		{config.LoadAwareSchedulingName, scoring.NewLoadAware, scoring.LoadAwareFactory, false},
 		{config.VolumeBindingName, scoring.NewVolumeBinding, scoring.VolumeBindingFactory, false},

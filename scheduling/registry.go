@@ -5,6 +5,7 @@ import (
 
 	"github.com/schedkit/schedkit/filter/nodeaffinity"
 	"github.com/schedkit/schedkit/filter/noderesources"
+	"github.com/schedkit/schedkit/filter/podtopologyspread"
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/filter"
@@ -84,8 +85,7 @@ func DefaultPlugins() []PluginSpec {
 		{Name: config.NodeVolumeLimitsName, Factory: nodevolumelimits.New},
 		{Name: config.VolumeBindingName, DefaultArgs: anyOf(config.DefaultVolumeBindingArgs), Factory: filter.VolumeBindingFactory},
 		{Name: config.VolumeZoneName, Factory: volumezone.New},
-		{Name: config.PodTopologySpreadName, DefaultArgs: anyOf(config.DefaultPodTopologySpreadArgs),
-			Factory: splitFactory(config.PodTopologySpreadName, config.DefaultPodTopologySpreadArgs, filter.NewPodTopologySpread, scoring.NewPodTopologySpread)},
+		{Name: config.PodTopologySpreadName, DefaultArgs: anyOf(podtopologyspread.DefaultPodTopologySpreadArgs), Factory: podtopologyspread.New},
 		{Name: config.InterPodAffinityName, DefaultArgs: anyOf(config.DefaultInterPodAffinityArgs),
 			Factory: splitFactory(config.InterPodAffinityName, config.DefaultInterPodAffinityArgs, filter.NewInterPodAffinity, scoring.NewInterPodAffinity)},
 		{Name: config.DynamicResourcesName, DefaultArgs: anyOf(config.DefaultDynamicResourcesArgs), Factory: filter.DynamicResourcesFactory},

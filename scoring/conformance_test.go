@@ -7,7 +7,6 @@ import (
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/frameworktest"
-	"github.com/schedkit/schedkit/internal/st"
 	"pgregory.net/rapid"
 )
 
@@ -25,9 +24,6 @@ func TestConformance(t *testing.T) {
 		name string
 		new  func(t *rapid.T) (fw.Plugin, error)
 	}{
-		{"PodTopologySpread", func(*rapid.T) (fw.Plugin, error) {
-			return NewPodTopologySpread(config.DefaultPodTopologySpreadArgs(), nil)
-		}},
 		{"InterPodAffinity", func(*rapid.T) (fw.Plugin, error) {
 			return NewInterPodAffinity(config.DefaultInterPodAffinityArgs(), nil)
 		}},
@@ -50,39 +46,6 @@ func TestConformance(t *testing.T) {
 			})
 		})
 	}
-}
-
-// TestConformancePodTopologySpread: soft constraints over zone and
-// hostname (nodes lacking keys, ignored when every key is required),
-// system and List defaults, inclusion policies with taints and a
-// nodeSelector, pods in another namespace and being deleted, several
-// constraints; Score outside the scored nodes is compared too.
-func TestConformancePodTopologySpread(t *testing.T) {
-	frameworktest.RunCases(t, func(t *rapid.T) frameworktest.Case {
-		c := ptsDrawScoreCase(t)
-		pl, err := NewPodTopologySpread(c.args, ptsHandle(rapid.IntRange(1, 3).Draw(t, "parallelism")))
-		if err != nil {
-			t.Fatal(err)
-		}
-		other := func(name, node string) *api.Pod {
-			w := st.MakePod().Name(name).Node(node)
-			if rapid.IntRange(0, 4).Draw(t, "otherNS") == 0 {
-				w.Namespace("other")
-			}
-			if rapid.IntRange(0, 5).Draw(t, "otherTerm") == 0 {
-				w.Terminating(st.PtsDeletionTime())
-			}
-			switch rapid.IntRange(0, 2).Draw(t, "otherApp") {
-			case 1:
-				w.Label("app", "a")
-			case 2:
-				w.Label("app", "b")
-			}
-			return w.Obj()
-		}
-		return frameworktest.Case{Plugin: pl, Nodes: c.nodes, Pods: c.existing, Incoming: c.pod, SnapshotOptions: c.opts,
-			Other: other, ScoresEveryNode: true}
-	})
 }
 
 // TestConformanceInterPodAffinity: preferred and required (anti-)affinity

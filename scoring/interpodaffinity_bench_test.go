@@ -151,3 +151,10 @@ func TestInterPodAffinityScoreDoesNotAllocate(t *testing.T) {
 		t.Fatalf("Score allocates %.1f times per 200 nodes, want 0", allocs)
 	}
 }
+
+// BenchmarkPreScoreAfterAdd: st.BenchPreScoreAfterAdd.
+func BenchmarkPreScoreAfterAdd(b *testing.B) {
+	st.BenchPreScoreAfterAdd(b, "InterPodAffinity", func(t testing.TB) st.IncrScorePlugin {
+		return ipaNewScore(t, config.DefaultInterPodAffinityArgs(), 1)
+	})
+}

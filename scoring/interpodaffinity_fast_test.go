@@ -8,7 +8,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 
+	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/internal/st"
 )
 
 // ipaScoresOf runs PreScore, Score on every node and NormalizeScore, and
@@ -94,4 +97,14 @@ func TestPropInterPodAffinityScoreFastMatchesReference(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestScoreBatchBoundsEmpty: InterPodAffinity's batch of no node reports
+// lo > hi.
+func TestScoreBatchBoundsEmpty(t *testing.T) {
+	snap := fw.MustSnapshot([]*api.Node{st.MakeNode().Name("n0").Label("zone", "a").Obj()},
+		[]*api.Pod{st.MakePod().Name("e").Label("app", "web").Node("n0").Obj()})
+	pod := fw.MustPodInfo(st.MakePod().Name("p").Label("app", "web").
+		PodAntiAffinityIn("app", "zone", []string{"web"}, st.PodAntiAffinityWithPreferredReq).Obj())
+	st.CheckBoundsEmpty(t, ipaNewScore(t, config.DefaultInterPodAffinityArgs(), 1), snap, pod)
 }

@@ -82,7 +82,7 @@ func (f *ipaFastScores) addOnNode(key string, k int, ni *framework.NodeInfo, v i
 // PreScore.
 func (pl *InterPodAffinity) PreScoreAfterAdd(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, added []framework.AddedPod) *framework.Status {
 	snap := state.Snapshot()
-	if snap == nil || pod == nil || pod.Pod == nil || !addedOnSnapshot(snap, added) {
+	if snap == nil || pod == nil || pod.Pod == nil || !AddedOnSnapshot(snap, added) {
 		return pl.PreScore(ctx, state, pod, nodes)
 	}
 	hasPreferred := len(pod.PreferredAffinityTerms) > 0 || len(pod.PreferredAntiAffinityTerms) > 0

@@ -11,6 +11,7 @@ import (
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/framework/frameworktest"
 	"github.com/schedkit/schedkit/internal/st"
 )
@@ -178,7 +179,7 @@ func TestPropInterPodAffinityAfterAddShapeMemo(t *testing.T) {
 		for round := range rapid.IntRange(1, 8).Draw(t, "rounds") {
 			added := st.DrawShapeVariants(t, snap, tmpl, []string{"n1", "n2", "n3"}, []string{"a", "b"}, own, &seq)
 			pi := st.Replica(tmpl, fmt.Sprintf("in%d", round), "")
-			fresh, ok := incrAfterAddRound(t, pl, snap, carried, pi, nodes, added, round)
+			fresh, ok := st.IncrAfterAddRound(t, pl, snap, carried, pi, nodes, added, round)
 			if !ok {
 				continue
 			}
@@ -192,5 +193,25 @@ func TestPropInterPodAffinityAfterAddShapeMemo(t *testing.T) {
 				}
 			}
 		}
+	})
+}
+
+// InterPodAffinity's PreScoreAfterAdd on a hand-checked replica run of a
+// template with preferred hostname anti-affinity of weight 100 to its own
+// app: n1 and n2 in zone a, n3 in zone b; after each placement, the raw
+// and normalized scores of the window. Each replica on a node costs it 100
+// for the incoming pod's term and 100 for the replica's own.
+func TestInterPodAffinityPreScoreAfterAddReplicas(t *testing.T) {
+	nodes := []*api.Node{
+		st.MakeNode().Name("n1").Label("zone", "a").Obj(),
+		st.MakeNode().Name("n2").Label("zone", "a").Obj(),
+		st.MakeNode().Name("n3").Label("zone", "b").Obj(),
+	}
+	tmpl := st.MakePod().Name("web").Label("app", "web").
+		PodAffinityTerm(builder.PodAntiAffinityWithPreferredReq, 100, api.PodAffinityTerm{LabelSelector: st.PtsMatchLabels("app", "web"), TopologyKey: "kubernetes.io/hostname"}).Obj()
+	st.RunAfterAddScoreSteps(t, ipaNewScore(t, config.DefaultInterPodAffinityArgs(), 1), nodes, tmpl, []st.AfterAddScoreStep{
+		{Node: "n1", Window: []int{0, 1, 2}, Raw: []int64{-200, 0, 0}, Norm: []int64{0, 100, 100}},
+		{Node: "n1", Window: []int{0, 2}, Raw: []int64{-400, 0}, Norm: []int64{0, 100}},
+		{Node: "n3", Window: []int{1, 2}, Raw: []int64{0, -200}, Norm: []int64{100, 0}},
 	})
 }

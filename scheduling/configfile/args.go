@@ -14,6 +14,7 @@ import (
 	"github.com/schedkit/schedkit/filter/defaultpreemption"
 	"github.com/schedkit/schedkit/filter/nodeaffinity"
 	"github.com/schedkit/schedkit/filter/noderesources"
+	"github.com/schedkit/schedkit/filter/podtopologyspread"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling"
@@ -54,7 +55,7 @@ func codecs() map[string]codec {
 	return map[string]codec{
 		config.NodeResourcesFitName:                {decode: decodeNRF, typ: reflect.TypeFor[noderesources.NodeResourcesFitArgs](), atBuild: true},
 		config.NodeResourcesBalancedAllocationName: {decode: decodeBA, typ: reflect.TypeFor[noderesources.NodeResourcesBalancedAllocationArgs]()},
-		config.PodTopologySpreadName:               {decode: decodePTS, typ: reflect.TypeFor[config.PodTopologySpreadArgs]()},
+		config.PodTopologySpreadName:               {decode: decodePTS, typ: reflect.TypeFor[podtopologyspread.PodTopologySpreadArgs]()},
 		config.InterPodAffinityName:                {decode: decodeIPA, typ: reflect.TypeFor[config.InterPodAffinityArgs]()},
 		config.NodeAffinityName:                    {decode: decodeNA, typ: reflect.TypeFor[nodeaffinity.NodeAffinityArgs]()},
 		config.LoadAwareSchedulingName:             {decode: decodeLA, typ: reflect.TypeFor[config.LoadAwareSchedulingArgs](), atBuild: true},
@@ -299,7 +300,7 @@ func decodePTS(path string, v any) (any, any, error, error) {
 	if err := decodeStrict(path, v, &w); err != nil {
 		return nil, nil, nil, err
 	}
-	a := config.PodTopologySpreadArgs{DefaultConstraints: w.DefaultConstraints, DefaultingType: config.PodTopologySpreadConstraintsDefaulting(w.DefaultingType)}
+	a := podtopologyspread.PodTopologySpreadArgs{DefaultConstraints: w.DefaultConstraints, DefaultingType: podtopologyspread.PodTopologySpreadConstraintsDefaulting(w.DefaultingType)}
 	a.SetDefaults()
 	out := podTopologySpreadArgs{DefaultConstraints: a.DefaultConstraints, DefaultingType: string(a.DefaultingType)}
 	return a, out, rebase(path, a.Validate()), nil

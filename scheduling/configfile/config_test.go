@@ -12,6 +12,7 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/filter/defaultpreemption"
 	"github.com/schedkit/schedkit/filter/noderesources"
+	"github.com/schedkit/schedkit/filter/podtopologyspread"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/resource"
@@ -373,7 +374,7 @@ func TestConfigArgsDefaulting(t *testing.T) {
 	if d := cmp.Diff([]config.ResourceSpec{{Name: "cpu", Weight: 1}, {Name: "nvidia.com/gpu", Weight: 3}}, fit.ScoringStrategy.Resources); d != "" {
 		t.Errorf("NodeResourcesFit resources (-want +got):\n%s", d)
 	}
-	if got := args[config.PodTopologySpreadName].(config.PodTopologySpreadArgs).DefaultingType; got != config.SystemDefaulting {
+	if got := args[config.PodTopologySpreadName].(podtopologyspread.PodTopologySpreadArgs).DefaultingType; got != podtopologyspread.SystemDefaulting {
 		t.Errorf("defaultingType %q", got)
 	}
 	ba := args[config.NodeResourcesBalancedAllocationName].(noderesources.NodeResourcesBalancedAllocationArgs)

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter/podtopologyspread"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
@@ -207,7 +208,7 @@ func TestConfigArgsOfUnusedPlugins(t *testing.T) {
 			t.Errorf("profile args hold %s, which the profile does not instantiate", gone)
 		}
 	}
-	if got := args[config.PodTopologySpreadName].(config.PodTopologySpreadArgs).DefaultingType; got != config.ListDefaulting {
+	if got := args[config.PodTopologySpreadName].(podtopologyspread.PodTopologySpreadArgs).DefaultingType; got != podtopologyspread.ListDefaulting {
 		t.Errorf("PodTopologySpread defaultingType %q", got)
 	}
 	// Args of a plugin that is not enabled are still validated (kube's

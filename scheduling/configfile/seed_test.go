@@ -12,6 +12,7 @@ import (
 	"github.com/schedkit/schedkit/filter/defaultpreemption"
 	"github.com/schedkit/schedkit/filter/nodeaffinity"
 	"github.com/schedkit/schedkit/filter/noderesources"
+	"github.com/schedkit/schedkit/filter/podtopologyspread"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/resource"
@@ -73,7 +74,7 @@ func TestConfigSeed004Minimal(t *testing.T) {
 	wantArgs := map[string]any{
 		config.NodeResourcesFitName:                noderesources.DefaultNodeResourcesFitArgs(),
 		config.NodeResourcesBalancedAllocationName: noderesources.DefaultNodeResourcesBalancedAllocationArgs(),
-		config.PodTopologySpreadName:               config.DefaultPodTopologySpreadArgs(),
+		config.PodTopologySpreadName:               podtopologyspread.DefaultPodTopologySpreadArgs(),
 		config.InterPodAffinityName:                config.DefaultInterPodAffinityArgs(),
 		config.NodeAffinityName:                    nodeaffinity.DefaultNodeAffinityArgs(),
 		config.DefaultPreemptionName:               defaultpreemption.DefaultDefaultPreemptionArgs(),
