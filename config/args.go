@@ -20,7 +20,6 @@ type Args interface {
 }
 
 var (
-	_ Args = (*InterPodAffinityArgs)(nil)
 	_ Args = (*LoadAwareSchedulingArgs)(nil)
 )
 

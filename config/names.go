@@ -17,6 +17,8 @@ const (
 	NodeResourcesBalancedAllocationName = "NodeResourcesBalancedAllocation"
 	// PodTopologySpreadName is kube-scheduler's PodTopologySpread plugin.
 	PodTopologySpreadName = "PodTopologySpread"
+	// InterPodAffinityName is kube-scheduler's InterPodAffinity plugin.
+	InterPodAffinityName = "InterPodAffinity"
 	// TaintTolerationName is kube-scheduler's TaintToleration plugin.
 	TaintTolerationName = "TaintToleration"
 	// NodeNameName is kube-scheduler's NodeName filter.

@@ -5,7 +5,6 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
-	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/frameworktest"
 	"github.com/schedkit/schedkit/internal/st"
 	"pgregory.net/rapid"
@@ -24,35 +23,10 @@ func TestConformance(t *testing.T) {
 		name string
 		new  func() (fw.Plugin, error)
 	}{
-		{"InterPodAffinity", func() (fw.Plugin, error) {
-			return NewInterPodAffinity(config.DefaultInterPodAffinityArgs(), nil)
-		}},
 		{"LoadAware", func() (fw.Plugin, error) { return NewLoadAware(config.DefaultLoadAwareSchedulingArgs(), nil) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) { frameworktest.Run(t, tc.new) })
 	}
-}
-
-// TestConformanceInterPodAffinity: required affinity and anti-affinity of
-// the pod and of the existing and added pods (Skip turning into a state
-// when a replica with required anti-affinity selects the pod), over zone,
-// host, rack and a key no node has, with namespace lists and selectors
-// (v1.36's every-namespace rule for NotIn and DoesNotExist selectors
-// included), in both releases.
-func TestConformanceInterPodAffinity(t *testing.T) {
-	frameworktest.RunCases(t, func(t *rapid.T) frameworktest.Case {
-		c := ipaGenCluster(t)
-		for range 2 { // more pods with required terms of their own
-			if c.pod.Spec.Affinity == nil {
-				c.pod = ipaGenPod(t, "incoming", "", 2)
-			}
-		}
-		other := func(name, node string) *api.Pod { return ipaGenPod(t, name, node, 2) }
-		v := rapid.SampledFrom(fw.KubeVersions()).Draw(t, "version")
-		return frameworktest.Case{Plugin: ipaNewFilterFor(t, rapid.IntRange(1, 3).Draw(t, "parallelism"), v),
-			Nodes: c.nodes, Pods: c.pods, Incoming: c.pod, Other: other,
-			SnapshotOptions: []fw.SnapshotOption{fw.WithNamespaces(ipaGenNamespaces...)}}
-	})
 }
 
 // TestConformanceVolumes: the volume plugins on random clusters of zonal

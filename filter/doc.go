@@ -7,18 +7,22 @@
 // PreFilters (PreFilterAfresh).
 //
 // The plugins that can reject a pod or a node live in homes beneath it,
-// one package per kube-scheduler plugin package, each with every
-// extension point, fast form, queueing hint, signature and args of its
-// plugin: filter/nodename, filter/nodeports, filter/nodeunschedulable,
-// filter/schedulinggates, filter/tainttoleration, filter/nodeaffinity,
-// filter/noderesources (NodeResourcesFit and
-// NodeResourcesBalancedAllocation), filter/podtopologyspread,
-// filter/volumerestrictions, filter/volumezone and filter/nodevolumelimits.
-// Homes import this package, never the reverse.
+// one package per plugin, named after kube-scheduler's plugin package, each
+// with every extension point, fast form, queueing hint, signature and args
+// of its plugin: filter/nodename, filter/nodeports,
+// filter/nodeunschedulable, filter/schedulinggates,
+// filter/tainttoleration, filter/nodeaffinity, filter/noderesources
+// (NodeResourcesFit and NodeResourcesBalancedAllocation),
+// filter/podtopologyspread, filter/interpodaffinity,
+// filter/volumerestrictions, filter/volumezone, filter/nodevolumelimits,
+// filter/defaultpreemption, filter/gangscheduling, scheduler-plugins'
+// filter/coscheduling and Koordinator's filter/loadaware. Homes import
+// this package, never the reverse.
 //
-// It also holds the filter halves of InterPodAffinity and VolumeBinding,
-// v1.37's DynamicResources and Koordinator's LoadAware usage thresholds.
-// Each reports the kube-scheduler (or Koordinator) name, reproduces its
+// It also holds kube-scheduler's VolumeBinding and v1.37's
+// DynamicResources, and the usage-threshold filter that
+// LoadAwareScheduling (filter/loadaware) joins with its score. Each
+// reports the kube-scheduler (or Koordinator) name, reproduces its
 // verdicts and reason strings exactly, and runs its per-node Filter
 // without allocating or hoistable map lookups.
 package filter

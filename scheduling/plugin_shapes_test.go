@@ -8,6 +8,7 @@ import (
 
 	"github.com/schedkit/schedkit/scoring/imagelocality"
 
+	"github.com/schedkit/schedkit/filter/interpodaffinity"
 	"github.com/schedkit/schedkit/filter/nodeaffinity"
 	"github.com/schedkit/schedkit/filter/noderesources"
 	"github.com/schedkit/schedkit/filter/podtopologyspread"
@@ -73,14 +74,13 @@ func shapePlugins() []shapePlugin {
 		noArgs(config.AzureDiskLimitsName, nodevolumelimits.NewAzureDiskLimits),
 		noArgs(config.CinderLimitsName, nodevolumelimits.NewCinderLimits),
 		home(config.NodeAffinityName, nodeaffinity.New),
-		{config.InterPodAffinityName, filter.NewInterPodAffinity, filter.InterPodAffinityFactory, false},
+		home(config.InterPodAffinityName, interpodaffinity.New),
 		{config.LoadAwareSchedulingName, filter.NewLoadAware, filter.LoadAwareFactory, false},
 		{config.VolumeBindingName, filter.NewVolumeBinding, filter.VolumeBindingFactory, false},
 		noArgs(config.ImageLocalityName, imagelocality.New),
 		home(config.NodeResourcesFitName, noderesources.NewFit),
 		home(config.NodeResourcesBalancedAllocationName, noderesources.NewBalancedAllocation),
 		home(config.PodTopologySpreadName, podtopologyspread.New),
-		{config.InterPodAffinityName, scoring.NewInterPodAffinity, scoring.InterPodAffinityFactory, false},
 		{config.LoadAwareSchedulingName, scoring.NewLoadAware, scoring.LoadAwareFactory, false},
 		{config.VolumeBindingName, scoring.NewVolumeBinding, scoring.VolumeBindingFactory, false},
 		{config.TargetLoadPackingName, scoring.NewTargetLoadPacking, scoring.TargetLoadPackingFactory, false},

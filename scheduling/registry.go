@@ -3,6 +3,7 @@ package scheduling
 import (
 	"slices"
 
+	"github.com/schedkit/schedkit/filter/interpodaffinity"
 	"github.com/schedkit/schedkit/filter/nodeaffinity"
 	"github.com/schedkit/schedkit/filter/noderesources"
 	"github.com/schedkit/schedkit/filter/podtopologyspread"
@@ -21,8 +22,6 @@ import (
 	"github.com/schedkit/schedkit/filter/volumezone"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/scheduling/defaultbinder"
-	"github.com/schedkit/schedkit/scheduling/internal/compose"
-	"github.com/schedkit/schedkit/scoring"
 	"github.com/schedkit/schedkit/scoring/imagelocality"
 	"github.com/schedkit/schedkit/scoring/queuesort"
 )
@@ -36,28 +35,6 @@ type PluginSpec struct {
 	DefaultArgs func() any
 }
 
-// splitFactory builds a plugin whose filter and score halves take the same
-// args type A.
-func splitFactory[A any](name string, def func() A,
-	newFilter func(A, framework.Handle) (framework.Plugin, error),
-	newScore func(A, framework.Handle) (framework.Plugin, error)) framework.Factory {
-	return func(args any, h framework.Handle) (framework.Plugin, error) {
-		a, err := config.ArgsFrom(name, args, def)
-		if err != nil {
-			return nil, err
-		}
-		f, err := newFilter(a, h)
-		if err != nil {
-			return nil, err
-		}
-		s, err := newScore(a, h)
-		if err != nil {
-			return nil, err
-		}
-		return compose.New(f, s)
-	}
-}
-
 func anyOf[A any](def func() A) func() any { return func() any { return def() } }
 
 // DefaultPlugins lists the plugins schedkit offers under their
@@ -69,8 +46,8 @@ func anyOf[A any](def func() A) func() any { return func() any { return def() } 
 // workload plugins: scheduler-plugins' TargetLoadPacking,
 // LoadVariationRiskBalancing and Coscheduling, and kube-scheduler v1.36's
 // alpha GangScheduling, TopologyPlacementGenerator and PodGroupPodsCount.
-// A plugin that spans extension points is one plugin composed of its filter
-// half (package filter) and its score half (package scoring).
+// Each factory builds one plugin that implements all of its plugin's
+// extension points.
 func DefaultPlugins() []PluginSpec {
 	return append([]PluginSpec{
 		{Name: config.SchedulingGatesName, Factory: schedulinggates.New},
@@ -86,8 +63,7 @@ func DefaultPlugins() []PluginSpec {
 		{Name: config.VolumeBindingName, DefaultArgs: anyOf(config.DefaultVolumeBindingArgs), Factory: filter.VolumeBindingFactory},
 		{Name: config.VolumeZoneName, Factory: volumezone.New},
 		{Name: config.PodTopologySpreadName, DefaultArgs: anyOf(podtopologyspread.DefaultPodTopologySpreadArgs), Factory: podtopologyspread.New},
-		{Name: config.InterPodAffinityName, DefaultArgs: anyOf(config.DefaultInterPodAffinityArgs),
-			Factory: splitFactory(config.InterPodAffinityName, config.DefaultInterPodAffinityArgs, filter.NewInterPodAffinity, scoring.NewInterPodAffinity)},
+		{Name: config.InterPodAffinityName, DefaultArgs: anyOf(interpodaffinity.DefaultInterPodAffinityArgs), Factory: interpodaffinity.New},
 		{Name: config.DynamicResourcesName, DefaultArgs: anyOf(config.DefaultDynamicResourcesArgs), Factory: filter.DynamicResourcesFactory},
 		{Name: config.DefaultPreemptionName, DefaultArgs: anyOf(defaultpreemption.DefaultDefaultPreemptionArgs), Factory: defaultpreemption.New},
 		{Name: config.NodeResourcesBalancedAllocationName, DefaultArgs: anyOf(noderesources.DefaultNodeResourcesBalancedAllocationArgs),

@@ -5,14 +5,17 @@
 // BrokenLinear) and the check of incremental PreScores (AddedOnSnapshot).
 // v1.37 is the default release.
 //
-// The plugins that only order nodes live in homes beneath it, one package
-// per kube-scheduler plugin package: scoring/imagelocality. (Plugins that
-// also reject, with the scores they compute, live under package filter.)
-// Homes import this package, never the reverse.
+// The plugins that only order live in homes beneath it, one package per
+// plugin, named after kube-scheduler's plugin package: scoring/imagelocality,
+// scoring/queuesort (PrioritySort), scoring/topologyaware
+// (TopologyPlacementGenerator) and scoring/podgrouppodscount. (Plugins
+// that also reject, with the scores they compute, live beneath package
+// filter.) Homes import this package, never the reverse.
 //
-// It also holds the score halves of InterPodAffinity, VolumeBinding and
-// Koordinator's LoadAware, and the Trimaran plugins (TargetLoadPacking,
-// LoadVariationRiskBalancing). Raw and normalized scores equal the
-// anchors' number for number, integer rounding included, and the per-node
-// Score path does not allocate.
+// It also holds scheduler-plugins' Trimaran plugins (TargetLoadPacking,
+// LoadVariationRiskBalancing), VolumeBinding's storage-capacity score and
+// the score that LoadAwareScheduling (filter/loadaware) joins with its
+// filter. Raw and normalized scores equal the anchors' number for number,
+// integer rounding included, and the per-node Score path does not
+// allocate.
 package scoring

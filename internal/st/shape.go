@@ -11,7 +11,7 @@ import (
 
 // DrawShapeVariants adds to snap, on random nodes, between one and four
 // pods, each a replica of tmpl or a pod sharing only part of what
-// podaffinity.Shape holds by identity — tmpl's labels map and terms in
+// InterPodAffinity's pod shape holds by identity — tmpl's labels map and terms in
 // another namespace of namespaces, tmpl's terms and namespace with other
 // labels (app drawn from apps), tmpl's labels map and namespace with the
 // terms of a pod drawn by own — or a pod drawn by own (named a<seq>),

@@ -12,6 +12,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/filter/defaultpreemption"
+	"github.com/schedkit/schedkit/filter/interpodaffinity"
 	"github.com/schedkit/schedkit/filter/nodeaffinity"
 	"github.com/schedkit/schedkit/filter/noderesources"
 	"github.com/schedkit/schedkit/filter/podtopologyspread"
@@ -56,7 +57,7 @@ func codecs() map[string]codec {
 		config.NodeResourcesFitName:                {decode: decodeNRF, typ: reflect.TypeFor[noderesources.NodeResourcesFitArgs](), atBuild: true},
 		config.NodeResourcesBalancedAllocationName: {decode: decodeBA, typ: reflect.TypeFor[noderesources.NodeResourcesBalancedAllocationArgs]()},
 		config.PodTopologySpreadName:               {decode: decodePTS, typ: reflect.TypeFor[podtopologyspread.PodTopologySpreadArgs]()},
-		config.InterPodAffinityName:                {decode: decodeIPA, typ: reflect.TypeFor[config.InterPodAffinityArgs]()},
+		config.InterPodAffinityName:                {decode: decodeIPA, typ: reflect.TypeFor[interpodaffinity.InterPodAffinityArgs]()},
 		config.NodeAffinityName:                    {decode: decodeNA, typ: reflect.TypeFor[nodeaffinity.NodeAffinityArgs]()},
 		config.LoadAwareSchedulingName:             {decode: decodeLA, typ: reflect.TypeFor[config.LoadAwareSchedulingArgs](), atBuild: true},
 		config.DefaultPreemptionName:               {decode: decodeDP, typ: reflect.TypeFor[defaultpreemption.DefaultPreemptionArgs]()},
@@ -313,7 +314,7 @@ func decodeIPA(path string, v any) (any, any, error, error) {
 	if err := decodeStrict(path, v, &w); err != nil {
 		return nil, nil, nil, err
 	}
-	a := config.DefaultInterPodAffinityArgs()
+	a := interpodaffinity.DefaultInterPodAffinityArgs()
 	if w.HardPodAffinityWeight != nil {
 		a.HardPodAffinityWeight = *w.HardPodAffinityWeight
 	}

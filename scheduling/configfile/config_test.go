@@ -11,6 +11,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/filter/defaultpreemption"
+	"github.com/schedkit/schedkit/filter/interpodaffinity"
 	"github.com/schedkit/schedkit/filter/noderesources"
 	"github.com/schedkit/schedkit/filter/podtopologyspread"
 	"github.com/schedkit/schedkit/framework"
@@ -214,7 +215,7 @@ func TestConfigKubeBehaviour(t *testing.T) {
 	})
 	t.Run("hardPodAffinityWeight 0 is kept", func(t *testing.T) {
 		p := load(t, "profiles:\n- pluginConfig:\n  - name: InterPodAffinity\n    args:\n      hardPodAffinityWeight: 0\n")
-		if d := cmp.Diff(config.InterPodAffinityArgs{}, p.Args[config.InterPodAffinityName]); d != "" {
+		if d := cmp.Diff(interpodaffinity.InterPodAffinityArgs{}, p.Args[config.InterPodAffinityName]); d != "" {
 			t.Errorf("args (-want +got):\n%s", d)
 		}
 	})

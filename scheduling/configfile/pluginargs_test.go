@@ -10,6 +10,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/filter/defaultpreemption"
+	"github.com/schedkit/schedkit/filter/interpodaffinity"
 	"github.com/schedkit/schedkit/filter/noderesources"
 	"github.com/schedkit/schedkit/resource"
 )
@@ -56,7 +57,7 @@ aggregated:
 	if got, err := DecodePluginArgs(config.DefaultPreemptionName, nil); err != nil || !cmp.Equal(got, defaultpreemption.DefaultDefaultPreemptionArgs()) {
 		t.Errorf("DefaultPreemption defaults: %v, %v", got, err)
 	}
-	if got, err := DecodePluginArgs(config.InterPodAffinityName, []byte(`{"hardPodAffinityWeight": 0}`)); err != nil || !cmp.Equal(got, config.InterPodAffinityArgs{}) {
+	if got, err := DecodePluginArgs(config.InterPodAffinityName, []byte(`{"hardPodAffinityWeight": 0}`)); err != nil || !cmp.Equal(got, interpodaffinity.InterPodAffinityArgs{}) {
 		t.Errorf("InterPodAffinity from JSON: %v, %v", got, err)
 	}
 	// A plugin without args.

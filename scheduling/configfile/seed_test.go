@@ -10,6 +10,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/filter/defaultpreemption"
+	"github.com/schedkit/schedkit/filter/interpodaffinity"
 	"github.com/schedkit/schedkit/filter/nodeaffinity"
 	"github.com/schedkit/schedkit/filter/noderesources"
 	"github.com/schedkit/schedkit/filter/podtopologyspread"
@@ -75,7 +76,7 @@ func TestConfigSeed004Minimal(t *testing.T) {
 		config.NodeResourcesFitName:                noderesources.DefaultNodeResourcesFitArgs(),
 		config.NodeResourcesBalancedAllocationName: noderesources.DefaultNodeResourcesBalancedAllocationArgs(),
 		config.PodTopologySpreadName:               podtopologyspread.DefaultPodTopologySpreadArgs(),
-		config.InterPodAffinityName:                config.DefaultInterPodAffinityArgs(),
+		config.InterPodAffinityName:                interpodaffinity.DefaultInterPodAffinityArgs(),
 		config.NodeAffinityName:                    nodeaffinity.DefaultNodeAffinityArgs(),
 		config.DefaultPreemptionName:               defaultpreemption.DefaultDefaultPreemptionArgs(),
 		config.VolumeBindingName:                   config.DefaultVolumeBindingArgs().ForKubeVersion(framework.DefaultKubeVersion),
