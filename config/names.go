@@ -1,8 +1,7 @@
 package config
 
-// Names of the kube-scheduler v1.36 default plugins schedkit reproduces
-// (pkg/scheduler/framework/plugins/names). Both halves of a plugin that
-// spans extension points report the same name.
+// Names of the kube-scheduler default plugins schedkit reproduces
+// (pkg/scheduler/framework/plugins/names).
 const (
 	// ImageLocalityName is kube-scheduler's ImageLocality score plugin.
 	ImageLocalityName = "ImageLocality"

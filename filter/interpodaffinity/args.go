@@ -6,6 +6,8 @@ import (
 	"github.com/schedkit/schedkit/config"
 )
 
+var _ config.Args = (*InterPodAffinityArgs)(nil)
+
 // Bounds and default of InterPodAffinityArgs.HardPodAffinityWeight, as in
 // kube-scheduler (apis/config/v1/defaults.go and
 // validation/validation_pluginargs.go).

@@ -9,6 +9,8 @@ import (
 	"github.com/schedkit/schedkit/internal/validation"
 )
 
+var _ config.Args = (*NodeResourcesFitArgs)(nil)
+
 // ScoringStrategyType selects how NodeResourcesFit scores a node
 // (kube-scheduler's ScoringStrategyType).
 type ScoringStrategyType string

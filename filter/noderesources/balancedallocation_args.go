@@ -7,6 +7,8 @@ import (
 	"github.com/schedkit/schedkit/config"
 )
 
+var _ config.Args = (*NodeResourcesBalancedAllocationArgs)(nil)
+
 // BalancedAllocationMode selects which generation of kube-scheduler's
 // NodeResourcesBalancedAllocation score to reproduce.
 type BalancedAllocationMode string

@@ -4,8 +4,11 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework/api"
 )
+
+var _ config.Args = (*PodTopologySpreadArgs)(nil)
 
 // PodTopologySpreadConstraintsDefaulting says where the default topology
 // spread constraints, used for pods without constraints of their own, come
