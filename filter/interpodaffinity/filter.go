@@ -207,6 +207,8 @@ func ipaPrepare(c *ipaCounts, terms []framework.AffinityTerm, v framework.KubeVe
 	return out
 }
 
+// ipaMatchesAll reports whether pod matches every term; false when there
+// are no terms (kube-scheduler's podMatchesAllAffinityTerms).
 func ipaMatchesAll(terms []ipaTerm, pod *api.Pod, snap *framework.Snapshot) bool {
 	if len(terms) == 0 {
 		return false

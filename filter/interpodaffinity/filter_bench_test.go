@@ -11,10 +11,12 @@ import (
 )
 
 // ipaBenchCluster has n nodes in 10 zones with two pods each: a service pod
-// (every 4th with required anti-affinity to its own service per host, every
-// 4th with preferred affinity to another service per zone) and a batch pod
-// (every other one with required anti-affinity to "tier=x" per host).
-func ipaBenchCluster(n int) *fw.Snapshot {
+// (every 4th with required anti-affinity to its own service per host,
+// every 4th with preferred affinity to another service per zone and, for
+// the score's cluster, every 4th with required affinity to svc8 per zone)
+// and a batch pod (every other one with anti-affinity to "tier=x" per
+// host: required for the filter's cluster, preferred for the score's).
+func ipaBenchCluster(n int, score bool) *fw.Snapshot {
 	nodes := make([]*api.Node, n)
 	pods := make([]*api.Pod, 0, 2*n)
 	for i := range n {
@@ -27,10 +29,19 @@ func ipaBenchCluster(n int) *fw.Snapshot {
 			p.PodAntiAffinityIn("app", "kubernetes.io/hostname", []string{svc}, st.PodAntiAffinityWithRequiredReq)
 		case 1:
 			p.PodAffinityIn("app", "topology.kubernetes.io/zone", []string{fmt.Sprintf("svc%d", (i+1)%100)}, st.PodAffinityWithPreferredReq)
+		case 2:
+			if score {
+				p.PodAffinityIn("app", "topology.kubernetes.io/zone", []string{"svc8"}, st.PodAffinityWithRequiredReq)
+			}
 		}
 		pods = append(pods, p.Obj())
 		b := st.MakePod().Name(name+"-batch").Label("app", "batch").Label("tier", "x").Node(name)
-		if i%2 == 1 {
+		switch {
+		case i%2 == 0:
+		case score:
+			b.PodAffinityTerm(st.PodAntiAffinityWithPreferredReq, 5, api.PodAffinityTerm{
+				LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"tier": "x"}}, TopologyKey: "kubernetes.io/hostname"})
+		default:
 			b.PodAntiAffinityExists("tier", "kubernetes.io/hostname", st.PodAntiAffinityWithRequiredReq)
 		}
 		pods = append(pods, b.Obj())
@@ -52,7 +63,7 @@ var ipaBenchSizes = []int{1000, 5000, 15000}
 func BenchmarkInterPodAffinityFilter(b *testing.B) {
 	for _, n := range ipaBenchSizes {
 		b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
-			snap := ipaBenchCluster(n)
+			snap := ipaBenchCluster(n, false)
 			pod := ipaBenchPod()
 			pl := ipaNewFilter(b, 1)
 			ctx := context.Background()
@@ -79,7 +90,7 @@ func BenchmarkInterPodAffinityFilter(b *testing.B) {
 func BenchmarkInterPodAffinityFilterPerNode(b *testing.B) {
 	for _, n := range ipaBenchSizes {
 		b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
-			snap := ipaBenchCluster(n)
+			snap := ipaBenchCluster(n, false)
 			pod := ipaBenchPod()
 			pl := ipaNewFilter(b, 1)
 			ctx := context.Background()
@@ -103,7 +114,7 @@ func BenchmarkInterPodAffinityFilterPerNode(b *testing.B) {
 }
 
 func TestInterPodAffinityFilterDoesNotAllocate(t *testing.T) {
-	snap := ipaBenchCluster(200)
+	snap := ipaBenchCluster(200, false)
 	pod := ipaBenchPod()
 	pl := ipaNewFilter(t, 1)
 	ctx := context.Background()

@@ -95,6 +95,21 @@ func ipaHandle(p int, v fw.KubeVersion) fw.Handle {
 	return fw.NewHandle(fw.RealClock{}, p, v)
 }
 
+// ipaFramework is a framework of profile prof over a registry of
+// InterPodAffinity alone.
+func ipaFramework(t testing.TB, prof fw.Profile) *runtime.Framework {
+	t.Helper()
+	reg := fw.NewRegistry()
+	if err := reg.Register(config.InterPodAffinityName, New); err != nil {
+		t.Fatal(err)
+	}
+	f, err := runtime.NewFramework(reg, prof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
 func ipaRand() *rand.Rand { return rand.New(rand.NewPCG(1, 2)) }
 
 // ipaRun runs PreFilter and then Filter on every node (in snapshot order).
@@ -1020,17 +1035,10 @@ func TestInterPodAffinityFilterEdgeCases(t *testing.T) {
 // A whole cycle through the framework runner: statuses carry the plugin
 // name and the diagnosis histogram uses kube's reasons.
 func TestInterPodAffinityFilterThroughRunner(t *testing.T) {
-	reg := fw.NewRegistry()
-	if err := reg.Register(config.InterPodAffinityName, New); err != nil {
-		t.Fatal(err)
-	}
-	f, err := runtime.NewFramework(reg, fw.Profile{
+	f := ipaFramework(t, fw.Profile{
 		PreFilter: []string{config.InterPodAffinityName},
 		Filter:    []string{config.InterPodAffinityName},
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	nodes := []*api.Node{
 		st.MakeNode().Name("a").Label("zone", "z1").Obj(),
 		st.MakeNode().Name("b").Label("zone", "z2").Obj(),
@@ -1052,17 +1060,10 @@ func TestInterPodAffinityFilterThroughRunner(t *testing.T) {
 // zone z2 violate the incoming pod's anti-affinity, and the original state is
 // untouched for the other nodes.
 func TestInterPodAffinityNominatedPods(t *testing.T) {
-	reg := fw.NewRegistry()
-	if err := reg.Register(config.InterPodAffinityName, New); err != nil {
-		t.Fatal(err)
-	}
-	f, err := runtime.NewFramework(reg, fw.Profile{
+	f := ipaFramework(t, fw.Profile{
 		PreFilter: []string{config.InterPodAffinityName},
 		Filter:    []string{config.InterPodAffinityName},
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	nodes := []*api.Node{
 		st.MakeNode().Name("a").Label("zone", "z1").Obj(),
 		st.MakeNode().Name("b").Label("zone", "z2").Obj(),

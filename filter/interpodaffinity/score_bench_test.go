@@ -10,38 +10,6 @@ import (
 	"github.com/schedkit/schedkit/internal/st"
 )
 
-// ipaBenchScoreCluster has n nodes in 10 zones with two pods each: a service
-// pod (every 4th with required anti-affinity to its own service per host,
-// every 4th with preferred affinity to another service per zone, every 4th
-// with required affinity to svc8 per zone) and a batch pod (every other one
-// with preferred anti-affinity to "tier=x" per host).
-func ipaBenchScoreCluster(n int) *fw.Snapshot {
-	nodes := make([]*api.Node, n)
-	pods := make([]*api.Pod, 0, 2*n)
-	for i := range n {
-		name := fmt.Sprintf("n%d", i)
-		nodes[i] = st.MakeNode().Name(name).Label("topology.kubernetes.io/zone", fmt.Sprintf("z%d", i%10)).Obj()
-		svc := fmt.Sprintf("svc%d", i%100)
-		p := st.MakePod().Name(name+"-svc").Label("app", svc).Node(name)
-		switch i % 4 {
-		case 0:
-			p.PodAntiAffinityIn("app", "kubernetes.io/hostname", []string{svc}, st.PodAntiAffinityWithRequiredReq)
-		case 1:
-			p.PodAffinityIn("app", "topology.kubernetes.io/zone", []string{fmt.Sprintf("svc%d", (i+1)%100)}, st.PodAffinityWithPreferredReq)
-		case 2:
-			p.PodAffinityIn("app", "topology.kubernetes.io/zone", []string{"svc8"}, st.PodAffinityWithRequiredReq)
-		}
-		pods = append(pods, p.Obj())
-		b := st.MakePod().Name(name+"-batch").Label("app", "batch").Label("tier", "x").Node(name)
-		if i%2 == 1 {
-			b.PodAffinityTerm(st.PodAntiAffinityWithPreferredReq, 5, api.PodAffinityTerm{
-				LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"tier": "x"}}, TopologyKey: "kubernetes.io/hostname"})
-		}
-		pods = append(pods, b.Obj())
-	}
-	return fw.MustSnapshot(nodes, pods)
-}
-
 // ipaBenchScorePod (app=svc8, tier=x) prefers the zones of svc3 and avoids
 // hosts with svc7, so PreScore walks every pod; it also matches the existing
 // pods' required affinity to svc8 (hardPodAffinityWeight) and the batch
@@ -55,13 +23,11 @@ func ipaBenchScorePod() *fw.PodInfo {
 		Obj())
 }
 
-var ipaBenchScoreSizes = []int{1000, 5000, 15000}
-
 // PreScore, Score on every node and NormalizeScore: one cycle's scoring work.
 func BenchmarkInterPodAffinityScore(b *testing.B) {
-	for _, n := range ipaBenchScoreSizes {
+	for _, n := range ipaBenchSizes {
 		b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
-			snap := ipaBenchScoreCluster(n)
+			snap := ipaBenchCluster(n, true)
 			pod := ipaBenchScorePod()
 			pl := ipaNewScore(b, DefaultInterPodAffinityArgs(), 1)
 			ctx := context.Background()
@@ -91,8 +57,8 @@ func BenchmarkInterPodAffinityScore(b *testing.B) {
 // *NodeInfo and reading it once per node: the map is built from the same
 // per-node computation, so it only adds work.
 func BenchmarkInterPodAffinityScorePerNode(b *testing.B) {
-	for _, n := range ipaBenchScoreSizes {
-		snap := ipaBenchScoreCluster(n)
+	for _, n := range ipaBenchSizes {
+		snap := ipaBenchCluster(n, true)
 		pod := ipaBenchScorePod()
 		pl := ipaNewScore(b, DefaultInterPodAffinityArgs(), 1)
 		ctx := context.Background()
@@ -132,7 +98,7 @@ func BenchmarkInterPodAffinityScorePerNode(b *testing.B) {
 }
 
 func TestInterPodAffinityScoreDoesNotAllocate(t *testing.T) {
-	snap := ipaBenchScoreCluster(200)
+	snap := ipaBenchCluster(200, true)
 	pod := ipaBenchScorePod()
 	pl := ipaNewScore(t, DefaultInterPodAffinityArgs(), 1)
 	ctx := context.Background()

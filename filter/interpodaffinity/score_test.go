@@ -593,18 +593,11 @@ func TestInterPodAffinityScoreEdgeCases(t *testing.T) {
 
 // A whole cycle through the framework runner with the kube weight 2.
 func TestInterPodAffinityScoreThroughRunner(t *testing.T) {
-	reg := fw.NewRegistry()
-	if err := reg.Register(config.InterPodAffinityName, New); err != nil {
-		t.Fatal(err)
-	}
-	f, err := runtime.NewFramework(reg, fw.Profile{
+	f := ipaFramework(t, fw.Profile{
 		PreScore: []string{config.InterPodAffinityName},
 		Score:    []string{config.InterPodAffinityName},
 		Weights:  map[string]int64{config.InterPodAffinityName: 2},
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	nodes := []*api.Node{
 		st.MakeNode().Name("a").Label("zone", "z1").Obj(),
 		st.MakeNode().Name("b").Label("zone", "z2").Obj(),

@@ -79,18 +79,6 @@ func newAffTerm(t *framework.AffinityTerm, weight int32, v framework.KubeVersion
 	return out
 }
 
-// affTermsOf prepares required terms for release v.
-func affTermsOf(ts []framework.AffinityTerm, v framework.KubeVersion) []affTerm {
-	if len(ts) == 0 {
-		return nil
-	}
-	out := make([]affTerm, len(ts))
-	for i := range ts {
-		out[i] = newAffTerm(&ts[i], 0, v)
-	}
-	return out
-}
-
 // weightedAffTerms prepares preferred terms for release v.
 func weightedAffTerms(ts []framework.WeightedAffinityTerm, v framework.KubeVersion) []affTerm {
 	if len(ts) == 0 {
@@ -148,18 +136,4 @@ func (t *affTerm) Matches(pod *api.Pod, snap *framework.Snapshot) bool {
 		}
 	}
 	return t.Selector.Matches(pod.Labels)
-}
-
-// matchesAllAffTerms reports whether pod matches every term; false when there are
-// no terms (kube-scheduler's podMatchesAllAffinityTerms).
-func matchesAllAffTerms(terms []affTerm, pod *api.Pod, snap *framework.Snapshot) bool {
-	if len(terms) == 0 {
-		return false
-	}
-	for i := range terms {
-		if !terms[i].Matches(pod, snap) {
-			return false
-		}
-	}
-	return true
 }

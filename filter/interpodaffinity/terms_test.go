@@ -73,18 +73,18 @@ func TestTermsAndMatchesAll(t *testing.T) {
 			},
 		},
 	}}})
-	req := affTermsOf(pi.RequiredAffinityTerms, fw.DefaultKubeVersion)
+	req := ipaPrepare(&ipaCounts{}, pi.RequiredAffinityTerms, fw.DefaultKubeVersion)
 	pref := weightedAffTerms(pi.PreferredAffinityTerms, fw.DefaultKubeVersion)
 	if len(req) != 2 || len(pref) != 1 || pref[0].Weight != 7 || pref[0].TopologyKey != "zone" {
-		t.Fatalf("affTermsOf/weightedAffTerms: %d %d %+v", len(req), len(pref), pref)
+		t.Fatalf("ipaPrepare/weightedAffTerms: %d %d %+v", len(req), len(pref), pref)
 	}
-	if affTermsOf(nil, fw.DefaultKubeVersion) != nil || weightedAffTerms(nil, fw.DefaultKubeVersion) != nil {
+	if ipaPrepare(&ipaCounts{}, nil, fw.DefaultKubeVersion) != nil || weightedAffTerms(nil, fw.DefaultKubeVersion) != nil {
 		t.Fatal("no terms should give nil")
 	}
 	both := &api.Pod{ObjectMeta: api.ObjectMeta{Namespace: "ns", Labels: map[string]string{"a": "1", "b": "2"}}}
 	onlyA := &api.Pod{ObjectMeta: api.ObjectMeta{Namespace: "ns", Labels: map[string]string{"a": "1"}}}
-	if !matchesAllAffTerms(req, both, nil) || matchesAllAffTerms(req, onlyA, nil) || matchesAllAffTerms(nil, both, nil) {
-		t.Fatal("matchesAllAffTerms: want true for both labels, false for one, false for no terms")
+	if !ipaMatchesAll(req, both, nil) || ipaMatchesAll(req, onlyA, nil) || ipaMatchesAll(nil, both, nil) {
+		t.Fatal("ipaMatchesAll: want true for both labels, false for one, false for no terms")
 	}
 }
 

@@ -10,13 +10,15 @@ import (
 	"github.com/schedkit/schedkit/internal/st"
 )
 
-// ptsBenchPod is a web pod with hard zone and hostname constraints
-// (kube-scheduler's "two-Constraints-zone-node" benchmark shape).
-func ptsBenchPod() *api.Pod {
+// ptsBenchPod is a web pod with zone and hostname constraints of action
+// when: hard (DoNotSchedule) for the filter's benchmarks, soft
+// (ScheduleAnyway) for the score's (kube-scheduler's
+// "two-Constraints-zone-node" benchmark shape).
+func ptsBenchPod(when api.UnsatisfiableConstraintAction) *api.Pod {
 	web := st.PtsMatchLabels("app", "web")
 	return st.MakePod().Name("incoming").Label("app", "web").
-		SpreadConstraint(st.PtsConstraint(1, "topology.kubernetes.io/zone", api.DoNotSchedule, web, nil, nil, nil, nil)).
-		SpreadConstraint(st.PtsConstraint(1, "kubernetes.io/hostname", api.DoNotSchedule, web, nil, nil, nil, nil)).Obj()
+		SpreadConstraint(st.PtsConstraint(1, "topology.kubernetes.io/zone", when, web, nil, nil, nil, nil)).
+		SpreadConstraint(st.PtsConstraint(1, "kubernetes.io/hostname", when, web, nil, nil, nil, nil)).Obj()
 }
 
 // BenchmarkPodTopologySpreadFilter measures one cycle of the filter half
@@ -28,7 +30,7 @@ func BenchmarkPodTopologySpreadFilter(b *testing.B) {
 		ns, ps := st.PtsSpreadCluster(nodes, 3)
 		snap := fw.MustSnapshot(ns, ps)
 		pl := ptsNewFilter(b, ptsListArgs)
-		pod := fw.MustPodInfo(ptsBenchPod())
+		pod := fw.MustPodInfo(ptsBenchPod(api.DoNotSchedule))
 		ctx := context.Background()
 		b.Run(fmt.Sprintf("nodes=%d/cycle", nodes), func(b *testing.B) {
 			b.ReportAllocs()
@@ -69,7 +71,7 @@ func TestPodTopologySpreadFilterAllocs(t *testing.T) {
 	ns, ps := st.PtsSpreadCluster(60, 3)
 	snap := fw.MustSnapshot(ns, ps)
 	pl := ptsNewFilter(t, ptsListArgs)
-	pod := fw.MustPodInfo(ptsBenchPod())
+	pod := fw.MustPodInfo(ptsBenchPod(api.DoNotSchedule))
 	state := fw.NewCycleState()
 	state.SetSnapshot(snap)
 	ctx := context.Background()

@@ -10,15 +10,6 @@ import (
 	"github.com/schedkit/schedkit/internal/st"
 )
 
-// ptsScoreBenchPod is a web pod with soft zone and hostname constraints
-// (kube-scheduler's "two-Constraints-zone-node" benchmark shape).
-func ptsScoreBenchPod() *api.Pod {
-	web := st.PtsMatchLabels("app", "web")
-	return st.MakePod().Name("incoming").Label("app", "web").
-		SpreadConstraint(st.PtsConstraint(1, "topology.kubernetes.io/zone", api.ScheduleAnyway, web, nil, nil, nil, nil)).
-		SpreadConstraint(st.PtsConstraint(1, "kubernetes.io/hostname", api.ScheduleAnyway, web, nil, nil, nil, nil)).Obj()
-}
-
 // BenchmarkPodTopologySpreadScore measures one cycle of the score half with
 // every node feasible (PreScore, Score on each node sequentially,
 // NormalizeScore) on a cluster with 2 pods per node spread over 3 zones;
@@ -28,7 +19,7 @@ func BenchmarkPodTopologySpreadScore(b *testing.B) {
 		ns, ps := st.PtsSpreadCluster(nodes, 3)
 		snap := fw.MustSnapshot(ns, ps)
 		pl := ptsNewScore(b, ptsListArgs)
-		pod := fw.MustPodInfo(ptsScoreBenchPod())
+		pod := fw.MustPodInfo(ptsBenchPod(api.ScheduleAnyway))
 		ctx := context.Background()
 		scores := make(fw.NodeScoreList, nodes)
 		b.Run(fmt.Sprintf("nodes=%d/cycle", nodes), func(b *testing.B) {
@@ -71,7 +62,7 @@ func TestPodTopologySpreadScoreAllocs(t *testing.T) {
 	ns, ps := st.PtsSpreadCluster(60, 3)
 	snap := fw.MustSnapshot(ns, ps)
 	pl := ptsNewScore(t, ptsListArgs)
-	pod := fw.MustPodInfo(ptsScoreBenchPod())
+	pod := fw.MustPodInfo(ptsBenchPod(api.ScheduleAnyway))
 	state := fw.NewCycleState()
 	state.SetSnapshot(snap)
 	ctx := context.Background()
