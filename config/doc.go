@@ -5,9 +5,9 @@
 // helpers (Args, ArgsFrom, NewPlugin, NoArgs), the args vocabulary more
 // than one plugin uses (ResourceSpec, UtilizationShapePoint,
 // ValidateShape), and the args of the plugins that live in the root
-// packages filter and scoring (VolumeBinding, DynamicResources,
-// scheduler-plugins' TargetLoadPacking and LoadVariationRiskBalancing) or
-// whose parts do (Koordinator's LoadAwareScheduling). A plugin that lives in a home package of its
-// own (filter/<plugin>, scoring/<plugin>) keeps its args there; config
-// never imports a home.
+// packages filter and scoring (DynamicResources, scheduler-plugins'
+// TargetLoadPacking and LoadVariationRiskBalancing) or whose parts do
+// (Koordinator's LoadAwareScheduling). A plugin that lives in a home
+// package of its own (filter/<plugin>, scoring/<plugin>) keeps its args
+// there; config never imports a home.
 package config

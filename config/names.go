@@ -33,6 +33,8 @@ const (
 // Names of kube-scheduler's volume and gating plugins
 // (pkg/scheduler/framework/plugins/names).
 const (
+	// VolumeBindingName is kube-scheduler's VolumeBinding plugin.
+	VolumeBindingName = "VolumeBinding"
 	// VolumeZoneName is kube-scheduler's VolumeZone filter.
 	VolumeZoneName = "VolumeZone"
 	// VolumeRestrictionsName is kube-scheduler's VolumeRestrictions filter.

@@ -13,15 +13,14 @@
 // filter/nodeunschedulable, filter/schedulinggates,
 // filter/tainttoleration, filter/nodeaffinity, filter/noderesources
 // (NodeResourcesFit and NodeResourcesBalancedAllocation),
-// filter/podtopologyspread, filter/interpodaffinity,
+// filter/podtopologyspread, filter/interpodaffinity, filter/volumebinding,
 // filter/volumerestrictions, filter/volumezone, filter/nodevolumelimits,
 // filter/defaultpreemption, filter/gangscheduling, scheduler-plugins'
 // filter/coscheduling and Koordinator's filter/loadaware. Homes import
 // this package, never the reverse.
 //
-// It also holds kube-scheduler's VolumeBinding and v1.37's
-// DynamicResources, and the usage-threshold filter that
-// LoadAwareScheduling (filter/loadaware) joins with its score. Each
+// It also holds v1.37's DynamicResources and the usage-threshold filter
+// that LoadAwareScheduling (filter/loadaware) joins with its score. Each
 // reports the kube-scheduler (or Koordinator) name, reproduces its
 // verdicts and reason strings exactly, and runs its per-node Filter
 // without allocating or hoistable map lookups.

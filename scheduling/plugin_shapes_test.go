@@ -12,6 +12,7 @@ import (
 	"github.com/schedkit/schedkit/filter/nodeaffinity"
 	"github.com/schedkit/schedkit/filter/noderesources"
 	"github.com/schedkit/schedkit/filter/podtopologyspread"
+	"github.com/schedkit/schedkit/filter/volumebinding"
 
 	"github.com/schedkit/schedkit/filter/tainttoleration"
 
@@ -76,13 +77,12 @@ func shapePlugins() []shapePlugin {
 		home(config.NodeAffinityName, nodeaffinity.New),
 		home(config.InterPodAffinityName, interpodaffinity.New),
 		{config.LoadAwareSchedulingName, filter.NewLoadAware, filter.LoadAwareFactory, false},
-		{config.VolumeBindingName, filter.NewVolumeBinding, filter.VolumeBindingFactory, false},
+		home(config.VolumeBindingName, volumebinding.New),
 		noArgs(config.ImageLocalityName, imagelocality.New),
 		home(config.NodeResourcesFitName, noderesources.NewFit),
 		home(config.NodeResourcesBalancedAllocationName, noderesources.NewBalancedAllocation),
 		home(config.PodTopologySpreadName, podtopologyspread.New),
 		{config.LoadAwareSchedulingName, scoring.NewLoadAware, scoring.LoadAwareFactory, false},
-		{config.VolumeBindingName, scoring.NewVolumeBinding, scoring.VolumeBindingFactory, false},
 		{config.TargetLoadPackingName, scoring.NewTargetLoadPacking, scoring.TargetLoadPackingFactory, false},
 		{config.TargetLoadPackingName, scoring.NewTargetLoadPacking, scoring.TargetLoadPackingFactoryWith(scoring.WithNodeLoadSource(scoring.NodeLoads{})), false},
 		{config.LoadVariationRiskBalancingName, scoring.NewLoadVariationRiskBalancing, scoring.LoadVariationRiskBalancingFactory, false},

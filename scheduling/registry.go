@@ -7,6 +7,7 @@ import (
 	"github.com/schedkit/schedkit/filter/nodeaffinity"
 	"github.com/schedkit/schedkit/filter/noderesources"
 	"github.com/schedkit/schedkit/filter/podtopologyspread"
+	"github.com/schedkit/schedkit/filter/volumebinding"
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/filter"
@@ -60,7 +61,7 @@ func DefaultPlugins() []PluginSpec {
 		{Name: config.NodeResourcesFitName, DefaultArgs: anyOf(noderesources.DefaultNodeResourcesFitArgs), Factory: noderesources.NewFit},
 		{Name: config.VolumeRestrictionsName, Factory: volumerestrictions.New},
 		{Name: config.NodeVolumeLimitsName, Factory: nodevolumelimits.New},
-		{Name: config.VolumeBindingName, DefaultArgs: anyOf(config.DefaultVolumeBindingArgs), Factory: filter.VolumeBindingFactory},
+		{Name: config.VolumeBindingName, DefaultArgs: anyOf(volumebinding.DefaultVolumeBindingArgs), Factory: volumebinding.New},
 		{Name: config.VolumeZoneName, Factory: volumezone.New},
 		{Name: config.PodTopologySpreadName, DefaultArgs: anyOf(podtopologyspread.DefaultPodTopologySpreadArgs), Factory: podtopologyspread.New},
 		{Name: config.InterPodAffinityName, DefaultArgs: anyOf(interpodaffinity.DefaultInterPodAffinityArgs), Factory: interpodaffinity.New},

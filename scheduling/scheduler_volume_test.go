@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/filter/nodevolumelimits"
+	"github.com/schedkit/schedkit/filter/volumebinding"
 	"github.com/schedkit/schedkit/filter/volumerestrictions"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
@@ -106,7 +106,7 @@ func TestSchedulerStatefulSetVolumes(t *testing.T) {
 		t.Fatalf("web-2 placed on %s", rec.Pod.Spec.NodeName)
 	}
 	msg := s.PendingReason("default", "web-2")
-	if want := "0/6 nodes are available: 2 Insufficient cpu, 4 " + filter.ReasonVolumeNodeConflict + "."; !strings.HasPrefix(msg, want) {
+	if want := "0/6 nodes are available: 2 Insufficient cpu, 4 " + volumebinding.ErrReasonNodeConflict + "."; !strings.HasPrefix(msg, want) {
 		t.Errorf("pending reason %q", msg)
 	}
 }
@@ -280,7 +280,7 @@ func TestClusterStorageBadInput(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d.Outcome != OutcomeUnschedulable || !strings.Contains(d.Message, filter.ReasonUnboundImmediateClaims) || d.Plugin != "VolumeBinding" {
+		if d.Outcome != OutcomeUnschedulable || !strings.Contains(d.Message, volumebinding.ErrReasonUnboundImmediate) || d.Plugin != "VolumeBinding" {
 			t.Errorf("%s: %s %s %q", claim, d.Outcome, d.Plugin, d.Message)
 		}
 	}

@@ -28,7 +28,6 @@ func TestConformance(t *testing.T) {
 			return newLoadVariationRiskBalancing(nil, trimaranNameLoads{})
 		}},
 		{"LoadAware", func(*rapid.T) (fw.Plugin, error) { return NewLoadAware(config.DefaultLoadAwareSchedulingArgs(), nil) }},
-		{"VolumeBinding", func(*rapid.T) (fw.Plugin, error) { return NewVolumeBinding(config.DefaultVolumeBindingArgs(), nil) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			frameworktest.RunCases(t, func(rt *rapid.T) frameworktest.Case {

@@ -16,6 +16,7 @@ import (
 	"github.com/schedkit/schedkit/filter/nodeaffinity"
 	"github.com/schedkit/schedkit/filter/noderesources"
 	"github.com/schedkit/schedkit/filter/podtopologyspread"
+	"github.com/schedkit/schedkit/filter/volumebinding"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling"
@@ -72,10 +73,10 @@ func codecs() map[string]codec {
 // allowed (ValidateVolumeBindingArgsWithOptions).
 func volumeBindingCodec(storageCapacityScoring bool) codec {
 	return codec{decode: func(path string, v any) (any, any, error, error) {
-		def := config.DefaultVolumeBindingArgs()
+		def := volumebinding.DefaultVolumeBindingArgs()
 		def.StorageCapacityScoring = &storageCapacityScoring
 		return decodeGeneric(path, v, def)
-	}, typ: reflect.TypeFor[config.VolumeBindingArgs]()}
+	}, typ: reflect.TypeFor[volumebinding.VolumeBindingArgs]()}
 }
 
 // stripTypeMeta removes apiVersion and kind from an args object,

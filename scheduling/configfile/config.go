@@ -16,6 +16,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter/volumebinding"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/scheduling"
 	"github.com/schedkit/schedkit/scheduling/extender"
@@ -166,7 +167,7 @@ func WithKubeVersion(v framework.KubeVersion) ConfigOption {
 // off (default: the release's, on from v1.37, where the gate is beta, off
 // in v1.36, where it is alpha): on, VolumeBinding's args default their
 // shape to {0: 10, 100: 0} and accept a shape, and VolumeBinding scores
-// (config.VolumeBindingArgs.StorageCapacityScoring); off, a shape is an
+// (volumebinding.VolumeBindingArgs.StorageCapacityScoring); off, a shape is an
 // error naming the gate. As in kube, the gate is not a field of the file's
 // VolumeBindingArgs.
 func WithConfigStorageCapacityScoring(on bool) ConfigOption {
@@ -323,7 +324,7 @@ type loader struct {
 }
 
 func (l *loader) init() error {
-	scoring := config.StorageCapacityScoringDefault(l.version)
+	scoring := volumebinding.StorageCapacityScoringDefault(l.version)
 	if l.storageCapacityScoring != nil {
 		scoring = *l.storageCapacityScoring
 	}

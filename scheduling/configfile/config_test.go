@@ -14,6 +14,7 @@ import (
 	"github.com/schedkit/schedkit/filter/interpodaffinity"
 	"github.com/schedkit/schedkit/filter/noderesources"
 	"github.com/schedkit/schedkit/filter/podtopologyspread"
+	"github.com/schedkit/schedkit/filter/volumebinding"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/resource"
@@ -504,7 +505,7 @@ func TestConfigVolumePlugins(t *testing.T) {
 	if d := cmp.Diff([]string{config.SchedulingGatesName, config.DynamicResourcesName}, p.PreEnqueue); d != "" {
 		t.Errorf("preEnqueue (-want +got):\n%s", d)
 	}
-	if got := p.Args[config.VolumeBindingName]; !cmp.Equal(got, config.VolumeBindingArgs{BindTimeoutSeconds: 0, StorageCapacityScoring: new(false)}) {
+	if got := p.Args[config.VolumeBindingName]; !cmp.Equal(got, volumebinding.VolumeBindingArgs{BindTimeoutSeconds: 0, StorageCapacityScoring: new(false)}) {
 		t.Errorf("VolumeBinding args %#v, want bindTimeoutSeconds 0 kept", got)
 	}
 	if _, err := runtime.NewFramework(c.Registry(), p, runtime.WithKubeVersion(c.KubeVersion())); err != nil {
@@ -532,12 +533,12 @@ func TestConfigVolumePlugins(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := config.VolumeBindingArgs{BindTimeoutSeconds: 600, StorageCapacityScoring: new(true), Shape: tc.want}
+		want := volumebinding.VolumeBindingArgs{BindTimeoutSeconds: 600, StorageCapacityScoring: new(true), Shape: tc.want}
 		if d := cmp.Diff(want, c.Profiles[0].Args[config.VolumeBindingName]); d != "" {
 			t.Errorf("args with capacity scoring for %q (-want +got):\n%s", tc.in, d)
 		}
 	}
-	if got, err := DecodePluginArgs(config.VolumeBindingName, nil, gate); err != nil || !got.(config.VolumeBindingArgs).CapacityScoring() {
+	if got, err := DecodePluginArgs(config.VolumeBindingName, nil, gate); err != nil || !got.(volumebinding.VolumeBindingArgs).CapacityScoring() {
 		t.Errorf("DecodePluginArgs with the gate: %#v, %v", got, err)
 	}
 	c, err = load("profiles:\n- plugins:\n    multiPoint:\n      disabled:\n      - name: SchedulingGates\n      - name: DynamicResources\n")
@@ -574,15 +575,15 @@ func TestConfigVolumeBindingByVersion(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		opts []ConfigOption
-		want config.VolumeBindingArgs
+		want volumebinding.VolumeBindingArgs
 	}{
-		{"v1.36", []ConfigOption{WithKubeVersion(framework.KubeV136)}, config.VolumeBindingArgs{BindTimeoutSeconds: 600, StorageCapacityScoring: new(false)}},
-		{"v1.37", []ConfigOption{WithKubeVersion(framework.KubeV137)}, config.VolumeBindingArgs{BindTimeoutSeconds: 600, StorageCapacityScoring: new(true), Shape: shape}},
-		{"default release", nil, config.VolumeBindingArgs{BindTimeoutSeconds: 600, StorageCapacityScoring: new(true), Shape: shape}},
+		{"v1.36", []ConfigOption{WithKubeVersion(framework.KubeV136)}, volumebinding.VolumeBindingArgs{BindTimeoutSeconds: 600, StorageCapacityScoring: new(false)}},
+		{"v1.37", []ConfigOption{WithKubeVersion(framework.KubeV137)}, volumebinding.VolumeBindingArgs{BindTimeoutSeconds: 600, StorageCapacityScoring: new(true), Shape: shape}},
+		{"default release", nil, volumebinding.VolumeBindingArgs{BindTimeoutSeconds: 600, StorageCapacityScoring: new(true), Shape: shape}},
 		{"v1.37 gate off", []ConfigOption{WithKubeVersion(framework.KubeV137), WithConfigStorageCapacityScoring(false)},
-			config.VolumeBindingArgs{BindTimeoutSeconds: 600, StorageCapacityScoring: new(false)}},
+			volumebinding.VolumeBindingArgs{BindTimeoutSeconds: 600, StorageCapacityScoring: new(false)}},
 		{"v1.36 gate on", []ConfigOption{WithConfigStorageCapacityScoring(true), WithKubeVersion(framework.KubeV136)},
-			config.VolumeBindingArgs{BindTimeoutSeconds: 600, StorageCapacityScoring: new(true), Shape: shape}},
+			volumebinding.VolumeBindingArgs{BindTimeoutSeconds: 600, StorageCapacityScoring: new(true), Shape: shape}},
 	} {
 		c, err := LoadConfig([]byte(cfgHead), tc.opts...)
 		if err != nil {

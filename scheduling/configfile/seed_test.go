@@ -14,6 +14,7 @@ import (
 	"github.com/schedkit/schedkit/filter/nodeaffinity"
 	"github.com/schedkit/schedkit/filter/noderesources"
 	"github.com/schedkit/schedkit/filter/podtopologyspread"
+	"github.com/schedkit/schedkit/filter/volumebinding"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/resource"
@@ -79,7 +80,7 @@ func TestConfigSeed004Minimal(t *testing.T) {
 		config.InterPodAffinityName:                interpodaffinity.DefaultInterPodAffinityArgs(),
 		config.NodeAffinityName:                    nodeaffinity.DefaultNodeAffinityArgs(),
 		config.DefaultPreemptionName:               defaultpreemption.DefaultDefaultPreemptionArgs(),
-		config.VolumeBindingName:                   config.DefaultVolumeBindingArgs().ForKubeVersion(framework.DefaultKubeVersion),
+		config.VolumeBindingName:                   volumebinding.DefaultVolumeBindingArgs().ForKubeVersion(framework.DefaultKubeVersion),
 		config.DynamicResourcesName:                config.DefaultDynamicResourcesArgs(),
 	}
 	if d := cmp.Diff(wantArgs, c.Profiles[0].Args, cmpopts.EquateEmpty()); d != "" {

@@ -9,8 +9,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 
-	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/filter/nodevolumelimits"
+	"github.com/schedkit/schedkit/filter/volumebinding"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
@@ -131,8 +131,8 @@ func TestWhatIfCapacityClaimTemplates(t *testing.T) {
 			!cmp.Equal(zones, map[string]int{"zone-a": 2, "zone-b": 1, "zone-c": 1}) {
 			t.Fatalf("replicas %d on %v (zones %v)", ans.Replicas, ans.Placements, zones)
 		}
-		if ans.Stop == nil || !strings.Contains(ans.Stop.Message, filter.ReasonVolumeNotEnoughSpace) {
-			t.Errorf("stop %v, want %q", ans.Stop, filter.ReasonVolumeNotEnoughSpace)
+		if ans.Stop == nil || !strings.Contains(ans.Stop.Message, volumebinding.ErrReasonNotEnoughSpace) {
+			t.Errorf("stop %v, want %q", ans.Stop, volumebinding.ErrReasonNotEnoughSpace)
 		}
 	})
 	t.Run("bad templates", func(t *testing.T) {
@@ -179,7 +179,7 @@ func TestWhatIfPlaceZonalVolume(t *testing.T) {
 	for _, v := range ans.Decision.Result.NodeVerdicts() {
 		if v.Verdict == runtime.VerdictRejected {
 			rejected++
-			if v.Plugin != "VolumeBinding" || len(v.Reasons) != 1 || v.Reasons[0] != filter.ReasonVolumeNodeConflict || wiZoneOf(v.Node) == "zone-b" {
+			if v.Plugin != "VolumeBinding" || len(v.Reasons) != 1 || v.Reasons[0] != volumebinding.ErrReasonNodeConflict || wiZoneOf(v.Node) == "zone-b" {
 				t.Errorf("%s rejected by %s for %v", v.Node, v.Plugin, v.Reasons)
 			}
 		}
@@ -213,7 +213,7 @@ func TestWhatIfPlaceZonalVolume(t *testing.T) {
 	if ans.Placed() || ans.FitError == nil {
 		t.Fatalf("placed on %q with zone-b full", ans.Decision.Node)
 	}
-	if msg := ans.FitError.Error(); !strings.Contains(msg, "2 Insufficient cpu") || !strings.Contains(msg, "4 "+filter.ReasonVolumeNodeConflict) {
+	if msg := ans.FitError.Error(); !strings.Contains(msg, "2 Insufficient cpu") || !strings.Contains(msg, "4 "+volumebinding.ErrReasonNodeConflict) {
 		t.Errorf("FitError %q", msg)
 	}
 }
@@ -247,7 +247,7 @@ func TestWhatIfDrainVolumes(t *testing.T) {
 		t.Fatal(err)
 	}
 	wiUnchanged(t, w, before)
-	if ans.Drainable || len(ans.Pods) != 1 || ans.Pods[0].Outcome != DrainUnschedulable || !strings.Contains(ans.Pods[0].Reason, "4 "+filter.ReasonVolumeNodeConflict) {
+	if ans.Drainable || len(ans.Pods) != 1 || ans.Pods[0].Outcome != DrainUnschedulable || !strings.Contains(ans.Pods[0].Reason, "4 "+volumebinding.ErrReasonNodeConflict) {
 		t.Fatalf("drain %+v", ans.Pods)
 	}
 }

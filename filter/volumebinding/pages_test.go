@@ -13,14 +13,14 @@ import (
 	"github.com/schedkit/schedkit/internal/st"
 )
 
-// classStorageOf is ClassStorage written from podVolumes, as kube's Score
+// classStorageOf is classStorage written from podVolumes, as kube's Score
 // reads the node's PodVolumes.
-func classStorageOf(s *State, node string, capacityScoring bool) ([]ClassStorage, bool) {
+func classStorageOf(s *stateData, node string, capacityScoring bool) ([]classStorage, bool) {
 	pv, ok := s.podVolumes(node)
 	if !ok {
 		return nil, false
 	}
-	var out []ClassStorage
+	var out []classStorage
 	add := func(class string, req, capacity int64, sum bool) {
 		for i := range out {
 			if out[i].Class == class {
@@ -33,7 +33,7 @@ func classStorageOf(s *State, node string, capacityScoring bool) ([]ClassStorage
 				return
 			}
 		}
-		out = append(out, ClassStorage{Class: class, Requested: req, Capacity: capacity})
+		out = append(out, classStorage{Class: class, Requested: req, Capacity: capacity})
 	}
 	if len(pv.StaticBindings) > 0 || !capacityScoring {
 		for _, b := range pv.StaticBindings {
@@ -59,7 +59,7 @@ func classStorageOf(s *State, node string, capacityScoring bool) ([]ClassStorage
 // TestPropResultsAcrossPages: on clusters spanning several result pages,
 // Filter run on a random subset of nodes from several goroutines at once
 // records, for every node, what Filter on that node alone records: the
-// same verdict, the same PodVolumes and the same ClassStorage (which also
+// same verdict, the same PodVolumes and the same classStorage (which also
 // equals the one read from the PodVolumes); a node Filter did not reach
 // has no results.
 func TestPropResultsAcrossPages(t *testing.T) {
@@ -100,7 +100,7 @@ func TestPropResultsAcrossPages(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b := NewBinder()
+		b := newVolumeBinder()
 		s, status := b.PreFilter(snap, pod)
 		if status != nil {
 			t.Skip(status)
@@ -143,10 +143,10 @@ func TestPropResultsAcrossPages(t *testing.T) {
 				t.Fatalf("node %d: PodVolumes differ from Filter alone:\n%s", i, diff)
 			}
 			for _, capacityScoring := range []bool{false, true} {
-				got, ok := s.ClassStorage(node, capacityScoring, nil)
+				got, ok := s.classStorage(node, capacityScoring, nil)
 				want, wantOK := classStorageOf(alone, node.Name(), capacityScoring)
 				if ok != wantOK || !cmp.Equal(got, want) {
-					t.Fatalf("node %d capacityScoring=%v: ClassStorage = %+v, %v; from PodVolumes %+v, %v", i, capacityScoring, got, ok, want, wantOK)
+					t.Fatalf("node %d capacityScoring=%v: classStorage = %+v, %v; from PodVolumes %+v, %v", i, capacityScoring, got, ok, want, wantOK)
 				}
 			}
 		}

@@ -1,15 +1,13 @@
-// Package volumebinding is the volume binder behind the VolumeBinding
-// plugin, shared by its filter half (package filter: PreFilter, Filter,
-// Reserve, Unreserve) and its score half (package scoring): kube-scheduler
-// v1.36's volumebinding/binder.go and passive_assume_cache.go on schedkit's
-// objects. The binder reads the storage objects of the cycle's Snapshot
-// through an assume cache: Reserve records, for the chosen node, the
-// volumes bound to claims and the claims annotated with their selected
-// node, and every later cycle sees them until Unreserve reverts them, the
-// binding is applied (Forget), or the snapshot's object changes (an
-// update of the object always wins over the assumed copy, as an informer
-// update does in kube).
 package volumebinding
+
+// The plugin's volume binder: kube-scheduler's volumebinding/binder.go and
+// passive_assume_cache.go on schedkit's objects. The binder reads the
+// storage objects of the cycle's Snapshot through an assume cache: Reserve
+// records, for the chosen node, the volumes bound to claims and the claims
+// annotated with their selected node, and every later cycle sees them
+// until Unreserve reverts them, the binding is applied (Forget), or the
+// snapshot's object changes (an update of the object always wins over the
+// assumed copy, as an informer update does in kube).
 
 import (
 	"fmt"
@@ -28,8 +26,8 @@ type nsName struct{ ns, name string }
 // objects are immutable records, so the pointer is the version.
 type assumed[T any] struct{ base, obj T }
 
-// AssumeCache is kube's pair of PV and PVC assume caches.
-type AssumeCache struct {
+// assumeCache is kube's pair of PV and PVC assume caches.
+type assumeCache struct {
 	mu   sync.Mutex
 	pvs  map[string]assumed[*api.PersistentVolume]
 	pvcs map[nsName]assumed[*api.PersistentVolumeClaim]
@@ -38,14 +36,14 @@ type AssumeCache struct {
 	pvcsSaved journal.Map[nsName, assumed[*api.PersistentVolumeClaim]]
 }
 
-func newAssumeCache() *AssumeCache {
-	return &AssumeCache{pvs: map[string]assumed[*api.PersistentVolume]{}, pvcs: map[nsName]assumed[*api.PersistentVolumeClaim]{}}
+func newAssumeCache() *assumeCache {
+	return &assumeCache{pvs: map[string]assumed[*api.PersistentVolume]{}, pvcs: map[nsName]assumed[*api.PersistentVolumeClaim]{}}
 }
 
 // pv returns the named volume as the cycle sees it (the assumed copy when
 // it was assumed over the snapshot's current object) and its base (the
 // snapshot's object). Callers hold mu.
-func (c *AssumeCache) pv(snap *fw.Snapshot, name string) (obj, base *api.PersistentVolume, ok bool) {
+func (c *assumeCache) pv(snap *fw.Snapshot, name string) (obj, base *api.PersistentVolume, ok bool) {
 	cur, ok := snap.PersistentVolume(name)
 	if !ok {
 		return nil, nil, false
@@ -57,7 +55,7 @@ func (c *AssumeCache) pv(snap *fw.Snapshot, name string) (obj, base *api.Persist
 }
 
 // pvc is pv for claims.
-func (c *AssumeCache) pvc(snap *fw.Snapshot, ns, name string) (obj, base *api.PersistentVolumeClaim, ok bool) {
+func (c *assumeCache) pvc(snap *fw.Snapshot, ns, name string) (obj, base *api.PersistentVolumeClaim, ok bool) {
 	cur, ok := snap.PersistentVolumeClaim(ns, name)
 	if !ok {
 		return nil, nil, false
@@ -71,7 +69,7 @@ func (c *AssumeCache) pvc(snap *fw.Snapshot, ns, name string) (obj, base *api.Pe
 // assumePV records obj (a copy of base) as the cycle's view of the volume.
 // base must still be the snapshot's object (kube: the resource versions
 // must match), else the cache is out of sync.
-func (c *AssumeCache) assumePV(snap *fw.Snapshot, obj, base *api.PersistentVolume) error {
+func (c *assumeCache) assumePV(snap *fw.Snapshot, obj, base *api.PersistentVolume) error {
 	cur, ok := snap.PersistentVolume(obj.Name)
 	if !ok {
 		return fmt.Errorf("persistentvolumes %q not found", obj.Name)
@@ -83,7 +81,7 @@ func (c *AssumeCache) assumePV(snap *fw.Snapshot, obj, base *api.PersistentVolum
 	return nil
 }
 
-func (c *AssumeCache) assumePVC(snap *fw.Snapshot, obj, base *api.PersistentVolumeClaim) error {
+func (c *assumeCache) assumePVC(snap *fw.Snapshot, obj, base *api.PersistentVolumeClaim) error {
 	cur, ok := snap.PersistentVolumeClaim(obj.Namespace, obj.Name)
 	if !ok {
 		return fmt.Errorf("persistentvolumeclaims %q not found", obj.Key())
@@ -97,13 +95,13 @@ func (c *AssumeCache) assumePVC(snap *fw.Snapshot, obj, base *api.PersistentVolu
 
 // restorePV drops the assumed copy of the volume when it was assumed over
 // base (kube's Restore: only an assumed object of the same version).
-func (c *AssumeCache) restorePV(name string, base *api.PersistentVolume) {
+func (c *assumeCache) restorePV(name string, base *api.PersistentVolume) {
 	if a, ok := c.pvs[name]; ok && a.base == base {
 		c.pvsSaved.Delete(c.pvs, name)
 	}
 }
 
-func (c *AssumeCache) restorePVC(ns, name string, base *api.PersistentVolumeClaim) {
+func (c *assumeCache) restorePVC(ns, name string, base *api.PersistentVolumeClaim) {
 	if a, ok := c.pvcs[nsName{ns, name}]; ok && a.base == base {
 		c.pvcsSaved.Delete(c.pvcs, nsName{ns, name})
 	}
@@ -111,7 +109,7 @@ func (c *AssumeCache) restorePVC(ns, name string, base *api.PersistentVolumeClai
 
 // prune drops the copies whose snapshot object changed or went away
 // (kube expires them on the informer's update or delete event).
-func (c *AssumeCache) prune(snap *fw.Snapshot) {
+func (c *assumeCache) prune(snap *fw.Snapshot) {
 	for name, a := range c.pvs {
 		if cur, ok := snap.PersistentVolume(name); !ok || cur != a.base {
 			c.pvsSaved.Delete(c.pvs, name)
@@ -128,7 +126,7 @@ func (c *AssumeCache) prune(snap *fw.Snapshot) {
 // the copies assumed since and puts back those restored, forgotten or
 // pruned since (O(objects changed)); Commit keeps the changes. Branches
 // nest.
-func (c *AssumeCache) Fork() {
+func (c *assumeCache) Fork() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.pvsSaved.Open()
@@ -136,7 +134,7 @@ func (c *AssumeCache) Fork() {
 }
 
 // Commit keeps the innermost branch's changes (see Fork).
-func (c *AssumeCache) Commit() {
+func (c *assumeCache) Commit() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.pvsSaved.Commit()
@@ -144,7 +142,7 @@ func (c *AssumeCache) Commit() {
 }
 
 // Revert undoes the innermost branch's changes (see Fork).
-func (c *AssumeCache) Revert() {
+func (c *assumeCache) Revert() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.pvsSaved.Revert(c.pvs)
@@ -152,15 +150,15 @@ func (c *AssumeCache) Revert() {
 }
 
 // Len returns how many volumes and claims are assumed.
-func (c *AssumeCache) Len() (pvs, pvcs int) {
+func (c *assumeCache) Len() (pvs, pvcs int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return len(c.pvs), len(c.pvcs)
 }
 
 // clone copies the cache's entries (for tests comparing states).
-func (c *AssumeCache) clone() *AssumeCache {
+func (c *assumeCache) clone() *assumeCache {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return &AssumeCache{pvs: maps.Clone(c.pvs), pvcs: maps.Clone(c.pvcs)}
+	return &assumeCache{pvs: maps.Clone(c.pvs), pvcs: maps.Clone(c.pvcs)}
 }

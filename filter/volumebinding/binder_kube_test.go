@@ -160,7 +160,7 @@ func kbFind(t *testing.T, pod *api.Pod, node *api.Node, objs api.StorageObjects)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := NewBinder()
+	b := newVolumeBinder()
 	s, status := b.PreFilter(snap, pod)
 	if status.Code() == fw.Skip {
 		return kbFound{}
@@ -233,13 +233,13 @@ func TestFindPodVolumesWithoutProvisioningKube(t *testing.T) {
 			want: kbFound{failed: true}},
 		"bound-pvc": {podPVCs: []*api.PersistentVolumeClaim{kbBoundPVC}, pvs: []*api.PersistentVolume{kbPVBound}},
 		"bound-pvc,pv-not-exists": {podPVCs: []*api.PersistentVolumeClaim{kbBoundPVC},
-			want: kbFound{reasons: kbReasons(ReasonPVNotExist)}},
+			want: kbFound{reasons: kbReasons(ErrReasonPVNotExist)}},
 		"prebound-pvc": {podPVCs: []*api.PersistentVolumeClaim{kbPreboundPVC}, pvs: []*api.PersistentVolume{kbPVNode1aBound},
 			want: kbFound{failed: true}},
 		"unbound-pvc,pv-same-node": {podPVCs: []*api.PersistentVolumeClaim{kbUnboundPVC}, pvs: []*api.PersistentVolume{kbPVNode2, kbPVNode1a, kbPVNode1b},
 			want: kbFound{bindings: [][2]string{kbBind(kbUnboundPVC, kbPVNode1a)}}},
 		"unbound-pvc,pv-different-node": {podPVCs: []*api.PersistentVolumeClaim{kbUnboundPVC}, pvs: []*api.PersistentVolume{kbPVNode2},
-			want: kbFound{reasons: kbReasons(ReasonBindConflict)}},
+			want: kbFound{reasons: kbReasons(ErrReasonBindConflict)}},
 		"two-unbound-pvcs": {podPVCs: []*api.PersistentVolumeClaim{kbUnboundPVC, kbUnboundPVC2}, pvs: []*api.PersistentVolume{kbPVNode1a, kbPVNode1b},
 			want: kbFound{bindings: [][2]string{kbBind(kbUnboundPVC, kbPVNode1a), kbBind(kbUnboundPVC2, kbPVNode1b)}}},
 		"two-unbound-pvcs,order-by-size": {podPVCs: []*api.PersistentVolumeClaim{kbUnboundPVC2, kbUnboundPVC}, pvs: []*api.PersistentVolume{kbPVNode1a, kbPVNode1b},
@@ -247,16 +247,16 @@ func TestFindPodVolumesWithoutProvisioningKube(t *testing.T) {
 		// kube also expects the partial binding unbound-pvc → pv-node1a
 		// in the failed node's PodVolumes.
 		"two-unbound-pvcs,partial-match": {podPVCs: []*api.PersistentVolumeClaim{kbUnboundPVC, kbUnboundPVC2}, pvs: []*api.PersistentVolume{kbPVNode1a},
-			want: kbFound{reasons: kbReasons(ReasonBindConflict)}},
+			want: kbFound{reasons: kbReasons(ErrReasonBindConflict)}},
 		"one-bound,one-unbound": {podPVCs: []*api.PersistentVolumeClaim{kbUnboundPVC, kbBoundPVC}, pvs: []*api.PersistentVolume{kbPVBound, kbPVNode1a},
 			want: kbFound{bindings: [][2]string{kbBind(kbUnboundPVC, kbPVNode1a)}}},
 		"one-bound,one-unbound,no-match": {podPVCs: []*api.PersistentVolumeClaim{kbUnboundPVC, kbBoundPVC}, pvs: []*api.PersistentVolume{kbPVBound, kbPVNode2},
-			want: kbFound{reasons: kbReasons(ReasonBindConflict)}},
+			want: kbFound{reasons: kbReasons(ErrReasonBindConflict)}},
 		"one-prebound,one-unbound": {podPVCs: []*api.PersistentVolumeClaim{kbUnboundPVC, kbPreboundPVC}, pvs: []*api.PersistentVolume{kbPVNode1a, kbPVNode1b},
 			want: kbFound{failed: true}},
 		"immediate-bound-pvc": {podPVCs: []*api.PersistentVolumeClaim{kbImmediateBoundPVC}, pvs: []*api.PersistentVolume{kbPVBoundImmediate}},
 		"immediate-bound-pvc-wrong-node": {podPVCs: []*api.PersistentVolumeClaim{kbImmediateBoundPVC}, pvs: []*api.PersistentVolume{kbPVBoundImmediateNode2},
-			want: kbFound{reasons: kbReasons(ReasonNodeConflict)}},
+			want: kbFound{reasons: kbReasons(ErrReasonNodeConflict)}},
 		"immediate-unbound-pvc": {podPVCs: []*api.PersistentVolumeClaim{kbImmediateUnboundPVC}, want: kbFound{failed: true}},
 		"immediate-unbound-pvc,delayed-mode-bound": {podPVCs: []*api.PersistentVolumeClaim{kbImmediateUnboundPVC, kbBoundPVC}, pvs: []*api.PersistentVolume{kbPVBound},
 			want: kbFound{failed: true}},
@@ -318,8 +318,8 @@ func TestFindPodVolumesWithProvisioningKube(t *testing.T) {
 		"immediate-unbound-pvc": {podPVCs: []*api.PersistentVolumeClaim{kbImmediateUnboundPVC}, want: kbFound{failed: true}},
 		"one-immediate-bound,one-provisioned": {podPVCs: []*api.PersistentVolumeClaim{kbImmediateBoundPVC, kbProvisionedPVC}, pvs: []*api.PersistentVolume{kbPVBoundImmediate},
 			want: kbFound{provisions: [][2]string{prov(kbProvisionedPVC)}}, needsCapacity: true},
-		"invalid-provisioner":         {podPVCs: []*api.PersistentVolumeClaim{kbNoProvisionerPVC}, want: kbFound{reasons: kbReasons(ReasonBindConflict)}},
-		"volume-topology-unsatisfied": {podPVCs: []*api.PersistentVolumeClaim{kbTopoMismatchPVC}, want: kbFound{reasons: kbReasons(ReasonBindConflict)}},
+		"invalid-provisioner":         {podPVCs: []*api.PersistentVolumeClaim{kbNoProvisionerPVC}, want: kbFound{reasons: kbReasons(ErrReasonBindConflict)}},
+		"volume-topology-unsatisfied": {podPVCs: []*api.PersistentVolumeClaim{kbTopoMismatchPVC}, want: kbFound{reasons: kbReasons(ErrReasonBindConflict)}},
 	}
 	for driverName, driver := range kbDrivers {
 		t.Run(driverName, func(t *testing.T) {
@@ -330,7 +330,7 @@ func TestFindPodVolumesWithProvisioningKube(t *testing.T) {
 					if driver != nil {
 						objs.CSIDrivers = []*api.CSIDriver{driver}
 						if sc.needsCapacity && *driver.Spec.StorageCapacity {
-							want = kbFound{reasons: kbReasons(ReasonNotEnoughSpace)}
+							want = kbFound{reasons: kbReasons(ErrReasonNotEnoughSpace)}
 						}
 					}
 					if d := cmp.Diff(want, kbFind(t, kbPod(sc.podPVCs...), kbNode1, objs), kbFoundCmp); d != "" {
@@ -364,7 +364,7 @@ func TestFindPodVolumesWithCSIMigrationKube(t *testing.T) {
 		"pvc-bound":                      {node: node("us-east-1"), csiNode: migrated},
 		"pvc-bound,csinode-not-migrated": {node: node("us-east-1"), csiNode: notMigrated},
 		"pvc-bound,missing-csinode":      {node: node("us-east-1")},
-		"pvc-bound,node-different-zone":  {node: node("us-east-2"), csiNode: migrated, want: kbFound{reasons: kbReasons(ReasonNodeConflict)}},
+		"pvc-bound,node-different-zone":  {node: node("us-east-2"), csiNode: migrated, want: kbFound{reasons: kbReasons(ErrReasonNodeConflict)}},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -390,7 +390,7 @@ func TestCapacityKube(t *testing.T) {
 	network := kbCapacity("net", kbProvClass, "", "1Gi", "")
 	node1 := kbCapacity("net-node1", kbProvClass, "node1", "1Gi", "")
 	node2 := kbCapacity("net-node2", kbProvClass, "node2", "1Gi", "")
-	noSpace := kbReasons(ReasonNotEnoughSpace)
+	noSpace := kbReasons(ErrReasonNotEnoughSpace)
 	tests := map[string]struct {
 		capacities []*api.CSIStorageCapacity
 		provision  string // the capacity expected for the provision
@@ -443,8 +443,8 @@ func TestFindAssumeVolumesKube(t *testing.T) {
 		PersistentVolumeClaims: []*api.PersistentVolumeClaim{kbUnboundPVC}}
 	snap := fw.MustSnapshot([]*api.Node{kbNode1}, nil, fw.WithStorage(objs.Each()...))
 	pod := kbPod(kbUnboundPVC)
-	b := NewBinder()
-	find := func() *PodVolumes {
+	b := newVolumeBinder()
+	find := func() *api.PodVolumes {
 		t.Helper()
 		s, status := b.PreFilter(snap, pod)
 		if status != nil {
@@ -512,7 +512,7 @@ func TestAssumePodVolumesKube(t *testing.T) {
 			objs := api.StorageObjects{StorageClasses: kbClasses(), PersistentVolumes: tc.pvs, PersistentVolumeClaims: tc.podPVCs}
 			snap := fw.MustSnapshot([]*api.Node{kbNode1}, nil, fw.WithStorage(objs.Each()...))
 			pod := kbPod(tc.podPVCs...)
-			b := NewBinder()
+			b := newVolumeBinder()
 			s, status := b.PreFilter(snap, pod)
 			if status.Code() != fw.Skip && status != nil {
 				t.Fatalf("PreFilter: %v", status)
@@ -526,7 +526,7 @@ func TestAssumePodVolumesKube(t *testing.T) {
 			if s.AllBound != tc.allBound {
 				t.Errorf("allBound = %v, want %v", s.AllBound, tc.allBound)
 			}
-			pv, ok := s.Reserved("node1")
+			pv, ok := s.reservedOn("node1")
 			if !ok {
 				t.Fatal("nothing reserved on node1")
 			}

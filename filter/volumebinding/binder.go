@@ -18,39 +18,31 @@ import (
 // Reasons of VolumeBinding, as kube-scheduler v1.36 (volumebinding's
 // ErrReason… and its PreFilter).
 const (
-	ReasonNodeConflict     = "node(s) didn't match PersistentVolume's node affinity"
-	ReasonBindConflict     = "node(s) didn't find available persistent volumes to bind"
-	ReasonNotEnoughSpace   = "node(s) did not have enough free storage"
-	ReasonPVNotExist       = "node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)"
-	ReasonUnboundImmediate = "pod has unbound immediate PersistentVolumeClaims"
+	ErrReasonNodeConflict     = "node(s) didn't match PersistentVolume's node affinity"
+	ErrReasonBindConflict     = "node(s) didn't find available persistent volumes to bind"
+	ErrReasonNotEnoughSpace   = "node(s) did not have enough free storage"
+	ErrReasonPVNotExist       = "node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)"
+	ErrReasonUnboundImmediate = "pod has unbound immediate PersistentVolumeClaims"
 )
 
-// StateKey is where the VolumeBinding state lives in the CycleState
+// stateKey is where the VolumeBinding state lives in the CycleState
 // (kube's stateKey, the plugin name).
-const StateKey fw.StateKey = "VolumeBinding"
+const stateKey fw.StateKey = "VolumeBinding"
 
-// Binding, Provision and PodVolumes are the decisions the binder makes
-// (api.StaticBinding, api.DynamicProvision, api.PodVolumes).
-type (
-	Binding    = api.StaticBinding
-	Provision  = api.DynamicProvision
-	PodVolumes = api.PodVolumes
-)
-
-// Binder is one VolumeBinding plugin's volume binder: its assume cache and
+// volumeBinder is one VolumeBinding plugin's volume binder: its assume cache and
 // the statuses it returns. It is safe for concurrent use.
-type Binder struct {
-	cache *AssumeCache
+type volumeBinder struct {
+	cache *assumeCache
 	// reject holds the Filter statuses by reason set (bit i: reason i in
 	// kube's order), built once; skip is PreFilter's Skip.
 	reject [16]*fw.Status
 	skip   *fw.Status
 }
 
-// NewBinder returns a binder with an empty assume cache.
-func NewBinder() *Binder {
-	b := &Binder{cache: newAssumeCache(), skip: fw.NewStatus(fw.Skip)}
-	reasons := [4]string{ReasonNodeConflict, ReasonBindConflict, ReasonNotEnoughSpace, ReasonPVNotExist}
+// newVolumeBinder returns a binder with an empty assume cache.
+func newVolumeBinder() *volumeBinder {
+	b := &volumeBinder{cache: newAssumeCache(), skip: fw.NewStatus(fw.Skip)}
+	reasons := [4]string{ErrReasonNodeConflict, ErrReasonBindConflict, ErrReasonNotEnoughSpace, ErrReasonPVNotExist}
 	for set := 1; set < 16; set++ {
 		var rs []string
 		for i, r := range reasons {
@@ -64,7 +56,7 @@ func NewBinder() *Binder {
 }
 
 // Cache returns the binder's assume cache.
-func (b *Binder) Cache() *AssumeCache { return b.cache }
+func (b *volumeBinder) Cache() *assumeCache { return b.cache }
 
 // boundClaim is a fully bound claim and its volume (pv nil when the
 // volume does not exist).
@@ -120,10 +112,10 @@ type result struct {
 	provision bool
 }
 
-// State is one cycle's VolumeBinding state (kube's stateData): the pod's
+// stateData is one cycle's VolumeBinding state (kube's stateData): the pod's
 // claims sorted out in PreFilter and, per node that passed Filter, the
 // decision for each delayed claim.
-type State struct {
+type stateData struct {
 	snap      *fw.Snapshot
 	bound     []boundClaim
 	delayed   []delayedClaim
@@ -138,10 +130,9 @@ type State struct {
 	extraMu sync.Mutex
 	extra   map[string][]result // nodes that are not the snapshot's
 
-	hasStatic atomic.Bool
 	// AllBound is set by Reserve: no volume needs binding on the node.
 	AllBound     bool
-	reserved     *PodVolumes
+	reserved     *api.PodVolumes
 	reservedNode string
 }
 
@@ -161,7 +152,7 @@ type pageData struct {
 }
 
 // at returns node i's page, made if need be.
-func (s *State) at(i int) (*pageData, int) {
+func (s *stateData) at(i int) (*pageData, int) {
 	pg := &s.pages[i>>pageShift]
 	d := pg.p.Load()
 	if d == nil {
@@ -174,7 +165,7 @@ func (s *State) at(i int) (*pageData, int) {
 }
 
 // recorded returns node i's results if it passed Filter.
-func (s *State) recorded(i int) ([]result, bool) {
+func (s *stateData) recorded(i int) ([]result, bool) {
 	if i < 0 || i>>pageShift >= len(s.pages) {
 		return nil, false
 	}
@@ -191,7 +182,7 @@ func (s *State) recorded(i int) ([]result, bool) {
 
 // ownIndex is node's position in the state's snapshot, or -1 when node
 // is not the snapshot's.
-func (s *State) ownIndex(node *fw.NodeInfo) int {
+func (s *stateData) ownIndex(node *fw.NodeInfo) int {
 	if i := node.Index(); i >= 0 && i>>pageShift < len(s.pages) && i < s.snap.NumNodes() && s.snap.Nodes()[i].Name() == node.Name() {
 		return i
 	}
@@ -200,11 +191,7 @@ func (s *State) ownIndex(node *fw.NodeInfo) int {
 
 // Clone returns the state itself, as kube's stateData.Clone does (Filter
 // results of cloned states land in the same place).
-func (s *State) Clone() fw.StateData { return s }
-
-// HasStaticBindings reports whether some node passed Filter with a
-// pre-provisioned volume to bind (PreScore skips otherwise).
-func (s *State) HasStaticBindings() bool { return s.hasStatic.Load() }
+func (s *stateData) Clone() fw.StateData { return s }
 
 // PreFilter sorts the pod's claims out (kube's podHasPVCs and
 // GetPodVolumeClaims) and precomputes everything Filter needs. It returns
@@ -215,8 +202,10 @@ func (s *State) HasStaticBindings() bool { return s.hasStatic.Load() }
 // ephemeral claim the pod does not own, and unbound claims of an
 // Immediate class (or pre-bound ones not bound yet); an Error for a class
 // without volumeBindingMode.
-func (b *Binder) PreFilter(snap *fw.Snapshot, pod *api.Pod) (*State, *fw.Status) {
-	uu := func(msg string) (*State, *fw.Status) { return nil, fw.NewStatus(fw.UnschedulableAndUnresolvable, msg) }
+func (b *volumeBinder) PreFilter(snap *fw.Snapshot, pod *api.Pod) (*stateData, *fw.Status) {
+	uu := func(msg string) (*stateData, *fw.Status) {
+		return nil, fw.NewStatus(fw.UnschedulableAndUnresolvable, msg)
+	}
 	hasPVC := false
 	for i := range pod.Spec.Volumes {
 		name, ephemeral, ok := api.ClaimName(pod, &pod.Spec.Volumes[i])
@@ -249,7 +238,7 @@ func (b *Binder) PreFilter(snap *fw.Snapshot, pod *api.Pod) (*State, *fw.Status)
 	b.cache.mu.Lock()
 	defer b.cache.mu.Unlock()
 	b.cache.prune(snap)
-	s := &State{snap: snap}
+	s := &stateData{snap: snap}
 	immediate := 0
 	for i := range pod.Spec.Volumes {
 		name, ephemeral, ok := api.ClaimName(pod, &pod.Spec.Volumes[i])
@@ -280,7 +269,7 @@ func (b *Binder) PreFilter(snap *fw.Snapshot, pod *api.Pod) (*State, *fw.Status)
 		s.delayed = append(s.delayed, delayedClaim{pvc: pvc, base: base})
 	}
 	if immediate > 0 {
-		return uu(ReasonUnboundImmediate)
+		return uu(ErrReasonUnboundImmediate)
 	}
 	for j := range s.delayed {
 		d := &s.delayed[j]
@@ -331,7 +320,7 @@ func isDelayBindingMode(snap *fw.Snapshot, pvc *api.PersistentVolumeClaim) (bool
 // boundClaim looks the claim's volume up (through the assume cache) and
 // compiles its affinity, translated as well for a migratable in-tree
 // volume.
-func (b *Binder) boundClaim(snap *fw.Snapshot, pvc *api.PersistentVolumeClaim) boundClaim {
+func (b *volumeBinder) boundClaim(snap *fw.Snapshot, pvc *api.PersistentVolumeClaim) boundClaim {
 	bc := boundClaim{pvc: pvc}
 	pv, _, ok := b.cache.pv(snap, pvc.Spec.VolumeName)
 	if !ok {
@@ -352,7 +341,7 @@ func (b *Binder) boundClaim(snap *fw.Snapshot, pvc *api.PersistentVolumeClaim) b
 
 // candidates keeps the volumes of the claim's class that pass
 // FindMatchingVolume's node-independent checks, in the class's order.
-func (b *Binder) candidates(snap *fw.Snapshot, d *delayedClaim) {
+func (b *volumeBinder) candidates(snap *fw.Snapshot, d *delayedClaim) {
 	claim := d.pvc
 	var sel api.Selector
 	hasSel := claim.Spec.Selector != nil
@@ -527,7 +516,7 @@ func (t *topologyTerms) match(labels map[string]string) bool {
 }
 
 // slot returns where node's results go.
-func (s *State) slot(node *fw.NodeInfo) []result {
+func (s *stateData) slot(node *fw.NodeInfo) []result {
 	if i := s.ownIndex(node); i >= 0 {
 		d, j := s.at(i)
 		return d.results[j*s.k : (j+1)*s.k]
@@ -545,7 +534,7 @@ func (s *State) slot(node *fw.NodeInfo) []result {
 	return r
 }
 
-func (s *State) markDone(node *fw.NodeInfo) {
+func (s *stateData) markDone(node *fw.NodeInfo) {
 	if i := s.ownIndex(node); i >= 0 {
 		d, j := s.at(i)
 		d.done[j] = true
@@ -561,7 +550,7 @@ func (s *State) markDone(node *fw.NodeInfo) {
 // kube's reasons in kube's order; lookups that cannot succeed (a claim
 // without class to provision, a class that vanished, a volume whose
 // in-tree translation fails on a migrated node) are Errors.
-func (b *Binder) Filter(s *State, node *fw.NodeInfo) *fw.Status {
+func (b *volumeBinder) Filter(s *stateData, node *fw.NodeInfo) *fw.Status {
 	labels := node.Node().Labels
 	boundOK, pvFound, unboundOK, enough := true, true, true, true
 	for i := range s.bound {
@@ -583,7 +572,6 @@ func (b *Binder) Filter(s *State, node *fw.NodeInfo) *fw.Status {
 		}
 	}
 	var res []result
-	static := false
 	if s.k > 0 {
 		res = s.slot(node)
 		clear(res)
@@ -600,7 +588,6 @@ func (b *Binder) Filter(s *State, node *fw.NodeInfo) *fw.Status {
 			}
 			if c := match(d, labels, res, s.delayed); c != nil {
 				res[j] = result{pv: c.pv, base: c.base}
-				static = true
 			} else {
 				res[j].provision = true
 				unboundOK = false
@@ -623,14 +610,11 @@ func (b *Binder) Filter(s *State, node *fw.NodeInfo) *fw.Status {
 	if v := b.verdict(boundOK, pvFound, unboundOK, enough); v != nil {
 		return v
 	}
-	if static {
-		s.hasStatic.Store(true)
-	}
 	s.markDone(node)
 	return nil
 }
 
-func (b *Binder) verdict(boundOK, pvFound, unboundOK, enough bool) *fw.Status {
+func (b *volumeBinder) verdict(boundOK, pvFound, unboundOK, enough bool) *fw.Status {
 	set := 0
 	for i, ok := range [4]bool{boundOK, unboundOK, enough, pvFound} {
 		if !ok {
@@ -679,7 +663,7 @@ func chosen(name string, res []result) bool {
 // (those with this node selected, in pod order, then those without a
 // matching volume, by size): it returns whether provisioning is possible
 // and whether there is enough storage, recording each claim's capacity.
-func (s *State) checkProvisions(labels map[string]string, res []result) (ok, enough bool, st *fw.Status) {
+func (s *stateData) checkProvisions(labels map[string]string, res []result) (ok, enough bool, st *fw.Status) {
 	check := func(j int) (bool, bool, *fw.Status, bool) {
 		p := &s.delayed[j].provisioning
 		if p.err != nil {
@@ -722,7 +706,7 @@ func (s *State) checkProvisions(labels map[string]string, res []result) (ok, eno
 
 // results returns node's recorded decisions, or false when node did not
 // pass Filter.
-func (s *State) resultsOf(nodeName string) ([]result, bool) {
+func (s *stateData) resultsOf(nodeName string) ([]result, bool) {
 	if r, ok := s.recorded(s.snap.Index(nodeName)); ok {
 		return r, true
 	}
@@ -731,7 +715,7 @@ func (s *State) resultsOf(nodeName string) ([]result, bool) {
 
 // resultsOn is resultsOf(node.Name()) that finds a node of the state's
 // snapshot by its position instead of its name.
-func (s *State) resultsOn(node *fw.NodeInfo) ([]result, bool) {
+func (s *stateData) resultsOn(node *fw.NodeInfo) ([]result, bool) {
 	if i := s.ownIndex(node); i >= 0 {
 		if r, ok := s.recorded(i); ok {
 			return r, true
@@ -742,7 +726,7 @@ func (s *State) resultsOn(node *fw.NodeInfo) ([]result, bool) {
 }
 
 // extraOf returns the results of a node that is not the snapshot's.
-func (s *State) extraOf(nodeName string) ([]result, bool) {
+func (s *stateData) extraOf(nodeName string) ([]result, bool) {
 	s.extraMu.Lock()
 	defer s.extraMu.Unlock()
 	r, ok := s.extra[nodeName]
@@ -752,44 +736,44 @@ func (s *State) extraOf(nodeName string) ([]result, bool) {
 // podVolumes builds kube's PodVolumes for node from its decisions, in
 // kube's order (bindings by claim size; provisions: the claims with the
 // node selected, then the unmatched ones by size).
-func (s *State) podVolumes(nodeName string) (*PodVolumes, bool) {
+func (s *stateData) podVolumes(nodeName string) (*api.PodVolumes, bool) {
 	res, ok := s.resultsOf(nodeName)
 	if !ok {
 		return nil, false
 	}
-	pv := &PodVolumes{}
+	pv := &api.PodVolumes{}
 	for _, j := range s.findOrder {
 		if r := res[j]; r.pv != nil {
-			pv.StaticBindings = append(pv.StaticBindings, Binding{PVC: s.delayed[j].pvc, PV: r.pv, PVBase: r.base})
+			pv.StaticBindings = append(pv.StaticBindings, api.StaticBinding{PVC: s.delayed[j].pvc, PV: r.pv, PVBase: r.base})
 		}
 	}
 	for j := range s.delayed {
 		if s.delayed[j].hasSelected {
-			pv.DynamicProvisions = append(pv.DynamicProvisions, Provision{PVC: s.delayed[j].pvc, NodeCapacity: res[j].cap, PVCBase: s.delayed[j].base})
+			pv.DynamicProvisions = append(pv.DynamicProvisions, api.DynamicProvision{PVC: s.delayed[j].pvc, NodeCapacity: res[j].cap, PVCBase: s.delayed[j].base})
 		}
 	}
 	for _, j := range s.findOrder {
 		if res[j].provision {
-			pv.DynamicProvisions = append(pv.DynamicProvisions, Provision{PVC: s.delayed[j].pvc, NodeCapacity: res[j].cap, PVCBase: s.delayed[j].base})
+			pv.DynamicProvisions = append(pv.DynamicProvisions, api.DynamicProvision{PVC: s.delayed[j].pvc, NodeCapacity: res[j].cap, PVCBase: s.delayed[j].base})
 		}
 	}
 	return pv, true
 }
 
-// ClassStorage is a storage class's requested and available bytes on a
+// classStorage is a storage class's requested and available bytes on a
 // node, the input of VolumeBinding's score.
-type ClassStorage struct {
+type classStorage struct {
 	Class               string
 	Requested, Capacity int64
 }
 
-// ClassStorage appends node's storage per class to out, as kube's Score
+// classStorage appends node's storage per class to out, as kube's Score
 // groups it: the static bindings (claim request, volume capacity) when
 // there are some or capacityScoring is off, else the provisions with a
 // known capacity (their requests summed; the capacity of the last one), in
 // the order of the node's PodVolumes. ok is false when node did not pass
 // Filter.
-func (s *State) ClassStorage(node *fw.NodeInfo, capacityScoring bool, out []ClassStorage) ([]ClassStorage, bool) {
+func (s *stateData) classStorage(node *fw.NodeInfo, capacityScoring bool, out []classStorage) ([]classStorage, bool) {
 	res, ok := s.resultsOn(node)
 	if !ok {
 		return out, false
@@ -806,7 +790,7 @@ func (s *State) ClassStorage(node *fw.NodeInfo, capacityScoring bool, out []Clas
 				return
 			}
 		}
-		out = append(out, ClassStorage{Class: class, Requested: req, Capacity: capacity})
+		out = append(out, classStorage{Class: class, Requested: req, Capacity: capacity})
 	}
 	static := false
 	for j := range res {
@@ -857,7 +841,7 @@ func (s *State) ClassStorage(node *fw.NodeInfo, capacityScoring bool, out []Clas
 // assumed bound to their claims and the claims to provision annotated with
 // the node, in the binder's assume cache. A node that did not pass
 // Filter (or a pod without claims) is all bound.
-func (b *Binder) Reserve(s *State, pod *api.Pod, nodeName string) error {
+func (b *volumeBinder) Reserve(s *stateData, pod *api.Pod, nodeName string) error {
 	pv, ok := s.podVolumes(nodeName)
 	if !ok {
 		s.AllBound = true
@@ -869,7 +853,7 @@ func (b *Binder) Reserve(s *State, pod *api.Pod, nodeName string) error {
 		s.AllBound = true
 		return nil
 	}
-	out := &PodVolumes{}
+	out := &api.PodVolumes{}
 	revert := func() {
 		for _, bd := range out.StaticBindings {
 			b.cache.restorePV(bd.PV.Name, bd.PVBase)
@@ -886,7 +870,7 @@ func (b *Binder) Reserve(s *State, pod *api.Pod, nodeName string) error {
 				return err
 			}
 		}
-		out.StaticBindings = append(out.StaticBindings, Binding{PVC: bd.PVC, PV: newPV, PVBase: bd.PVBase})
+		out.StaticBindings = append(out.StaticBindings, api.StaticBinding{PVC: bd.PVC, PV: newPV, PVBase: bd.PVBase})
 	}
 	for _, p := range pv.DynamicProvisions {
 		c := *p.PVC
@@ -899,7 +883,7 @@ func (b *Binder) Reserve(s *State, pod *api.Pod, nodeName string) error {
 			revert()
 			return err
 		}
-		out.DynamicProvisions = append(out.DynamicProvisions, Provision{PVC: &c, NodeCapacity: p.NodeCapacity, PVCBase: p.PVCBase})
+		out.DynamicProvisions = append(out.DynamicProvisions, api.DynamicProvision{PVC: &c, NodeCapacity: p.NodeCapacity, PVCBase: p.PVCBase})
 	}
 	s.AllBound = false
 	s.reserved, s.reservedNode = out, nodeName
@@ -908,7 +892,7 @@ func (b *Binder) Reserve(s *State, pod *api.Pod, nodeName string) error {
 
 // allBound is arePodVolumesBound: every claim of the pod (through the
 // cache) is fully bound. Callers hold the cache's lock.
-func (b *Binder) allBound(snap *fw.Snapshot, pod *api.Pod) bool {
+func (b *volumeBinder) allBound(snap *fw.Snapshot, pod *api.Pod) bool {
 	for i := range pod.Spec.Volumes {
 		name, _, ok := api.ClaimName(pod, &pod.Spec.Volumes[i])
 		if !ok {
@@ -944,10 +928,10 @@ func bindVolumeToClaim(pv *api.PersistentVolume, c *api.PersistentVolumeClaim) (
 	return &out, dirty
 }
 
-// Reserved returns the volumes Reserve assumed on node, or, when Reserve
+// reservedOn returns the volumes Reserve assumed on node, or, when Reserve
 // did not run there, node's Filter decisions (ok false when there are
 // none).
-func (s *State) Reserved(nodeName string) (*PodVolumes, bool) {
+func (s *stateData) reservedOn(nodeName string) (*api.PodVolumes, bool) {
 	if s.reserved != nil && s.reservedNode == nodeName {
 		return s.reserved, true
 	}
@@ -956,8 +940,8 @@ func (s *State) Reserved(nodeName string) (*PodVolumes, bool) {
 
 // Unreserve is kube's RevertAssumedPodVolumes for node: the assumed copies
 // of its bindings and provisions are dropped from the cache. Idempotent.
-func (b *Binder) Unreserve(s *State, nodeName string) {
-	pv, ok := s.Reserved(nodeName)
+func (b *volumeBinder) Unreserve(s *stateData, nodeName string) {
+	pv, ok := s.reservedOn(nodeName)
 	if !ok {
 		return
 	}
@@ -967,7 +951,7 @@ func (b *Binder) Unreserve(s *State, nodeName string) {
 // Forget drops the assumed copies of pv's volumes and claims (after
 // Unreserve, or once the bindings were applied to the cluster, whose new
 // objects then supersede them).
-func (b *Binder) Forget(pv *PodVolumes) {
+func (b *volumeBinder) Forget(pv *api.PodVolumes) {
 	b.cache.mu.Lock()
 	defer b.cache.mu.Unlock()
 	for _, bd := range pv.StaticBindings {

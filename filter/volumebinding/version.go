@@ -1,15 +1,14 @@
 package volumebinding
 
 import (
-	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 )
 
-// ArgsFor returns a as VolumeBinding runs them under h's kube-scheduler
+// argsFor returns a as VolumeBinding runs them under h's kube-scheduler
 // release (the default release without a handle): an unset
 // StorageCapacityScoring takes the release's default, then the args are
 // defaulted and validated.
-func ArgsFor(a config.VolumeBindingArgs, h framework.Handle) (config.VolumeBindingArgs, error) {
+func argsFor(a VolumeBindingArgs, h framework.Handle) (VolumeBindingArgs, error) {
 	v := framework.DefaultKubeVersion
 	if h != nil && !h.KubeVersion().IsZero() {
 		v = h.KubeVersion()

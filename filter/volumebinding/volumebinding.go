@@ -1,33 +1,28 @@
-package filter
+// Package volumebinding is kube-scheduler's VolumeBinding plugin: a node
+// where the pod's claims cannot be bound (bound volumes out of reach,
+// no volume to bind, no room to provision) rejects the pod, the volumes
+// chosen are assumed on Reserve and bound on PreBind, and, with storage
+// capacity scoring (on by default from v1.37), nodes whose storage is
+// emptier score higher. It reproduces v1.37 (the default release) and
+// v1.36, with its args (VolumeBindingArgs).
+package volumebinding
 
 import (
 	"context"
 	"fmt"
 
 	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
-	"github.com/schedkit/schedkit/internal/volumebinding"
 	"github.com/schedkit/schedkit/scoring"
 )
 
-// VolumeBinding reasons, as kube-scheduler v1.36.
-const (
-	ReasonVolumeNodeConflict     = volumebinding.ReasonNodeConflict
-	ReasonVolumeBindConflict     = volumebinding.ReasonBindConflict
-	ReasonVolumeNotEnoughSpace   = volumebinding.ReasonNotEnoughSpace
-	ReasonVolumePVNotExist       = volumebinding.ReasonPVNotExist
-	ReasonUnboundImmediateClaims = volumebinding.ReasonUnboundImmediate
-)
-
 // VolumeBinding is kube-scheduler's VolumeBinding plugin: PreFilter,
-// Filter, Reserve, Unreserve and PreBind, and PreScore and Score (which
-// score only with the StorageCapacityScoring gate: args'
-// StorageCapacityScoring, or unset the default of the handle's release, on
-// from v1.37; the score is scoring.VolumeBinding's). It keeps an assume
-// cache of the volume bindings Reserve decided, which later cycles see
-// until Unreserve reverts them or PreBind binds them (through the handle's
-// Binder: a scheduler's cluster) and forgets them.
+// Filter, Reserve, Unreserve and PreBind, and PreScore and Score. It keeps
+// an assume cache of the volume bindings Reserve decided, which later
+// cycles see until Unreserve reverts them or PreBind binds them (through
+// the handle's Binder: a scheduler's cluster) and forgets them.
 //
 //   - PreFilter returns Skip for a pod without claims (named or ephemeral).
 //     A missing claim, a claim in phase Lost or being deleted, an
@@ -45,46 +40,58 @@ const (
 //   - Reserve assumes the node's decisions; Unreserve reverts them.
 //   - PreBind binds the reserved volumes (nothing when every claim is
 //     already bound); without a scheduler it fails.
+//   - The score exists behind kube's StorageCapacityScoring feature gate
+//     (args' StorageCapacityScoring; unset, the default of the handle's
+//     release: on from v1.37, where the gate is beta, and off in v1.36,
+//     where it is alpha). With the gate off, PreScore always returns Skip
+//     and the plugin never scores. With it on, PreScore runs for every pod
+//     (volume_binding.go PreScore: hasStaticBindings ||
+//     EnableStorageCapacityScoring), so a pod without claims scores 0 on
+//     every node, and each node scores the mean over storage classes of
+//     shape(utilization), where a class's utilization is the requested
+//     bytes over the capacity (100 when the capacity is 0 or smaller) of
+//     the volumes Filter matched there (static bindings), or, without any,
+//     of the volumes to provision and the CSIStorageCapacity found for
+//     them; the mean is rounded, and a node without classes scores 0. The
+//     shape's scores (0–10) are scaled by 10. The default shape
+//     {0: 10, 100: 0} prefers emptier storage.
 //
 // The assume cache is part of a scheduler's branch (Fork).
 type VolumeBinding struct {
-	binder *volumebinding.Binder
-	args   config.VolumeBindingArgs
-	score  *scoring.VolumeBinding
+	binder *volumeBinder
+	args   VolumeBindingArgs
 	h      framework.Handle
+	// enabled says whether the plugin scores (StorageCapacityScoring);
+	// shape is its scaled utilization shape and skip PreScore's Skip.
+	enabled bool
+	shape   []scoring.ShapePoint
+	skip    *framework.Status
 }
 
 var (
-	_ framework.PreFilterPlugin         = (*VolumeBinding)(nil)
-	_ framework.FilterPlugin            = (*VolumeBinding)(nil)
-	_ framework.BatchFilterPlugin       = (*VolumeBinding)(nil)
-	_ framework.PreScorePlugin          = (*VolumeBinding)(nil)
-	_ framework.BoundedBatchScorePlugin = (*VolumeBinding)(nil)
-	_ framework.ReservePlugin           = (*VolumeBinding)(nil)
-	_ framework.PreBindPlugin           = (*VolumeBinding)(nil)
-	_ framework.ForkablePlugin          = (*VolumeBinding)(nil)
+	_ framework.PreFilterPlugin   = (*VolumeBinding)(nil)
+	_ framework.FilterPlugin      = (*VolumeBinding)(nil)
+	_ framework.BatchFilterPlugin = (*VolumeBinding)(nil)
+	_ framework.ReservePlugin     = (*VolumeBinding)(nil)
+	_ framework.PreBindPlugin     = (*VolumeBinding)(nil)
+	_ framework.ForkablePlugin    = (*VolumeBinding)(nil)
 )
 
-// NewVolumeBinding validates args (an unset StorageCapacityScoring
-// follows h's release) and builds the plugin; VolumeBindingFactory is its
-// framework.Factory.
-func NewVolumeBinding(args config.VolumeBindingArgs, h framework.Handle) (framework.Plugin, error) {
-	sc, err := scoring.NewVolumeBinding(args, h)
-	if err != nil {
-		return nil, err
-	}
-	args, err = volumebinding.ArgsFor(args, h)
-	if err != nil {
-		return nil, err
-	}
-	return &VolumeBinding{binder: volumebinding.NewBinder(), args: args, score: sc.(*scoring.VolumeBinding), h: h}, nil
+// New builds VolumeBinding from args, a VolumeBindingArgs or a pointer to
+// one (nil: DefaultVolumeBindingArgs()): an unset StorageCapacityScoring
+// follows h's release, then the args are defaulted and validated
+// (VolumeBindingArgs.Validate). It is the plugin's framework.Factory.
+func New(args any, h framework.Handle) (framework.Plugin, error) {
+	return config.NewPlugin(config.VolumeBindingName, args, h, DefaultVolumeBindingArgs, newVolumeBindingPlugin)
 }
 
-// VolumeBindingFactory is NewVolumeBinding as a framework.Factory: nil args
-// mean config.DefaultVolumeBindingArgs(); a config.VolumeBindingArgs or a
-// pointer to one is used as given.
-func VolumeBindingFactory(args any, h framework.Handle) (framework.Plugin, error) {
-	return config.NewPlugin(config.VolumeBindingName, args, h, config.DefaultVolumeBindingArgs, NewVolumeBinding)
+func newVolumeBindingPlugin(args VolumeBindingArgs, h framework.Handle) (framework.Plugin, error) {
+	args, err := argsFor(args, h)
+	if err != nil {
+		return nil, err
+	}
+	return &VolumeBinding{binder: newVolumeBinder(), args: args, h: h,
+		enabled: args.CapacityScoring(), shape: scoring.ScaleShape(args.Shape), skip: framework.NewStatus(framework.Skip)}, nil
 }
 
 // Name returns "VolumeBinding".
@@ -92,7 +99,7 @@ func (pl *VolumeBinding) Name() string { return config.VolumeBindingName }
 
 // Args returns the plugin's defaulted args, StorageCapacityScoring set
 // as its release decided it.
-func (pl *VolumeBinding) Args() config.VolumeBindingArgs { return pl.args }
+func (pl *VolumeBinding) Args() VolumeBindingArgs { return pl.args }
 
 // AssumedCount returns how many volumes and claims the assume cache holds.
 func (pl *VolumeBinding) AssumedCount() (volumes, claims int) { return pl.binder.Cache().Len() }
@@ -114,19 +121,19 @@ func (pl *VolumeBinding) PreFilter(_ context.Context, state *framework.CycleStat
 	if st != nil {
 		return nil, st
 	}
-	state.Write(volumebinding.StateKey, s)
+	state.Write(stateKey, s)
 	return nil, nil
 }
 
 // PreFilterExtensions returns nil.
 func (pl *VolumeBinding) PreFilterExtensions() framework.PreFilterExtensions { return nil }
 
-func vbState(state *framework.CycleState) (*volumebinding.State, error) {
-	d, err := state.Read(volumebinding.StateKey)
+func vbState(state *framework.CycleState) (*stateData, error) {
+	d, err := state.Read(stateKey)
 	if err != nil {
 		return nil, err
 	}
-	s, ok := d.(*volumebinding.State)
+	s, ok := d.(*stateData)
 	if !ok {
 		return nil, fmt.Errorf("unable to convert state into stateData")
 	}
@@ -174,30 +181,6 @@ func (pl *VolumeBinding) Unreserve(_ context.Context, state *framework.CycleStat
 	}
 }
 
-// PreScore returns Skip unless capacity scoring is on.
-func (pl *VolumeBinding) PreScore(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo) *framework.Status {
-	return pl.score.PreScore(ctx, state, pod, nodes)
-}
-
-// Score is the node's storage score (0 for a pod without claims).
-func (pl *VolumeBinding) Score(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) (int64, *framework.Status) {
-	return pl.score.Score(ctx, state, pod, node)
-}
-
-// ScoreBatch is Score over nodes, reading the cycle state once.
-func (pl *VolumeBinding) ScoreBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64) *framework.Status {
-	return pl.score.ScoreBatch(ctx, state, pod, nodes, idx, out)
-}
-
-// ScoreBatchBounds is ScoreBatch that also returns the least and greatest
-// score of the batch.
-func (pl *VolumeBinding) ScoreBatchBounds(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64) (lo, hi int64, _ *framework.Status) {
-	return pl.score.ScoreBatchBounds(ctx, state, pod, nodes, idx, out)
-}
-
-// ScoreExtensions returns nil.
-func (pl *VolumeBinding) ScoreExtensions() framework.ScoreExtensions { return nil }
-
 // PreBind binds the pod's volumes through the handle's Binder (nothing
 // when every claim is already bound) and then lets the assume cache forget
 // them.
@@ -229,7 +212,7 @@ func (pl *VolumeBinding) PodVolumes(state *framework.CycleState, nodeName string
 	if rerr != nil || s.AllBound {
 		return nil, true, nil
 	}
-	pv, ok := s.Reserved(nodeName)
+	pv, ok := s.reservedOn(nodeName)
 	if !ok {
 		return nil, false, fmt.Errorf("no pod volume found for node %q", nodeName)
 	}
@@ -245,11 +228,11 @@ var _ framework.NodeLocalPlugin = (*VolumeBinding)(nil)
 // NodeLocal is true only for a pod without volumes: its claims' bindings
 // live in an assume cache that Reserve changes, and storage capacity
 // scoring reads claims and volumes that bindings change.
-func (pl *VolumeBinding) NodeLocal(pod *framework.PodInfo) bool { return PodHasNoVolumes(pod) }
+func (pl *VolumeBinding) NodeLocal(pod *framework.PodInfo) bool { return filter.PodHasNoVolumes(pod) }
 
 var _ framework.SignPlugin = (*VolumeBinding)(nil)
 
 // SignPod signs the pod's volumes (volumebinding/volume_binding.go).
 func (pl *VolumeBinding) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
-	return SignVolumes(pod)
+	return filter.SignVolumes(pod)
 }

@@ -42,7 +42,7 @@ func TestPropReserveUnreserveRestoresCache(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b := NewBinder()
+		b := newVolumeBinder()
 		podWith := func(name string, cs ...int) *api.Pod {
 			w := st.MakePod().Name(name)
 			for _, c := range cs {
@@ -50,7 +50,7 @@ func TestPropReserveUnreserveRestoresCache(t *testing.T) {
 			}
 			return w.Obj()
 		}
-		reserve := func(pod *api.Pod, node int) *State {
+		reserve := func(pod *api.Pod, node int) *stateData {
 			s, st := b.PreFilter(snap, pod)
 			if st != nil {
 				return nil
@@ -109,8 +109,8 @@ func TestUnreserveDropsSharedAssumption(t *testing.T) {
 		PersistentVolumeClaims: []*api.PersistentVolumeClaim{st.MakePVC("shared", "wait").AccessModes(api.ReadWriteMany).Obj()},
 	}
 	snap := fw.MustSnapshot([]*api.Node{st.MakeNode().Name("n").Obj()}, nil, fw.WithStorage(objs.Each()...))
-	b := NewBinder()
-	run := func(name string) *State {
+	b := newVolumeBinder()
+	run := func(name string) *stateData {
 		pod := st.MakePod().Name(name).PVC("shared").Obj()
 		s, status := b.PreFilter(snap, pod)
 		if status != nil {

@@ -1,14 +1,12 @@
-package config
+package volumebinding
 
 import (
 	"errors"
 	"fmt"
 
+	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 )
-
-// VolumeBindingName is kube-scheduler's VolumeBinding plugin.
-const VolumeBindingName = "VolumeBinding"
 
 // DefaultBindTimeoutSeconds is VolumeBinding's default bind timeout
 // (kube-scheduler SetDefaults_VolumeBindingArgs, v1.36 and v1.37).
@@ -25,7 +23,7 @@ type VolumeBindingArgs struct {
 	// Shape maps a storage class's utilization on a node (0–100) to a
 	// score (0–10); it is allowed only with StorageCapacityScoring, which
 	// then defaults it to {0: 10, 100: 0} (prefer emptier nodes).
-	Shape []UtilizationShapePoint `json:"shape,omitempty"`
+	Shape []config.UtilizationShapePoint `json:"shape,omitempty"`
 	// StorageCapacityScoring stands for kube-scheduler's
 	// StorageCapacityScoring feature gate: with it, VolumeBinding scores
 	// nodes by the utilization of their storage (statically bound volumes,
@@ -82,7 +80,7 @@ func (a VolumeBindingArgs) CapacityScoring() bool {
 // unset gate gets its shape from ForKubeVersion.)
 func (a *VolumeBindingArgs) SetDefaults() {
 	if a.CapacityScoring() && len(a.Shape) == 0 {
-		a.Shape = []UtilizationShapePoint{{Utilization: 0, Score: MaxCustomPriorityScore}, {Utilization: 100, Score: 0}}
+		a.Shape = []config.UtilizationShapePoint{{Utilization: 0, Score: config.MaxCustomPriorityScore}, {Utilization: 100, Score: 0}}
 	}
 }
 
@@ -99,14 +97,14 @@ func (a VolumeBindingArgs) Validate() error {
 	switch {
 	case a.StorageCapacityScoring == nil:
 		if a.Shape != nil {
-			errs = append(errs, ValidateShape(a.Shape, "volumebinding: shape")...)
+			errs = append(errs, config.ValidateShape(a.Shape, "volumebinding: shape")...)
 		}
 	case *a.StorageCapacityScoring:
-		errs = append(errs, ValidateShape(a.Shape, "volumebinding: shape")...)
+		errs = append(errs, config.ValidateShape(a.Shape, "volumebinding: shape")...)
 	case a.Shape != nil:
 		errs = append(errs, fmt.Errorf("volumebinding: shape=%v: unexpected field `shape`, remove it or turn on the feature gate StorageCapacityScoring", a.Shape))
 	}
 	return errors.Join(errs...)
 }
 
-var _ Args = (*VolumeBindingArgs)(nil)
+var _ config.Args = (*VolumeBindingArgs)(nil)

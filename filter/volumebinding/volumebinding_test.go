@@ -1,4 +1,4 @@
-package filter
+package volumebinding
 
 import (
 	"context"
@@ -73,7 +73,7 @@ type vbCase struct {
 	pod        *api.Pod
 	nodes      []*api.Node
 	objs       api.StorageObjects
-	args       *config.VolumeBindingArgs
+	args       *VolumeBindingArgs
 	wantPre    *framework.Status
 	wantFilter []*framework.Status
 	wantPreSc  *framework.Status
@@ -87,11 +87,11 @@ type vbCase struct {
 // as kube's test runs each case with the zero feature.Features.
 func vbRun(t *testing.T, tc vbCase) {
 	t.Helper()
-	args := config.VolumeBindingArgs{BindTimeoutSeconds: 300, StorageCapacityScoring: new(false)}
+	args := VolumeBindingArgs{BindTimeoutSeconds: 300, StorageCapacityScoring: new(false)}
 	if tc.args != nil {
 		args = *tc.args
 	}
-	pl, err := NewVolumeBinding(args, nil)
+	pl, err := New(args, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,11 +149,11 @@ func TestVolumeBindingKube(t *testing.T) {
 		return framework.NewStatus(framework.UnschedulableAndUnresolvable, r...)
 	}
 	skip := framework.NewStatus(framework.Skip)
-	capScoring := func(shape ...config.UtilizationShapePoint) *config.VolumeBindingArgs {
+	capScoring := func(shape ...config.UtilizationShapePoint) *VolumeBindingArgs {
 		if len(shape) == 0 {
 			shape = vbDefaultShape
 		}
-		return &config.VolumeBindingArgs{BindTimeoutSeconds: 300, Shape: shape, StorageCapacityScoring: new(true)}
+		return &VolumeBindingArgs{BindTimeoutSeconds: 300, Shape: shape, StorageCapacityScoring: new(true)}
 	}
 	zones := []*api.Node{
 		vbNode("zone-a-node-a", api.LabelTopologyRegion, "region-a", api.LabelTopologyZone, "zone-a"),
@@ -176,7 +176,7 @@ func TestVolumeBindingKube(t *testing.T) {
 	hostPV := func(name, class, capacity, node string) *api.PersistentVolume {
 		return vbPV(name, class, capacity, "kubernetes.io/hostname", node)
 	}
-	noMatch := uu(ReasonVolumeBindConflict)
+	noMatch := uu(ErrReasonBindConflict)
 	tests := []vbCase{
 		{name: "pod has not pvcs", pod: vbPod(), nodes: []*api.Node{vbNode("node-a")}, wantPre: skip},
 		{name: "all bound", pod: vbPod("pvc-a"), nodes: []*api.Node{vbNode("node-a")},
@@ -191,7 +191,7 @@ func TestVolumeBindingKube(t *testing.T) {
 			wantPre: uu(`persistentvolumeclaim "pvc-b" not found`)},
 		{name: "immediate claims not bound", pod: vbPod("pvc-a"), nodes: []*api.Node{vbNode("node-a")},
 			objs:    api.StorageObjects{PersistentVolumeClaims: []*api.PersistentVolumeClaim{st.MakePVC("pvc-a", "immediate-sc").Obj()}},
-			wantPre: uu(ReasonUnboundImmediateClaims)},
+			wantPre: uu(ErrReasonUnboundImmediate)},
 		{name: "unbound claims no matches", pod: vbPod("pvc-a"), nodes: []*api.Node{vbNode("node-a")},
 			objs:       api.StorageObjects{PersistentVolumeClaims: []*api.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc").Obj()}},
 			wantFilter: []*framework.Status{noMatch}, wantPreSc: skip},
@@ -199,10 +199,10 @@ func TestVolumeBindingKube(t *testing.T) {
 			objs: api.StorageObjects{
 				PersistentVolumeClaims: []*api.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc").Bound("pv-a").Obj(), st.MakePVC("pvc-b", "wait-sc").Obj()},
 				PersistentVolumes:      []*api.PersistentVolume{vbPV("pv-a", "wait-sc", "1Gi", "foo", "bar")}},
-			wantFilter: []*framework.Status{uu(ReasonVolumeNodeConflict, ReasonVolumeBindConflict)}, wantPreSc: skip},
+			wantFilter: []*framework.Status{uu(ErrReasonNodeConflict, ErrReasonBindConflict)}, wantPreSc: skip},
 		{name: "pv not found", pod: vbPod("pvc-a"), nodes: []*api.Node{vbNode("node-a")},
 			objs:       api.StorageObjects{PersistentVolumeClaims: []*api.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc").Bound("pv-a").Obj()}},
-			wantFilter: []*framework.Status{uu(ReasonVolumePVNotExist)}, wantPreSc: skip},
+			wantFilter: []*framework.Status{uu(ErrReasonPVNotExist)}, wantPreSc: skip},
 		{name: "pv not found claim lost", pod: vbPod("pvc-a"), nodes: []*api.Node{vbNode("node-a")},
 			objs:    api.StorageObjects{PersistentVolumeClaims: []*api.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc").Bound("pv-a").Phase(api.ClaimLost).Obj()}},
 			wantPre: uu(`persistentvolumeclaim "pvc-a" bound to non-existent persistentvolume "pv-a"`)},
@@ -290,34 +290,34 @@ func TestVolumeBindingReasons(t *testing.T) {
 		{name: "claim being deleted", pod: vbPod("pvc-a"), nodes: one, objs: claims(st.MakePVC("pvc-a", "wait-sc").Deleting().Obj()),
 			wantPre: uu(`persistentvolumeclaim "pvc-a" is being deleted`)},
 		{name: "claim of a missing class binds immediately", pod: vbPod("pvc-a"), nodes: one, objs: claims(st.MakePVC("pvc-a", "no-such-class").Obj()),
-			wantPre: uu(ReasonUnboundImmediateClaims)},
+			wantPre: uu(ErrReasonUnboundImmediate)},
 		{name: "claim without class binds immediately", pod: vbPod("pvc-a"), nodes: one, objs: claims(st.MakePVC("pvc-a", "").Obj()),
-			wantPre: uu(ReasonUnboundImmediateClaims)},
+			wantPre: uu(ErrReasonUnboundImmediate)},
 		{name: "pre-bound claim not bound yet", pod: vbPod("pvc-a"), nodes: one, objs: claims(st.MakePVC("pvc-a", "wait-sc").VolumeName("pv-a").Obj()),
-			wantPre: uu(ReasonUnboundImmediateClaims)},
+			wantPre: uu(ErrReasonUnboundImmediate)},
 		{name: "class without volumeBindingMode", pod: vbPod("pvc-a"), nodes: one,
 			objs:    api.StorageObjects{StorageClasses: []*api.StorageClass{noModeClass}, PersistentVolumeClaims: []*api.PersistentVolumeClaim{st.MakePVC("pvc-a", "no-mode").Obj()}},
 			wantPre: framework.AsStatus(fmt.Errorf(`VolumeBindingMode not set for StorageClass "no-mode"`))},
 		{name: "provisioning outside the allowed topologies", pod: vbPod("pvc-a"), nodes: one,
 			objs:       api.StorageObjects{StorageClasses: []*api.StorageClass{provision}, PersistentVolumeClaims: []*api.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-provision").Obj()}},
-			wantFilter: []*framework.Status{uu(ReasonVolumeBindConflict)}, wantPreSc: framework.NewStatus(framework.Skip)},
+			wantFilter: []*framework.Status{uu(ErrReasonBindConflict)}, wantPreSc: framework.NewStatus(framework.Skip)},
 		{name: "not enough storage", pod: vbPod("pvc-a"), nodes: []*api.Node{vbNode("node-a", vbNodeKey, "node-a")},
 			objs: api.StorageObjects{PersistentVolumeClaims: []*api.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc-with-storage-capacity").Request("20Gi").Obj()},
 				CSIStorageCapacities: []*api.CSIStorageCapacity{st.MakeCapacity("c", "wait-sc-with-storage-capacity", vbNodeKey, "node-a", "100Gi", "10Gi")}},
-			wantFilter: []*framework.Status{uu(ReasonVolumeNotEnoughSpace)}, wantPreSc: framework.NewStatus(framework.Skip)},
+			wantFilter: []*framework.Status{uu(ErrReasonNotEnoughSpace)}, wantPreSc: framework.NewStatus(framework.Skip)},
 		{name: "capacity of another segment", pod: vbPod("pvc-a"), nodes: []*api.Node{vbNode("node-a", vbNodeKey, "node-a")},
 			objs: api.StorageObjects{PersistentVolumeClaims: []*api.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc-with-storage-capacity").Request("1Gi").Obj()},
 				CSIStorageCapacities: []*api.CSIStorageCapacity{st.MakeCapacity("c", "wait-sc-with-storage-capacity", vbNodeKey, "node-b", "100Gi", "")}},
-			wantFilter: []*framework.Status{uu(ReasonVolumeNotEnoughSpace)}, wantPreSc: framework.NewStatus(framework.Skip)},
+			wantFilter: []*framework.Status{uu(ErrReasonNotEnoughSpace)}, wantPreSc: framework.NewStatus(framework.Skip)},
 		{name: "selected node elsewhere", pod: vbPod("pvc-a"), nodes: one,
 			objs:       claims(st.MakePVC("pvc-a", "wait-sc").Annotation(api.AnnSelectedNode, "node-b").Obj()),
-			wantFilter: []*framework.Status{uu(ReasonVolumeBindConflict)}, wantPreSc: framework.NewStatus(framework.Skip)},
+			wantFilter: []*framework.Status{uu(ErrReasonBindConflict)}, wantPreSc: framework.NewStatus(framework.Skip)},
 		{name: "pre-bound volume whose affinity fails hides the others", pod: vbPod("pvc-a"), nodes: one,
 			objs: api.StorageObjects{PersistentVolumeClaims: []*api.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc").Obj()},
 				PersistentVolumes: []*api.PersistentVolume{
 					st.MakePV("pv-pre", "wait-sc").ClaimRef("default", "pvc-a", "").NodeAffinity(api.LabelTopologyZone, "zone-b").Obj(),
 					vbPV("pv-free", "wait-sc", "1Gi")}},
-			wantFilter: []*framework.Status{uu(ReasonVolumeBindConflict)}, wantPreSc: framework.NewStatus(framework.Skip)},
+			wantFilter: []*framework.Status{uu(ErrReasonBindConflict)}, wantPreSc: framework.NewStatus(framework.Skip)},
 		{name: "volume bound to another claim, one released, one block mode, one ReadWriteMany only", pod: vbPod("pvc-a"), nodes: one,
 			objs: api.StorageObjects{PersistentVolumeClaims: []*api.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc").Obj()},
 				PersistentVolumes: []*api.PersistentVolume{
@@ -325,7 +325,7 @@ func TestVolumeBindingReasons(t *testing.T) {
 					st.MakePV("pv-released", "wait-sc").Phase(api.VolumeReleased).Obj(),
 					st.MakePV("pv-block", "wait-sc").VolumeMode(api.PersistentVolumeBlock).Obj(),
 					st.MakePV("pv-rwx", "wait-sc").AccessModes(api.ReadWriteMany).Obj()}},
-			wantFilter: []*framework.Status{uu(ReasonVolumeBindConflict)}, wantPreSc: framework.NewStatus(framework.Skip)},
+			wantFilter: []*framework.Status{uu(ErrReasonBindConflict)}, wantPreSc: framework.NewStatus(framework.Skip)},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { vbRun(t, tc) })
@@ -356,7 +356,7 @@ func TestVolumeBindingGCEPDTranslation(t *testing.T) {
 		vbNode("migrated-gke", api.LabelTopologyZone, "us-east1-b", csitranslation.GCEPDTopologyKey, "us-east1-b"),
 	}
 	vbRun(t, vbCase{pod: vbPod("data"), nodes: nodes, objs: objs,
-		wantFilter: []*framework.Status{nil, framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonVolumeNodeConflict), nil},
+		wantFilter: []*framework.Status{nil, framework.NewStatus(framework.UnschedulableAndUnresolvable, ErrReasonNodeConflict), nil},
 		wantPreSc:  framework.NewStatus(framework.Skip)})
 }
 
@@ -364,7 +364,7 @@ func TestVolumeBindingGCEPDTranslation(t *testing.T) {
 // volume that fits (claims matched in increasing size), and a volume chosen
 // for one claim is not offered to the next (binder.go findMatchingVolumes).
 func TestVolumeBindingSmallestAndExclusive(t *testing.T) {
-	pl, _ := VolumeBindingFactory(nil, nil)
+	pl, _ := New(nil, nil)
 	objs := api.StorageObjects{
 		StorageClasses: []*api.StorageClass{vbWaitSC},
 		PersistentVolumeClaims: []*api.PersistentVolumeClaim{st.MakePVC("big", "wait-sc").Request("5Gi").Obj(),
@@ -459,7 +459,7 @@ func TestVolumeBindingPreBind(t *testing.T) {
 				tc.h.Handle = h
 				h = tc.h
 			}
-			p, err := VolumeBindingFactory(nil, h)
+			p, err := New(nil, h)
 			if err != nil {
 				t.Fatal(err)
 			}
