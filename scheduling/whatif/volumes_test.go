@@ -36,7 +36,7 @@ func wiVolumeCluster(t testing.TB, limit int32, objs ...api.StorageObject) *What
 			t.Fatal(err)
 		}
 	}
-	w, err := NewWhatIf(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(7))
+	w, err := New(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(7))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -305,7 +305,7 @@ func TestWhatIfScaleUpGated(t *testing.T) {
 func TestPropWhatIfVolumesUnchanged(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		c := svZonedCluster(t, int32(rapid.IntRange(1, 4).Draw(t, "limit")))
-		w, err := NewWhatIf(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(rapid.Uint64().Draw(t, "seed")))
+		w, err := New(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(rapid.Uint64().Draw(t, "seed")))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -32,7 +32,7 @@ import (
 // The cluster is the same after every question as before it (node order,
 // pods, pod order on each node, nominations, the queue). Questions are
 // answered one at a time; a WhatIf is not safe for concurrent use. Build
-// one with NewWhatIf: a zero WhatIf{} answers every question with an error
+// one with New: a zero WhatIf{} answers every question with an error
 // saying so.
 type WhatIf struct {
 	s *scheduling.Scheduler
@@ -43,16 +43,16 @@ type WhatIf struct {
 	plainCapacity bool
 }
 
-// NewWhatIf builds the scheduler that answers questions about cluster:
-// registry, profiles and options as for New, so the kube-scheduler release
-// is scheduling.WithKubeVersion's (default framework.DefaultKubeVersion),
-// with profiles built for it (scheduling.DefaultProfileFor, or a
-// configuration loaded with configfile.WithKubeVersion, whose
-// SchedulerOptions carry it). The cluster's pending pods
-// must belong to the profiles (kubeload leaves out those of other
-// schedulers). Change the cluster only between questions, and only through
+// New builds the scheduler that answers questions about cluster:
+// registry, profiles and options as for scheduling.New, so the
+// kube-scheduler release is scheduling.WithKubeVersion's (default
+// framework.DefaultKubeVersion), with profiles built for it
+// (scheduling.DefaultProfileFor, or a configuration loaded with
+// configfile.WithKubeVersion, whose SchedulerOptions carry it). The
+// cluster's pending pods must belong to the profiles (kubeload leaves out
+// those of other schedulers). Change the cluster only between questions, and only through
 // WhatIf.Scheduler's event methods.
-func NewWhatIf(cluster *cluster.Cluster, registry *framework.Registry, profiles []framework.Profile, opts ...scheduling.Option) (*WhatIf, error) {
+func New(cluster *cluster.Cluster, registry *framework.Registry, profiles []framework.Profile, opts ...scheduling.Option) (*WhatIf, error) {
 	s, err := scheduling.New(cluster, registry, profiles, opts...)
 	if err != nil {
 		return nil, err
@@ -79,10 +79,10 @@ func (w *WhatIf) Cluster() *cluster.Cluster {
 }
 
 // check is the error of the question op on a WhatIf not built by
-// NewWhatIf.
+// New.
 func (w *WhatIf) check(op string) error {
 	if w == nil || w.s == nil {
-		return fmt.Errorf("scheduling: WhatIf.%s: zero WhatIf: build it with NewWhatIf", op)
+		return fmt.Errorf("scheduling: WhatIf.%s: zero WhatIf: build it with New", op)
 	}
 	return nil
 }
