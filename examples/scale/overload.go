@@ -64,9 +64,9 @@ func runOverload(ctx context.Context, o options, stdout, _ io.Writer) error {
 	if _, ok := sw.(cpuClock); !ok {
 		kind = "wall"
 	}
-	var results []*replay.ReplayResult
+	var results []*replay.Result
 	for _, hints := range []bool{true, false} {
-		res, err := replay.Replay(ctx, w, replay.ReplayOptions{Profiles: []framework.Profile{scheduling.DefaultProfileFor(o.kubeVersion())}, Start: simStart,
+		res, err := replay.Replay(ctx, w, replay.Options{Profiles: []framework.Profile{scheduling.DefaultProfileFor(o.kubeVersion())}, Start: simStart,
 			Stopwatch: sw, SchedulerOptions: []scheduling.Option{scheduling.WithKubeVersion(o.kubeVersion()), scheduling.WithQueueOptions(scheduling.QueueOptions{DisableQueueingHints: !hints})}})
 		if err != nil {
 			return err

@@ -107,7 +107,7 @@ func builtinGangWorkload(jobs int, rng *rand.Rand, w *replay.Workload, bar *prog
 // ran whole, how many ended partly bound (pods holding resources for a job
 // that never ran) or never placed, the mean and longest wait for the jobs
 // that ran, and the pod-seconds held idle by incomplete jobs.
-func writeGangTable(w io.Writer, profiles []namedProfile, results []*replay.ReplayResult) error {
+func writeGangTable(w io.Writer, profiles []namedProfile, results []*replay.Result) error {
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "PROFILE\tJOBS\tRAN WHOLE\tPARTLY BOUND\tNEVER PLACED\tMEAN WAIT\tMAX WAIT\tIDLE POD-SECONDS\tDECISIONS/S\t")
 	for i, r := range results {

@@ -315,7 +315,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, bar *prog
 		}
 		memProfile = nil
 	}
-	var results []*replay.ReplayResult
+	var results []*replay.Result
 	for i, p := range profiles {
 		// Replay builds its cluster before the first arrival: the bar
 		// shows 0 arrivals and says so meanwhile.
@@ -384,7 +384,7 @@ func lastArrival(w *replay.Workload) time.Duration {
 }
 
 // replayOptions replays under profile p as the flags say.
-func replayOptions(o options, p namedProfile, progress func(done, total int)) replay.ReplayOptions {
+func replayOptions(o options, p namedProfile, progress func(done, total int)) replay.Options {
 	// Without PopFromBackoffQ an unschedulable pod is retried at most
 	// once per backoff (1 s doubling to 10 s) instead of after every pod
 	// that finishes while the scheduler idles between arrivals.
@@ -395,7 +395,7 @@ func replayOptions(o options, p namedProfile, progress func(done, total int)) re
 	// The program reads no decision back: the decision log, when asked
 	// for, is written as the replay goes (OnDecision), so that memory does
 	// not grow with the decisions.
-	return replay.ReplayOptions{
+	return replay.Options{
 		Registry: p.registry, Profiles: []framework.Profile{p.profile}, Seed: o.seed, Parallelism: o.parallelism,
 		Start: simStart, Reference: resource.Vector{MilliCPU: 1000, Memory: 2 << 30}, SchedulerOptions: append(opts, p.options...),
 		Progress: progress, DiscardDecisions: true, MaxCycles: o.maxCycles,
@@ -403,7 +403,7 @@ func replayOptions(o options, p namedProfile, progress func(done, total int)) re
 }
 
 // decisionLog writes a replay's decision log (the bytes of
-// ReplayResult.WriteLog) to a file as the decisions are made, in blocks of
+// replay.Result.WriteLog) to a file as the decisions are made, in blocks of
 // about logBlock bytes.
 type decisionLog struct {
 	f     *os.File
@@ -451,7 +451,7 @@ func pct(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
 
 // writeTable prints one row per profile: pod fates, and the placement
 // metrics of the loaded cluster (when the last pod has arrived).
-func writeTable(w io.Writer, profiles []namedProfile, results []*replay.ReplayResult) error {
+func writeTable(w io.Writer, profiles []namedProfile, results []*replay.Result) error {
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "PROFILE\tPLACED\tPENDING\tDONE\tPREEMPTED\tREJECTED\tCPU MEAN\tCPU SD\tMEM MEAN\tMEM SD\tIMBALANCE\tSTRANDED CPU\tSTRANDED MEM\tFREE 1CPU/2Gi\tEMPTY NODES\tDECISIONS/S\t")
 	for i, r := range results {

@@ -71,7 +71,7 @@ func builtinStatefulSet(n int, w *replay.Workload) {
 
 // writeStatefulTable prints, per profile, where the db replicas (and so
 // their volumes) ended: placed replicas per zone and the ones pending.
-func writeStatefulTable(out io.Writer, w *replay.Workload, profiles []namedProfile, results []*replay.ReplayResult) error {
+func writeStatefulTable(out io.Writer, w *replay.Workload, profiles []namedProfile, results []*replay.Result) error {
 	zone := map[string]string{}
 	for _, n := range w.Nodes {
 		zone[n.Name] = n.Labels[api.LabelTopologyZone]

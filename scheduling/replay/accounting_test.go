@@ -48,8 +48,8 @@ func TestReplayAccountingParkedPods(t *testing.T) {
 		}
 		w.Arrivals = append(w.Arrivals, PodArrival{At: at, Pod: p})
 	}
-	run := func(hints bool) *ReplayResult {
-		res, err := Replay(context.Background(), w, ReplayOptions{Seed: 3, ResultsLast: 5,
+	run := func(hints bool) *Result {
+		res, err := Replay(context.Background(), w, Options{Seed: 3, ResultsLast: 5,
 			SchedulerOptions: []scheduling.Option{scheduling.WithQueueOptions(scheduling.QueueOptions{DisableQueueingHints: !hints})}})
 		if err != nil {
 			t.Fatal(err)

@@ -10,7 +10,7 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 )
 
-// TestReplayCycleBound: a replay runs at most ReplayOptions.MaxCycles
+// TestReplayCycleBound: a replay runs at most Options.MaxCycles
 // scheduling cycles, and past them stops with an error naming the bound
 // and the option; a negative bound is an error naming the value.
 func TestReplayCycleBound(t *testing.T) {
@@ -26,10 +26,10 @@ func TestReplayCycleBound(t *testing.T) {
 		want string // "" runs
 	}{
 		{10, ""},
-		{9, "scheduling: Replay: the replay ran past 9 scheduling cycles (ReplayOptions.MaxCycles"},
-		{-1, "scheduling: Replay: ReplayOptions.MaxCycles=-1: must not be negative"},
+		{9, "scheduling: Replay: the replay ran past 9 scheduling cycles (Options.MaxCycles"},
+		{-1, "scheduling: Replay: Options.MaxCycles=-1: must not be negative"},
 	} {
-		res, err := Replay(context.Background(), w(), ReplayOptions{Registry: scRegistry(&scRecorder{}), Profiles: []framework.Profile{rpProfile()}, MaxCycles: tc.max})
+		res, err := Replay(context.Background(), w(), Options{Registry: scRegistry(&scRecorder{}), Profiles: []framework.Profile{rpProfile()}, MaxCycles: tc.max})
 		switch {
 		case tc.want == "" && err != nil:
 			t.Errorf("MaxCycles=%d: %v", tc.max, err)
@@ -55,11 +55,11 @@ func TestReplayDefaultCycleBound(t *testing.T) {
 		{&Workload{Arrivals: make([]PodArrival, DefaultMaxCycles/DefaultCyclesPerPod+1)}, DefaultMaxCycles + DefaultCyclesPerPod},
 		{&Workload{Pods: pods(DefaultMaxCycles / DefaultCyclesPerPod), Arrivals: make([]PodArrival, 5)}, DefaultMaxCycles + 5*DefaultCyclesPerPod},
 	} {
-		if got := (ReplayOptions{}).maxCycles(tc.w); got != tc.want {
+		if got := (Options{}).maxCycles(tc.w); got != tc.want {
 			t.Errorf("default bound %d, want %d", got, tc.want)
 		}
 	}
-	if got := (ReplayOptions{MaxCycles: 7}).maxCycles(&Workload{Pods: pods(DefaultMaxCycles)}); got != 7 {
+	if got := (Options{MaxCycles: 7}).maxCycles(&Workload{Pods: pods(DefaultMaxCycles)}); got != 7 {
 		t.Errorf("MaxCycles=7 gave %d", got)
 	}
 }

@@ -7,16 +7,16 @@
 //	var w replay.Workload
 //	err := replay.ReadCluster(clusterFile, "cluster.json", &w)
 //	err = replay.ReadWorkload(workloadFile, "workload.json", &w)
-//	res, err := replay.Replay(ctx, &w, replay.ReplayOptions{Seed: 1})
+//	res, err := replay.Replay(ctx, &w, replay.Options{Seed: 1})
 //	err = res.WriteLog(os.Stdout)
 //
-// A long replay need not hold its decisions: ReplayOptions.OnDecision
+// A long replay need not hold its decisions: Options.OnDecision
 // receives each one as it is made, and DiscardDecisions leaves
-// ReplayResult.Decisions empty.
+// Result.Decisions empty.
 //
 // Map of the package:
 //
-//   - replay.go: Replay and its ReplayOptions; ReplayResult (decisions,
+//   - replay.go: Replay and its Options; Result (decisions,
 //     PodOutcome per pod with its PodFate, metrics, WriteLog) and the event
 //     loop (arrivals, completions, node events, backoff and Permit
 //     deadlines, the timeline merging the sorted arrivals with the other

@@ -35,7 +35,7 @@ type GangOutcome struct {
 }
 
 // WastedPodSeconds sums the gangs' WastedPodSeconds.
-func (r *ReplayResult) WastedPodSeconds() float64 {
+func (r *Result) WastedPodSeconds() float64 {
 	var s float64
 	for _, g := range r.Gangs {
 		s += g.WastedPodSeconds

@@ -65,7 +65,7 @@ func BenchmarkGangReplay(b *testing.B) {
 				var wasted float64
 				var wall time.Duration
 				for b.Loop() {
-					res, err := Replay(context.Background(), w, ReplayOptions{Profiles: []framework.Profile{p.profile}})
+					res, err := Replay(context.Background(), w, Options{Profiles: []framework.Profile{p.profile}})
 					if err != nil {
 						b.Fatal(err)
 					}

@@ -73,7 +73,7 @@ func TestReplayGangs(t *testing.T) {
 			[]scheduling.Option{scheduling.WithQueueOptions(scheduling.QueueOptions{DisableQueueingHints: true})}, want(0, 60*time.Second)},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			res, err := Replay(context.Background(), &w, ReplayOptions{Profiles: []framework.Profile{tt.profile}, SchedulerOptions: tt.opts})
+			res, err := Replay(context.Background(), &w, Options{Profiles: []framework.Profile{tt.profile}, SchedulerOptions: tt.opts})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -102,7 +102,7 @@ func TestReplayGangErrors(t *testing.T) {
 		w := Workload{Nodes: rgNodes(1, "4")}
 		err := ReadWorkload(strings.NewReader(b.in), "w.json", &w)
 		if err == nil {
-			_, err = Replay(context.Background(), &w, ReplayOptions{})
+			_, err = Replay(context.Background(), &w, Options{})
 		}
 		if err == nil || !strings.Contains(err.Error(), b.want) {
 			t.Errorf("%s: err = %v, want it to mention %q", b.in, err, b.want)
@@ -111,7 +111,7 @@ func TestReplayGangErrors(t *testing.T) {
 	w := Workload{Nodes: rgNodes(1, "4")}
 	p := csPod("default", "orphan", "ghost").Req(map[string]string{"cpu": "1"}).Obj()
 	w.Arrivals = []PodArrival{{Pod: p}}
-	res, err := Replay(context.Background(), &w, ReplayOptions{Profiles: []framework.Profile{scheduling.EnableCoscheduling(scheduling.DefaultProfile(), nil)}})
+	res, err := Replay(context.Background(), &w, Options{Profiles: []framework.Profile{scheduling.EnableCoscheduling(scheduling.DefaultProfile(), nil)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +151,7 @@ func TestPropGangNeverPartlyBound(t *testing.T) {
 				w.Arrivals = append(w.Arrivals, PodArrival{At: at + time.Duration(i)*time.Second/10, Duration: dur, Pod: p})
 			}
 		}
-		res, err := Replay(context.Background(), &w, ReplayOptions{Profiles: []framework.Profile{scheduling.EnableCoscheduling(scheduling.DefaultProfile(), nil)}})
+		res, err := Replay(context.Background(), &w, Options{Profiles: []framework.Profile{scheduling.EnableCoscheduling(scheduling.DefaultProfile(), nil)}})
 		if err != nil {
 			t.Fatal(err)
 		}

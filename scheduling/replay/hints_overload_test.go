@@ -48,8 +48,8 @@ func overloadWorkload(nodes, pods int, span, period time.Duration) *Workload {
 	return w
 }
 
-func replayOverload(t testing.TB, w *Workload, hints bool) *ReplayResult {
-	res, err := Replay(context.Background(), w, ReplayOptions{Seed: 1,
+func replayOverload(t testing.TB, w *Workload, hints bool) *Result {
+	res, err := Replay(context.Background(), w, Options{Seed: 1,
 		SchedulerOptions: []scheduling.Option{scheduling.WithQueueOptions(scheduling.QueueOptions{DisableQueueingHints: !hints})}})
 	if err != nil {
 		t.Fatal(err)

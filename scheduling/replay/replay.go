@@ -17,8 +17,8 @@ import (
 	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
-// ReplayOptions configure Replay.
-type ReplayOptions struct {
+// Options configure Replay.
+type Options struct {
 	// Registry and Profiles build the scheduler (defaults:
 	// NewDefaultRegistry() and DefaultProfile(), the newest release's: with
 	// SchedulerOptions naming another release, scheduling.WithKubeVersion,
@@ -62,16 +62,15 @@ type ReplayOptions struct {
 	ResultsFailedOnly bool
 	ResultsLast       int
 	// OnDecision, when set, is called with every decision as it is made,
-	// in the order of ReplayResult.Decisions, with its Result when the
+	// in the order of Result.Decisions, with its runtime.Result when the
 	// replay keeps explanations (whatever ResultsLast later drops).
-	// DiscardDecisions
-	// leaves ReplayResult.Decisions empty, so that the replay's memory
-	// does not grow with its decisions: with OnDecision and
+	// DiscardDecisions leaves Result.Decisions empty, so that the replay's
+	// memory does not grow with its decisions: with OnDecision and
 	// scheduling.FormatDecision a caller writes the decision log (the
 	// bytes of WriteLog) as the replay goes instead of holding it.
 	OnDecision       func(d scheduling.Decision)
 	DiscardDecisions bool
-	// Stopwatch times the replay for ReplayResult.Wall (default framework.RealClock;
+	// Stopwatch times the replay for Result.Wall (default framework.RealClock;
 	// inject a clock for a reproducible Wall). The replay's own events run
 	// on virtual time either way.
 	Stopwatch framework.Clock
@@ -85,7 +84,7 @@ type ReplayOptions struct {
 }
 
 // DefaultMaxCycles and DefaultCyclesPerPod make the default of
-// ReplayOptions.MaxCycles: DefaultCyclesPerPod cycles per pod of the
+// Options.MaxCycles: DefaultCyclesPerPod cycles per pod of the
 // workload, and at least DefaultMaxCycles.
 const (
 	DefaultMaxCycles    = 1_000_000
@@ -93,7 +92,7 @@ const (
 )
 
 // maxCycles is the replay's bound on scheduling cycles for w.
-func (o ReplayOptions) maxCycles(w *Workload) int {
+func (o Options) maxCycles(w *Workload) int {
 	if o.MaxCycles > 0 {
 		return o.MaxCycles
 	}
@@ -121,9 +120,9 @@ type PodOutcome struct {
 	Reason string
 }
 
-// ReplayResult is what a replay did: every decision in order, every pod's
+// Result is what a replay did: every decision in order, every pod's
 // fate, and placement metrics.
-type ReplayResult struct {
+type Result struct {
 	Start, End time.Time
 	Decisions  []scheduling.Decision
 	// Pods has one outcome per workload pod (initial and arriving), sorted
@@ -135,7 +134,7 @@ type ReplayResult struct {
 	// PendingAtLastArrival counts pods not placed at that moment.
 	PendingAtLastArrival int
 	// Cycles is the number of scheduling cycles; Wall the real time the
-	// replay took, as ReplayOptions.Stopwatch measured it, and SetupWall
+	// replay took, as Options.Stopwatch measured it, and SetupWall
 	// the time building the initial cluster and the scheduler took before.
 	Cycles    int
 	Wall      time.Duration
@@ -151,7 +150,7 @@ type ReplayResult struct {
 }
 
 // DecisionsPerSecond is scheduling cycles per second of real time.
-func (r *ReplayResult) DecisionsPerSecond() float64 {
+func (r *Result) DecisionsPerSecond() float64 {
 	if r.Wall <= 0 {
 		return 0
 	}
@@ -159,7 +158,7 @@ func (r *ReplayResult) DecisionsPerSecond() float64 {
 }
 
 // Count returns how many pods met each fate.
-func (r *ReplayResult) Count() map[PodFate]int {
+func (r *Result) Count() map[PodFate]int {
 	out := map[PodFate]int{}
 	for _, p := range r.Pods {
 		out[p.Fate]++
@@ -171,7 +170,7 @@ func (r *ReplayResult) Count() map[PodFate]int {
 // time since the start, the cycle, the pod, the outcome and its
 // explanation. Same workload and seed give the same bytes, at any
 // parallelism.
-func (r *ReplayResult) WriteLog(w io.Writer) error {
+func (r *Result) WriteLog(w io.Writer) error {
 	var b strings.Builder
 	for i := range r.Decisions {
 		b.Reset()
@@ -280,12 +279,12 @@ type pod struct {
 // Workload.WorkloadGroups) are created at their time, before the pods
 // arriving then; a gang's pods start their durations only once minMember
 // (kube: a gang's minCount, one pod for a basic group) of them are bound
-// (until then they hold their nodes idle), and ReplayResult.Gangs says
+// (until then they hold their nodes idle), and Result.Gangs says
 // whether each ran whole, how long it waited and the pod-seconds its pods
 // held while it could not run. The same
 // workload and seed give the same decisions whatever opts.Parallelism is. Invalid input is an error naming the pod or node,
 // before anything runs.
-func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult, error) {
+func Replay(ctx context.Context, w *Workload, opts Options) (*Result, error) {
 	if w == nil {
 		return nil, fmt.Errorf("scheduling: Replay: nil workload")
 	}
@@ -294,18 +293,18 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 	}
 	switch {
 	case opts.Parallelism < 0:
-		return nil, fmt.Errorf("scheduling: Replay: ReplayOptions.Parallelism=%d: must not be negative", opts.Parallelism)
+		return nil, fmt.Errorf("scheduling: Replay: Options.Parallelism=%d: must not be negative", opts.Parallelism)
 	case opts.Parallelism == 0:
 		opts.Parallelism = 1
 	}
 	if opts.Until < 0 {
-		return nil, fmt.Errorf("scheduling: Replay: ReplayOptions.Until=%v: must not be negative", opts.Until)
+		return nil, fmt.Errorf("scheduling: Replay: Options.Until=%v: must not be negative", opts.Until)
 	}
 	if opts.ResultsLast < 0 {
-		return nil, fmt.Errorf("scheduling: Replay: ReplayOptions.ResultsLast=%d: must not be negative", opts.ResultsLast)
+		return nil, fmt.Errorf("scheduling: Replay: Options.ResultsLast=%d: must not be negative", opts.ResultsLast)
 	}
 	if opts.MaxCycles < 0 {
-		return nil, fmt.Errorf("scheduling: Replay: ReplayOptions.MaxCycles=%d: must not be negative", opts.MaxCycles)
+		return nil, fmt.Errorf("scheduling: Replay: Options.MaxCycles=%d: must not be negative", opts.MaxCycles)
 	}
 	maxCycles := opts.maxCycles(w)
 	// A cycle past maxCycles stops the replay with this cause.
@@ -344,7 +343,7 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 		}
 	}
 	clock := framework.NewFakeClock(opts.Start)
-	res := &ReplayResult{Start: opts.Start}
+	res := &Result{Start: opts.Start}
 	if !opts.DiscardDecisions {
 		res.Decisions = make([]scheduling.Decision, 0, len(w.Arrivals)+len(w.Pods))
 	}
@@ -424,9 +423,9 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 	progress := 0 // decisions that placed or preempted
 	handler := func(d scheduling.Decision) {
 		if d.Cycle > int64(maxCycles) {
-			what := "ReplayOptions.MaxCycles"
+			what := "Options.MaxCycles"
 			if opts.MaxCycles == 0 {
-				what = fmt.Sprintf("ReplayOptions.MaxCycles: by default %d per pod of the workload, at least %d", DefaultCyclesPerPod, DefaultMaxCycles)
+				what = fmt.Sprintf("Options.MaxCycles: by default %d per pod of the workload, at least %d", DefaultCyclesPerPod, DefaultMaxCycles)
 			}
 			stop(fmt.Errorf("scheduling: Replay: the replay ran past %d scheduling cycles (%s)", maxCycles, what))
 		}
@@ -601,13 +600,13 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 }
 
 // kept is a ring of the indices of the decisions that keep their
-// Result, oldest first.
+// runtime.Result, oldest first.
 type kept struct {
 	idx  []int
 	head int
 }
 
-// add records that decision i keeps its Result and, past last of them,
+// add records that decision i keeps its runtime.Result and, past last of them,
 // drops the oldest one's.
 func (k *kept) add(ds []scheduling.Decision, i, last int) {
 	if len(k.idx) < last {
@@ -679,7 +678,7 @@ func replayNextTime(s *scheduling.Scheduler, tl *timeline, clock *framework.Fake
 // replayNodeEvent applies one node event; pods of a removed node are
 // evicted (or resubmitted). An event the cluster refuses (for instance an
 // update of a node that is not there at that time) is returned, and the
-// replay records it in ReplayResult.EventErrors.
+// replay records it in Result.EventErrors.
 func replayNodeEvent(s *scheduling.Scheduler, e *NodeEvent, pods map[string]*pod, resubmit func(*pod, PodFate, string, bool)) error {
 	switch e.Action {
 	case NodeAdd:

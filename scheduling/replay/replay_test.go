@@ -53,7 +53,7 @@ func TestReplayScenario(t *testing.T) {
 		},
 	}
 	var progress []int
-	res, err := Replay(context.Background(), w, ReplayOptions{Registry: scRegistry(&scRecorder{}), Profiles: []framework.Profile{rpProfile()}, Seed: 7,
+	res, err := Replay(context.Background(), w, Options{Registry: scRegistry(&scRecorder{}), Profiles: []framework.Profile{rpProfile()}, Seed: 7,
 		Progress: func(done, total int) { progress = append(progress, done) }})
 	if err != nil {
 		t.Fatal(err)
@@ -117,7 +117,7 @@ func TestReplayResubmit(t *testing.T) {
 		NodeEvents: []NodeEvent{{At: time.Second, Action: NodeRemove, Name: "n2"}, {At: time.Second, Action: NodeRemove, Name: "n1"},
 			{At: 2 * time.Second, Action: NodeAdd, Node: rpNode("n3", "2")}},
 	}
-	res, err := Replay(context.Background(), w, ReplayOptions{Registry: scRegistry(&scRecorder{}), Profiles: []framework.Profile{rpProfile()}, Resubmit: true})
+	res, err := Replay(context.Background(), w, Options{Registry: scRegistry(&scRecorder{}), Profiles: []framework.Profile{rpProfile()}, Resubmit: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +134,7 @@ func TestReplayRecordsRefusedEvents(t *testing.T) {
 		NodeEvents: []NodeEvent{{At: time.Second, Action: NodeRemove, Name: "n2"},
 			{At: 2 * time.Second, Action: NodeUpdate, Node: rpNode("n2", "4")}},
 	}
-	res, err := Replay(context.Background(), w, ReplayOptions{Registry: scRegistry(&scRecorder{}), Profiles: []framework.Profile{rpProfile()}})
+	res, err := Replay(context.Background(), w, Options{Registry: scRegistry(&scRecorder{}), Profiles: []framework.Profile{rpProfile()}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +163,7 @@ func TestReplayRejectsBadWorkloads(t *testing.T) {
 		{"negative allocatable", Workload{Nodes: []*api.Node{rpNode("n1", "-1")}}, `node "n1": status.allocatable["cpu"]=-1: must not be negative`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Replay(context.Background(), &tc.w, ReplayOptions{Registry: scRegistry(&scRecorder{}), Profiles: []framework.Profile{rpProfile()}})
+			_, err := Replay(context.Background(), &tc.w, Options{Registry: scRegistry(&scRecorder{}), Profiles: []framework.Profile{rpProfile()}})
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want it to contain %q", err, tc.want)
 			}
@@ -180,8 +180,8 @@ func TestPropReplayLogIndependentOfParallelism(t *testing.T) {
 		w := drawWorkload(t, 150, 60, 90)
 		seed := rapid.Uint64().Draw(t, "seed")
 		resubmit := rapid.Bool().Draw(t, "resubmit")
-		run := func(par int) (string, *ReplayResult) {
-			res, err := Replay(context.Background(), w, ReplayOptions{Registry: scPropRegistry(), Profiles: []framework.Profile{scPropProfile()},
+		run := func(par int) (string, *Result) {
+			res, err := Replay(context.Background(), w, Options{Registry: scPropRegistry(), Profiles: []framework.Profile{scPropProfile()},
 				Seed: seed, Parallelism: par, Resubmit: resubmit})
 			if err != nil {
 				t.Fatal(err)
@@ -225,7 +225,7 @@ func (c *rpStepClock) Now() time.Time {
 // reading at the start, one at the end), and DecisionsPerSecond follows.
 func TestReplayStopwatch(t *testing.T) {
 	w := &Workload{Nodes: []*api.Node{rpNode("n1", "4")}, Arrivals: []PodArrival{{Pod: scPod("a", "1").Obj()}, {At: time.Second, Pod: scPod("b", "1").Obj()}}}
-	res, err := Replay(context.Background(), w, ReplayOptions{Registry: scRegistry(&scRecorder{}), Profiles: []framework.Profile{rpProfile()}, Stopwatch: &rpStepClock{}})
+	res, err := Replay(context.Background(), w, Options{Registry: scRegistry(&scRecorder{}), Profiles: []framework.Profile{rpProfile()}, Stopwatch: &rpStepClock{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +245,7 @@ func TestReplayExplanationPolicies(t *testing.T) {
 	for i := range 6 {
 		w.Arrivals = append(w.Arrivals, PodArrival{At: time.Duration(i) * time.Second, Pod: scPod(fmt.Sprintf("p%d", i), "1").Obj()})
 	}
-	run := func(o ReplayOptions) *ReplayResult {
+	run := func(o Options) *Result {
 		t.Helper()
 		o.Registry, o.Profiles = scRegistry(&scRecorder{}), []framework.Profile{rpProfile()}
 		res, err := Replay(context.Background(), w, o)
@@ -254,13 +254,13 @@ func TestReplayExplanationPolicies(t *testing.T) {
 		}
 		return res
 	}
-	last := run(ReplayOptions{ResultsLast: 3})
+	last := run(Options{ResultsLast: 3})
 	for i, d := range last.Decisions {
 		if want := i >= len(last.Decisions)-3; (d.Result != nil) != want {
 			t.Errorf("ResultsLast=3: decision %d of %d has a Result: %v", i, len(last.Decisions), d.Result != nil)
 		}
 	}
-	failed := run(ReplayOptions{ResultsFailedOnly: true})
+	failed := run(Options{ResultsFailedOnly: true})
 	nFailed := 0
 	for i, d := range failed.Decisions {
 		isFailed := d.Outcome == scheduling.OutcomeUnschedulable || d.Outcome == scheduling.OutcomeError
@@ -277,7 +277,7 @@ func TestReplayExplanationPolicies(t *testing.T) {
 	if nFailed == 0 {
 		t.Fatal("no failed decision: the workload should overflow the nodes")
 	}
-	if _, err := Replay(context.Background(), w, ReplayOptions{ResultsLast: -1}); err == nil || !strings.Contains(err.Error(), "ResultsLast=-1") {
+	if _, err := Replay(context.Background(), w, Options{ResultsLast: -1}); err == nil || !strings.Contains(err.Error(), "ResultsLast=-1") {
 		t.Errorf("ResultsLast=-1: %v", err)
 	}
 }

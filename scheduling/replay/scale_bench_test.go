@@ -62,7 +62,7 @@ func rsWorkload(nodes, pods int, shape string) *Workload {
 // machine), the CPU time per pod without and with the cluster's setup,
 // pods per wall second, the share of decisions that reused a
 // ranking, the live heap per node of a cluster built from the nodes, and
-// the live heap per pod of the ReplayResult (every decision and outcome,
+// the live heap per pod of the Result (every decision and outcome,
 // without explanations).
 func BenchmarkReplayScale(b *testing.B) {
 	type size struct{ nodes, pods int }
@@ -93,7 +93,7 @@ func BenchmarkReplayScale(b *testing.B) {
 }
 
 // rsCPUClock reads the process's CPU time as a clock: as a replay's
-// Stopwatch, it makes ReplayResult.Wall and SetupWall CPU times.
+// Stopwatch, it makes Result.Wall and SetupWall CPU times.
 type rsCPUClock struct{ framework.RealClock }
 
 func (rsCPUClock) Now() time.Time {
@@ -134,7 +134,7 @@ func benchReplay(b *testing.B, w *Workload, profile framework.Profile, reuse boo
 		b.StartTimer()
 		wall0 := time.Now()
 		_, ok := procstat.CPUTime()
-		res, err := Replay(context.Background(), w, ReplayOptions{Profiles: []framework.Profile{profile}, Start: scT0,
+		res, err := Replay(context.Background(), w, Options{Profiles: []framework.Profile{profile}, Start: scT0,
 			SchedulerOptions: []scheduling.Option{scheduling.WithSignatureReuse(reuse)}, Stopwatch: rsCPUClock{}})
 		if err != nil {
 			b.Fatal(err)

@@ -63,7 +63,7 @@ func TestPropHintsChangeNothingWithoutUnschedulablePods(t *testing.T) {
 		}
 		seed := rapid.Uint64().Draw(t, "seed")
 		run := func(hints bool, par int) string {
-			res, err := Replay(context.Background(), w, ReplayOptions{Seed: seed, Parallelism: par, Start: scT0,
+			res, err := Replay(context.Background(), w, Options{Seed: seed, Parallelism: par, Start: scT0,
 				SchedulerOptions: []scheduling.Option{scheduling.WithQueueOptions(scheduling.QueueOptions{DisableQueueingHints: !hints})}})
 			if err != nil {
 				t.Fatal(err)
@@ -118,7 +118,7 @@ func TestTrimaranWorkloadFiles(t *testing.T) {
 	p := framework.Profile{QueueSort: []string{config.PrioritySortName}, PreScore: []string{config.TargetLoadPackingName},
 		Score: []string{config.TargetLoadPackingName}, Weights: map[string]int64{config.TargetLoadPackingName: 1},
 		PostBind: []string{config.TargetLoadPackingName}, Bind: []string{config.DefaultBinderName}}
-	res, err := Replay(context.Background(), &w, ReplayOptions{Profiles: []framework.Profile{p}})
+	res, err := Replay(context.Background(), &w, Options{Profiles: []framework.Profile{p}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +157,7 @@ func TestReplayDisplaced(t *testing.T) {
 		{true, []Displacement{{Pod: "default/low", By: "default/high", Node: "n", At: start.Add(time.Second),
 			Placed: true, PlacedNode: "n", PlacedAt: start.Add(11 * time.Second)}}},
 	} {
-		res, err := Replay(context.Background(), &w, ReplayOptions{Resubmit: tt.resubmit})
+		res, err := Replay(context.Background(), &w, Options{Resubmit: tt.resubmit})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -195,8 +195,8 @@ func TestPropReuseExact(t *testing.T) {
 		}
 		profile := resourcesOnlyProfile(rapid.SampledFrom([]config.ScoringStrategyType{config.LeastAllocated, config.MostAllocated}).Draw(t, "strategy"))
 		seed := rapid.Uint64().Draw(t, "seed")
-		run := func(reuse bool) (*ReplayResult, int) {
-			res, err := Replay(context.Background(), w, ReplayOptions{Seed: seed, Profiles: []framework.Profile{profile},
+		run := func(reuse bool) (*Result, int) {
+			res, err := Replay(context.Background(), w, Options{Seed: seed, Profiles: []framework.Profile{profile},
 				SchedulerOptions: []scheduling.Option{scheduling.WithSignatureReuse(reuse)}})
 			if err != nil {
 				t.Fatal(err)
@@ -236,10 +236,10 @@ func TestPropReuseExact(t *testing.T) {
 // TestReplayRejectsBadOptions: invalid replay options are errors naming
 // the option and the value.
 func TestReplayRejectsBadOptions(t *testing.T) {
-	if _, err := Replay(context.Background(), &Workload{}, ReplayOptions{Parallelism: -1}); err == nil || !strings.Contains(err.Error(), "Parallelism=-1") {
+	if _, err := Replay(context.Background(), &Workload{}, Options{Parallelism: -1}); err == nil || !strings.Contains(err.Error(), "Parallelism=-1") {
 		t.Fatalf("replay parallelism: %v", err)
 	}
-	if _, err := Replay(context.Background(), &Workload{}, ReplayOptions{Until: -time.Second}); err == nil || !strings.Contains(err.Error(), "Until=-1s") {
+	if _, err := Replay(context.Background(), &Workload{}, Options{Until: -time.Second}); err == nil || !strings.Contains(err.Error(), "Until=-1s") {
 		t.Fatalf("replay until: %v", err)
 	}
 }
@@ -286,7 +286,7 @@ func TestReplayWorkloadGroups(t *testing.T) {
 		{"GangScheduling", scheduling.EnableWorkloadScheduling(scheduling.DefaultProfile(), wgFeatures), want(0)},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			res, err := Replay(context.Background(), &w, ReplayOptions{Profiles: []framework.Profile{tt.profile},
+			res, err := Replay(context.Background(), &w, Options{Profiles: []framework.Profile{tt.profile},
 				SchedulerOptions: []scheduling.Option{scheduling.WithWorkloadFeatures(wgFeatures)}})
 			if err != nil {
 				t.Fatal(err)
@@ -324,7 +324,7 @@ func TestReadWorkloadGroupErrors(t *testing.T) {
 		w := Workload{Nodes: rgNodes(1, "4")}
 		err := ReadWorkload(strings.NewReader(b.in), "w.json", &w)
 		if err == nil {
-			_, err = Replay(context.Background(), &w, ReplayOptions{})
+			_, err = Replay(context.Background(), &w, Options{})
 		}
 		if err == nil || !strings.Contains(err.Error(), b.want) {
 			t.Errorf("%s: err = %v, want it to mention %q", b.in, err, b.want)
@@ -372,7 +372,7 @@ func TestPropKubeGangNeverPartlyBound(t *testing.T) {
 				w.Arrivals = append(w.Arrivals, PodArrival{At: at + time.Duration(i)*time.Second/10, Pod: p})
 			}
 		}
-		res, err := Replay(context.Background(), &w, ReplayOptions{Profiles: []framework.Profile{scheduling.EnableWorkloadScheduling(scheduling.DefaultProfile(), feats)},
+		res, err := Replay(context.Background(), &w, Options{Profiles: []framework.Profile{scheduling.EnableWorkloadScheduling(scheduling.DefaultProfile(), feats)},
 			SchedulerOptions: []scheduling.Option{scheduling.WithWorkloadFeatures(feats)}, Until: time.Hour})
 		if err != nil {
 			t.Fatal(err)

@@ -75,7 +75,7 @@ func TestReplayDRA(t *testing.T) {
 			w.Arrivals = append(w.Arrivals,
 				PodArrival{Pod: &api.Pod{ObjectMeta: api.ObjectMeta{Name: "plain", Namespace: "default"}}},
 				PodArrival{Pod: gpu})
-			res, err := Replay(context.Background(), w, ReplayOptions{})
+			res, err := Replay(context.Background(), w, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -11,7 +11,7 @@ import (
 // GangArrival is a PodGroup (scheduler-plugins' gang, read by Coscheduling)
 // created At an offset from the replay's start. Its pods are ordinary
 // arrivals that name it with api.PodGroupLabel; a Replay reports each
-// gang's fate in ReplayResult.Gangs.
+// gang's fate in Result.Gangs.
 type GangArrival struct {
 	At    time.Duration
 	Group *api.PodGroup
@@ -21,8 +21,8 @@ type GangArrival struct {
 // (api.WorkloadPodGroup, alpha behind GenericWorkload) created At an
 // offset from the replay's start. Its pods are ordinary arrivals that name
 // it in spec.schedulingGroup; a Replay reports each group's fate in
-// ReplayResult.Gangs (with Kube set). The replay's scheduler needs the
-// workload features (ReplayOptions.SchedulerOptions: WithWorkloadFeatures)
+// Result.Gangs (with Kube set). The replay's scheduler needs the
+// workload features (Options.SchedulerOptions: WithWorkloadFeatures)
 // and, for gang semantics, a profile with GangScheduling
 // (EnableWorkloadScheduling).
 type WorkloadGroupArrival struct {

@@ -51,7 +51,7 @@ func TestReplayStatefulVolumes(t *testing.T) {
 	if len(w.Storage.PersistentVolumeClaims) != 5 || w.Storage.PersistentVolumeClaims[1].Name != "data-db-0" {
 		t.Fatalf("claims: %d", len(w.Storage.PersistentVolumeClaims))
 	}
-	res, err := Replay(context.Background(), w, ReplayOptions{})
+	res, err := Replay(context.Background(), w, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
