@@ -151,7 +151,7 @@ func builtinProfiles(v framework.KubeVersion) ([]namedProfile, error) {
 
 // loadConfig takes the profiles of a KubeSchedulerConfiguration file.
 func loadConfig(path string, v framework.KubeVersion) ([]namedProfile, error) {
-	cfg, err := configfile.LoadConfigFile(path, configfile.WithKubeVersion(v))
+	cfg, err := configfile.LoadFile(path, configfile.WithKubeVersion(v))
 	if err != nil {
 		return nil, err
 	}

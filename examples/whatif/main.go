@@ -268,7 +268,7 @@ func run(ctx context.Context, stdout, stderr io.Writer, o options) error {
 	registry, profiles := scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfileFor(o.kube)}
 	schedOpts := []scheduling.Option{scheduling.WithKubeVersion(o.kube)}
 	if o.config != "" {
-		cfg, err := configfile.LoadConfigFile(o.config, configfile.WithKubeVersion(o.kube))
+		cfg, err := configfile.LoadFile(o.config, configfile.WithKubeVersion(o.kube))
 		if err != nil {
 			return err
 		}

@@ -7,13 +7,13 @@ import (
 	"github.com/schedkit/schedkit/scheduling/configfile"
 )
 
-// ExampleLoadConfig loads a bin-packing profile: NodeResourcesFit scores
+// ExampleLoad loads a bin-packing profile: NodeResourcesFit scores
 // with MostAllocated and weight 5, ImageLocality is switched off. Listing
 // NodeResourcesFit at score moves it in front of the other default score
 // plugins there (kube-scheduler's multiPoint precedence); the others keep
 // their default order and weights.
-func ExampleLoadConfig() {
-	cfg, err := configfile.LoadConfig([]byte(`
+func ExampleLoad() {
+	cfg, err := configfile.Load([]byte(`
 apiVersion: kubescheduler.config.k8s.io/v1
 kind: KubeSchedulerConfiguration
 percentageOfNodesToScore: 50
@@ -46,7 +46,7 @@ profiles:
 	fmt.Println("strategy:", fit.ScoringStrategy.Type, fit.ScoringStrategy.Resources)
 	fmt.Println("parallelism:", cfg.Parallelism, "percentageOfNodesToScore:", cfg.PercentageOfNodesToScore)
 
-	_, err = configfile.LoadConfig([]byte(`
+	_, err = configfile.Load([]byte(`
 apiVersion: kubescheduler.config.k8s.io/v1
 kind: KubeSchedulerConfiguration
 profiles:

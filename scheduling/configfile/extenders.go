@@ -195,12 +195,12 @@ func (l *loader) buildExtenders(exts []extenderEntry, states []*profileState, pr
 // WithExtenderOptions applies opts to the client of every extender the
 // configuration names, e.g. extender.WithOwnNodes() to score the
 // scheduler's own NodeInfos (kubernetes/kubernetes#141781 fixed).
-func WithExtenderOptions(opts ...extender.Option) ConfigOption {
+func WithExtenderOptions(opts ...extender.Option) Option {
 	return func(l *loader) { l.extOpts = append(l.extOpts, opts...) }
 }
 
 // ExtenderConfigYAML returns a minimal KubeSchedulerConfiguration (v1)
-// naming the extenders, for a kube-scheduler's --config; LoadConfig reads it
+// naming the extenders, for a kube-scheduler's --config; Load reads it
 // back.
 func ExtenderConfigYAML(exts ...extender.Config) ([]byte, error) {
 	doc := struct {

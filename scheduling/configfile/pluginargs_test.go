@@ -42,13 +42,13 @@ aggregated:
 	}
 
 	// The same args inside a whole configuration give the same value.
-	c, err := LoadConfig([]byte(cfgHead + "profiles:\n- plugins:\n    multiPoint:\n      enabled:\n      - name: LoadAwareScheduling\n" +
+	c, err := Load([]byte(cfgHead + "profiles:\n- plugins:\n    multiPoint:\n      enabled:\n      - name: LoadAwareScheduling\n" +
 		"  pluginConfig:\n  - name: LoadAwareScheduling\n    args:\n      usageThresholds: {cpu: 70}\n      aggregated: {usageAggregationType: p95, usageAggregatedDuration: 5m}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d := cmp.Diff(c.Profiles[0].Args[config.LoadAwareSchedulingName], got); d != "" {
-		t.Errorf("args differ from LoadConfig's (-config +decoded):\n%s", d)
+		t.Errorf("args differ from Load's (-config +decoded):\n%s", d)
 	}
 
 	// Empty data: the defaults; JSON works too.

@@ -5,7 +5,7 @@
 // HTTPExtender does: it implements framework.Extender (filter, prioritize),
 // framework.BindingExtender and framework.PreemptionExtender, built from a
 // Config, one entry of a KubeSchedulerConfiguration's extenders list
-// (configfile.LoadConfig builds them).
+// (configfile.Load builds them).
 //
 // Server turns schedkit plugins into an extender for a stock kube-scheduler:
 // it serves the filter, prioritize and bind verbs from a framework's Filter

@@ -117,7 +117,7 @@ func TestReadWorkloadErrors(t *testing.T) {
 
 // TestReadDuplicateKeys: a key given twice in one object — at the top, in
 // an entry, deep inside a manifest — is an error at the second key, as
-// kube-apiserver's strict decoding and LoadConfig reject it (otherwise the
+// kube-apiserver's strict decoding and configfile.Load reject it (otherwise the
 // readers would concatenate {"nodes":[…],"nodes":[…]} and keep the last of
 // two "cpu" requests).
 func TestReadDuplicateKeys(t *testing.T) {
