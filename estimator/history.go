@@ -92,11 +92,11 @@ func NewHistoryEstimator(opts HistoryOptions) (*HistoryEstimator, error) {
 	return &HistoryEstimator{opts: opts}, nil
 }
 
-// HistoryFactory returns an EstimatorFactory for a Registry. When
+// HistoryFactory returns an Factory for a Registry. When
 // opts.Fallback is nil the factory builds a DefaultEstimator from the
-// plugin's EstimatorOptions.
-func HistoryFactory(opts HistoryOptions) EstimatorFactory {
-	return func(eo EstimatorOptions, _ framework.Handle) (Estimator, error) {
+// plugin's Options.
+func HistoryFactory(opts HistoryOptions) Factory {
+	return func(eo Options, _ framework.Handle) (Estimator, error) {
 		o := opts
 		if o.Fallback == nil {
 			d, err := NewDefaultEstimator(eo)
