@@ -235,7 +235,7 @@ func measure(ctx context.Context, o options, profile string, nodes, pods int, st
 	sw := newStopwatch()
 	_, st.cpu = sw.(cpuClock)
 	wall0, t0 := time.Now(), sw.Now()
-	w := &replay.Workload{Nodes: buildNodes(nodes, progress), Arrivals: buildArrivals(pods, o.replicas, progress)}
+	w := &replay.Scenario{Nodes: buildNodes(nodes, progress), Arrivals: buildArrivals(pods, o.replicas, progress)}
 	generated := sw.Now().Sub(t0)
 	built := heapInUse()
 	ropts := replay.Options{Profiles: []framework.Profile{profileNamed(profile, o.kubeVersion())}, Start: simStart,

@@ -173,7 +173,7 @@ var simStart = synth.Start()
 // builtinCluster is n nodes of four sizes (4:3:2:1) in three zones, each
 // with a NodeMetric reporting some background usage (for LoadAware):
 // synth.DefaultCluster; bar shows the progress.
-func builtinCluster(n int, rng *rand.Rand, w *replay.Workload, bar *progress) {
+func builtinCluster(n int, rng *rand.Rand, w *replay.Scenario, bar *progress) {
 	// The default configuration is valid.
 	_ = synth.AddCluster(w, synth.DefaultCluster(n), rng, func(done, total int) { bar.update("building cluster", "nodes", done, total) })
 }
@@ -182,12 +182,12 @@ func builtinCluster(n int, rng *rand.Rand, w *replay.Workload, bar *progress) {
 // batch pods run 30–90 s, the others until the end; one in ten has a high
 // priority (and may preempt): synth.DefaultWorkload; bar shows the
 // progress.
-func builtinWorkload(n int, rng *rand.Rand, w *replay.Workload, bar *progress) {
+func builtinWorkload(n int, rng *rand.Rand, w *replay.Scenario, bar *progress) {
 	// The default configuration is valid.
 	_ = synth.AddWorkload(w, synth.DefaultWorkload(n), rng, func(done, total int) { bar.update("building workload", "pods", done, total) })
 }
 
-func readFile(path string, read func(io.Reader, string, *replay.Workload, replay.ReadOptions) error, w *replay.Workload, maxObjects int) error {
+func readFile(path string, read func(io.Reader, string, *replay.Scenario, replay.ReadOptions) error, w *replay.Scenario, maxObjects int) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
@@ -225,7 +225,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, bar *prog
 		defer memProfile.Close()
 	}
 	rng := rand.New(rand.NewPCG(o.seed, 0x5eed))
-	w := &replay.Workload{}
+	w := &replay.Scenario{}
 	if o.clusterFile != "" {
 		if err := readFile(o.clusterFile, replay.ReadClusterWith, w, o.maxObjects); err != nil {
 			return err
@@ -237,7 +237,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, bar *prog
 	}
 	switch {
 	case o.workloadFile != "":
-		if err := readFile(o.workloadFile, replay.ReadWorkloadWith, w, o.maxObjects); err != nil {
+		if err := readFile(o.workloadFile, replay.ReadArrivalsWith, w, o.maxObjects); err != nil {
 			return err
 		}
 	case o.gangs:
@@ -375,7 +375,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, bar *prog
 
 // lastArrival is when the last pod of w arrives, after the start: the time
 // of the placement metrics.
-func lastArrival(w *replay.Workload) time.Duration {
+func lastArrival(w *replay.Scenario) time.Duration {
 	var last time.Duration
 	for _, a := range w.Arrivals {
 		last = max(last, a.At)

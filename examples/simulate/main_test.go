@@ -159,11 +159,11 @@ func TestBuiltinProfilesKeepDefaultFilters(t *testing.T) {
 			"topologySpreadConstraints": [{"maxSkew": 1, "topologyKey": "example.com/rack", "whenUnsatisfiable": "DoNotSchedule",
 				"labelSelector": {"matchLabels": {"app": "spread"}}}],
 			"containers": [{"name": "c", "resources": {"requests": {"cpu": "1", "memory": "1Gi"}}}]}}}]}`
-	w := &replay.Workload{}
+	w := &replay.Scenario{}
 	if err := replay.ReadCluster(strings.NewReader(cluster), "cluster.json", w); err != nil {
 		t.Fatal(err)
 	}
-	if err := replay.ReadWorkload(strings.NewReader(workload), "workload.json", w); err != nil {
+	if err := replay.ReadArrivals(strings.NewReader(workload), "workload.json", w); err != nil {
 		t.Fatal(err)
 	}
 	o, err := parseFlags(nil, io.Discard)
@@ -431,7 +431,7 @@ func TestTrimaranProfiles(t *testing.T) {
 			t.Errorf("output lacks %s:\n%s", want, out.String())
 		}
 	}
-	w := &replay.Workload{}
+	w := &replay.Scenario{}
 	builtinCluster(5, rand.New(rand.NewPCG(1, 2)), w, nil)
 	builtinLoads(w, 1)
 	if len(w.NodeLoads) != 5 {
@@ -488,7 +488,7 @@ func TestDRAClusterFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	err := run(context.Background(), args, &out, &out, nil)
-	if err == nil || !strings.Contains(err.Error(), `resourceSlices[1]: ResourceSlice gpu-1-gpus: spec.nodeName "gpu-9" is not a node of the workload`) {
+	if err == nil || !strings.Contains(err.Error(), `resourceSlices[1]: ResourceSlice gpu-1-gpus: spec.nodeName "gpu-9" is not a node of the scenario`) {
 		t.Errorf("slice of an unknown node: %v", err)
 	}
 }

@@ -14,8 +14,8 @@ import (
 // scheduling cycles, and past them stops with an error naming the bound
 // and the option; a negative bound is an error naming the value.
 func TestReplayCycleBound(t *testing.T) {
-	w := func() *Workload {
-		w := &Workload{Nodes: []*api.Node{rpNode("n1", "64")}}
+	w := func() *Scenario {
+		w := &Scenario{Nodes: []*api.Node{rpNode("n1", "64")}}
 		for i := range 10 {
 			w.Arrivals = append(w.Arrivals, PodArrival{Pod: scPod(fmt.Sprintf("p%d", i), "1").Obj()})
 		}
@@ -42,24 +42,24 @@ func TestReplayCycleBound(t *testing.T) {
 }
 
 // TestReplayDefaultCycleBound: without MaxCycles a replay may run
-// DefaultCyclesPerPod cycles per pod of the workload (initial and
+// DefaultCyclesPerPod cycles per pod of the scenario (initial and
 // arriving), and at least DefaultMaxCycles.
 func TestReplayDefaultCycleBound(t *testing.T) {
 	pods := func(n int) []*api.Pod { return make([]*api.Pod, n) }
 	for _, tc := range []struct {
-		w    *Workload
+		w    *Scenario
 		want int
 	}{
-		{&Workload{}, DefaultMaxCycles},
-		{&Workload{Pods: pods(3), Arrivals: make([]PodArrival, 5)}, DefaultMaxCycles},
-		{&Workload{Arrivals: make([]PodArrival, DefaultMaxCycles/DefaultCyclesPerPod+1)}, DefaultMaxCycles + DefaultCyclesPerPod},
-		{&Workload{Pods: pods(DefaultMaxCycles / DefaultCyclesPerPod), Arrivals: make([]PodArrival, 5)}, DefaultMaxCycles + 5*DefaultCyclesPerPod},
+		{&Scenario{}, DefaultMaxCycles},
+		{&Scenario{Pods: pods(3), Arrivals: make([]PodArrival, 5)}, DefaultMaxCycles},
+		{&Scenario{Arrivals: make([]PodArrival, DefaultMaxCycles/DefaultCyclesPerPod+1)}, DefaultMaxCycles + DefaultCyclesPerPod},
+		{&Scenario{Pods: pods(DefaultMaxCycles / DefaultCyclesPerPod), Arrivals: make([]PodArrival, 5)}, DefaultMaxCycles + 5*DefaultCyclesPerPod},
 	} {
 		if got := (Options{}).maxCycles(tc.w); got != tc.want {
 			t.Errorf("default bound %d, want %d", got, tc.want)
 		}
 	}
-	if got := (Options{MaxCycles: 7}).maxCycles(&Workload{Pods: pods(DefaultMaxCycles)}); got != 7 {
+	if got := (Options{MaxCycles: 7}).maxCycles(&Scenario{Pods: pods(DefaultMaxCycles)}); got != 7 {
 		t.Errorf("MaxCycles=7 gave %d", got)
 	}
 }

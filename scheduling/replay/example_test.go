@@ -21,9 +21,9 @@ func exPod(name, cpu string) *api.Pod {
 	return builder.MakePod().Name(name).Req(map[string]string{"cpu": cpu, "memory": "1Gi"}).Obj()
 }
 
-// Replay runs a workload on a virtual clock and logs every decision.
+// Replay runs a scenario on a virtual clock and logs every decision.
 func ExampleReplay() {
-	w := &replay.Workload{
+	w := &replay.Scenario{
 		Nodes: []*api.Node{exNode("n1", "2"), exNode("n2", "4")},
 		Arrivals: []replay.PodArrival{
 			{At: 0, Duration: 30 * time.Second, Pod: exPod("batch", "3")},
@@ -49,7 +49,7 @@ func ExampleReplay() {
 // OnDecision with DiscardDecisions writes the decision log as the replay
 // goes, so that a long replay does not hold its decisions.
 func ExampleOptions_onDecision() {
-	w := &replay.Workload{
+	w := &replay.Scenario{
 		Nodes:    []*api.Node{exNode("n1", "2"), exNode("n2", "4")},
 		Arrivals: []replay.PodArrival{{At: 0, Pod: exPod("batch", "3")}, {At: 10 * time.Second, Pod: exPod("web", "2")}},
 	}

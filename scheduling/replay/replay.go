@@ -78,28 +78,28 @@ type Options struct {
 	// replay stops with an error naming the bound. Pending pods are
 	// retried at every cluster event that may help them, so the cycles
 	// (and the decisions kept) can grow with the pods times the events.
-	// 0 means DefaultCyclesPerPod per pod of the workload (initial and
+	// 0 means DefaultCyclesPerPod per pod of the scenario (initial and
 	// arriving), and at least DefaultMaxCycles; negative is an error.
 	MaxCycles int
 }
 
 // DefaultMaxCycles and DefaultCyclesPerPod make the default of
 // Options.MaxCycles: DefaultCyclesPerPod cycles per pod of the
-// workload, and at least DefaultMaxCycles.
+// scenario, and at least DefaultMaxCycles.
 const (
 	DefaultMaxCycles    = 1_000_000
 	DefaultCyclesPerPod = 5
 )
 
 // maxCycles is the replay's bound on scheduling cycles for w.
-func (o Options) maxCycles(w *Workload) int {
+func (o Options) maxCycles(w *Scenario) int {
 	if o.MaxCycles > 0 {
 		return o.MaxCycles
 	}
 	return max(DefaultMaxCycles, DefaultCyclesPerPod*(len(w.Pods)+len(w.Arrivals)))
 }
 
-// PodFate is where a workload pod ended.
+// PodFate is where a pod of the scenario ended.
 type PodFate string
 
 // Pod fates.
@@ -112,7 +112,7 @@ const (
 	FateEvicted   PodFate = "Evicted"   // its node was removed
 )
 
-// PodOutcome is the fate of one pod of the workload.
+// PodOutcome is the fate of one pod of the scenario.
 type PodOutcome struct {
 	Pod    string
 	Fate   PodFate
@@ -125,7 +125,7 @@ type PodOutcome struct {
 type Result struct {
 	Start, End time.Time
 	Decisions  []scheduling.Decision
-	// Pods has one outcome per workload pod (initial and arriving), sorted
+	// Pods has one outcome per pod of the scenario (initial and arriving), sorted
 	// by namespace/name.
 	Pods []PodOutcome
 	// Metrics are taken when the last arrival has been scheduled (the
@@ -142,7 +142,7 @@ type Result struct {
 	// EventErrors lists the node events the cluster refused, with their
 	// virtual time (e.g. an update of a node that was not there then).
 	EventErrors []string
-	// Gangs has one outcome per gang of the workload, sorted by group.
+	// Gangs has one outcome per gang of the scenario, sorted by group.
 	Gangs []GangOutcome
 	// Displaced lists the pods preemptions displaced, in order, and whether
 	// each was placed again.
@@ -168,7 +168,7 @@ func (r *Result) Count() map[PodFate]int {
 
 // WriteLog writes the decision log, one line per decision: the virtual
 // time since the start, the cycle, the pod, the outcome and its
-// explanation. Same workload and seed give the same bytes, at any
+// explanation. Same scenario and seed give the same bytes, at any
 // parallelism.
 func (r *Result) WriteLog(w io.Writer) error {
 	var b strings.Builder
@@ -220,7 +220,7 @@ func (h *eventHeap) Pop() any {
 // timeline is a replay's timed events in order: the heap of node events,
 // gang creations and completions merged with the arrivals, which are
 // sorted already and need no heap. At one instant arrivals come after the
-// heap's events (their class is the last) and in workload order, as if they
+// heap's events (their class is the last) and in scenario order, as if they
 // were in the heap: a million arrivals cost no heap operations.
 type timeline struct {
 	events   eventHeap
@@ -230,7 +230,7 @@ type timeline struct {
 	arrived event
 }
 
-// arrival is one workload pod arriving.
+// arrival is one pod of the scenario arriving.
 type arrival struct {
 	at  time.Time
 	pod *pod
@@ -259,34 +259,34 @@ func (t *timeline) pop() *event {
 	return heap.Pop(&t.events).(*event)
 }
 
-// pod tracks one workload pod through the replay.
+// pod tracks one pod of the scenario through the replay.
 type pod struct {
 	pod      *api.Pod
 	duration time.Duration
 	inc      int // bumped at every (re)submission and binding
 	outcome  PodOutcome
-	gang     *gang // the workload gang it belongs to, if any
+	gang     *gang // the gang it belongs to, if any
 }
 
-// Replay runs a workload on a virtual clock through a Scheduler with
+// Replay runs a scenario on a virtual clock through a Scheduler with
 // synchronous binding: at each instant node events apply first, then pods
 // that finished their duration are deleted, then arrivals join the queue,
 // and the scheduler runs every pod that is ready; the clock then jumps to
 // the next event, backoff expiry or Permit timeout. Every decision is
 // recorded, and every pod ends Running, Completed, Pending (with its last
 // failure), Rejected (with the error that refused it), Preempted or
-// Evicted. Gangs (Workload.Gangs, and kube's PodGroups in
-// Workload.WorkloadGroups) are created at their time, before the pods
+// Evicted. Gangs (Scenario.Gangs, and kube's PodGroups in
+// Scenario.WorkloadGroups) are created at their time, before the pods
 // arriving then; a gang's pods start their durations only once minMember
 // (kube: a gang's minCount, one pod for a basic group) of them are bound
 // (until then they hold their nodes idle), and Result.Gangs says
 // whether each ran whole, how long it waited and the pod-seconds its pods
-// held while it could not run. The same
-// workload and seed give the same decisions whatever opts.Parallelism is. Invalid input is an error naming the pod or node,
-// before anything runs.
-func Replay(ctx context.Context, w *Workload, opts Options) (*Result, error) {
+// held while it could not run. The same scenario and seed give the same
+// decisions whatever opts.Parallelism is. Invalid input is an error
+// naming the pod or node, before anything runs.
+func Replay(ctx context.Context, w *Scenario, opts Options) (*Result, error) {
 	if w == nil {
-		return nil, fmt.Errorf("scheduling: Replay: nil workload")
+		return nil, fmt.Errorf("scheduling: Replay: nil scenario")
 	}
 	if err := w.Validate(); err != nil {
 		return nil, err
@@ -327,7 +327,7 @@ func Replay(ctx context.Context, w *Workload, opts Options) (*Result, error) {
 		stopwatch = framework.RealClock{}
 	}
 	setupStart := stopwatch.Now()
-	cluster, err := newWorkloadCluster(w, opts.BuildProgress)
+	cluster, err := newScenarioCluster(w, opts.BuildProgress)
 	if err != nil {
 		return nil, err
 	}
@@ -425,7 +425,7 @@ func Replay(ctx context.Context, w *Workload, opts Options) (*Result, error) {
 		if d.Cycle > int64(maxCycles) {
 			what := "Options.MaxCycles"
 			if opts.MaxCycles == 0 {
-				what = fmt.Sprintf("Options.MaxCycles: by default %d per pod of the workload, at least %d", DefaultCyclesPerPod, DefaultMaxCycles)
+				what = fmt.Sprintf("Options.MaxCycles: by default %d per pod of the scenario, at least %d", DefaultCyclesPerPod, DefaultMaxCycles)
 			}
 			stop(fmt.Errorf("scheduling: Replay: the replay ran past %d scheduling cycles (%s)", maxCycles, what))
 		}
@@ -502,7 +502,7 @@ func Replay(ctx context.Context, w *Workload, opts Options) (*Result, error) {
 		if !ok || (opts.Until > 0 && next.After(opts.Start.Add(opts.Until))) {
 			break
 		}
-		// With no workload event left, the queue's retries of pods that
+		// With no scenario event left, the queue's retries of pods that
 		// failed before the latest cluster event go on while they place
 		// (or preempt) something; a retry after one that placed nothing
 		// ends the replay: the cluster no longer changes.
@@ -634,12 +634,12 @@ func meanRequest(as []PodArrival) resource.Vector {
 	return v
 }
 
-// replayNextTime is the next instant something happens: a workload event,
+// replayNextTime is the next instant something happens: a scenario event,
 // a completion, a Permit timeout, a backoff expiry, or — while other
 // events remain — the unschedulable pool's leftover flush. ok is false
 // when nothing more can change.
 //
-// drain reports that no workload event remains and the next instant is the
+// drain reports that no scenario event remains and the next instant is the
 // queue's own retry of pods that failed before the latest cluster event.
 func replayNextTime(s *scheduling.Scheduler, tl *timeline, clock *framework.FakeClock) (next time.Time, ok, drain bool) {
 	var best time.Time

@@ -36,7 +36,7 @@ func rpNode(name, cpu string) *api.Node {
 //	      test plugins register no events: every event retries their
 //	      rejections): 0/2 nodes fit
 func TestReplayScenario(t *testing.T) {
-	w := &Workload{
+	w := &Scenario{
 		Nodes: []*api.Node{rpNode("n1", "2"), rpNode("n2", "5")},
 		Arrivals: []PodArrival{
 			{At: 0, Duration: 10 * time.Second, Pod: scPod("a", "1").Obj()},
@@ -109,7 +109,7 @@ func TestReplayScenario(t *testing.T) {
 // TestReplayResubmitAndPreemption: with Resubmit, an evicted pod is
 // created again and placed elsewhere; a preempted pod too.
 func TestReplayResubmit(t *testing.T) {
-	w := &Workload{
+	w := &Scenario{
 		Nodes: []*api.Node{rpNode("n1", "2"), rpNode("n2", "2")},
 		Arrivals: []PodArrival{
 			{At: 0, Pod: scPod("a", "2").Obj()},
@@ -129,7 +129,7 @@ func TestReplayResubmit(t *testing.T) {
 // TestReplayRecordsRefusedEvents: an event the cluster refuses at its time
 // (an update of a node removed earlier) is recorded, not swallowed.
 func TestReplayRecordsRefusedEvents(t *testing.T) {
-	w := &Workload{
+	w := &Scenario{
 		Nodes: []*api.Node{rpNode("n1", "2"), rpNode("n2", "2")},
 		NodeEvents: []NodeEvent{{At: time.Second, Action: NodeRemove, Name: "n2"},
 			{At: 2 * time.Second, Action: NodeUpdate, Node: rpNode("n2", "4")}},
@@ -143,24 +143,24 @@ func TestReplayRecordsRefusedEvents(t *testing.T) {
 	}
 }
 
-func TestReplayRejectsBadWorkloads(t *testing.T) {
+func TestReplayRejectsBadScenarios(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		w    Workload
+		w    Scenario
 		want string
 	}{
-		{"negative duration", Workload{Arrivals: []PodArrival{{Duration: -time.Second, Pod: scPod("a", "1").Obj()}}}, "pod default/a: duration=-1s: must not be negative"},
-		{"negative arrival", Workload{Arrivals: []PodArrival{{At: -time.Second, Pod: scPod("a", "1").Obj()}}}, "pod default/a: arrival=-1s"},
-		{"missing node", Workload{Arrivals: []PodArrival{{Pod: scPod("a", "1").Node("nope").Obj()}}}, `pod default/a: node "nope" not found`},
-		{"initial pod without node", Workload{Pods: []*api.Pod{scPod("a", "1").Obj()}}, "pod default/a: an initial pod must name its node"},
-		{"duplicate pod", Workload{Arrivals: []PodArrival{{Pod: scPod("a", "1").Obj()}, {Pod: scPod("a", "1").Obj()}}}, "pod default/a: duplicate name"},
-		{"duplicate node", Workload{Nodes: []*api.Node{rpNode("n", "1"), rpNode("n", "1")}}, `node "n": duplicate name`},
-		{"bad event", Workload{NodeEvents: []NodeEvent{{Action: "explode"}}}, `unknown action "explode"`},
-		{"remove a node that never exists", Workload{Nodes: []*api.Node{rpNode("n1", "1")}, NodeEvents: []NodeEvent{{At: time.Second, Action: NodeRemove, Name: "n9"}}},
+		{"negative duration", Scenario{Arrivals: []PodArrival{{Duration: -time.Second, Pod: scPod("a", "1").Obj()}}}, "pod default/a: duration=-1s: must not be negative"},
+		{"negative arrival", Scenario{Arrivals: []PodArrival{{At: -time.Second, Pod: scPod("a", "1").Obj()}}}, "pod default/a: arrival=-1s"},
+		{"missing node", Scenario{Arrivals: []PodArrival{{Pod: scPod("a", "1").Node("nope").Obj()}}}, `pod default/a: node "nope" not found`},
+		{"initial pod without node", Scenario{Pods: []*api.Pod{scPod("a", "1").Obj()}}, "pod default/a: an initial pod must name its node"},
+		{"duplicate pod", Scenario{Arrivals: []PodArrival{{Pod: scPod("a", "1").Obj()}, {Pod: scPod("a", "1").Obj()}}}, "pod default/a: duplicate name"},
+		{"duplicate node", Scenario{Nodes: []*api.Node{rpNode("n", "1"), rpNode("n", "1")}}, `node "n": duplicate name`},
+		{"bad event", Scenario{NodeEvents: []NodeEvent{{Action: "explode"}}}, `unknown action "explode"`},
+		{"remove a node that never exists", Scenario{Nodes: []*api.Node{rpNode("n1", "1")}, NodeEvents: []NodeEvent{{At: time.Second, Action: NodeRemove, Name: "n9"}}},
 			`nodeEvents[0] (remove at 1s): node "n9" is never in the cluster`},
-		{"misspelt resource", Workload{Arrivals: []PodArrival{{Pod: scPod("a", "1").Req(map[string]string{"cpus": "2"}).Obj()}}},
+		{"misspelt resource", Scenario{Arrivals: []PodArrival{{Pod: scPod("a", "1").Req(map[string]string{"cpus": "2"}).Obj()}}},
 			`pod default/a: spec.containers[1].resources.requests["cpus"]: must be a standard resource for containers`},
-		{"negative allocatable", Workload{Nodes: []*api.Node{rpNode("n1", "-1")}}, `node "n1": status.allocatable["cpu"]=-1: must not be negative`},
+		{"negative allocatable", Scenario{Nodes: []*api.Node{rpNode("n1", "-1")}}, `node "n1": status.allocatable["cpu"]=-1: must not be negative`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Replay(context.Background(), &tc.w, Options{Registry: scRegistry(&scRecorder{}), Profiles: []framework.Profile{rpProfile()}})
@@ -171,13 +171,13 @@ func TestReplayRejectsBadWorkloads(t *testing.T) {
 	}
 }
 
-// TestPropReplayLogIndependentOfParallelism: random workloads (with
+// TestPropReplayLogIndependentOfParallelism: random scenarios (with
 // arrivals, durations, priorities, node events and preemption) give a
 // byte-identical decision log at parallelism 1 and 4, and every pod ends
 // in exactly one fate.
 func TestPropReplayLogIndependentOfParallelism(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		w := drawWorkload(t, 150, 60, 90)
+		w := drawScenario(t, 150, 60, 90)
 		seed := rapid.Uint64().Draw(t, "seed")
 		resubmit := rapid.Bool().Draw(t, "resubmit")
 		run := func(par int) (string, *Result) {
@@ -224,7 +224,7 @@ func (c *rpStepClock) Now() time.Time {
 // TestReplayStopwatch: Wall is what the injected stopwatch measured (one
 // reading at the start, one at the end), and DecisionsPerSecond follows.
 func TestReplayStopwatch(t *testing.T) {
-	w := &Workload{Nodes: []*api.Node{rpNode("n1", "4")}, Arrivals: []PodArrival{{Pod: scPod("a", "1").Obj()}, {At: time.Second, Pod: scPod("b", "1").Obj()}}}
+	w := &Scenario{Nodes: []*api.Node{rpNode("n1", "4")}, Arrivals: []PodArrival{{Pod: scPod("a", "1").Obj()}, {At: time.Second, Pod: scPod("b", "1").Obj()}}}
 	res, err := Replay(context.Background(), w, Options{Registry: scRegistry(&scRecorder{}), Profiles: []framework.Profile{rpProfile()}, Stopwatch: &rpStepClock{}})
 	if err != nil {
 		t.Fatal(err)
@@ -241,7 +241,7 @@ func TestReplayStopwatch(t *testing.T) {
 // the last N decisions only; ResultsFailedOnly keeps it in failed cycles
 // only (and it explains the failure); a negative ResultsLast is an error.
 func TestReplayExplanationPolicies(t *testing.T) {
-	w := &Workload{Nodes: []*api.Node{rpNode("n1", "2"), rpNode("n2", "2")}}
+	w := &Scenario{Nodes: []*api.Node{rpNode("n1", "2"), rpNode("n2", "2")}}
 	for i := range 6 {
 		w.Arrivals = append(w.Arrivals, PodArrival{At: time.Duration(i) * time.Second, Pod: scPod(fmt.Sprintf("p%d", i), "1").Obj()})
 	}
@@ -275,18 +275,18 @@ func TestReplayExplanationPolicies(t *testing.T) {
 		}
 	}
 	if nFailed == 0 {
-		t.Fatal("no failed decision: the workload should overflow the nodes")
+		t.Fatal("no failed decision: the scenario should overflow the nodes")
 	}
 	if _, err := Replay(context.Background(), w, Options{ResultsLast: -1}); err == nil || !strings.Contains(err.Error(), "ResultsLast=-1") {
 		t.Errorf("ResultsLast=-1: %v", err)
 	}
 }
 
-// drawWorkload draws a workload of 1..maxNodes nodes, up to 40 arrivals
+// drawScenario draws a scenario of 1..maxNodes nodes, up to 40 arrivals
 // within maxAt seconds lasting up to maxDur seconds, and up to 3 node
 // additions or removals within maxAt seconds.
-func drawWorkload(t *rapid.T, maxNodes, maxAt, maxDur int) *Workload {
-	w := &Workload{}
+func drawScenario(t *rapid.T, maxNodes, maxAt, maxDur int) *Scenario {
+	w := &Scenario{}
 	nodes := rapid.IntRange(1, maxNodes).Draw(t, "nodes")
 	for i := range nodes {
 		w.Nodes = append(w.Nodes, scDrawNode(t, i))

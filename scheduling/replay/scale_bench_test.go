@@ -18,13 +18,13 @@ import (
 
 var replayScaleLarge = flag.Bool("schedkit.replay100k", false, "BenchmarkReplayScale: also replay 200,000 pods onto 100,000 nodes (minutes)")
 
-// rsWorkload returns nodes and pods arriving in Deployments of 50
+// rsScenario returns nodes and pods arriving in Deployments of 50
 // identical replicas, 20 pods per 10 nodes. Replicas "fit-many" are small
 // (many fit a node: the node chosen last still fits the next replica, so
 // kube's rule never reuses a ranking); "one-per-node" replicas fill a node
 // (every replica after a Deployment's first reuses its ranking).
-func rsWorkload(nodes, pods int, shape string) *Workload {
-	w := &Workload{Nodes: make([]*api.Node, nodes), Arrivals: make([]PodArrival, 0, pods)}
+func rsScenario(nodes, pods int, shape string) *Scenario {
+	w := &Scenario{Nodes: make([]*api.Node, nodes), Arrivals: make([]PodArrival, 0, pods)}
 	sizes := []map[string]string{
 		{"cpu": "8", "memory": "32Gi", "pods": "110"},
 		{"cpu": "16", "memory": "64Gi", "pods": "110"},
@@ -76,7 +76,7 @@ func BenchmarkReplayScale(b *testing.B) {
 			if shape == "one-per-node" {
 				pods = sz.nodes / 2 // every node takes one
 			}
-			w := rsWorkload(sz.nodes, pods, shape)
+			w := rsScenario(sz.nodes, pods, shape)
 			for _, prof := range []string{"resources", "default"} {
 				profile := scResourceProfile()
 				if prof == "default" {
@@ -121,7 +121,7 @@ func clusterHeap(b *testing.B, nodes []*api.Node) uint64 {
 	return size
 }
 
-func benchReplay(b *testing.B, w *Workload, profile framework.Profile, reuse bool) {
+func benchReplay(b *testing.B, w *Scenario, profile framework.Profile, reuse bool) {
 	pods, nodes := len(w.Arrivals), len(w.Nodes)
 	var cpu, setup, wall time.Duration
 	cpuOK := true

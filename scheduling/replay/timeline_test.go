@@ -82,10 +82,10 @@ func TestPropTimelineOrderIsHeapOrder(t *testing.T) {
 // TestPropOnDecisionStreamsTheLog: OnDecision sees every decision of
 // Result.Decisions, in order; with DiscardDecisions the result
 // holds none, and the log written from OnDecision is WriteLog's, byte for
-// byte, on random workloads with durations, priorities and node events.
+// byte, on random scenarios with durations, priorities and node events.
 func TestPropOnDecisionStreamsTheLog(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		w := drawWorkload(t, 30, 30, 60)
+		w := drawScenario(t, 30, 30, 60)
 		seed := rapid.Uint64().Draw(t, "seed")
 		resubmit := rapid.Bool().Draw(t, "resubmit")
 		start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)

@@ -97,7 +97,7 @@ type Workload struct {
 	Name     string             `json:"name"`
 	Generate *GeneratedWorkload `json:"generate,omitempty"`
 	// File is a workload file of examples/simulate's JSON format
-	// (replay.ReadWorkload).
+	// (replay.ReadArrivals).
 	File string `json:"file,omitempty"`
 }
 
