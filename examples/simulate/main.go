@@ -374,7 +374,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, bar *prog
 }
 
 // lastArrival is when the last pod of w arrives, after the start: the time
-// of the placement metrics.
+// of the packing metrics.
 func lastArrival(w *replay.Scenario) time.Duration {
 	var last time.Duration
 	for _, a := range w.Arrivals {
@@ -449,7 +449,7 @@ func (l *decisionLog) close() error {
 
 func pct(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
 
-// writeTable prints one row per profile: pod fates, and the placement
+// writeTable prints one row per profile: pod fates, and the packing
 // metrics of the loaded cluster (when the last pod has arrived).
 func writeTable(w io.Writer, profiles []namedProfile, results []*replay.Result) error {
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)

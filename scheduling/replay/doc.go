@@ -1,7 +1,7 @@
 // Package replay runs scenarios through a scheduling.Scheduler on a virtual
 // clock: an initial cluster, then timed pod arrivals with durations, node
 // events, gangs and kube's PodGroups, as a simulation of a cluster over
-// time. It returns every decision, every pod's fate and placement metrics,
+// time. It returns every decision, every pod's fate and packing metrics,
 // and the same scenario and seed give the same decision log at any
 // parallelism.
 //
@@ -36,6 +36,6 @@
 //     pod-seconds its bound pods waited idle.
 //   - displaced.go: Displacement, each pod preempted or evicted and where it
 //     went next.
-//   - metrics.go: MeasurePlacement and PlacementMetrics (utilization,
+//   - metrics.go: MeasurePacking and PackingMetrics (utilization,
 //     imbalance and fragmentation of a snapshot).
 package replay

@@ -70,7 +70,7 @@ func TestOverloadedHints(t *testing.T) {
 		t.Errorf("outcomes differ (-without +with):\n%s", diff)
 	}
 	if diff := cmp.Diff(without.Final, with.Final); diff != "" {
-		t.Errorf("final placement metrics differ (-without +with):\n%s", diff)
+		t.Errorf("final packing metrics differ (-without +with):\n%s", diff)
 	}
 	if with.Count()[FatePending] != 100 {
 		t.Errorf("pending %d, want every arrival (the nodes are full)", with.Count()[FatePending])

@@ -121,7 +121,7 @@ type PodOutcome struct {
 }
 
 // Result is what a replay did: every decision in order, every pod's
-// fate, and placement metrics.
+// fate, and packing metrics.
 type Result struct {
 	Start, End time.Time
 	Decisions  []scheduling.Decision
@@ -130,7 +130,7 @@ type Result struct {
 	Pods []PodOutcome
 	// Metrics are taken when the last arrival has been scheduled (the
 	// loaded cluster); Final at the end of the replay.
-	Metrics, Final PlacementMetrics
+	Metrics, Final PackingMetrics
 	// PendingAtLastArrival counts pods not placed at that moment.
 	PendingAtLastArrival int
 	// Cycles is the number of scheduling cycles; Wall the real time the
@@ -493,7 +493,7 @@ func Replay(ctx context.Context, w *Scenario, opts Options) (*Result, error) {
 		res.Cycles += cycles
 		now := clock.Now()
 		if !measuredLoaded && (total == 0 || !now.Before(lastArrival)) && done == total {
-			res.Metrics = MeasurePlacement(cluster.Snapshot(), opts.Reference)
+			res.Metrics = MeasurePacking(cluster.Snapshot(), opts.Reference)
 			p, _, _ := cluster.NumPods()
 			res.PendingAtLastArrival = p
 			measuredLoaded = true
@@ -575,10 +575,10 @@ func Replay(ctx context.Context, w *Scenario, opts Options) (*Result, error) {
 	res.Wall = stopwatch.Now().Sub(wallStart)
 	res.End = clock.Now()
 	if !measuredLoaded {
-		res.Metrics = MeasurePlacement(cluster.Snapshot(), opts.Reference)
+		res.Metrics = MeasurePacking(cluster.Snapshot(), opts.Reference)
 		res.PendingAtLastArrival, _, _ = cluster.NumPods()
 	}
-	res.Final = MeasurePlacement(cluster.Snapshot(), opts.Reference)
+	res.Final = MeasurePacking(cluster.Snapshot(), opts.Reference)
 	res.Gangs = gangs.outcomes(res.End)
 	res.Displaced = displaced.list
 	if len(pods) > 0 {
