@@ -50,7 +50,7 @@ type ScaleUpTrial struct {
 	Scheduled int
 	Failed    []PodFailure
 	// Placements are where the pods went (full trials only).
-	Placements []Placement
+	Placements []PodPlacement
 	// Complete is set when every pod was tried (the answer and the trial
 	// one node short of it are complete; search trials may stop early).
 	Complete bool
@@ -425,7 +425,7 @@ func (w *WhatIf) scaleUpTrial(ctx context.Context, template nodeTemplate, names 
 			case scheduling.OutcomeScheduled:
 				t.Scheduled++
 				if full {
-					t.Placements = append(t.Placements, Placement{Pod: p.Key(), Node: d.Node})
+					t.Placements = append(t.Placements, PodPlacement{Pod: p.Key(), Node: d.Node})
 				}
 				continue
 			case scheduling.OutcomeUnschedulable:

@@ -87,8 +87,8 @@ func (w *WhatIf) check(op string) error {
 	return nil
 }
 
-// Placement is one pod and the node it was placed on.
-type Placement struct {
+// PodPlacement is one pod and the node it was placed on.
+type PodPlacement struct {
 	Pod  string // namespace/name
 	Node string
 }
@@ -406,7 +406,7 @@ type CapacityAnswer struct {
 	Stopped CapacityStop
 	// Placements are the replicas in placement order, named
 	// <template>-1, <template>-2, ...
-	Placements []Placement
+	Placements []PodPlacement
 	// Stop is the decision of the first replica that did not fit, with
 	// its full explanation (nil when the question stopped at Limit).
 	Stop *scheduling.Decision
@@ -524,7 +524,7 @@ func (w *WhatIf) capacity(ctx context.Context, f *branch, template *api.Pod, opt
 				// allocates about five times the final size in all.
 				ans.Placements = slices.Grow(ans.Placements, max(len(ans.Placements), 16))
 			}
-			ans.Placements = append(ans.Placements, Placement{Pod: key, Node: d.Node})
+			ans.Placements = append(ans.Placements, PodPlacement{Pod: key, Node: d.Node})
 			continue
 		case scheduling.OutcomeError:
 			return fmt.Errorf("scheduling: Capacity: replica %s: %s", key, d.Message)
