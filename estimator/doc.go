@@ -32,8 +32,8 @@
 // that state nothing, batch-* and mid-* resources by Koordinator priority
 // class (PriorityClassOf), pod-annotation factors when customization is
 // allowed, and the raw-allocatable node annotation. HistoryEstimator
-// estimates from a workload's usage history percentile instead and shows how
-// to plug in an estimator of your own.
+// estimates from a percentile of the usage history of the pod's controller
+// instead and shows how to plug in an estimator of your own.
 //
 // Estimators are built by name from a Registry — an ordinary value, never a
 // package-level table. An empty or unknown name yields the default estimator,

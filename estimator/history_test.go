@@ -124,7 +124,7 @@ func TestHistoryEstimator(t *testing.T) {
 			t.Errorf("NewHistoryEstimator error = %v, want %q", err, tt.want)
 		}
 	}
-	if k := WorkloadKey(st.MakePod().Name("solo").Obj()); k != "default/solo" {
-		t.Errorf("WorkloadKey = %q", k)
+	if k := ControllerKey(st.MakePod().Name("solo").Obj()); k != "default/solo" {
+		t.Errorf("ControllerKey = %q", k)
 	}
 }
