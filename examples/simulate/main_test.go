@@ -114,7 +114,7 @@ func TestBadInput(t *testing.T) {
 		{"raised limit", []string{"-max-objects", "10", "-cluster", write("f.json", `{"nodeGroups": [{"count": 11, "namePrefix": "n-", "node": {}}]}`)}, "more than 10 objects"},
 		{"bad limit", []string{"-max-objects", "0"}, "-max-objects=0: must be positive"},
 		{"cycle limit", []string{"-nodes", "5", "-pods", "50", "-profiles", "MostAllocated", "-max-cycles", "20"},
-			"scheduling: Replay: the replay ran past 20 scheduling cycles (Options.MaxCycles)"},
+			"replay: Replay: the replay ran past 20 scheduling cycles (Options.MaxCycles)"},
 		{"bad cycle limit", []string{"-max-cycles", "-1"}, "-max-cycles=-1: must not be negative"},
 		{"unknown profile", []string{"-nodes", "5", "-pods", "5", "-profiles", "Nope"},
 			`-profiles="Nope": no such profile "Nope" (valid: LeastAllocated, MostAllocated, BalancedAllocation, LoadAware, TargetLoadPacking, LoadVariationRiskBalancing, `},

@@ -110,11 +110,11 @@ func (c *Configuration) SchedulerOptions() []scheduling.Option {
 func (c *Configuration) Write(w io.Writer) error {
 	j, err := json.Marshal(&c.written)
 	if err != nil {
-		return fmt.Errorf("scheduling: writing configuration: %w", err)
+		return fmt.Errorf("configfile: writing configuration: %w", err)
 	}
 	y, err := yaml.JSONToYAML(j)
 	if err != nil {
-		return fmt.Errorf("scheduling: writing configuration: %w", err)
+		return fmt.Errorf("configfile: writing configuration: %w", err)
 	}
 	_, err = w.Write(y)
 	return err
@@ -192,7 +192,7 @@ func WithMaxProfiles(n int) Option {
 func LoadFile(path string, opts ...Option) (*Configuration, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("scheduling: %w", err)
+		return nil, fmt.Errorf("configfile: %w", err)
 	}
 	c, err := Load(data, opts...)
 	if err != nil {
@@ -277,7 +277,7 @@ func Load(data []byte, opts ...Option) (*Configuration, error) {
 	}
 	c, err := l.load(data)
 	if err != nil {
-		return nil, fmt.Errorf("scheduling: configuration: %w", err)
+		return nil, fmt.Errorf("configfile: configuration: %w", err)
 	}
 	return c, nil
 }
@@ -290,10 +290,10 @@ func newLoader(opts []Option) (*loader, error) {
 		o(l)
 	}
 	if l.maxProfiles <= 0 {
-		return nil, fmt.Errorf("scheduling: configuration: WithMaxProfiles(%d): must be positive", l.maxProfiles)
+		return nil, fmt.Errorf("configfile: configuration: WithMaxProfiles(%d): must be positive", l.maxProfiles)
 	}
 	if l.version.IsZero() {
-		return nil, errors.New("scheduling: configuration: WithKubeVersion: the zero KubeVersion names no release (use framework.DefaultKubeVersion or framework.ParseKubeVersion)")
+		return nil, errors.New("configfile: configuration: WithKubeVersion: the zero KubeVersion names no release (use framework.DefaultKubeVersion or framework.ParseKubeVersion)")
 	}
 	if !l.ownDefaults {
 		l.defaults = scheduling.DefaultMultiPointFor(l.version)
@@ -332,10 +332,10 @@ func (l *loader) init() error {
 	l.specs = map[string]scheduling.PluginSpec{}
 	for _, p := range l.order {
 		if p.Name == "" || p.Factory == nil {
-			return fmt.Errorf("scheduling: configuration: plugin spec %q: empty name or nil factory", p.Name)
+			return fmt.Errorf("configfile: configuration: plugin spec %q: empty name or nil factory", p.Name)
 		}
 		if _, dup := l.specs[p.Name]; dup {
-			return fmt.Errorf("scheduling: configuration: plugin %q given twice", p.Name)
+			return fmt.Errorf("configfile: configuration: plugin %q given twice", p.Name)
 		}
 		l.specs[p.Name] = p
 		l.names = append(l.names, p.Name)

@@ -68,5 +68,5 @@ profiles:
 	//   NodeResourcesBalancedAllocation 1
 	// strategy: MostAllocated [{cpu 1} {memory 1}]
 	// parallelism: 16 percentageOfNodesToScore: 50
-	// scheduling: configuration: profiles[0].pluginConfig[0].args.hardPodAffinityWeight: 120: not in valid range [0, 100]
+	// configfile: configuration: profiles[0].pluginConfig[0].args.hardPodAffinityWeight: 120: not in valid range [0, 100]
 }

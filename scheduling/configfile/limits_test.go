@@ -29,10 +29,10 @@ func TestConfigProfileBound(t *testing.T) {
 		want string // "" loads
 	}{
 		{"default", DefaultMaxProfiles + 1, nil,
-			fmt.Sprintf("scheduling: configuration: profiles: %d: more than %d profiles (WithMaxProfiles)", DefaultMaxProfiles+1, DefaultMaxProfiles)},
+			fmt.Sprintf("configfile: configuration: profiles: %d: more than %d profiles (WithMaxProfiles)", DefaultMaxProfiles+1, DefaultMaxProfiles)},
 		{"at the bound", 3, []Option{WithMaxProfiles(3)}, ""},
-		{"past the bound", 4, []Option{WithMaxProfiles(3)}, "scheduling: configuration: profiles: 4: more than 3 profiles (WithMaxProfiles)"},
-		{"bad bound", 1, []Option{WithMaxProfiles(0)}, "scheduling: configuration: WithMaxProfiles(0): must be positive"},
+		{"past the bound", 4, []Option{WithMaxProfiles(3)}, "configfile: configuration: profiles: 4: more than 3 profiles (WithMaxProfiles)"},
+		{"bad bound", 1, []Option{WithMaxProfiles(0)}, "configfile: configuration: WithMaxProfiles(0): must be positive"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := Load([]byte(cfgProfiles(tc.n)), tc.opts...)

@@ -30,7 +30,7 @@ func DecodePluginArgs(plugin string, data []byte, opts ...Option) (any, error) {
 	if err := l.init(); err != nil {
 		return nil, err
 	}
-	fail := func(err error) (any, error) { return nil, fmt.Errorf("scheduling: %s args: %w", plugin, err) }
+	fail := func(err error) (any, error) { return nil, fmt.Errorf("configfile: %s args: %w", plugin, err) }
 	var raw json.RawMessage
 	if len(bytes.TrimSpace(data)) > 0 {
 		j, err := yaml.YAMLToJSONStrict(data)

@@ -64,7 +64,7 @@ aggregated:
 	}
 
 	for _, tc := range []struct{ plugin, in, want string }{
-		{config.LoadAwareSchedulingName, "usageThresholds: {cpu: 120}", "scheduling: LoadAwareScheduling args: args.usageThresholds.cpu: 120"},
+		{config.LoadAwareSchedulingName, "usageThresholds: {cpu: 120}", "configfile: LoadAwareScheduling args: args.usageThresholds.cpu: 120"},
 		{config.LoadAwareSchedulingName, "usageTresholds: {cpu: 70}", `args.usageTresholds: unknown field "usageTresholds"`},
 		{config.LoadAwareSchedulingName, "aggregated: {usageAggregatedDuration: 5}", `args.aggregated.usageAggregatedDuration: 5: must be a duration string`},
 		{config.NodeResourcesFitName, "scoringStrategy: {type: Fancy}", `args.scoringStrategy.type: "Fancy"`},
@@ -99,5 +99,5 @@ scoringStrategy:
 	fmt.Println(err)
 	// Output:
 	// MostAllocated [{cpu 2} {memory 1}]
-	// scheduling: NodeResourcesFit args: args.scoringStrategy.resources[0].weight: 200: resource weight of cpu not in valid range (0, 100]
+	// configfile: NodeResourcesFit args: args.scoringStrategy.resources[0].weight: 200: resource weight of cpu not in valid range (0, 100]
 }

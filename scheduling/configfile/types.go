@@ -173,7 +173,7 @@ func (p *plugins) set(point string) *pluginSet {
 	case pointPlacementScore:
 		return &p.PlacementScore
 	}
-	panic("scheduling: unknown extension point " + point) // callers pass the constants above
+	panic("configfile: unknown extension point " + point) // callers pass the constants above
 }
 
 // allSets lists every plugin set in kube's mergePlugins order.

@@ -26,8 +26,8 @@ func TestReplayCycleBound(t *testing.T) {
 		want string // "" runs
 	}{
 		{10, ""},
-		{9, "scheduling: Replay: the replay ran past 9 scheduling cycles (Options.MaxCycles"},
-		{-1, "scheduling: Replay: Options.MaxCycles=-1: must not be negative"},
+		{9, "replay: Replay: the replay ran past 9 scheduling cycles (Options.MaxCycles"},
+		{-1, "replay: Replay: Options.MaxCycles=-1: must not be negative"},
 	} {
 		res, err := Replay(context.Background(), w(), Options{Registry: scRegistry(&scRecorder{}), Profiles: []framework.Profile{rpProfile()}, MaxCycles: tc.max})
 		switch {

@@ -286,25 +286,25 @@ type pod struct {
 // naming the pod or node, before anything runs.
 func Replay(ctx context.Context, w *Scenario, opts Options) (*Result, error) {
 	if w == nil {
-		return nil, fmt.Errorf("scheduling: Replay: nil scenario")
+		return nil, fmt.Errorf("replay: Replay: nil scenario")
 	}
 	if err := w.Validate(); err != nil {
 		return nil, err
 	}
 	switch {
 	case opts.Parallelism < 0:
-		return nil, fmt.Errorf("scheduling: Replay: Options.Parallelism=%d: must not be negative", opts.Parallelism)
+		return nil, fmt.Errorf("replay: Replay: Options.Parallelism=%d: must not be negative", opts.Parallelism)
 	case opts.Parallelism == 0:
 		opts.Parallelism = 1
 	}
 	if opts.Until < 0 {
-		return nil, fmt.Errorf("scheduling: Replay: Options.Until=%v: must not be negative", opts.Until)
+		return nil, fmt.Errorf("replay: Replay: Options.Until=%v: must not be negative", opts.Until)
 	}
 	if opts.ResultsLast < 0 {
-		return nil, fmt.Errorf("scheduling: Replay: Options.ResultsLast=%d: must not be negative", opts.ResultsLast)
+		return nil, fmt.Errorf("replay: Replay: Options.ResultsLast=%d: must not be negative", opts.ResultsLast)
 	}
 	if opts.MaxCycles < 0 {
-		return nil, fmt.Errorf("scheduling: Replay: Options.MaxCycles=%d: must not be negative", opts.MaxCycles)
+		return nil, fmt.Errorf("replay: Replay: Options.MaxCycles=%d: must not be negative", opts.MaxCycles)
 	}
 	maxCycles := opts.maxCycles(w)
 	// A cycle past maxCycles stops the replay with this cause.
@@ -427,7 +427,7 @@ func Replay(ctx context.Context, w *Scenario, opts Options) (*Result, error) {
 			if opts.MaxCycles == 0 {
 				what = fmt.Sprintf("Options.MaxCycles: by default %d per pod of the scenario, at least %d", DefaultCyclesPerPod, DefaultMaxCycles)
 			}
-			stop(fmt.Errorf("scheduling: Replay: the replay ran past %d scheduling cycles (%s)", maxCycles, what))
+			stop(fmt.Errorf("replay: Replay: the replay ran past %d scheduling cycles (%s)", maxCycles, what))
 		}
 		if !opts.DiscardDecisions {
 			res.Decisions = append(res.Decisions, d)

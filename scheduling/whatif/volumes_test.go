@@ -144,7 +144,7 @@ func TestWhatIfCapacityClaimTemplates(t *testing.T) {
 			{[]*api.PersistentVolumeClaim{{}}, "ClaimTemplates[0].metadata.name: empty"},
 			{[]*api.PersistentVolumeClaim{wiDataClaim(), wiDataClaim()}, `ClaimTemplates[1].metadata.name="data": duplicate`},
 			{[]*api.PersistentVolumeClaim{st.MakePVC("data", "").Request("0").Obj()},
-				`scheduling: Capacity: replica default/db-1: claim default/data-db-1 from template "data": scheduling: AddStorageObject: framework: persistentvolumeclaim "default/data-db-1": spec.resources.requests["storage"]: 0: must be greater than zero`},
+				`whatif: Capacity: replica default/db-1: claim default/data-db-1 from template "data": cluster: AddStorageObject: framework: persistentvolumeclaim "default/data-db-1": spec.resources.requests["storage"]: 0: must be greater than zero`},
 		} {
 			before := wiCapture(w)
 			_, err := w.Capacity(ctx, wiDBTemplate(), CapacityOptions{ClaimTemplates: tc.claims})
