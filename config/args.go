@@ -3,12 +3,13 @@ package config
 import "fmt"
 
 // Args is the uniform interface of the plugin argument types in this
-// package, used by configuration loading (package scheduling) to treat every
-// plugin's args alike. SetDefaults fills the fields a configuration file
-// left absent exactly as the anchor's versioned SetDefaults does (for
-// kube-scheduler v1.36: apis/config/v1/defaults.go; for Koordinator:
-// SetDefaults_LoadAwareSchedulingArgs); it is idempotent. Validate reports
-// every invalid field, each error naming the field and its value.
+// package, used by configuration loading (package scheduling) to treat
+// every plugin's args alike. SetDefaults fills the fields a configuration
+// file left absent exactly as the anchor's versioned SetDefaults does (for
+// kube-scheduler: apis/config/v1/defaults.go, alike in v1.36 and v1.37; for
+// Koordinator: SetDefaults_LoadAwareSchedulingArgs); it is idempotent.
+// Validate reports every invalid field, each error naming the field and its
+// value.
 //
 // Fields whose absence the anchor distinguishes from an explicit zero (for
 // example InterPodAffinity's hardPodAffinityWeight, where 0 is valid) cannot

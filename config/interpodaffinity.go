@@ -8,7 +8,7 @@ import "fmt"
 const InterPodAffinityName = "InterPodAffinity"
 
 // Bounds and default of InterPodAffinityArgs.HardPodAffinityWeight, as in
-// kube-scheduler v1.36 (apis/config/v1/defaults.go and
+// kube-scheduler, v1.36 and v1.37 (apis/config/v1/defaults.go and
 // validation/validation_pluginargs.go).
 const (
 	DefaultHardPodAffinityWeight int32 = 1
@@ -36,7 +36,7 @@ type InterPodAffinityArgs struct {
 	IgnorePreferredTermsOfExistingPods bool `json:"ignorePreferredTermsOfExistingPods"`
 }
 
-// DefaultInterPodAffinityArgs returns kube-scheduler v1.36's defaults:
+// DefaultInterPodAffinityArgs returns kube's defaults (v1.36 and v1.37):
 // hardPodAffinityWeight 1, ignorePreferredTermsOfExistingPods false.
 func DefaultInterPodAffinityArgs() InterPodAffinityArgs {
 	return InterPodAffinityArgs{HardPodAffinityWeight: DefaultHardPodAffinityWeight}
@@ -69,7 +69,7 @@ func InterPodAffinityArgsFrom(args any) (InterPodAffinityArgs, error) {
 	return a, nil
 }
 
-// SetDefaults does nothing: kube-scheduler v1.36 defaults only an absent
+// SetDefaults does nothing: kube-scheduler defaults only an absent
 // hardPodAffinityWeight (to 1), and in this type every value, 0 included,
 // is an explicit setting. Absent fields are defaulted by starting from
 // DefaultInterPodAffinityArgs, as configuration loading does.

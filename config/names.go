@@ -1,8 +1,8 @@
 package config
 
-// Names of the kube-scheduler v1.36 default plugins schedkit reproduces
-// (pkg/scheduler/framework/plugins/names). Both halves of a plugin that
-// spans extension points report the same name.
+// Names of kube-scheduler's default plugins schedkit reproduces (v1.37's
+// and v1.36's; pkg/scheduler/framework/plugins/names). Both halves of a
+// plugin that spans extension points report the same name.
 const (
 	// ImageLocalityName is kube-scheduler's ImageLocality score plugin.
 	ImageLocalityName = "ImageLocality"

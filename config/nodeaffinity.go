@@ -49,6 +49,6 @@ func (a NodeAffinityArgs) Validate() error {
 	return fmt.Errorf("nodeaffinity: %w", errors.Join(errs...))
 }
 
-// SetDefaults does nothing: kube-scheduler v1.36 has no defaults for
+// SetDefaults does nothing: kube-scheduler has no defaults for
 // NodeAffinityArgs (addedAffinity stays absent).
 func (a *NodeAffinityArgs) SetDefaults() {}

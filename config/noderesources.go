@@ -93,15 +93,15 @@ func DefaultResourceSpecs() []ResourceSpec {
 	return []ResourceSpec{{Name: "cpu", Weight: 1}, {Name: "memory", Weight: 1}}
 }
 
-// DefaultNodeResourcesFitArgs returns kube-scheduler v1.36's defaults: no
-// ignored resources, LeastAllocated over cpu:1 and memory:1.
+// DefaultNodeResourcesFitArgs returns kube's defaults (the same in v1.36
+// and v1.37): no ignored resources, LeastAllocated over cpu:1 and memory:1.
 func DefaultNodeResourcesFitArgs() NodeResourcesFitArgs {
 	var a NodeResourcesFitArgs
 	a.SetDefaults()
 	return a
 }
 
-// SetDefaults applies kube-scheduler v1.36's SetDefaults_NodeResourcesFitArgs:
+// SetDefaults applies kube-scheduler's SetDefaults_NodeResourcesFitArgs:
 // a nil ScoringStrategy becomes LeastAllocated over cpu:1, memory:1; empty
 // Resources become cpu:1, memory:1; a weight of 0 becomes 1. The Type of a
 // given ScoringStrategy is not defaulted (an empty Type fails Validate, as

@@ -1,6 +1,7 @@
 // Package scoring holds the score halves of schedkit's scheduling plugins,
 // with their PreScore steps and NormalizeScore extensions:
-// kube-scheduler v1.36's NodeResourcesFit strategies (LeastAllocated,
+// kube-scheduler's (v1.37 by default, v1.36 as an option)
+// NodeResourcesFit strategies (LeastAllocated,
 // MostAllocated, RequestedToCapacityRatio), NodeResourcesBalancedAllocation,
 // ImageLocality, TaintToleration and NodeAffinity (plus PodTopologySpread,
 // InterPodAffinity and Koordinator's LoadAware). Raw and normalized scores
@@ -9,7 +10,7 @@
 //
 // Each plugin lives in its own files: <plugin>.go holds the plugin with its
 // pod signature (framework.SignPlugin: what of a pod its score depends on,
-// as kube-scheduler v1.36's plugins sign pods for opportunistic batching;
+// as kube-scheduler's plugins sign pods for opportunistic batching;
 // LoadAware does not sign) and, for node-local plugins, NodeLocal
 // (framework.NodeLocalPlugin: PreScore state from the pod, and for
 // ImageLocality from where images are, which adding pods does not change,

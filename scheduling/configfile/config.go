@@ -22,8 +22,8 @@ import (
 )
 
 // Configuration is a loaded KubeSchedulerConfiguration: ready profiles and
-// the scheduler-wide settings, with every default applied as
-// kube-scheduler v1.36 applies them.
+// the scheduler-wide settings, with every default applied as kube-scheduler
+// applies them (the defaults are alike in v1.36 and v1.37).
 //
 //	cfg, err := configfile.LoadFile("config.yaml")
 //	s, err := scheduling.New(cluster, cfg.Registry(), cfg.Profiles, cfg.SchedulerOptions()...)
@@ -206,7 +206,7 @@ func LoadFile(path string, opts ...Option) (*Configuration, error) {
 // its three stages:
 //
 //   - decoding: apiVersion kubescheduler.config.k8s.io/v1 (v1beta3 and
-//     v1beta2 are read in the v1 shape, with v1.36's defaults; the fields
+//     v1beta2 are read in the v1 shape, with the v1 defaults; the fields
 //     those versions lack — multiPoint in v1beta2, preEnqueue,
 //     placementGenerate, placementScore, a profile's
 //     percentageOfNodesToScore, delayCacheUntilActive — and v1beta2's
@@ -249,7 +249,7 @@ func LoadFile(path string, opts ...Option) (*Configuration, error) {
 //     (negative weights are allowed, but a plugin checked
 //     while the running total — which counts kube's default VolumeBinding
 //     and DynamicResources — is negative fails), placementScore weights
-//     likewise (kube v1.36's pod group points: see
+//     likewise (kube's alpha pod group points: see
 //     WithWorkloadFeatures), one QueueSort, at least one Bind plugin
 //     and at most one placementGenerate plugin are required, and every
 //     profile must resolve
@@ -420,7 +420,7 @@ func (l *loader) load(data []byte) (*Configuration, error) {
 	return c, nil
 }
 
-// setDefaults applies kube-scheduler v1.36's
+// setDefaults applies kube-scheduler's
 // SetDefaults_KubeSchedulerConfiguration to the scheduler-wide fields (the
 // profiles are defaulted by defaultProfile).
 func setDefaults(f *file) {
@@ -560,7 +560,7 @@ func (l *loader) defaultProfile(path string, p *profile, def *plugins, errs *err
 // instantiated returns the args of the plugins the profile instantiates
 // (registered, or one of kube's unmodelled plugins, and enabled in some
 // plugin set, multiPoint included), sorted by plugin name: the
-// pluginConfig kube-scheduler v1.36's NewFramework captures for
+// pluginConfig kube-scheduler's NewFramework captures for
 // --write-config-to (framework/runtime/framework.go), which drops the args
 // of every other plugin. The others are still validated.
 func (st *profileState) instantiated(l *loader) []*args {
@@ -593,7 +593,7 @@ func (l *loader) checkEnabledName(path, name string, errs *errorList) {
 	}
 }
 
-// validate is kube-scheduler v1.36's ValidateKubeSchedulerConfiguration
+// validate is kube-scheduler's ValidateKubeSchedulerConfiguration
 // over the defaulted document (component-base's client-connection and
 // leader-election checks included), plus the args validations kube runs at
 // this stage.
@@ -724,7 +724,7 @@ func setString(s pluginSet) string {
 	return fmt.Sprintf("{enabled: %q, disabled: %q}", names(s.Enabled), names(s.Disabled))
 }
 
-// build resolves one profile (kube-scheduler v1.36 NewFramework).
+// build resolves one profile (kube-scheduler's NewFramework).
 func (l *loader) build(st *profileState, pct *int32) (framework.Profile, error) {
 	fail := func(format string, args ...any) (framework.Profile, error) {
 		return framework.Profile{}, fmt.Errorf("%s (schedulerName %q): %s", st.path, st.name, fmt.Sprintf(format, args...))

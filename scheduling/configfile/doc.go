@@ -1,8 +1,9 @@
 // Package configfile reads, merges, validates and writes
-// KubeSchedulerConfiguration files (kubescheduler.config.k8s.io/v1, and
-// v1beta2/v1beta3 where kube-scheduler v1.36 still reads them), turning one
-// into the profiles, registry and options a scheduling.Scheduler runs with,
-// as kube-scheduler v1.36 does at start-up:
+// KubeSchedulerConfiguration files (kubescheduler.config.k8s.io/v1; v1beta2
+// and v1beta3 files are read in the v1 shape), turning one into the
+// profiles, registry and options a scheduling.Scheduler runs with, as
+// kube-scheduler does at start-up (v1.37 by default, v1.36 with
+// WithKubeVersion):
 //
 //	cfg, err := configfile.LoadFile("config.yaml")
 //	s, err := scheduling.New(cluster, cfg.Registry(), cfg.Profiles, cfg.SchedulerOptions()...)

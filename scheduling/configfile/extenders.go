@@ -84,7 +84,7 @@ func extenderFrom(c extender.Config) extenderEntry {
 	return e
 }
 
-// validateExtenders is kube-scheduler v1.36's validateExtenders
+// validateExtenders is kube-scheduler's validateExtenders
 // (apis/config/validation): a prioritizing extender needs a positive weight;
 // managed resources must be extended resource names, unique across all
 // extenders; at most one extender binds.
@@ -119,7 +119,7 @@ func validateExtenders(exts []extenderEntry, errs *errorList) {
 	}
 }
 
-// buildExtenders is kube-scheduler v1.36's buildExtenders
+// buildExtenders is kube-scheduler's buildExtenders
 // (pkg/scheduler/scheduler.go): it builds each extender's client (reading
 // its TLS files), orders the ignorable ones last, and makes every
 // profile's NodeResourcesFit ignore the resources marked
