@@ -315,7 +315,7 @@ func drawScenario(t *rapid.T, maxNodes, maxAt, maxDur int) *Scenario {
 // that namespace and its labels.
 func TestReplayNamespaces(t *testing.T) {
 	for _, labelled := range []bool{false, true} {
-		w := &Workload{
+		w := &Scenario{
 			Nodes: []*api.Node{
 				st.MakeNode().Name("n1").Capacity(map[string]string{"cpu": "4", "memory": "8Gi"}).Obj(),
 				st.MakeNode().Name("n2").Capacity(map[string]string{"cpu": "4", "memory": "8Gi"}).Obj(),
@@ -333,7 +333,7 @@ func TestReplayNamespaces(t *testing.T) {
 		pod := st.MakePod().Name("web").Req(map[string]string{"cpu": "1"}).
 			Affinity(&api.Affinity{PodAffinity: &api.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{term}}}).Obj()
 		w.Arrivals = []PodArrival{{Pod: pod}}
-		res, err := Replay(context.Background(), w, ReplayOptions{Seed: 1})
+		res, err := Replay(context.Background(), w, Options{Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}

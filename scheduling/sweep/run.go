@@ -282,7 +282,7 @@ func runUnit(ctx context.Context, u *Unit, clock framework.Clock, progress *atom
 		return fail(err)
 	}
 	log := &hashWriter{h: sha256.New(), start: synth.Start()}
-	r, err := replay.Replay(ctx, w, replay.ReplayOptions{
+	r, err := replay.Replay(ctx, w, replay.Options{
 		Registry: reg, Profiles: []framework.Profile{prof}, Seed: u.Axes.Seed, Parallelism: 1,
 		Start: synth.Start(), Reference: p.reference, SchedulerOptions: sopts,
 		OnDecision: log.write, DiscardDecisions: true, MaxCycles: p.spec.MaxCycles, Stopwatch: clock,

@@ -62,9 +62,9 @@ func results(t testing.TB, units []Unit, out []byte) map[Axes]Result {
 // logHash replays w as the sweep documents a unit (its seed, synth's
 // start, the reference shape) and hashes the decision log WriteLog
 // writes.
-func logHash(t testing.TB, w *replay.Scenario, reg *framework.Registry, p framework.Profile, opts []scheduling.Option, seed uint64) (string, *replay.ReplayResult) {
+func logHash(t testing.TB, w *replay.Scenario, reg *framework.Registry, p framework.Profile, opts []scheduling.Option, seed uint64) (string, *replay.Result) {
 	t.Helper()
-	r, err := replay.Replay(context.Background(), w, replay.ReplayOptions{Registry: reg, Profiles: []framework.Profile{p}, Seed: seed,
+	r, err := replay.Replay(context.Background(), w, replay.Options{Registry: reg, Profiles: []framework.Profile{p}, Seed: seed,
 		Start: synth.Start(), SchedulerOptions: opts, Reference: resource.Vector{MilliCPU: 1000, Memory: 2 << 30}})
 	if err != nil {
 		t.Fatal(err)
@@ -108,7 +108,7 @@ func TestRunMatchesReplay(t *testing.T) {
 		}
 		r.Close()
 	}
-	cfg, err := configfile.LoadConfigFile(filepath.Join(dir, "sched.yaml"), configfile.WithKubeVersion(framework.KubeV136))
+	cfg, err := configfile.LoadFile(filepath.Join(dir, "sched.yaml"), configfile.WithKubeVersion(framework.KubeV136))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -136,7 +136,7 @@ type Profile struct {
 	Name string `json:"name,omitempty"`
 	// Builtin names a comparison profile of synth.Profile.
 	Builtin string `json:"builtin,omitempty"`
-	// Config is a KubeSchedulerConfiguration file (configfile.LoadConfig,
+	// Config is a KubeSchedulerConfiguration file (configfile.Load,
 	// as the unit's kube version loads it); SchedulerName picks its
 	// profile (needed when it has several). The sweep's pods name the
 	// default scheduler: the profile schedules them under that name.
