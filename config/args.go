@@ -4,9 +4,9 @@ import "fmt"
 
 // Args is the uniform interface of the plugins' argument types, in this
 // package and in the plugins' home packages, used by configuration
-// loading (package scheduling) to treat every plugin's args alike.
+// loading (package configfile) to treat every plugin's args alike.
 // SetDefaults fills the fields a configuration file left absent exactly as
-// the anchor's versioned SetDefaults does (for kube-scheduler:
+// the anchor's versioned SetDefaults does (for kube-scheduler, alike in v1.36 and v1.37:
 // apis/config/v1/defaults.go; for Koordinator:
 // SetDefaults_LoadAwareSchedulingArgs); it is idempotent. Validate reports
 // every invalid field, each error naming the field and its value.

@@ -502,7 +502,7 @@ func TestLoadAwareFilterConstruction(t *testing.T) {
 		t.Errorf("invalid args: %v", err)
 	}
 	// A shared source must vectorize every resource the args name.
-	est, _ := estimator.NewDefaultEstimator(estimator.EstimatorOptions{})
+	est, _ := estimator.NewDefaultEstimator(estimator.Options{})
 	src, _ := estimator.NewAssignCache(est, estimator.CacheOptions{})
 	_, err := NewLoadAwareWithSource(config.LoadAwareSchedulingArgs{UsageThresholds: map[resource.Name]int64{"nvidia.com/gpu": 80}}, nil, src)
 	if err == nil || err.Error() != `loadaware: resource "nvidia.com/gpu" named in the args is not vectorized by the usage source (it vectorizes [cpu memory])` {

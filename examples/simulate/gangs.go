@@ -41,7 +41,7 @@ func allProfiles(v framework.KubeVersion) ([]namedProfile, error) {
 
 // builtinLoads gives every node of the built-in cluster a NodeLoad (for
 // the Trimaran profiles): synth.AddLoads.
-func builtinLoads(w *replay.Workload, seed uint64) { synth.AddLoads(w, seed) }
+func builtinLoads(w *replay.Scenario, seed uint64) { synth.AddLoads(w, seed) }
 
 // gangProfiles are the profiles -gangs compares: kube's default profile,
 // and the same with scheduler-plugins' Coscheduling (its documented
@@ -66,7 +66,7 @@ const gangNodes = 200
 // 32, each pod 2 cpu / 4 GiB, a job's pods created over 2 s (interleaved
 // with other jobs'), each job running 60 s once all its pods are bound.
 // The jobs ask for more than the cluster has free, so they compete.
-func builtinGangWorkload(jobs int, rng *rand.Rand, w *replay.Workload, bar *progress) {
+func builtinGangWorkload(jobs int, rng *rand.Rand, w *replay.Scenario, bar *progress) {
 	bg := builder.MakePod().Req(map[string]string{"cpu": "1", "memory": "2Gi"}) // a template, named and bound per pod
 	for i, n := range w.Nodes {
 		cpu := n.Status.Allocatable[resource.CPU]
@@ -107,7 +107,7 @@ func builtinGangWorkload(jobs int, rng *rand.Rand, w *replay.Workload, bar *prog
 // ran whole, how many ended partly bound (pods holding resources for a job
 // that never ran) or never placed, the mean and longest wait for the jobs
 // that ran, and the pod-seconds held idle by incomplete jobs.
-func writeGangTable(w io.Writer, profiles []namedProfile, results []*replay.ReplayResult) error {
+func writeGangTable(w io.Writer, profiles []namedProfile, results []*replay.Result) error {
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "PROFILE\tJOBS\tRAN WHOLE\tPARTLY BOUND\tNEVER PLACED\tMEAN WAIT\tMAX WAIT\tIDLE POD-SECONDS\tDECISIONS/S\t")
 	for i, r := range results {

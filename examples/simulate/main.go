@@ -151,7 +151,7 @@ func builtinProfiles(v framework.KubeVersion) ([]namedProfile, error) {
 
 // loadConfig takes the profiles of a KubeSchedulerConfiguration file.
 func loadConfig(path string, v framework.KubeVersion) ([]namedProfile, error) {
-	cfg, err := configfile.LoadConfigFile(path, configfile.WithKubeVersion(v))
+	cfg, err := configfile.LoadFile(path, configfile.WithKubeVersion(v))
 	if err != nil {
 		return nil, err
 	}
@@ -173,7 +173,7 @@ var simStart = synth.Start()
 // builtinCluster is n nodes of four sizes (4:3:2:1) in three zones, each
 // with a NodeMetric reporting some background usage (for LoadAware):
 // synth.DefaultCluster; bar shows the progress.
-func builtinCluster(n int, rng *rand.Rand, w *replay.Workload, bar *progress) {
+func builtinCluster(n int, rng *rand.Rand, w *replay.Scenario, bar *progress) {
 	// The default configuration is valid.
 	_ = synth.AddCluster(w, synth.DefaultCluster(n), rng, func(done, total int) { bar.update("building cluster", "nodes", done, total) })
 }
@@ -182,12 +182,12 @@ func builtinCluster(n int, rng *rand.Rand, w *replay.Workload, bar *progress) {
 // batch pods run 30–90 s, the others until the end; one in ten has a high
 // priority (and may preempt): synth.DefaultWorkload; bar shows the
 // progress.
-func builtinWorkload(n int, rng *rand.Rand, w *replay.Workload, bar *progress) {
+func builtinWorkload(n int, rng *rand.Rand, w *replay.Scenario, bar *progress) {
 	// The default configuration is valid.
 	_ = synth.AddWorkload(w, synth.DefaultWorkload(n), rng, func(done, total int) { bar.update("building workload", "pods", done, total) })
 }
 
-func readFile(path string, read func(io.Reader, string, *replay.Workload, replay.ReadOptions) error, w *replay.Workload, maxObjects int) error {
+func readFile(path string, read func(io.Reader, string, *replay.Scenario, replay.ReadOptions) error, w *replay.Scenario, maxObjects int) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
@@ -225,7 +225,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, bar *prog
 		defer memProfile.Close()
 	}
 	rng := rand.New(rand.NewPCG(o.seed, 0x5eed))
-	w := &replay.Workload{}
+	w := &replay.Scenario{}
 	if o.clusterFile != "" {
 		if err := readFile(o.clusterFile, replay.ReadClusterWith, w, o.maxObjects); err != nil {
 			return err
@@ -237,7 +237,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, bar *prog
 	}
 	switch {
 	case o.workloadFile != "":
-		if err := readFile(o.workloadFile, replay.ReadWorkloadWith, w, o.maxObjects); err != nil {
+		if err := readFile(o.workloadFile, replay.ReadArrivalsWith, w, o.maxObjects); err != nil {
 			return err
 		}
 	case o.gangs:
@@ -315,7 +315,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, bar *prog
 		}
 		memProfile = nil
 	}
-	var results []*replay.ReplayResult
+	var results []*replay.Result
 	for i, p := range profiles {
 		// Replay builds its cluster before the first arrival: the bar
 		// shows 0 arrivals and says so meanwhile.
@@ -374,8 +374,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, bar *prog
 }
 
 // lastArrival is when the last pod of w arrives, after the start: the time
-// of the placement metrics.
-func lastArrival(w *replay.Workload) time.Duration {
+// of the packing metrics.
+func lastArrival(w *replay.Scenario) time.Duration {
 	var last time.Duration
 	for _, a := range w.Arrivals {
 		last = max(last, a.At)
@@ -384,7 +384,7 @@ func lastArrival(w *replay.Workload) time.Duration {
 }
 
 // replayOptions replays under profile p as the flags say.
-func replayOptions(o options, p namedProfile, progress func(done, total int)) replay.ReplayOptions {
+func replayOptions(o options, p namedProfile, progress func(done, total int)) replay.Options {
 	// Without PopFromBackoffQ an unschedulable pod is retried at most
 	// once per backoff (1 s doubling to 10 s) instead of after every pod
 	// that finishes while the scheduler idles between arrivals.
@@ -395,7 +395,7 @@ func replayOptions(o options, p namedProfile, progress func(done, total int)) re
 	// The program reads no decision back: the decision log, when asked
 	// for, is written as the replay goes (OnDecision), so that memory does
 	// not grow with the decisions.
-	return replay.ReplayOptions{
+	return replay.Options{
 		Registry: p.registry, Profiles: []framework.Profile{p.profile}, Seed: o.seed, Parallelism: o.parallelism,
 		Start: simStart, Reference: resource.Vector{MilliCPU: 1000, Memory: 2 << 30}, SchedulerOptions: append(opts, p.options...),
 		Progress: progress, DiscardDecisions: true, MaxCycles: o.maxCycles,
@@ -403,7 +403,7 @@ func replayOptions(o options, p namedProfile, progress func(done, total int)) re
 }
 
 // decisionLog writes a replay's decision log (the bytes of
-// ReplayResult.WriteLog) to a file as the decisions are made, in blocks of
+// replay.Result.WriteLog) to a file as the decisions are made, in blocks of
 // about logBlock bytes.
 type decisionLog struct {
 	f     *os.File
@@ -449,9 +449,9 @@ func (l *decisionLog) close() error {
 
 func pct(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
 
-// writeTable prints one row per profile: pod fates, and the placement
+// writeTable prints one row per profile: pod fates, and the packing
 // metrics of the loaded cluster (when the last pod has arrived).
-func writeTable(w io.Writer, profiles []namedProfile, results []*replay.ReplayResult) error {
+func writeTable(w io.Writer, profiles []namedProfile, results []*replay.Result) error {
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "PROFILE\tPLACED\tPENDING\tDONE\tPREEMPTED\tREJECTED\tCPU MEAN\tCPU SD\tMEM MEAN\tMEM SD\tIMBALANCE\tSTRANDED CPU\tSTRANDED MEM\tFREE 1CPU/2Gi\tEMPTY NODES\tDECISIONS/S\t")
 	for i, r := range results {

@@ -33,7 +33,7 @@ const baMaxInline = 16
 // usage fractions stay close to each other. Three generations are offered
 // (BalancedAllocationMode):
 //
-//   - Delta (default, kube-scheduler v1.36): with f_r = min(req_r/alloc_r, 1)
+//   - Delta (default, kube-scheduler's since v1.36): with f_r = min(req_r/alloc_r, 1)
 //     over the configured resources (real requests, no non-zero defaults;
 //     a resource with allocatable 0, or a scalar the pod does not request,
 //     is left out) and S(f) = int64((1 − σ(f))·100), where σ is

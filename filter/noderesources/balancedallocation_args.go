@@ -15,7 +15,7 @@ type BalancedAllocationMode string
 
 // Balanced-allocation modes.
 const (
-	// BalancedAllocationDelta is kube-scheduler v1.36
+	// BalancedAllocationDelta is kube-scheduler's score since v1.36
 	// (kubernetes/kubernetes#135573, the default; "" means the same): the
 	// score rewards the change in balance the pod brings,
 	// 50 + (50 + S_with − S_without)/2 with
@@ -49,15 +49,15 @@ type NodeResourcesBalancedAllocationArgs struct {
 	Mode BalancedAllocationMode `json:"mode,omitempty"`
 }
 
-// DefaultNodeResourcesBalancedAllocationArgs returns kube-scheduler v1.36's
-// defaults: cpu:1, memory:1, the v1.36 delta score.
+// DefaultNodeResourcesBalancedAllocationArgs returns kube's defaults (the
+// same in v1.36 and v1.37): cpu:1, memory:1, the delta score.
 func DefaultNodeResourcesBalancedAllocationArgs() NodeResourcesBalancedAllocationArgs {
 	var a NodeResourcesBalancedAllocationArgs
 	a.SetDefaults()
 	return a
 }
 
-// SetDefaults applies kube-scheduler v1.36's
+// SetDefaults applies kube-scheduler's
 // SetDefaults_NodeResourcesBalancedAllocationArgs (empty Resources become
 // cpu:1, memory:1; weight 0 becomes 1) and sets an empty Mode to Delta.
 // Resources are copied, not mutated in place.

@@ -25,7 +25,7 @@ const (
 )
 
 // PodTopologySpreadArgs are the arguments of PodTopologySpread, as
-// kube-scheduler v1.36's PodTopologySpreadArgs. Default constraints apply
+// kube-scheduler's PodTopologySpreadArgs. Default constraints apply
 // only to pods without constraints of their own, and only when a selector
 // can be derived from the Services, ReplicationControllers, ReplicaSets and
 // StatefulSets selecting the pod; that selector replaces theirs, so default
@@ -96,8 +96,8 @@ func (a PodTopologySpreadArgs) EffectiveDefaultConstraints() []api.TopologySprea
 	return out
 }
 
-// SetDefaults fills unset fields as kube-scheduler v1.36's
-// SetDefaults_PodTopologySpreadArgs does: an empty DefaultingType becomes
+// SetDefaults fills unset fields as kube-scheduler's
+// SetDefaults_PodTopologySpreadArgs does (v1.36 and v1.37): an empty DefaultingType becomes
 // System (even when DefaultConstraints are set, which Validate then
 // rejects, as kube-scheduler does).
 func (a *PodTopologySpreadArgs) SetDefaults() {

@@ -35,7 +35,7 @@ type VolumeBindingArgs struct {
 	// gate it is not part of the args' JSON: a configuration file that
 	// names it is refused, as kube's strict decoding refuses it, and the
 	// configuration loader takes it from
-	// configfile.WithConfigStorageCapacityScoring or its release.
+	// configfile.WithStorageCapacityScoring or its release.
 	StorageCapacityScoring *bool `json:"-"`
 }
 

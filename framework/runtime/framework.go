@@ -95,7 +95,7 @@ var _ framework.Handle = (*Framework)(nil)
 // plugin and value; the placement points are checked the same way, with at
 // most one PlacementGenerate plugin; a profile whose KubeVersion is set
 // must be of the framework's release. (A configuration file is held to kube-scheduler's own
-// running-total check by configfile.LoadConfig; every profile it loads
+// running-total check by configfile.Load; every profile it loads
 // passes this one.)
 func NewFramework(registry *framework.Registry, p framework.Profile, opts ...Option) (*Framework, error) {
 	if registry == nil {

@@ -66,7 +66,7 @@ func Clock(h framework.Handle) framework.Clock {
 // args.Estimator from reg (nil: estimator.NewRegistry()), vectorizing every
 // resource the args name, with h's clock. args must be defaulted.
 func NewCache(args config.LoadAwareSchedulingArgs, reg *estimator.Registry, h framework.Handle) (*estimator.AssignCache, error) {
-	est, err := reg.New(args.Estimator, estimator.EstimatorOptions{
+	est, err := reg.New(args.Estimator, estimator.Options{
 		ScalingFactors: args.EstimatedScalingFactors,
 		AllowCustomize: args.AllowCustomizeEstimation,
 		LimitAtFull:    args.CompatibilityMode == config.LoadAwareCompatKoordinatorV15,

@@ -36,7 +36,7 @@ type args struct {
 	// verr is the args' validation error (already rebased onto path).
 	verr error
 	// atBuild says verr is reported only when the plugin is enabled, as
-	// kube-scheduler v1.36 validates NodeResourcesFit args only in the
+	// kube-scheduler validates NodeResourcesFit args only in the
 	// plugin's constructor (its validation table keys them under the wrong
 	// name) and Koordinator validates LoadAwareScheduling args in New.
 	atBuild bool
@@ -51,7 +51,7 @@ type codec struct {
 	atBuild bool
 }
 
-// codecs are the args kinds of kube-scheduler v1.36 and Koordinator that
+// codecs are the args kinds of kube-scheduler and Koordinator that
 // schedkit decodes into versioned wire types.
 func codecs() map[string]codec {
 	return map[string]codec{
@@ -246,7 +246,7 @@ func resOut(in []config.ResourceSpec) []resourceSpec {
 	return out
 }
 
-// decodeNRF: kube-scheduler v1.36 SetDefaults_NodeResourcesFitArgs (via
+// decodeNRF: kube-scheduler's SetDefaults_NodeResourcesFitArgs (via
 // noderesources.NodeResourcesFitArgs.SetDefaults, which reproduces it).
 func decodeNRF(path string, v any) (any, any, error, error) {
 	var w nodeResourcesFitArgs
@@ -279,7 +279,7 @@ func decodeNRF(path string, v any) (any, any, error, error) {
 	return a, out, rebase(path, a.Validate()), nil
 }
 
-// decodeBA: kube-scheduler v1.36 SetDefaults_NodeResourcesBalancedAllocationArgs
+// decodeBA: kube-scheduler's SetDefaults_NodeResourcesBalancedAllocationArgs
 // plus schedkit's mode (printed only when it is not the default Delta).
 func decodeBA(path string, v any) (any, any, error, error) {
 	var w balancedAllocationArgs
@@ -295,7 +295,7 @@ func decodeBA(path string, v any) (any, any, error, error) {
 	return a, out, rebase(path, a.Validate()), nil
 }
 
-// decodePTS: kube-scheduler v1.36 SetDefaults_PodTopologySpreadArgs
+// decodePTS: kube-scheduler's SetDefaults_PodTopologySpreadArgs
 // (defaultingType System when empty).
 func decodePTS(path string, v any) (any, any, error, error) {
 	var w podTopologySpreadArgs
@@ -308,7 +308,7 @@ func decodePTS(path string, v any) (any, any, error, error) {
 	return a, out, rebase(path, a.Validate()), nil
 }
 
-// decodeIPA: kube-scheduler v1.36 SetDefaults_InterPodAffinityArgs: an
+// decodeIPA: kube-scheduler's SetDefaults_InterPodAffinityArgs: an
 // absent hardPodAffinityWeight becomes 1; an explicit 0 stays 0 (valid).
 func decodeIPA(path string, v any) (any, any, error, error) {
 	var w interPodAffinityArgs
@@ -337,7 +337,7 @@ func decodeNA(path string, v any) (any, any, error, error) {
 	return a, nodeAffinityArgs{AddedAffinity: a.AddedAffinity}, rebase(path, a.Validate()), nil
 }
 
-// decodeDP: kube-scheduler v1.36 SetDefaults_DefaultPreemptionArgs
+// decodeDP: kube-scheduler's SetDefaults_DefaultPreemptionArgs
 // (minCandidateNodesPercentage 10, minCandidateNodesAbsolute 100 when
 // absent; an explicit 0 stays) and ValidateDefaultPreemptionArgs (through
 // defaultpreemption.DefaultPreemptionArgs.Validate).
@@ -522,8 +522,8 @@ func (l *loader) kubeUnmodelled(name string) bool {
 	return !registered && slices.Contains(kubeUnmodelled, name)
 }
 
-// withKubeUnmodelled is kube-scheduler v1.36's applyFeatureGates for the
-// gates on by default: NodeDeclaredFeatures appended, then
+// withKubeUnmodelled is kube-scheduler's applyFeatureGates for the gates on
+// by default (alike in v1.36 and v1.37): NodeDeclaredFeatures appended, then
 // DynamicResources (weight 2) inserted before DefaultPreemption when the
 // list holds it. A plugin the list already holds is not added again.
 func withKubeUnmodelled(mp []scheduling.WeightedPlugin) []scheduling.WeightedPlugin {
@@ -542,19 +542,19 @@ func withKubeUnmodelled(mp []scheduling.WeightedPlugin) []scheduling.WeightedPlu
 	return out
 }
 
-// dynamicResourcesArgs is kube-scheduler v1.36's DynamicResourcesArgs
+// dynamicResourcesArgs is kube-scheduler's DynamicResourcesArgs
 // (kubescheduler.config.k8s.io/v1).
 type dynamicResourcesArgs struct {
 	FilterTimeout  *duration `json:"filterTimeout,omitempty"`
 	BindingTimeout *duration `json:"bindingTimeout,omitempty"`
 }
 
-// decodeDRA: kube-scheduler v1.36's SetDefaults_DynamicResourcesArgs
-// and ValidateDynamicResourcesArgs with the default feature gates
-// (DRASchedulerFilterTimeout, DRADeviceBindingConditions and
-// DRAResourceClaimDeviceStatus on): filterTimeout 10s and bindingTimeout
-// 10m when absent; filterTimeout must not be negative and bindingTimeout
-// must be at least 1s. The plugin gets them as config.DynamicResourcesArgs.
+// decodeDRA: kube-scheduler's SetDefaults_DynamicResourcesArgs and
+// ValidateDynamicResourcesArgs with the default feature gates of v1.36 and
+// v1.37 (DRASchedulerFilterTimeout, DRADeviceBindingConditions and
+// DRAResourceClaimDeviceStatus on): filterTimeout 10s and bindingTimeout 10m
+// when absent; filterTimeout must not be negative and bindingTimeout must be
+// at least 1s. The plugin gets them as config.DynamicResourcesArgs.
 func decodeDRA(path string, v any) (any, any, error, error) {
 	var w dynamicResourcesArgs
 	if err := decodeStrict(path, v, &w); err != nil {

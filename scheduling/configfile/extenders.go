@@ -85,7 +85,7 @@ func extenderFrom(c extender.Config) extenderEntry {
 	return e
 }
 
-// validateExtenders is kube-scheduler v1.36's validateExtenders
+// validateExtenders is kube-scheduler's validateExtenders
 // (apis/config/validation): a prioritizing extender needs a positive weight;
 // managed resources must be extended resource names, unique across all
 // extenders; at most one extender binds.
@@ -120,7 +120,7 @@ func validateExtenders(exts []extenderEntry, errs *errorList) {
 	}
 }
 
-// buildExtenders is kube-scheduler v1.36's buildExtenders
+// buildExtenders is kube-scheduler's buildExtenders
 // (pkg/scheduler/scheduler.go): it builds each extender's client (reading
 // its TLS files), orders the ignorable ones last, and makes every
 // profile's NodeResourcesFit ignore the resources marked
@@ -196,12 +196,12 @@ func (l *loader) buildExtenders(exts []extenderEntry, states []*profileState, pr
 // WithExtenderOptions applies opts to the client of every extender the
 // configuration names, e.g. extender.WithOwnNodes() to score the
 // scheduler's own NodeInfos (kubernetes/kubernetes#141781 fixed).
-func WithExtenderOptions(opts ...extender.Option) ConfigOption {
+func WithExtenderOptions(opts ...extender.Option) Option {
 	return func(l *loader) { l.extOpts = append(l.extOpts, opts...) }
 }
 
 // ExtenderConfigYAML returns a minimal KubeSchedulerConfiguration (v1)
-// naming the extenders, for a kube-scheduler's --config; LoadConfig reads it
+// naming the extenders, for a kube-scheduler's --config; Load reads it
 // back.
 func ExtenderConfigYAML(exts ...extender.Config) ([]byte, error) {
 	doc := struct {

@@ -44,13 +44,13 @@ aggregated:
 	}
 
 	// The same args inside a whole configuration give the same value.
-	c, err := LoadConfig([]byte(cfgHead + "profiles:\n- plugins:\n    multiPoint:\n      enabled:\n      - name: LoadAwareScheduling\n" +
+	c, err := Load([]byte(cfgHead + "profiles:\n- plugins:\n    multiPoint:\n      enabled:\n      - name: LoadAwareScheduling\n" +
 		"  pluginConfig:\n  - name: LoadAwareScheduling\n    args:\n      usageThresholds: {cpu: 70}\n      aggregated: {usageAggregationType: p95, usageAggregatedDuration: 5m}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d := cmp.Diff(c.Profiles[0].Args[config.LoadAwareSchedulingName], got); d != "" {
-		t.Errorf("args differ from LoadConfig's (-config +decoded):\n%s", d)
+		t.Errorf("args differ from Load's (-config +decoded):\n%s", d)
 	}
 
 	// Empty data: the defaults; JSON works too.
@@ -66,7 +66,7 @@ aggregated:
 	}
 
 	for _, tc := range []struct{ plugin, in, want string }{
-		{config.LoadAwareSchedulingName, "usageThresholds: {cpu: 120}", "scheduling: LoadAwareScheduling args: args.usageThresholds.cpu: 120"},
+		{config.LoadAwareSchedulingName, "usageThresholds: {cpu: 120}", "configfile: LoadAwareScheduling args: args.usageThresholds.cpu: 120"},
 		{config.LoadAwareSchedulingName, "usageTresholds: {cpu: 70}", `args.usageTresholds: unknown field "usageTresholds"`},
 		{config.LoadAwareSchedulingName, "aggregated: {usageAggregatedDuration: 5}", `args.aggregated.usageAggregatedDuration: 5: must be a duration string`},
 		{config.NodeResourcesFitName, "scoringStrategy: {type: Fancy}", `args.scoringStrategy.type: "Fancy"`},
@@ -101,5 +101,5 @@ scoringStrategy:
 	fmt.Println(err)
 	// Output:
 	// MostAllocated [{cpu 2} {memory 1}]
-	// scheduling: NodeResourcesFit args: args.scoringStrategy.resources[0].weight: 200: resource weight of cpu not in valid range (0, 100]
+	// configfile: NodeResourcesFit args: args.scoringStrategy.resources[0].weight: 200: resource weight of cpu not in valid range (0, 100]
 }

@@ -22,7 +22,7 @@ import (
 // the pods' schedulingGroup goes unseen (TestLoadedConfigRuns).
 // (config_workload_test.go loads it through the gates and multiPoint.)
 func TestGangSchedulingFromConfig(t *testing.T) {
-	cfg, err := LoadConfig([]byte(cfgHead + "profiles:\n- plugins:\n    permit:\n      enabled: [{name: GangScheduling}]\n"))
+	cfg, err := Load([]byte(cfgHead + "profiles:\n- plugins:\n    permit:\n      enabled: [{name: GangScheduling}]\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func TestTrimaranConfig(t *testing.T) {
       metricProvider: {type: Prometheus, address: http://prometheus:9090}
       safeVarianceSensitivity: 2
 `
-	cfg, err := LoadConfig([]byte(in))
+	cfg, err := Load([]byte(in))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +98,7 @@ func TestTrimaranConfig(t *testing.T) {
 		{"{metricProvider: {type: Datadog}}", `args.metricProvider.type: "Datadog": invalid`},
 		{"{targetUtilisation: 50}", `unknown field "targetUtilisation"`},
 	} {
-		_, err := LoadConfig([]byte(cfgHead + "profiles:\n- plugins: {multiPoint: {enabled: [{name: TargetLoadPacking}]}}\n  pluginConfig:\n  - name: TargetLoadPacking\n    args: " + bad.args + "\n"))
+		_, err := Load([]byte(cfgHead + "profiles:\n- plugins: {multiPoint: {enabled: [{name: TargetLoadPacking}]}}\n  pluginConfig:\n  - name: TargetLoadPacking\n    args: " + bad.args + "\n"))
 		if err == nil || !strings.Contains(err.Error(), bad.want) {
 			t.Errorf("args %s: err = %v, want it to mention %s", bad.args, err, bad.want)
 		}
@@ -109,7 +109,7 @@ func TestTrimaranConfig(t *testing.T) {
 // KubeSchedulerConfiguration, absent fields keeping scheduler-plugins'
 // defaults, and the plugin takes QueueSort in PrioritySort's place.
 func TestCoschedulingConfig(t *testing.T) {
-	cfg, err := LoadConfig([]byte(cfgHead + "profiles:\n- plugins:\n    multiPoint:\n      enabled: [{name: Coscheduling}]\n      disabled: [{name: PrioritySort}]\n  pluginConfig:\n  - name: Coscheduling\n    args: {permitWaitingTimeSeconds: 10}\n"))
+	cfg, err := Load([]byte(cfgHead + "profiles:\n- plugins:\n    multiPoint:\n      enabled: [{name: Coscheduling}]\n      disabled: [{name: PrioritySort}]\n  pluginConfig:\n  - name: Coscheduling\n    args: {permitWaitingTimeSeconds: 10}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,9 +21,9 @@ import (
 	"github.com/schedkit/schedkit/scheduling"
 )
 
-func cfgLoadTestdata(t *testing.T, name string, opts ...ConfigOption) *Configuration {
+func cfgLoadTestdata(t *testing.T, name string, opts ...Option) *Configuration {
 	t.Helper()
-	c, err := LoadConfigFile(filepath.Join("testdata", "config", name), opts...)
+	c, err := LoadFile(filepath.Join("testdata", "config", name), opts...)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -98,7 +98,7 @@ func TestConfigSeed004Minimal(t *testing.T) {
 // the custom plugins run after the defaults with weights 2 and 1.
 func TestConfigSeed004ScoreCustom(t *testing.T) {
 	specs := append(scheduling.DefaultPlugins(), cfgTSpec("MyCustomPluginA", "score"), cfgTSpec("MyCustomPluginB", "score"))
-	c := cfgLoadTestdata(t, "seed004_score_custom.yaml", WithConfigPlugins(specs...))
+	c := cfgLoadTestdata(t, "seed004_score_custom.yaml", WithPlugins(specs...))
 	want := cfgListsOf(scheduling.DefaultProfile())
 	want.Score = []string{config.TaintTolerationName, config.NodeAffinityName, config.NodeResourcesFitName,
 		config.VolumeBindingName, config.InterPodAffinityName, config.DynamicResourcesName, config.NodeResourcesBalancedAllocationName,
@@ -133,7 +133,7 @@ func TestConfigSeed004Profiles(t *testing.T) {
 // after the default plugins (§4.1). Disabling '*' at preScore and score
 // empties those points, the default plugins included.
 func TestConfigSeed004MultiPoint(t *testing.T) {
-	specs := WithConfigPlugins(append(scheduling.DefaultPlugins(), cfgTSpec("MyPlugin", "four"))...)
+	specs := WithPlugins(append(scheduling.DefaultPlugins(), cfgTSpec("MyPlugin", "four"))...)
 	def := cfgListsOf(scheduling.DefaultProfile())
 	want := def
 	want.PreFilter = cfgAppend(def.PreFilter, "MyPlugin")
@@ -158,14 +158,14 @@ func TestConfigSeed004MultiPoint(t *testing.T) {
 // extension points its table gives, plus a binder; the defaults are
 // DefaultQueueSort, DefaultPlugin1, DefaultPlugin2 (weight 1 each, as the
 // text says of default score plugins) and the binder.
-func cfgSeedHierarchyPlugins() []ConfigOption {
-	return []ConfigOption{
-		WithConfigPlugins(
+func cfgSeedHierarchyPlugins() []Option {
+	return []Option{
+		WithPlugins(
 			cfgTSpec("DefaultQueueSort", "queueSort"), cfgTSpec("CustomQueueSort", "queueSort"),
 			cfgTSpec("DefaultPlugin1", "filter+score"), cfgTSpec("DefaultPlugin2", "score"),
 			cfgTSpec("CustomPlugin1", "filter+score"), cfgTSpec("CustomPlugin2", "filter+score"),
 			cfgTSpec("Binder", "bind")),
-		WithConfigDefaultPlugins([]scheduling.WeightedPlugin{{Name: "DefaultQueueSort"}, {Name: "DefaultPlugin1"}, {Name: "DefaultPlugin2"}, {Name: "Binder"}}),
+		WithDefaultPlugins([]scheduling.WeightedPlugin{{Name: "DefaultQueueSort"}, {Name: "DefaultPlugin1"}, {Name: "DefaultPlugin2"}, {Name: "Binder"}}),
 	}
 }
 
@@ -193,7 +193,7 @@ func TestConfigSeed004Hierarchy(t *testing.T) {
 // DefaultPlugin2, which the seed's own table gives only a Score extension
 // point: building the profile fails, as kube's would.
 func TestConfigSeed004HierarchyV1beta2(t *testing.T) {
-	_, err := LoadConfigFile(filepath.Join("testdata", "config", "seed004_hierarchy_v1beta2.yaml"), cfgSeedHierarchyPlugins()...)
+	_, err := LoadFile(filepath.Join("testdata", "config", "seed004_hierarchy_v1beta2.yaml"), cfgSeedHierarchyPlugins()...)
 	if err == nil || !strings.Contains(err.Error(), `plugins.filter: plugin "DefaultPlugin2" does not extend filter`) {
 		t.Fatalf("error %v", err)
 	}
@@ -204,8 +204,8 @@ func TestConfigSeed004HierarchyV1beta2(t *testing.T) {
 // without listing every plugin.
 func TestConfigSeed004ReorderScore(t *testing.T) {
 	c := cfgLoadTestdata(t, "seed004_reorder_score.yaml",
-		WithConfigPlugins(cfgTSpec("Sort", "queueSort"), cfgTSpec("DefaultScore1", "score"), cfgTSpec("DefaultScore2", "score"), cfgTSpec("Binder", "bind")),
-		WithConfigDefaultPlugins([]scheduling.WeightedPlugin{{Name: "Sort"}, {Name: "DefaultScore1", Weight: 1}, {Name: "DefaultScore2", Weight: 1}, {Name: "Binder"}}))
+		WithPlugins(cfgTSpec("Sort", "queueSort"), cfgTSpec("DefaultScore1", "score"), cfgTSpec("DefaultScore2", "score"), cfgTSpec("Binder", "bind")),
+		WithDefaultPlugins([]scheduling.WeightedPlugin{{Name: "Sort"}, {Name: "DefaultScore1", Weight: 1}, {Name: "DefaultScore2", Weight: 1}, {Name: "Binder"}}))
 	want := cfgLists{QueueSort: []string{"Sort"}, Score: []string{"DefaultScore2", "DefaultScore1"}, Bind: []string{"Binder"},
 		Weights: map[string]int64{"DefaultScore2": 5, "DefaultScore1": 1}}
 	cfgDiffLists(t, "profile", want, cfgListsOf(c.Profiles[0]))
@@ -277,7 +277,7 @@ func TestConfigSeed000LoadAware(t *testing.T) {
 // score, weight 5, MostAllocated) and load-aware (LoadAwareScheduling after
 // the defaults at each of its points, weight 2); each builds a framework.
 func TestConfigSimulateExample(t *testing.T) {
-	c, err := LoadConfigFile(filepath.Join("..", "..", "examples", "simulate", "config.yaml"))
+	c, err := LoadFile(filepath.Join("..", "..", "examples", "simulate", "config.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -49,7 +49,7 @@ type Result struct {
 	EmptyNodes     int     `json:"emptyNodes"`
 	// Cycles is the number of scheduling cycles (decisions), and
 	// DecisionLog the SHA-256 of the decision log the replay would write
-	// (replay.ReplayResult.WriteLog): equal hashes, equal decisions.
+	// (replay.Result.WriteLog): equal hashes, equal decisions.
 	Cycles      int    `json:"cycles"`
 	DecisionLog string `json:"decisionLog"`
 	// DecisionsPerSecond is cycles per second of the replay; WallSeconds

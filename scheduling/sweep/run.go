@@ -282,7 +282,7 @@ func runUnit(ctx context.Context, u *Unit, clock framework.Clock, progress *atom
 		return fail(err)
 	}
 	log := &hashWriter{h: sha256.New(), start: synth.Start()}
-	r, err := replay.Replay(ctx, w, replay.ReplayOptions{
+	r, err := replay.Replay(ctx, w, replay.Options{
 		Registry: reg, Profiles: []framework.Profile{prof}, Seed: u.Axes.Seed, Parallelism: 1,
 		Start: synth.Start(), Reference: p.reference, SchedulerOptions: sopts,
 		OnDecision: log.write, DiscardDecisions: true, MaxCycles: p.spec.MaxCycles, Stopwatch: clock,
@@ -314,10 +314,10 @@ func runUnit(ctx context.Context, u *Unit, clock framework.Clock, progress *atom
 // build makes the unit's workload: the cluster, then the workload, the
 // generated ones drawing from one source seeded by seed (as
 // examples/simulate draws its built-in cluster and workload).
-func (p *plan) build(seed uint64) (*replay.Workload, error) {
+func (p *plan) build(seed uint64) (*replay.Scenario, error) {
 	s := p.spec
 	l := s.limits
-	w := &replay.Workload{}
+	w := &replay.Scenario{}
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
 	ropts := replay.ReadOptions{MaxObjects: l.MaxNodes + l.MaxPods}
 	read := func(path string) ([]byte, error) {
@@ -369,7 +369,7 @@ func (p *plan) build(seed uint64) (*replay.Workload, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := replay.ReadWorkloadWith(bytes.NewReader(data), wl.File, w, ropts); err != nil {
+		if err := replay.ReadArrivalsWith(bytes.NewReader(data), wl.File, w, ropts); err != nil {
 			return nil, err
 		}
 	}
@@ -383,7 +383,7 @@ func (p *plan) build(seed uint64) (*replay.Workload, error) {
 // as initial pods, its pending pods as arrivals at the start (those being
 // deleted left out, as kube-scheduler's queue leaves them), and the other
 // objects the scheduler reads.
-func addDump(w *replay.Workload, d *kubeload.Dump) {
+func addDump(w *replay.Scenario, d *kubeload.Dump) {
 	w.Nodes = append(w.Nodes, d.Nodes...)
 	for _, p := range d.Pods {
 		switch {

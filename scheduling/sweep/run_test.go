@@ -62,9 +62,9 @@ func results(t testing.TB, units []Unit, out []byte) map[Axes]Result {
 // logHash replays w as the sweep documents a unit (its seed, synth's
 // start, the reference shape) and hashes the decision log WriteLog
 // writes.
-func logHash(t testing.TB, w *replay.Workload, reg *framework.Registry, p framework.Profile, opts []scheduling.Option, seed uint64) (string, *replay.ReplayResult) {
+func logHash(t testing.TB, w *replay.Scenario, reg *framework.Registry, p framework.Profile, opts []scheduling.Option, seed uint64) (string, *replay.Result) {
 	t.Helper()
-	r, err := replay.Replay(context.Background(), w, replay.ReplayOptions{Registry: reg, Profiles: []framework.Profile{p}, Seed: seed,
+	r, err := replay.Replay(context.Background(), w, replay.Options{Registry: reg, Profiles: []framework.Profile{p}, Seed: seed,
 		Start: synth.Start(), SchedulerOptions: opts, Reference: resource.Vector{MilliCPU: 1000, Memory: 2 << 30}})
 	if err != nil {
 		t.Fatal(err)
@@ -91,13 +91,13 @@ func TestRunMatchesReplay(t *testing.T) {
 	got := results(t, units, out)
 
 	// file/file/packing/v1.36/5, from the files and the configuration.
-	var w replay.Workload
+	var w replay.Scenario
 	for _, f := range []struct {
 		path string
 		read func(r *os.File) error
 	}{
 		{"data/cluster.json", func(r *os.File) error { return replay.ReadCluster(r, "c", &w) }},
-		{"data/workload.json", func(r *os.File) error { return replay.ReadWorkload(r, "w", &w) }},
+		{"data/workload.json", func(r *os.File) error { return replay.ReadArrivals(r, "w", &w) }},
 	} {
 		r, err := os.Open(filepath.Join(dir, f.path))
 		if err != nil {
@@ -108,7 +108,7 @@ func TestRunMatchesReplay(t *testing.T) {
 		}
 		r.Close()
 	}
-	cfg, err := configfile.LoadConfigFile(filepath.Join(dir, "sched.yaml"), configfile.WithKubeVersion(framework.KubeV136))
+	cfg, err := configfile.LoadFile(filepath.Join(dir, "sched.yaml"), configfile.WithKubeVersion(framework.KubeV136))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func TestRunMatchesReplay(t *testing.T) {
 	}
 
 	// gen/gen/MostAllocated/v1.37/4, as examples/simulate builds it.
-	w = replay.Workload{}
+	w = replay.Scenario{}
 	rng := rand.New(rand.NewPCG(4, 0x5eed))
 	if err := synth.AddCluster(&w, synth.DefaultCluster(12), rng, nil); err != nil {
 		t.Fatal(err)

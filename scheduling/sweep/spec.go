@@ -97,7 +97,7 @@ type Workload struct {
 	Name     string             `json:"name"`
 	Generate *GeneratedWorkload `json:"generate,omitempty"`
 	// File is a workload file of examples/simulate's JSON format
-	// (replay.ReadWorkload).
+	// (replay.ReadArrivals).
 	File string `json:"file,omitempty"`
 }
 
@@ -136,7 +136,7 @@ type Profile struct {
 	Name string `json:"name,omitempty"`
 	// Builtin names a comparison profile of synth.Profile.
 	Builtin string `json:"builtin,omitempty"`
-	// Config is a KubeSchedulerConfiguration file (configfile.LoadConfig,
+	// Config is a KubeSchedulerConfiguration file (configfile.Load,
 	// as the unit's kube version loads it); SchedulerName picks its
 	// profile (needed when it has several). The sweep's pods name the
 	// default scheduler: the profile schedules them under that name.

@@ -270,7 +270,7 @@ func (s *Spec) unit(i int, r UnitSpec, clusters, workloads, profiles map[string]
 // and scheduler options. A configuration with extenders is an error: a
 // unit runs on its own, with no server to call.
 func loadProfile(data []byte, p *Profile, v framework.KubeVersion) (*framework.Registry, framework.Profile, *configfile.Configuration, error) {
-	cfg, err := configfile.LoadConfig(data, configfile.WithKubeVersion(v))
+	cfg, err := configfile.Load(data, configfile.WithKubeVersion(v))
 	if err != nil {
 		return nil, framework.Profile{}, nil, err
 	}

@@ -258,7 +258,7 @@ func TestUnitsFileErrors(t *testing.T) {
 		{"missing file", "clusters: [{name: c, file: none.json}]\n" + gen + "profiles: [{builtin: LeastAllocated}]", Limits{}, "clusters[0] (c).file: open "},
 		{"file too large", "clusters: [{name: c, file: c.json}]\n" + gen + "profiles: [{builtin: LeastAllocated}]", Limits{MaxFileBytes: 100}, "more than 100 bytes (Limits.MaxFileBytes)"},
 		{"missing dump", "clusters: [{name: c, kubectl: [c.json, gone.json]}]\n" + gen + "profiles: [{builtin: LeastAllocated}]", Limits{}, "clusters[0] (c).kubectl[1]: open "},
-		{"bad configuration", "clusters: [{name: c, file: c.json}]\n" + gen + "profiles: [{name: p, config: bad.yaml}]", Limits{}, "profile p as kube v1.37: scheduling: configuration: "},
+		{"bad configuration", "clusters: [{name: c, file: c.json}]\n" + gen + "profiles: [{name: p, config: bad.yaml}]", Limits{}, "profile p as kube v1.37: configfile: configuration: "},
 		{"profile not named", "clusters: [{name: c, file: c.json}]\n" + gen + "profiles: [{name: p, config: multi.yaml}]", Limits{}, "3 profiles (default-scheduler, bin-packing, load-aware): name one with schedulerName"},
 		{"no such profile", "clusters: [{name: c, file: c.json}]\n" + gen + "profiles: [{name: p, config: multi.yaml, schedulerName: spread}]", Limits{}, "spread"},
 		{"extenders", "clusters: [{name: c, file: c.json}]\n" + gen + "profiles: [{name: p, config: extend.yaml}]", Limits{}, "extenders: a sweep unit runs on its own"},

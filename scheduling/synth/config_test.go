@@ -44,7 +44,7 @@ func TestConfigErrors(t *testing.T) {
 		{"max below min", nil, ptr(workload(func(c *WorkloadConfig) { c.Shapes[2].MaxDuration = time.Second })), "shapes[2] (batch): duration 30s–1s"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var w replay.Workload
+			var w replay.Scenario
 			var err error
 			if tc.c != nil {
 				err = AddCluster(&w, *tc.c, rand.New(rand.NewPCG(1, 1)), nil)
@@ -71,7 +71,7 @@ func TestClusterShapes(t *testing.T) {
 		{CPU: "4", Memory: "8Gi", Weight: 2},
 		{CPU: "96", Memory: "768Gi", Pods: 250, Weight: 3},
 	}}
-	var w replay.Workload
+	var w replay.Scenario
 	var calls int
 	if err := AddCluster(&w, c, rand.New(rand.NewPCG(3, 4)), func(done, total int) {
 		calls++
@@ -122,7 +122,7 @@ func TestWorkloadArrivals(t *testing.T) {
 			{Name: "a", CPU: "1", Memory: "1Gi", Weight: 1, MinDuration: 5 * time.Second, MaxDuration: 8 * time.Second},
 			{Name: "b", CPU: "100m", Memory: "64Mi", Weight: 2, MinDuration: 3 * time.Second, MaxDuration: 3 * time.Second},
 		}}
-		var w replay.Workload
+		var w replay.Scenario
 		if err := AddWorkload(&w, c, rand.New(rand.NewPCG(9, 9)), nil); err != nil {
 			t.Fatal(err)
 		}

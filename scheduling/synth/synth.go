@@ -151,7 +151,7 @@ func (c ClusterConfig) templates() ([]*api.Node, []int, error) {
 // drawn from rng node by node), so LoadAwareScheduling has something to
 // read. progress, when not nil, is called after each node with the nodes
 // added and the total.
-func AddCluster(w *replay.Workload, c ClusterConfig, rng *rand.Rand, progress func(done, total int)) error {
+func AddCluster(w *replay.Scenario, c ClusterConfig, rng *rand.Rand, progress func(done, total int)) error {
 	templates, pattern, err := c.templates()
 	if err != nil {
 		return err
@@ -185,7 +185,7 @@ func AddCluster(w *replay.Workload, c ClusterConfig, rng *rand.Rand, progress fu
 // NodeMetric, in percent of allocatable, and a standard deviation of
 // 2–20 % drawn from a source of its own seeded by seed (so the rest of a
 // generated cluster and workload does not depend on it).
-func AddLoads(w *replay.Workload, seed uint64) {
+func AddLoads(w *replay.Scenario, seed uint64) {
 	rng := rand.New(rand.NewPCG(seed, 0x10ad))
 	nodes := map[string]*api.Node{}
 	for _, n := range w.Nodes {
@@ -305,7 +305,7 @@ func (c WorkloadConfig) templates() ([][2]*api.Pod, error) {
 // HighPriorityOneIn > 0) and, when its shape's durations differ, its run
 // time. progress, when not nil, is called after each pod with the pods
 // added and the total.
-func AddWorkload(w *replay.Workload, c WorkloadConfig, rng *rand.Rand, progress func(done, total int)) error {
+func AddWorkload(w *replay.Scenario, c WorkloadConfig, rng *rand.Rand, progress func(done, total int)) error {
 	templates, err := c.templates()
 	if err != nil {
 		return err

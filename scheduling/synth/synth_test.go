@@ -63,7 +63,7 @@ func builderWorkload(n int, rng *rand.Rand) []replay.PodArrival {
 func TestDefaultWorkloadEqualsBuilt(t *testing.T) {
 	for _, n := range []int{0, 1, 2, 3000} {
 		for seed := range uint64(3) {
-			var w replay.Workload
+			var w replay.Scenario
 			if err := AddWorkload(&w, DefaultWorkload(n), rand.New(rand.NewPCG(seed, 0x5eed)), nil); err != nil {
 				t.Fatal(err)
 			}
@@ -107,7 +107,7 @@ func builderCluster(n int, rng *rand.Rand) ([]*api.Node, []*api.NodeMetric) {
 // their NodeMetrics.
 func TestDefaultClusterEqualsBuilt(t *testing.T) {
 	for _, n := range []int{1, 2, 1234} {
-		var w replay.Workload
+		var w replay.Scenario
 		if err := AddCluster(&w, DefaultCluster(n), rand.New(rand.NewPCG(5, 0x5eed)), nil); err != nil {
 			t.Fatal(err)
 		}

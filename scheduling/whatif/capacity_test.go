@@ -37,7 +37,7 @@ func TestCapacityReusesRankingsAsPlain(t *testing.T) {
 	}
 	// reuseProfile: kube's default profile without PodTopologySpread's
 	// system defaults, which make every pod unsignable.
-	w, err := NewWhatIf(cluster, scheduling.NewDefaultRegistry(), []framework.Profile{reuseProfile(noderesources.LeastAllocated)}, scheduling.WithSeed(3), scheduling.WithClock(framework.NewFakeClock(time.Unix(0, 0))))
+	w, err := New(cluster, scheduling.NewDefaultRegistry(), []framework.Profile{reuseProfile(noderesources.LeastAllocated)}, scheduling.WithSeed(3), scheduling.WithClock(framework.NewFakeClock(time.Unix(0, 0))))
 	if err != nil {
 		t.Fatal(err)
 	}

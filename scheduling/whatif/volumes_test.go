@@ -37,7 +37,7 @@ func wiVolumeCluster(t testing.TB, limit int32, objs ...api.StorageObject) *What
 			t.Fatal(err)
 		}
 	}
-	w, err := NewWhatIf(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(7))
+	w, err := New(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(7))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +145,7 @@ func TestWhatIfCapacityClaimTemplates(t *testing.T) {
 			{[]*api.PersistentVolumeClaim{{}}, "ClaimTemplates[0].metadata.name: empty"},
 			{[]*api.PersistentVolumeClaim{wiDataClaim(), wiDataClaim()}, `ClaimTemplates[1].metadata.name="data": duplicate`},
 			{[]*api.PersistentVolumeClaim{st.MakePVC("data", "").Request("0").Obj()},
-				`scheduling: Capacity: replica default/db-1: claim default/data-db-1 from template "data": scheduling: AddStorageObject: framework: persistentvolumeclaim "default/data-db-1": spec.resources.requests["storage"]: 0: must be greater than zero`},
+				`whatif: Capacity: replica default/db-1: claim default/data-db-1 from template "data": cluster: AddStorageObject: framework: persistentvolumeclaim "default/data-db-1": spec.resources.requests["storage"]: 0: must be greater than zero`},
 		} {
 			before := wiCapture(w)
 			_, err := w.Capacity(ctx, wiDBTemplate(), CapacityOptions{ClaimTemplates: tc.claims})
@@ -306,7 +306,7 @@ func TestWhatIfScaleUpGated(t *testing.T) {
 func TestPropWhatIfVolumesUnchanged(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		c := svZonedCluster(t, int32(rapid.IntRange(1, 4).Draw(t, "limit")))
-		w, err := NewWhatIf(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(rapid.Uint64().Draw(t, "seed")))
+		w, err := New(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(rapid.Uint64().Draw(t, "seed")))
 		if err != nil {
 			t.Fatal(err)
 		}

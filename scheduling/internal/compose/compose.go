@@ -56,15 +56,15 @@ var _ framework.PlacementScorePlugin = (*SplitWithPlacement)(nil)
 // PlacementScore when, besides, the score half does.
 func New(filterHalf, scoreHalf framework.Plugin) (framework.Plugin, error) {
 	if filterHalf.Name() != scoreHalf.Name() {
-		return nil, fmt.Errorf("scheduling: cannot compose %q with %q", filterHalf.Name(), scoreHalf.Name())
+		return nil, fmt.Errorf("compose: cannot compose %q with %q", filterHalf.Name(), scoreHalf.Name())
 	}
 	f, ok := filterHalf.(framework.FilterPlugin)
 	if !ok {
-		return nil, fmt.Errorf("scheduling: %q filter half does not implement Filter", filterHalf.Name())
+		return nil, fmt.Errorf("compose: %q filter half does not implement Filter", filterHalf.Name())
 	}
 	s, ok := scoreHalf.(framework.ScorePlugin)
 	if !ok {
-		return nil, fmt.Errorf("scheduling: %q score half does not implement Score", scoreHalf.Name())
+		return nil, fmt.Errorf("compose: %q score half does not implement Score", scoreHalf.Name())
 	}
 	sp := &Split{name: f.Name(), filter: f, score: s}
 	sp.preScore, _ = scoreHalf.(framework.PreScorePlugin)

@@ -7,7 +7,7 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 )
 
-// draKind lists a workload's DRA objects of one kind for validateDRA.
+// draKind lists a scenario's DRA objects of one kind for validateDRA.
 type draKind struct {
 	field int
 	name  string
@@ -17,11 +17,11 @@ type draKind struct {
 	check func(i int) (key, node string, err error)
 }
 
-// validateDRA checks the workload's Dynamic Resource Allocation objects:
+// validateDRA checks the scenario's Dynamic Resource Allocation objects:
 // each valid (api.ValidateResourceSlice and the others), no duplicate, a
-// slice's spec.nodeName a node the workload has (initially or by a node
+// slice's spec.nodeName a node the scenario has (initially or by a node
 // event). Errors name the entry as validateStorage's do.
-func (w *Workload) validateDRA(nodes map[string]bool) error {
+func (w *Scenario) validateDRA(nodes map[string]bool) error {
 	d := &w.DRA
 	kinds := []draKind{
 		{fieldDeviceClasses, "deviceClasses", len(d.DeviceClasses), func(i int) (string, string, error) {
@@ -70,7 +70,7 @@ func (w *Workload) validateDRA(nodes map[string]bool) error {
 			case seen[key]:
 				return fmt.Errorf("%s: %s: duplicate", at(), key)
 			case node != "" && !nodes[node]:
-				return fmt.Errorf("%s: %s: spec.nodeName %q is not a node of the workload", at(), key, node)
+				return fmt.Errorf("%s: %s: spec.nodeName %q is not a node of the scenario", at(), key, node)
 			}
 			seen[key] = true
 		}
@@ -81,7 +81,7 @@ func (w *Workload) validateDRA(nodes map[string]bool) error {
 // draHandlers are the cluster file's DRA fields. Claims and templates
 // without a namespace are in "default"; requests get the API server's
 // defaults (api.DeviceClaim.SetDefaults).
-func draHandlers(w *Workload, b *budget) map[string]func(json.RawMessage, int) error {
+func draHandlers(w *Scenario, b *budget) map[string]func(json.RawMessage, int) error {
 	add := func(decode func(json.RawMessage) error) func(json.RawMessage, int) error {
 		return func(raw json.RawMessage, _ int) error {
 			if err := b.take(1); err != nil {

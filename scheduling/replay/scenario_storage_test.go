@@ -24,7 +24,7 @@ const wsCluster = `{
   "persistentVolumeClaims": [{"metadata": {"name": "legacy"}, "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "5Gi"}}, "storageClassName": "zonal", "volumeName": "old"}}]
 }`
 
-const wsWorkload = `{
+const wsArrivals = `{
   "podGroups": [{"count": 4, "namePrefix": "db-", "interval": "1s",
     "pod": {"metadata": {"labels": {"app": "db"}}, "spec": {"containers": [{"name": "db", "resources": {"requests": {"cpu": "1"}}}],
       "topologySpreadConstraints": [{"maxSkew": 1, "topologyKey": "topology.kubernetes.io/zone", "whenUnsatisfiable": "DoNotSchedule", "labelSelector": {"matchLabels": {"app": "db"}}}]}},
@@ -33,16 +33,16 @@ const wsWorkload = `{
 }`
 
 // TestReplayStatefulVolumes reads storage from the cluster file and a
-// StatefulSet-like pod group from the workload file, and replays them:
+// StatefulSet-like pod group from the arrivals file, and replays them:
 // each replica gets its claim data-db-<i>, provisioned in its zone, the
 // replicas spread over both zones, and the legacy claim's pod follows its
 // volume to zone b.
 func TestReplayStatefulVolumes(t *testing.T) {
-	w := &Workload{}
+	w := &Scenario{}
 	if err := ReadCluster(strings.NewReader(wsCluster), "cluster.json", w); err != nil {
 		t.Fatal(err)
 	}
-	if err := ReadWorkload(strings.NewReader(wsWorkload), "workload.json", w); err != nil {
+	if err := ReadArrivals(strings.NewReader(wsArrivals), "workload.json", w); err != nil {
 		t.Fatal(err)
 	}
 	if len(w.Storage.CSINodes) != 4 || w.Storage.CSINodes[3].Name != "b-1" || w.Storage.CSINodes[3].Spec.Drivers[0].NodeID != "b-1" {
@@ -51,7 +51,7 @@ func TestReplayStatefulVolumes(t *testing.T) {
 	if len(w.Storage.PersistentVolumeClaims) != 5 || w.Storage.PersistentVolumeClaims[1].Name != "data-db-0" {
 		t.Fatalf("claims: %d", len(w.Storage.PersistentVolumeClaims))
 	}
-	res, err := Replay(context.Background(), w, ReplayOptions{})
+	res, err := Replay(context.Background(), w, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,9 +72,9 @@ func TestReplayStatefulVolumes(t *testing.T) {
 	}
 }
 
-// TestWorkloadStorageBadInput: invalid storage objects and CSINodes of
+// TestScenarioStorageBadInput: invalid storage objects and CSINodes of
 // unknown nodes are rejected with the object and field named.
-func TestWorkloadStorageBadInput(t *testing.T) {
+func TestScenarioStorageBadInput(t *testing.T) {
 	tests := []struct {
 		name, cluster, want string
 	}{
@@ -89,7 +89,7 @@ func TestWorkloadStorageBadInput(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			w := &Workload{}
+			w := &Scenario{}
 			err := ReadCluster(strings.NewReader(tc.cluster), "c.json", w)
 			if err == nil {
 				err = w.Validate()

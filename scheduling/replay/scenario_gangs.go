@@ -11,7 +11,7 @@ import (
 // GangArrival is a PodGroup (scheduler-plugins' gang, read by Coscheduling)
 // created At an offset from the replay's start. Its pods are ordinary
 // arrivals that name it with api.PodGroupLabel; a Replay reports each
-// gang's fate in ReplayResult.Gangs.
+// gang's fate in Result.Gangs.
 type GangArrival struct {
 	At    time.Duration
 	Group *api.PodGroup
@@ -21,8 +21,8 @@ type GangArrival struct {
 // (api.WorkloadPodGroup, alpha behind GenericWorkload) created At an
 // offset from the replay's start. Its pods are ordinary arrivals that name
 // it in spec.schedulingGroup; a Replay reports each group's fate in
-// ReplayResult.Gangs (with Kube set). The replay's scheduler needs the
-// workload features (ReplayOptions.SchedulerOptions: WithWorkloadFeatures)
+// Result.Gangs (with Kube set). The replay's scheduler needs the
+// workload features (Options.SchedulerOptions: WithWorkloadFeatures)
 // and, for gang semantics, a profile with GangScheduling
 // (EnableWorkloadScheduling).
 type WorkloadGroupArrival struct {
@@ -33,43 +33,43 @@ type WorkloadGroupArrival struct {
 // validateGangs checks the gangs: a valid group (minMember ≥ 1, no negative
 // timeout; for kube's PodGroups Validate's checks), a non-negative time, no
 // duplicate namespace/name.
-func (w *Workload) validateGangs() error {
+func (w *Scenario) validateGangs() error {
 	kube := map[string]bool{}
 	for i, g := range w.WorkloadGroups {
 		if g.Group == nil {
-			return fmt.Errorf("workload: workloadGroups[%d]: missing podGroup", i)
+			return fmt.Errorf("scenario: workloadGroups[%d]: missing podGroup", i)
 		}
 		if err := g.Group.Validate(); err != nil {
-			return fmt.Errorf("workload: workloadGroups[%d]: %w", i, err)
+			return fmt.Errorf("scenario: workloadGroups[%d]: %w", i, err)
 		}
 		if g.At < 0 {
-			return fmt.Errorf("workload: PodGroup %s: arrival=%v: must not be negative", g.Group.Key(), g.At)
+			return fmt.Errorf("scenario: PodGroup %s: arrival=%v: must not be negative", g.Group.Key(), g.At)
 		}
 		if kube[g.Group.Key()] {
-			return fmt.Errorf("workload: PodGroup %s: duplicate kube PodGroup", g.Group.Key())
+			return fmt.Errorf("scenario: PodGroup %s: duplicate kube PodGroup", g.Group.Key())
 		}
 		kube[g.Group.Key()] = true
 	}
 	seen := map[string]bool{}
 	for i, g := range w.Gangs {
 		if g.Group == nil {
-			return fmt.Errorf("workload: gangs[%d]: missing podGroup", i)
+			return fmt.Errorf("scenario: gangs[%d]: missing podGroup", i)
 		}
 		if err := g.Group.Validate(); err != nil {
-			return fmt.Errorf("workload: gangs[%d]: %w", i, err)
+			return fmt.Errorf("scenario: gangs[%d]: %w", i, err)
 		}
 		if g.At < 0 {
-			return fmt.Errorf("workload: gang %s: arrival=%v: must not be negative", g.Group.Key(), g.At)
+			return fmt.Errorf("scenario: gang %s: arrival=%v: must not be negative", g.Group.Key(), g.At)
 		}
 		if seen[g.Group.Key()] {
-			return fmt.Errorf("workload: gang %s: duplicate PodGroup", g.Group.Key())
+			return fmt.Errorf("scenario: gang %s: duplicate PodGroup", g.Group.Key())
 		}
 		seen[g.Group.Key()] = true
 	}
 	return nil
 }
 
-// gangEntry is a "gangs" entry of a workload file: a PodGroup and its count
+// gangEntry is a "gangs" entry of an arrivals file: a PodGroup and its count
 // pods (named namePrefix0…, arriving interval apart from arrival, each
 // running duration once its gang runs).
 type gangEntry struct {
@@ -80,7 +80,7 @@ type gangEntry struct {
 // readGang adds a "gangs" entry to w: the PodGroup arrives with the first
 // pod; the pods take the group's namespace ("default" when empty) and its
 // label. namePrefix defaults to the group's name and "-".
-func readGang(raw json.RawMessage, w *Workload, b *budget) error {
+func readGang(raw json.RawMessage, w *Scenario, b *budget) error {
 	var g gangEntry
 	if err := strict(raw, &g); err != nil {
 		return err
@@ -109,7 +109,7 @@ func readGang(raw json.RawMessage, w *Workload, b *budget) error {
 // name and "-") and their index, in namespace ns, arriving interval apart
 // from arrival; join makes each pod a member of the group. It returns the
 // group's arrival.
-func groupArrivals(w *Workload, b *budget, g *podGroup, ns, name string, join func(*api.Pod)) (time.Duration, error) {
+func groupArrivals(w *Scenario, b *budget, g *podGroup, ns, name string, join func(*api.Pod)) (time.Duration, error) {
 	if err := checkCount(g.Count); err != nil {
 		return 0, err
 	}
@@ -137,7 +137,7 @@ func groupArrivals(w *Workload, b *budget, g *podGroup, ns, name string, join fu
 	return time.Duration(g.Arrival), nil
 }
 
-// workloadGroup is a "workloadGroups" entry of a workload file: kube's
+// workloadGroup is a "workloadGroups" entry of an arrivals file: kube's
 // PodGroup and its count pods, as gangEntry.
 type workloadGroup struct {
 	PodGroup api.WorkloadPodGroup `json:"podGroup"`
@@ -148,7 +148,7 @@ type workloadGroup struct {
 // arrives with the first pod; the pods take the group's namespace
 // ("default" when empty) and name it in spec.schedulingGroup. namePrefix
 // defaults to the group's name and "-".
-func readWorkloadGroup(raw json.RawMessage, w *Workload, b *budget) error {
+func readWorkloadGroup(raw json.RawMessage, w *Scenario, b *budget) error {
 	var g workloadGroup
 	if err := strict(raw, &g); err != nil {
 		return err

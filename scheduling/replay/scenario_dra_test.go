@@ -23,7 +23,7 @@ const wdCluster = `{
 // TestReadClusterDRA: a cluster file's DRA objects are read with the API
 // server's defaults and validated.
 func TestReadClusterDRA(t *testing.T) {
-	w := &Workload{}
+	w := &Scenario{}
 	if err := ReadCluster(strings.NewReader(wdCluster), "cluster.json", w); err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func TestReplayDRA(t *testing.T) {
 		{"gpu free", true, map[string]PodFate{"default/gpu": FateRunning, "default/plain": FateRunning}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			w := &Workload{}
+			w := &Scenario{}
 			if err := ReadCluster(strings.NewReader(wdCluster), "cluster.json", w); err != nil {
 				t.Fatal(err)
 			}
@@ -75,7 +75,7 @@ func TestReplayDRA(t *testing.T) {
 			w.Arrivals = append(w.Arrivals,
 				PodArrival{Pod: &api.Pod{ObjectMeta: api.ObjectMeta{Name: "plain", Namespace: "default"}}},
 				PodArrival{Pod: gpu})
-			res, err := Replay(context.Background(), w, ReplayOptions{})
+			res, err := Replay(context.Background(), w, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -90,15 +90,15 @@ func TestReplayDRA(t *testing.T) {
 	}
 }
 
-// TestWorkloadDRABadInput: invalid, duplicate or misplaced DRA objects are
+// TestScenarioDRABadInput: invalid, duplicate or misplaced DRA objects are
 // errors naming the file, the entry and the field.
-func TestWorkloadDRABadInput(t *testing.T) {
+func TestScenarioDRABadInput(t *testing.T) {
 	slice := `{"metadata": {"name": "s"}, "spec": {"driver": "d", "nodeName": "ghost", "pool": {"name": "p", "resourceSliceCount": 1}}}`
 	tests := []struct {
 		name, cluster, want string
 	}{
 		{"slice of an unknown node", `{"resourceSlices": [` + slice + `]}`,
-			`c.json:1:21: resourceSlices[0]: ResourceSlice s: spec.nodeName "ghost" is not a node of the workload`},
+			`c.json:1:21: resourceSlices[0]: ResourceSlice s: spec.nodeName "ghost" is not a node of the scenario`},
 		{"slice without pool", `{"resourceSlices": [{"metadata": {"name": "s"}, "spec": {"driver": "d", "allNodes": true, "pool": {}}}]}`,
 			`resourceSlices[0]: spec.pool.name: empty`},
 		{"duplicate class", `{"deviceClasses": [{"metadata": {"name": "g"}, "spec": {}}, {"metadata": {"name": "g"}, "spec": {}}]}`,
@@ -114,7 +114,7 @@ func TestWorkloadDRABadInput(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			w := &Workload{}
+			w := &Scenario{}
 			err := ReadCluster(strings.NewReader(tc.cluster), "c.json", w)
 			if err == nil {
 				err = w.Validate()
@@ -124,8 +124,8 @@ func TestWorkloadDRABadInput(t *testing.T) {
 			}
 		})
 	}
-	w := &Workload{DRA: api.DRAObjects{ResourceClaims: []*api.ResourceClaim{nil}}}
-	if err := w.Validate(); err == nil || !strings.Contains(err.Error(), "workload: resourceClaims[0]: nil object") {
+	w := &Scenario{DRA: api.DRAObjects{ResourceClaims: []*api.ResourceClaim{nil}}}
+	if err := w.Validate(); err == nil || !strings.Contains(err.Error(), "scenario: resourceClaims[0]: nil object") {
 		t.Errorf("nil claim: %v", err)
 	}
 }

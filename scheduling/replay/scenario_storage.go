@@ -9,11 +9,11 @@ import (
 	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
-// newWorkloadCluster builds Replay's cluster: the namespaces, services and
+// newScenarioCluster builds Replay's cluster: the namespaces, services and
 // controllers, the nodes, then the storage
 // (CSINodes need their nodes; claims may name the volumes) and the DRA
 // objects (classes, slices, claim templates, claims), then the pods.
-func newWorkloadCluster(w *Workload, progress func(done, total int)) (*cluster.Cluster, error) {
+func newScenarioCluster(w *Scenario, progress func(done, total int)) (*cluster.Cluster, error) {
 	c, err := cluster.New(framework.WithNamespaces(w.Namespaces...), framework.WithServices(w.Services...), framework.WithControllers(w.Controllers...))
 	if err != nil {
 		return nil, err
@@ -51,11 +51,11 @@ func newWorkloadCluster(w *Workload, progress func(done, total int)) (*cluster.C
 	return c, nil
 }
 
-// validateStorage checks the workload's storage objects: each valid, no
+// validateStorage checks the scenario's storage objects: each valid, no
 // duplicate, every CSINode named after a node of the initial cluster.
-// Errors name the entry (for entries read by ReadCluster or ReadWorkload,
+// Errors name the entry (for entries read by ReadCluster or ReadArrivals,
 // the file, line and column).
-func (w *Workload) validateStorage(nodes map[string]bool) error {
+func (w *Scenario) validateStorage(nodes map[string]bool) error {
 	seen := map[string]bool{}
 	s := &w.Storage
 	for _, kind := range []struct {
@@ -109,7 +109,7 @@ func objects[T any, P interface {
 }
 
 // storageHandlers are the cluster file's storage fields.
-func storageHandlers(w *Workload, b *budget) map[string]func(json.RawMessage, int) error {
+func storageHandlers(w *Scenario, b *budget) map[string]func(json.RawMessage, int) error {
 	add := func(decode func(json.RawMessage) error) func(json.RawMessage, int) error {
 		return func(raw json.RawMessage, _ int) error {
 			if err := b.take(1); err != nil {
@@ -172,8 +172,8 @@ func nodeGroupCSINode(tmpl *api.CSINode, name string) *api.CSINode {
 // statefulClaims gives pod (replica name) of a pod group one claim per
 // volumeClaimTemplate, named <template>-<pod> as a StatefulSet names them,
 // and a volume (named after the template) using it; the claims join the
-// workload's storage.
-func statefulClaims(w *Workload, pod *api.Pod, templates []api.PersistentVolumeClaim) {
+// scenario's storage.
+func statefulClaims(w *Scenario, pod *api.Pod, templates []api.PersistentVolumeClaim) {
 	if len(templates) == 0 {
 		return
 	}

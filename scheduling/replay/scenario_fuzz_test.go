@@ -21,8 +21,8 @@ func wlFuzzSeeds(f *testing.F, seeds ...string) {
 // names the file; what the reader accepts, Validate reports (if at all)
 // at a position in the file. The files may define 5,000 objects: the
 // fuzzer needs fast executions, not big ones.
-func wlFuzzRead(t *testing.T, data []byte, read func(io.Reader, string, *Workload, ReadOptions) error) {
-	var w Workload
+func wlFuzzRead(t *testing.T, data []byte, read func(io.Reader, string, *Scenario, ReadOptions) error) {
+	var w Scenario
 	if err := read(bytes.NewReader(data), "f.json", &w, ReadOptions{MaxObjects: 5000}); err != nil {
 		if !strings.HasPrefix(err.Error(), "f.json:") {
 			t.Fatalf("error without the file: %v", err)
@@ -47,8 +47,8 @@ func FuzzReadCluster(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) { wlFuzzRead(t, data, ReadClusterWith) })
 }
 
-// FuzzReadWorkload: ReadWorkload on untrusted JSON.
-func FuzzReadWorkload(f *testing.F) {
+// FuzzReadArrivals: ReadArrivals on untrusted JSON.
+func FuzzReadArrivals(f *testing.F) {
 	wlFuzzSeeds(f,
 		`{"pods": [{"arrival": "1s", "duration": "30s", "pod": {"metadata": {"name": "u"}, "spec": {"priority": 9, "containers": [{"name": "c", "resources": {"requests": {"cpu": "6"}}}]}}}]}`,
 		`{"podGroups": [{"count": 2, "namePrefix": "w-", "interval": "1s", "pod": {"spec": {"topologySpreadConstraints": [{"maxSkew": 0}]}}}]}`,
@@ -56,5 +56,5 @@ func FuzzReadWorkload(f *testing.F) {
 		`{"gangs": [{"podGroup": {"metadata": {"name": "g"}, "spec": {"minMember": 2}}, "count": 2, "pod": {}}]}`,
 		`{"workloadGroups": [{"podGroup": {"metadata": {"name": "g"}, "spec": {"schedulingPolicy": {"gang": {"minCount": 2}}}}, "count": 2, "pod": {}}]}`,
 		`{"nodeEvents": [{"at": "2s", "action": "remove", "name": "n"}, {"at": "3s", "action": "add", "node": {"metadata": {"name": "m"}}}, {"at": "4s", "action": "metric", "metric": {"metadata": {"name": "m"}}}]}`)
-	f.Fuzz(func(t *testing.T, data []byte) { wlFuzzRead(t, data, ReadWorkloadWith) })
+	f.Fuzz(func(t *testing.T, data []byte) { wlFuzzRead(t, data, ReadArrivalsWith) })
 }

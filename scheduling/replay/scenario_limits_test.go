@@ -44,8 +44,8 @@ func TestReadObjectLimit(t *testing.T) {
 		{"raised", true, `{"nodeGroups": [{"count": 20, "namePrefix": "n-", "node": ` + node + `}]}`, 20, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var w Workload
-			read := ReadWorkloadWith
+			var w Scenario
+			read := ReadArrivalsWith
 			if tc.cluster {
 				read = ReadClusterWith
 			}
@@ -76,8 +76,8 @@ func TestReadTimesOverflow(t *testing.T) {
 			"past the longest duration"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var w Workload
-			err := ReadWorkload(strings.NewReader(tc.json), "f.json", &w)
+			var w Scenario
+			err := ReadArrivals(strings.NewReader(tc.json), "f.json", &w)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error %v, want %q", err, tc.want)
 			}
@@ -104,8 +104,8 @@ func TestReadAmountRangeAndEcho(t *testing.T) {
 		{"huge name", `{"pods": [{"duration": "x", "pod": {"metadata": {"name": "` + huge + `"}}}]}`, false, `pods[0] (pod 99999`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var w Workload
-			read := ReadWorkload
+			var w Scenario
+			read := ReadArrivals
 			if tc.cluster {
 				read = ReadCluster
 			}

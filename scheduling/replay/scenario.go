@@ -49,10 +49,10 @@ type NodeEvent struct {
 	Load   *api.NodeLoad
 }
 
-// Workload is what Replay runs: the initial cluster (nodes, pods already
+// Scenario is what Replay runs: the initial cluster (nodes, pods already
 // bound to them, PodDisruptionBudgets, NodeMetrics, NodeLoads) and the
 // timed pod arrivals, gangs and node events.
-type Workload struct {
+type Scenario struct {
 	Nodes             []*api.Node
 	Pods              []*api.Pod
 	DisruptionBudgets []api.PodDisruptionBudget
@@ -82,12 +82,12 @@ type Workload struct {
 	Services    []api.Service
 	Controllers []api.WorkloadController
 
-	// origins record where ReadCluster and ReadWorkload found the entries,
+	// origins record where ReadCluster and ReadArrivals found the entries,
 	// so that Validate's errors name the file, line and column.
 	origins []origin
 }
 
-// Workload fields, for origins.
+// Scenario fields, for origins.
 const (
 	fieldNodes = iota
 	fieldPods
@@ -112,7 +112,7 @@ const (
 	numFields
 )
 
-func (w *Workload) lens() [numFields]int {
+func (w *Scenario) lens() [numFields]int {
 	s := &w.Storage
 	return [numFields]int{len(w.Nodes), len(w.Pods), len(w.DisruptionBudgets), len(w.NodeMetrics), len(w.Arrivals), len(w.NodeEvents),
 		len(s.StorageClasses), len(s.CSIDrivers), len(s.CSINodes), len(s.PersistentVolumes), len(s.PersistentVolumeClaims),
@@ -120,7 +120,7 @@ func (w *Workload) lens() [numFields]int {
 		len(w.DRA.DeviceClasses), len(w.DRA.ResourceSlices), len(w.DRA.ResourceClaimTemplates), len(w.DRA.ResourceClaims)}
 }
 
-// origin says that entries [lo, hi) of a Workload field came from one
+// origin says that entries [lo, hi) of a Scenario field came from one
 // entry of a file: file:line:col, key[idx].
 type origin struct {
 	field, lo, hi int
@@ -129,26 +129,26 @@ type origin struct {
 	line, col     int
 }
 
-// at names entry i of a Workload field in an error: where a reader found
-// it ("cluster.json:3:5: nodeGroups[1]"), else "workload: name[i]".
-func (w *Workload) at(field, i int, name string) string {
+// at names entry i of a Scenario field in an error: where a reader found
+// it ("cluster.json:3:5: nodeGroups[1]"), else "scenario: name[i]".
+func (w *Scenario) at(field, i int, name string) string {
 	for _, o := range w.origins {
 		if o.field == field && i >= o.lo && i < o.hi {
 			return fmt.Sprintf("%s:%d:%d: %s[%d]", o.file, o.line, o.col, o.key, o.idx)
 		}
 	}
-	return fmt.Sprintf("workload: %s[%d]", name, i)
+	return fmt.Sprintf("scenario: %s[%d]", name, i)
 }
 
 // Validate checks what Replay needs before it starts: no nil objects,
 // unique node and pod names, initial pods bound to existing nodes, arrivals
 // that name a node (spec.nodeName: bound there directly when they arrive)
-// naming one the workload defines, non-negative times and durations,
+// naming one the scenario defines, non-negative times and durations,
 // events carrying what their action needs, and every pod, node and
 // NodeMetric valid (api.ValidatePod, ValidateNode). Errors name the
 // entry and the pod, node or event; for entries read by ReadCluster or
-// ReadWorkload, the file, line and column of the entry.
-func (w *Workload) Validate() error {
+// ReadArrivals, the file, line and column of the entry.
+func (w *Scenario) Validate() error {
 	nodes := make(map[string]bool, len(w.Nodes))
 	for i, n := range w.Nodes {
 		if n == nil || n.Name == "" {
@@ -255,7 +255,7 @@ func (w *Workload) Validate() error {
 			return fmt.Errorf("%s (%s at %v): node %q is never in the cluster", w.at(fieldEvents, i, "nodeEvents"), e.Action, e.At, e.Metric.Name)
 		}
 		if e.Action == NodeLoadUpdate && e.Load != nil && !ever[e.Load.Name] {
-			return fmt.Errorf("workload: nodeEvents[%d] (%s at %v): node %q is never in the cluster", i, e.Action, e.At, e.Load.Name)
+			return fmt.Errorf("scenario: nodeEvents[%d] (%s at %v): node %q is never in the cluster", i, e.Action, e.At, e.Load.Name)
 		}
 	}
 	for i, m := range w.NodeMetrics {
@@ -265,7 +265,7 @@ func (w *Workload) Validate() error {
 	}
 	for i, l := range w.NodeLoads {
 		if err := l.Validate(); err != nil {
-			return fmt.Errorf("workload: nodeLoads[%d]: %w", i, err)
+			return fmt.Errorf("scenario: nodeLoads[%d]: %w", i, err)
 		}
 	}
 	if err := w.validateGangs(); err != nil {
@@ -359,15 +359,15 @@ type nodeEvent struct {
 // cause (a *resource.ParseError for a bad quantity). Like kube-apiserver's
 // strict decoding, an unknown field or a key given twice in one object is
 // an error. The entries remember where they were read, so that
-// Workload.Validate names the file, line and column too. A file defining
+// Scenario.Validate names the file, line and column too. A file defining
 // more than DefaultMaxObjects objects is an error (ReadClusterWith sets
 // another limit).
-func ReadCluster(r io.Reader, name string, w *Workload) error {
+func ReadCluster(r io.Reader, name string, w *Scenario) error {
 	return ReadClusterWith(r, name, w, ReadOptions{})
 }
 
 // ReadClusterWith is ReadCluster with limits.
-func ReadClusterWith(r io.Reader, name string, w *Workload, opts ReadOptions) error {
+func ReadClusterWith(r io.Reader, name string, w *Scenario, opts ReadOptions) error {
 	b := opts.budget()
 	handlers := map[string]func(elem json.RawMessage, idx int) error{
 		"nodes": func(raw json.RawMessage, _ int) error {
@@ -456,7 +456,8 @@ func ReadClusterWith(r io.Reader, name string, w *Workload, opts ReadOptions) er
 	return read(r, name, w, handlers)
 }
 
-// ReadWorkload reads a workload file: a JSON object with "pods" ({arrival,
+// ReadArrivals reads an arrivals file (what happens after the start;
+// examples/simulate's -workload file): a JSON object with "pods" ({arrival,
 // duration, pod}), "podGroups" ({count, namePrefix, arrival, interval,
 // duration, pod, volumeClaimTemplates}: count pods named prefix-0…
 // arriving interval apart from arrival, each with its own
@@ -467,14 +468,14 @@ func ReadClusterWith(r io.Reader, name string, w *Workload, opts ReadOptions) er
 // add|update|remove|metric|load, node, name, metric, load}). It adds them
 // to w. A negative arrival, interval or duration is an error naming the
 // pod; errors are reported and wrapped as ReadCluster's, and the file's
-// objects are bounded as ReadCluster's (ReadWorkloadWith sets another
+// objects are bounded as ReadCluster's (ReadArrivalsWith sets another
 // limit).
-func ReadWorkload(r io.Reader, name string, w *Workload) error {
-	return ReadWorkloadWith(r, name, w, ReadOptions{})
+func ReadArrivals(r io.Reader, name string, w *Scenario) error {
+	return ReadArrivalsWith(r, name, w, ReadOptions{})
 }
 
-// ReadWorkloadWith is ReadWorkload with limits.
-func ReadWorkloadWith(r io.Reader, name string, w *Workload, opts ReadOptions) error {
+// ReadArrivalsWith is ReadArrivals with limits.
+func ReadArrivalsWith(r io.Reader, name string, w *Scenario, opts ReadOptions) error {
 	b := opts.budget()
 	return read(r, name, w, map[string]func(elem json.RawMessage, idx int) error{
 		"pods": func(raw json.RawMessage, _ int) error {
@@ -540,14 +541,14 @@ func checkCount(n int) error {
 	return nil
 }
 
-// DefaultMaxObjects is the number of objects one cluster or workload file
+// DefaultMaxObjects is the number of objects one cluster or arrivals file
 // may define unless ReadOptions.MaxObjects says otherwise: a group of a
 // few bytes asks for count objects, each of which costs the reader and
 // Replay memory (a pod about 700 bytes to read, more to replay). It holds
 // a cluster at kube's scalability limits (5,000 nodes, 150,000 pods).
 const DefaultMaxObjects = 200_000
 
-// ReadOptions bound what ReadClusterWith and ReadWorkloadWith build from
+// ReadOptions bound what ReadClusterWith and ReadArrivalsWith build from
 // one file, which is untrusted input.
 type ReadOptions struct {
 	// MaxObjects bounds the objects one file defines: every entry counts
@@ -630,7 +631,7 @@ func strict(raw json.RawMessage, v any) error {
 // entry came from. Errors carry the file, the line and column of the
 // element and the element's metadata.name when it has one, and wrap their
 // cause.
-func read(r io.Reader, file string, w *Workload, handlers map[string]func(json.RawMessage, int) error) error {
+func read(r io.Reader, file string, w *Scenario, handlers map[string]func(json.RawMessage, int) error) error {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return fmt.Errorf("%s: %w", file, err)

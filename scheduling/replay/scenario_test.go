@@ -26,7 +26,7 @@ const wlClusterJSON = `{
   "disruptionBudgets": [{"namespace": "default", "name": "pdb", "selector": {"matchLabels": {"app": "web"}}, "disruptionsAllowed": 1}]
 }`
 
-const wlWorkloadJSON = `{
+const wlArrivalsJSON = `{
   "pods": [
     {"arrival": "1s", "duration": "1m", "pod": {"metadata": {"name": "one"}, "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "1"}}}]}}}
   ],
@@ -40,12 +40,12 @@ const wlWorkloadJSON = `{
   ]
 }`
 
-func TestReadClusterAndWorkload(t *testing.T) {
-	var w Workload
+func TestReadClusterAndArrivals(t *testing.T) {
+	var w Scenario
 	if err := ReadCluster(strings.NewReader(wlClusterJSON), "cluster.json", &w); err != nil {
 		t.Fatal(err)
 	}
-	if err := ReadWorkload(strings.NewReader(wlWorkloadJSON), "workload.json", &w); err != nil {
+	if err := ReadArrivals(strings.NewReader(wlArrivalsJSON), "workload.json", &w); err != nil {
 		t.Fatal(err)
 	}
 	var names []string
@@ -77,9 +77,9 @@ func TestReadClusterAndWorkload(t *testing.T) {
 	}
 }
 
-// TestReadWorkloadErrors: bad input is an error naming the file, the line
+// TestReadArrivalsErrors: bad input is an error naming the file, the line
 // and the pod.
-func TestReadWorkloadErrors(t *testing.T) {
+func TestReadArrivalsErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name, json string
 		want       []string
@@ -96,8 +96,8 @@ func TestReadWorkloadErrors(t *testing.T) {
 		{"unknown pod field", "{\"pods\": [{\"pod\": {\"metadata\": {\"name\": \"web\"}, \"spec\": {\"nodeNme\": \"x\"}}}]}", []string{"pods[0] (pod web)", "nodeNme"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var w Workload
-			err := ReadWorkload(strings.NewReader(tc.json), "workload.json", &w)
+			var w Scenario
+			err := ReadArrivals(strings.NewReader(tc.json), "workload.json", &w)
 			if err == nil {
 				t.Fatalf("no error; want %v", tc.want)
 			}
@@ -108,7 +108,7 @@ func TestReadWorkloadErrors(t *testing.T) {
 			}
 		})
 	}
-	var w Workload
+	var w Scenario
 	err := ReadCluster(strings.NewReader(`{"nodes": [{"metadata": {"name": "n"}, "status": {"allocatable": {"memory": "1Qi"}}}]}`), "cluster.json", &w)
 	if err == nil || !strings.Contains(err.Error(), "cluster.json:1:12: nodes[0] (n)") || !strings.Contains(err.Error(), "1Qi") {
 		t.Errorf("bad node quantity: %v", err)
@@ -117,7 +117,7 @@ func TestReadWorkloadErrors(t *testing.T) {
 
 // TestReadDuplicateKeys: a key given twice in one object — at the top, in
 // an entry, deep inside a manifest — is an error at the second key, as
-// kube-apiserver's strict decoding and LoadConfig reject it (otherwise the
+// kube-apiserver's strict decoding and configfile.Load reject it (otherwise the
 // readers would concatenate {"nodes":[…],"nodes":[…]} and keep the last of
 // two "cpu" requests).
 func TestReadDuplicateKeys(t *testing.T) {
@@ -136,8 +136,8 @@ func TestReadDuplicateKeys(t *testing.T) {
 		{"many keys", `{"pods": [{"pod": {"metadata": {"name": "a", "labels": {` + wlManyLabels(20) + `, "k7": "again"}}}}]}`, false, `duplicate field "k7"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var w Workload
-			read := ReadWorkload
+			var w Scenario
+			read := ReadArrivals
 			if tc.cluster {
 				read = ReadCluster
 			}
@@ -148,9 +148,9 @@ func TestReadDuplicateKeys(t *testing.T) {
 		})
 	}
 	// Same names in different objects are fine.
-	var w Workload
+	var w Scenario
 	ok := `{"pods": [{"pod": {"metadata": {"name": "a", "labels": {"name": "x"}}}}, {"pod": {"metadata": {"name": "b"}}}]}`
-	if err := ReadWorkload(strings.NewReader(ok), "f.json", &w); err != nil {
+	if err := ReadArrivals(strings.NewReader(ok), "f.json", &w); err != nil {
 		t.Fatalf("valid file: %v", err)
 	}
 }
@@ -170,8 +170,8 @@ func wlManyLabels(n int) string {
 // TestReadWrapsCause: a bad quantity's *resource.ParseError is in the
 // error chain (errors.As finds it), behind the file and entry.
 func TestReadWrapsCause(t *testing.T) {
-	var w Workload
-	err := ReadWorkload(strings.NewReader(`{"pods": [{"pod": {"metadata": {"name": "web"}, "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "lots"}}}]}}}]}`), "w.json", &w)
+	var w Scenario
+	err := ReadArrivals(strings.NewReader(`{"pods": [{"pod": {"metadata": {"name": "web"}, "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "lots"}}}]}}}]}`), "w.json", &w)
 	var pe *resource.ParseError
 	if !errors.As(err, &pe) || !strings.HasPrefix(err.Error(), "w.json:1:11: pods[0] (pod web): ") {
 		t.Fatalf("error %v (%T): want a wrapped *resource.ParseError behind the position", err, err)
@@ -180,13 +180,13 @@ func TestReadWrapsCause(t *testing.T) {
 
 // TestValidateNamesTheFile: errors Validate finds in entries read from
 // files name the file, line and column of the entry (cluster entries the
-// cluster file, not "workload:"), as examples/simulate's README promises;
-// entries built in code keep the "workload:" label.
+// cluster file, not "scenario:"), as examples/simulate's README promises;
+// entries built in code keep the "scenario:" label.
 func TestValidateNamesTheFile(t *testing.T) {
 	cluster := "{\"nodes\": [\n  {\"metadata\": {\"name\": \"n1\"}},\n  {\"metadata\": {\"name\": \"n1\"}}\n]}"
 	spread := `{"metadata": {"name": "web"}, "spec": {"topologySpreadConstraints": [{"maxSkew": 0, "topologyKey": "zone", "whenUnsatisfiable": "DoNotSchedule"}]}}`
 	for _, tc := range []struct {
-		name, cluster, workload string
+		name, cluster, arrivals string
 		want                    []string
 	}{
 		{"duplicate node in the cluster file", cluster, `{}`,
@@ -202,11 +202,11 @@ func TestValidateNamesTheFile(t *testing.T) {
 			[]string{"workload.json:1:17: nodeEvents[0] (remove at 1s): missing name"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var w Workload
+			var w Scenario
 			if err := ReadCluster(strings.NewReader(tc.cluster), "cluster.json", &w); err != nil {
 				t.Fatal(err)
 			}
-			if err := ReadWorkload(strings.NewReader(tc.workload), "workload.json", &w); err != nil {
+			if err := ReadArrivals(strings.NewReader(tc.arrivals), "workload.json", &w); err != nil {
 				t.Fatal(err)
 			}
 			err := w.Validate()
@@ -218,13 +218,13 @@ func TestValidateNamesTheFile(t *testing.T) {
 					t.Errorf("error %q does not contain %q", err, s)
 				}
 			}
-			if strings.Contains(err.Error(), "workload:") {
-				t.Errorf("error %q is labelled workload: instead of by its file", err)
+			if strings.Contains(err.Error(), "scenario:") {
+				t.Errorf("error %q is labelled scenario: instead of by its file", err)
 			}
 		})
 	}
-	w := Workload{Nodes: []*api.Node{{ObjectMeta: api.ObjectMeta{Name: "n"}}, {ObjectMeta: api.ObjectMeta{Name: "n"}}}}
-	if err := w.Validate(); err == nil || err.Error() != `workload: nodes[1]: node "n": duplicate name` {
+	w := Scenario{Nodes: []*api.Node{{ObjectMeta: api.ObjectMeta{Name: "n"}}, {ObjectMeta: api.ObjectMeta{Name: "n"}}}}
+	if err := w.Validate(); err == nil || err.Error() != `scenario: nodes[1]: node "n": duplicate name` {
 		t.Errorf("built in code: %v", err)
 	}
 }
