@@ -14,9 +14,9 @@ import (
 func trimaranPlugins() []PluginSpec {
 	return []PluginSpec{
 		{Name: config.TargetLoadPackingName, DefaultArgs: anyOf(config.DefaultTargetLoadPackingArgs),
-			Factory: scoring.TargetLoadPackingFactory},
+			Factory: scoring.TargetLoadPackingFactory, Points: []string{PointPreScore, PointScore, PointPostBind}},
 		{Name: config.LoadVariationRiskBalancingName, DefaultArgs: anyOf(config.DefaultLoadVariationRiskBalancingArgs),
-			Factory: scoring.LoadVariationRiskBalancingFactory},
+			Factory: scoring.LoadVariationRiskBalancingFactory, Points: []string{PointPreScore, PointScore}},
 	}
 }
 

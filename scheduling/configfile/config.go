@@ -125,13 +125,14 @@ func (c *Configuration) Write(w io.Writer) error {
 type Option func(*loader)
 
 // WithPlugins sets the plugins a configuration may name (default
-// DefaultPlugins()): add out-of-tree plugins with
-// WithPlugins(append(DefaultPlugins(), mine...)...). A plugin's
+// scheduling.PluginsFor the release loaded, WithKubeVersion): add
+// out-of-tree plugins with WithPlugins(append(scheduling.PluginsFor(v),
+// mine...)...). A plugin's
 // DefaultArgs, when set, is the type its pluginConfig args decode into
 // (strictly, over the default value; SetDefaults and Validate run when the
 // type implements config.Args).
 func WithPlugins(specs ...scheduling.PluginSpec) Option {
-	return func(l *loader) { l.order = slices.Clone(specs) }
+	return func(l *loader) { l.order, l.ownOrder = slices.Clone(specs), true }
 }
 
 // WithDefaultPlugins sets the default multiPoint plugin list user
@@ -286,7 +287,7 @@ func Load(data []byte, opts ...Option) (*Configuration, error) {
 // newLoader returns a loader with the options applied: the default
 // multiPoint list of its release unless the caller set one.
 func newLoader(opts []Option) (*loader, error) {
-	l := &loader{order: scheduling.DefaultPlugins(), version: framework.DefaultKubeVersion, codecs: codecs(), maxProfiles: DefaultMaxProfiles}
+	l := &loader{version: framework.DefaultKubeVersion, codecs: codecs(), maxProfiles: DefaultMaxProfiles}
 	for _, o := range opts {
 		o(l)
 	}
@@ -295,6 +296,9 @@ func newLoader(opts []Option) (*loader, error) {
 	}
 	if l.version.IsZero() {
 		return nil, errors.New("configfile: configuration: WithKubeVersion: the zero KubeVersion names no release (use framework.DefaultKubeVersion or framework.ParseKubeVersion)")
+	}
+	if !l.ownOrder {
+		l.order = scheduling.PluginsFor(l.version)
 	}
 	if !l.ownDefaults {
 		l.defaults = scheduling.DefaultMultiPointFor(l.version)
@@ -310,9 +314,11 @@ type loader struct {
 	// maxProfiles bounds the profiles (WithMaxProfiles).
 	maxProfiles int
 	order       []scheduling.PluginSpec
-	specs       map[string]scheduling.PluginSpec
-	names       []string // registered names, sorted
-	defaults    []scheduling.WeightedPlugin
+	// ownOrder says the caller set the plugins (WithPlugins).
+	ownOrder bool
+	specs    map[string]scheduling.PluginSpec
+	names    []string // registered names, sorted
+	defaults []scheduling.WeightedPlugin
 	// ownDefaults says the caller set defaults (WithDefaultPlugins):
 	// kube's unmodelled default plugins are not added to them.
 	ownDefaults bool
@@ -760,6 +766,8 @@ func (l *loader) build(st *profileState, pct *int32) (framework.Profile, error) 
 			return fail("initializing plugin %q: factory returned nil", name)
 		}
 		set := map[string]bool{}
+		// Probed, as kube's multiPoint expansion asks each plugin: a
+		// caller's PluginSpec may come from another release's table.
 		for _, pt := range scheduling.ExtensionPoints(pl) {
 			set[pt] = true
 		}
