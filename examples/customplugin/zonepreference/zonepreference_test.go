@@ -20,7 +20,7 @@ func TestFilterAndScore(t *testing.T) {
 		return ni
 	}
 	zoned := func(z string) *framework.NodeInfo {
-		return nodeInfo(builder.MakeNode().Name("n-" + z).Label(api.LabelTopologyZone, z).Obj())
+		return nodeInfo(builder.MakeNode().Name("n-"+z).Label(api.LabelTopologyZone, z).Obj())
 	}
 	bare := nodeInfo(builder.MakeNode().Name("bare").Obj())
 	pod := framework.MustPodInfo(builder.MakePod().Name("p").Obj())
