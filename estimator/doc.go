@@ -44,8 +44,8 @@
 // AssignCache is Koordinator's per-node assign cache: NodeMetrics plus the
 // pods assigned to each node, with the reported usage, the estimated deltas of
 // pods the metric does not show yet, prod accounting and aggregated
-// percentiles kept incrementally. It implements UsageSource, which is all the
-// LoadAware filter and score halves read; feed it NodeMetrics
+// percentiles kept incrementally. It implements UsageSource, which is all
+// LoadAwareScheduling reads; feed it NodeMetrics
 // (UpdateNodeMetric) and pod events (AddPod, UpdatePod, DeletePod), and
 // Reserve/Unreserve keep it current during scheduling. NodeState is
 // Koordinator's /node/:name debug view as data (each assigned pod's estimate,

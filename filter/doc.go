@@ -19,9 +19,7 @@
 // filter/coscheduling and Koordinator's filter/loadaware. Homes import
 // this package, never the reverse.
 //
-// It also holds v1.37's DynamicResources and the usage-threshold filter
-// that LoadAwareScheduling (filter/loadaware) joins with its score. Each
-// reports the kube-scheduler (or Koordinator) name, reproduces its
-// verdicts and reason strings exactly, and runs its per-node Filter
-// without allocating or hoistable map lookups.
+// It also holds v1.37's DynamicResources, which reports kube-scheduler's
+// name, reproduces its verdicts and reason strings exactly, and runs its
+// per-node Filter without allocating or hoistable map lookups.
 package filter

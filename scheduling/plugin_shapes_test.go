@@ -17,7 +17,6 @@ import (
 	"github.com/schedkit/schedkit/filter/tainttoleration"
 
 	"github.com/schedkit/schedkit/config"
-	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/filter/coscheduling"
 	"github.com/schedkit/schedkit/filter/defaultpreemption"
 	"github.com/schedkit/schedkit/filter/gangscheduling"
@@ -76,13 +75,11 @@ func shapePlugins() []shapePlugin {
 		noArgs(config.CinderLimitsName, nodevolumelimits.NewCinderLimits),
 		home(config.NodeAffinityName, nodeaffinity.New),
 		home(config.InterPodAffinityName, interpodaffinity.New),
-		{config.LoadAwareSchedulingName, filter.NewLoadAware, filter.LoadAwareFactory, false},
 		home(config.VolumeBindingName, volumebinding.New),
 		noArgs(config.ImageLocalityName, imagelocality.New),
 		home(config.NodeResourcesFitName, noderesources.NewFit),
 		home(config.NodeResourcesBalancedAllocationName, noderesources.NewBalancedAllocation),
 		home(config.PodTopologySpreadName, podtopologyspread.New),
-		{config.LoadAwareSchedulingName, scoring.NewLoadAware, scoring.LoadAwareFactory, false},
 		{config.TargetLoadPackingName, scoring.NewTargetLoadPacking, scoring.TargetLoadPackingFactory, false},
 		{config.TargetLoadPackingName, scoring.NewTargetLoadPacking, scoring.TargetLoadPackingFactoryWith(scoring.WithNodeLoadSource(scoring.NodeLoads{})), false},
 		{config.LoadVariationRiskBalancingName, scoring.NewLoadVariationRiskBalancing, scoring.LoadVariationRiskBalancingFactory, false},

@@ -3,7 +3,6 @@ package scoring
 import (
 	"testing"
 
-	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/frameworktest"
 	"pgregory.net/rapid"
@@ -27,7 +26,6 @@ func TestConformance(t *testing.T) {
 		{"LoadVariationRiskBalancing", func(*rapid.T) (fw.Plugin, error) {
 			return newLoadVariationRiskBalancing(nil, trimaranNameLoads{})
 		}},
-		{"LoadAware", func(*rapid.T) (fw.Plugin, error) { return NewLoadAware(config.DefaultLoadAwareSchedulingArgs(), nil) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			frameworktest.RunCases(t, func(rt *rapid.T) frameworktest.Case {

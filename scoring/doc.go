@@ -13,8 +13,7 @@
 // filter.) Homes import this package, never the reverse.
 //
 // It also holds scheduler-plugins' Trimaran plugins (TargetLoadPacking,
-// LoadVariationRiskBalancing) and the score that LoadAwareScheduling
-// (filter/loadaware) joins with its filter. Raw and normalized scores
+// LoadVariationRiskBalancing). Raw and normalized scores
 // equal the anchors' number for number, integer rounding included, and
 // the per-node Score path does not allocate.
 package scoring

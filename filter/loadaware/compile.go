@@ -1,7 +1,3 @@
-// Package loadaware holds what the LoadAwareScheduling filter half (package
-// filter) and score half (package scoring) share: the args compiled into
-// vectors, the node-annotation threshold override, the per-cycle state of the
-// incoming pod, and building an AssignCache from the args.
 package loadaware
 
 import (
@@ -17,43 +13,20 @@ import (
 
 // State keys, by kube-scheduler's convention.
 const (
-	PreFilterStateKey framework.StateKey = "PreFilter" + config.LoadAwareSchedulingName
-	PreScoreStateKey  framework.StateKey = "PreScore" + config.LoadAwareSchedulingName
+	preFilterStateKey framework.StateKey = "PreFilter" + config.LoadAwareSchedulingName
+	preScoreStateKey  framework.StateKey = "PreScore" + config.LoadAwareSchedulingName
 )
 
 // Reason strings of Koordinator's LoadAwareScheduling filter.
 const (
-	ReasonNodeMetricExpired        = "node(s) nodeMetric expired"
-	ReasonUsageExceedThreshold     = "node(s) %s usage exceed threshold"
-	ReasonAggregatedUsageThreshold = "node(s) %s aggregated usage exceed threshold"
-	ReasonNodeNotFound             = "node not found"
+	ErrReasonNodeMetricExpired              = "node(s) nodeMetric expired"
+	ErrReasonUsageExceedThreshold           = "node(s) %s usage exceed threshold"
+	ErrReasonAggregatedUsageExceedThreshold = "node(s) %s aggregated usage exceed threshold"
+	errReasonNodeNotFound                   = "node not found"
 )
 
-// Fork, Commit and Revert branch a plugin's usage source with a
-// scheduler's fork when the source is framework.Forkable (an
-// estimator.AssignCache is); other sources are left alone.
-func Fork(src estimator.UsageSource) {
-	if f, ok := src.(framework.Forkable); ok {
-		f.Fork()
-	}
-}
-
-// Commit: see Fork.
-func Commit(src estimator.UsageSource) {
-	if f, ok := src.(framework.Forkable); ok {
-		f.Commit()
-	}
-}
-
-// Revert: see Fork.
-func Revert(src estimator.UsageSource) {
-	if f, ok := src.(framework.Forkable); ok {
-		f.Revert()
-	}
-}
-
-// Clock returns h's clock, or the wall clock for a nil handle.
-func Clock(h framework.Handle) framework.Clock {
+// clockOf returns h's clock, or the wall clock for a nil handle.
+func clockOf(h framework.Handle) framework.Clock {
 	if h != nil {
 		if c := h.Clock(); c != nil {
 			return c
@@ -62,10 +35,10 @@ func Clock(h framework.Handle) framework.Clock {
 	return framework.RealClock{}
 }
 
-// NewCache builds the AssignCache the args describe: the estimator named by
+// newCache builds the AssignCache the args describe: the estimator named by
 // args.Estimator from reg (nil: estimator.NewRegistry()), vectorizing every
 // resource the args name, with h's clock. args must be defaulted.
-func NewCache(args config.LoadAwareSchedulingArgs, reg *estimator.Registry, h framework.Handle) (*estimator.AssignCache, error) {
+func newCache(args config.LoadAwareSchedulingArgs, reg *estimator.Registry, h framework.Handle) (*estimator.AssignCache, error) {
 	est, err := reg.New(args.Estimator, estimator.Options{
 		ScalingFactors: args.EstimatedScalingFactors,
 		AllowCustomize: args.AllowCustomizeEstimation,
@@ -77,7 +50,7 @@ func NewCache(args config.LoadAwareSchedulingArgs, reg *estimator.Registry, h fr
 	}
 	return estimator.NewAssignCache(est, estimator.CacheOptions{
 		Resources:                         args.VectorizedResources(),
-		Clock:                             Clock(h),
+		Clock:                             clockOf(h),
 		ProdUsageIncludeSys:               args.ProdUsageIncludeSys,
 		EstimatedSecondsAfterPodScheduled: args.EstimatedSecondsAfterPodScheduled,
 		EstimatedSecondsAfterInitialized:  args.EstimatedSecondsAfterInitialized,
@@ -85,8 +58,8 @@ func NewCache(args config.LoadAwareSchedulingArgs, reg *estimator.Registry, h fr
 	})
 }
 
-// AggProfile is an aggregated-usage threshold profile.
-type AggProfile struct {
+// aggProfile is an aggregated-usage threshold profile.
+type aggProfile struct {
 	Thresholds []int64
 	Type       string
 	Duration   time.Duration
@@ -94,9 +67,9 @@ type AggProfile struct {
 	On bool
 }
 
-// Profile is the filter's threshold profile for one node: the args', or the
+// profile is the filter's threshold profile for one node: the args', or the
 // node annotation's parts replacing them.
-type Profile struct {
+type profile struct {
 	Usage []int64
 	Prod  []int64
 	// ProdSet reports a non-empty prod threshold map (the ≤ v1.5 prod test);
@@ -104,15 +77,15 @@ type Profile struct {
 	ProdSet bool
 	UsageOn bool
 	ProdOn  bool
-	Agg     *AggProfile
+	Agg     *aggProfile
 }
 
-// Compiled is a defaulted, validated LoadAwareSchedulingArgs compiled
+// compiled is a defaulted, validated LoadAwareSchedulingArgs compiled
 // against a source's resource order.
-type Compiled struct {
+type compiled struct {
 	Args   config.LoadAwareSchedulingArgs
 	Vec    estimator.Vectorizer
-	Base   Profile
+	Base   profile
 	Compat bool
 	// FilterExpired, EnableWhenExpired and ExpirationSeconds are the expiry
 	// settings, pointers resolved.
@@ -137,16 +110,16 @@ func laAnyNonZero(v []int64) bool {
 	return false
 }
 
-// Compile checks that vec (the usage source's order) vectorizes every
+// compile checks that vec (the usage source's order) vectorizes every
 // resource the args name — a missing one is an error naming it, since its
 // thresholds would otherwise be ignored silently — and compiles the args.
-func Compile(args config.LoadAwareSchedulingArgs, vec estimator.Vectorizer) (*Compiled, error) {
+func compile(args config.LoadAwareSchedulingArgs, vec estimator.Vectorizer) (*compiled, error) {
 	for _, n := range args.VectorizedResources() {
 		if vec.Index(n) < 0 {
 			return nil, fmt.Errorf("loadaware: resource %q named in the args is not vectorized by the usage source (it vectorizes %v)", n, vec)
 		}
 	}
-	c := &Compiled{
+	c := &compiled{
 		Args:              args,
 		Vec:               vec,
 		Compat:            args.CompatibilityMode == config.LoadAwareCompatKoordinatorV15,
@@ -158,7 +131,7 @@ func Compile(args config.LoadAwareSchedulingArgs, vec estimator.Vectorizer) (*Co
 		c.ExpirationSeconds = *s
 	}
 	c.ScoreOff = !laAnyNonZero(c.Weights) && args.DominantResourceWeight == 0
-	c.Base = Profile{
+	c.Base = profile{
 		Usage:   vec.FromAmounts(args.UsageThresholds),
 		Prod:    vec.FromAmounts(args.ProdUsageThresholds),
 		ProdSet: len(args.ProdUsageThresholds) > 0,
@@ -166,7 +139,7 @@ func Compile(args config.LoadAwareSchedulingArgs, vec estimator.Vectorizer) (*Co
 	if a := args.Aggregated; a != nil {
 		if len(a.UsageThresholds) > 0 && a.UsageAggregationType != "" {
 			t := vec.FromAmounts(a.UsageThresholds)
-			c.Base.Agg = &AggProfile{Thresholds: t, Type: a.UsageAggregationType, Duration: a.UsageAggregatedDuration, On: laAnyNonZero(t)}
+			c.Base.Agg = &aggProfile{Thresholds: t, Type: a.UsageAggregationType, Duration: a.UsageAggregatedDuration, On: laAnyNonZero(t)}
 		}
 		if a.ScoreAggregationType != "" {
 			c.ScoreAggType, c.ScoreAggDuration = a.ScoreAggregationType, a.ScoreAggregatedDuration
@@ -177,20 +150,20 @@ func Compile(args config.LoadAwareSchedulingArgs, vec estimator.Vectorizer) (*Co
 	return c, nil
 }
 
-// ProfileMemo remembers the parsed threshold annotation of each annotated
+// profileMemo remembers the parsed threshold annotation of each annotated
 // node (keyed by name, re-parsed when the annotation text changes), so the
 // per-node filter path does not parse JSON. Safe for concurrent use.
-type ProfileMemo struct {
+type profileMemo struct {
 	mu sync.RWMutex
 	m  map[string]*laMemoEntry
 }
 
 type laMemoEntry struct {
 	raw string
-	p   *Profile
+	p   *profile
 }
 
-// ProfileFor returns the node's threshold profile, as Koordinator's
+// profileFor returns the node's threshold profile, as Koordinator's
 // generateUsageThresholdsFilterProfile: the args' profile unless the node
 // carries a valid scheduling.koordinator.sh/usage-thresholds annotation
 // with a usage map, a prod map or an aggregated entry (one with thresholds
@@ -200,7 +173,7 @@ type laMemoEntry struct {
 // annotation that is not valid JSON is ignored (the anchor's fallback; see
 // estimator.ParseUsageThresholdsAnnotation to surface it). Resource names
 // the source does not vectorize are ignored, as in Koordinator.
-func (c *Compiled) ProfileFor(node *api.Node, memo *ProfileMemo) *Profile {
+func (c *compiled) profileFor(node *api.Node, memo *profileMemo) *profile {
 	raw, ok := node.Annotations[estimator.AnnotationCustomUsageThresholds]
 	if !ok {
 		return &c.Base
@@ -221,7 +194,7 @@ func (c *Compiled) ProfileFor(node *api.Node, memo *ProfileMemo) *Profile {
 	return p
 }
 
-func (c *Compiled) parseProfile(node *api.Node) *Profile {
+func (c *compiled) parseProfile(node *api.Node) *profile {
 	ct, err := estimator.ParseUsageThresholdsAnnotation(node)
 	if err != nil || ct == nil {
 		return &c.Base
@@ -245,7 +218,7 @@ func (c *Compiled) parseProfile(node *api.Node) *Profile {
 	}
 	if agg != nil {
 		t := c.Vec.FromAmounts(agg.UsageThresholds)
-		ap := &AggProfile{Thresholds: t, Type: agg.UsageAggregationType, On: laAnyNonZero(t)}
+		ap := &aggProfile{Thresholds: t, Type: agg.UsageAggregationType, On: laAnyNonZero(t)}
 		if agg.UsageAggregatedDuration != nil {
 			ap.Duration = agg.UsageAggregatedDuration.Duration
 		}
@@ -254,11 +227,11 @@ func (c *Compiled) parseProfile(node *api.Node) *Profile {
 	return &p
 }
 
-// State is the incoming pod's per-cycle data, computed once in PreFilter or
+// state is the incoming pod's per-cycle data, computed once in PreFilter or
 // PreScore: its estimate vector (zero, with EstimateErr set, when the
 // estimator failed), whether it is prod and DaemonSet-owned, and the cycle's
 // "now" for the expiry checks. It is immutable.
-type State struct {
+type state struct {
 	Estimate    []int64
 	EstimateErr error
 	Prod        bool
@@ -266,11 +239,11 @@ type State struct {
 	Now         time.Time
 }
 
-// Clone returns s (State is immutable).
-func (s *State) Clone() framework.StateData { return s }
+// Clone returns s (state is immutable).
+func (s *state) Clone() framework.StateData { return s }
 
-// IsDaemonSetPod reports whether any owner reference has kind DaemonSet.
-func IsDaemonSetPod(pod *api.Pod) bool {
+// isDaemonSetPod reports whether any owner reference has kind DaemonSet.
+func isDaemonSetPod(pod *api.Pod) bool {
 	for i := range pod.OwnerReferences {
 		if pod.OwnerReferences[i].Kind == "DaemonSet" {
 			return true
@@ -279,11 +252,11 @@ func IsDaemonSetPod(pod *api.Pod) bool {
 	return false
 }
 
-// NewState computes the pod's State with src and clock.
-func NewState(src estimator.UsageSource, pod *api.Pod, clock framework.Clock) *State {
-	s := &State{
+// newState computes the pod's state with src and clock.
+func newState(src estimator.UsageSource, pod *api.Pod, clock framework.Clock) *state {
+	s := &state{
 		Prod:      estimator.PriorityClassOf(pod) == estimator.PriorityProd,
-		DaemonSet: IsDaemonSetPod(pod),
+		DaemonSet: isDaemonSetPod(pod),
 		Now:       clock.Now(),
 	}
 	est, err := src.EstimatePodVector(pod)
@@ -295,44 +268,44 @@ func NewState(src estimator.UsageSource, pod *api.Pod, clock framework.Clock) *S
 	return s
 }
 
-// GetState reads the State under key, computing and storing it when absent
+// getState reads the state under key, computing and storing it when absent
 // (the plugin's PreFilter/PreScore did not run).
-func GetState(cs *framework.CycleState, key framework.StateKey, src estimator.UsageSource, pod *api.Pod, clock framework.Clock) *State {
+func getState(cs *framework.CycleState, key framework.StateKey, src estimator.UsageSource, pod *api.Pod, clock framework.Clock) *state {
 	if cs != nil {
 		if d, err := cs.Read(key); err == nil {
-			if s, ok := d.(*State); ok {
+			if s, ok := d.(*state); ok {
 				return s
 			}
 		}
 	}
-	s := NewState(src, pod, clock)
+	s := newState(src, pod, clock)
 	if cs != nil {
 		cs.Write(key, s)
 	}
 	return s
 }
 
-// CacheEvents is a usage cache as a framework.ClusterEventHandler: pods
+// cacheEvents is a usage cache as a framework.ClusterEventHandler: pods
 // placed or removed outside the plugin's Reserve and NodeMetric updates.
 // Errors (a pod the estimator rejects, an invalid metric) leave the cache
 // as it was; the cluster is the source of truth.
-type CacheEvents struct{ C *estimator.AssignCache }
+type cacheEvents struct{ c *estimator.AssignCache }
 
-var _ framework.ClusterEventHandler = CacheEvents{}
+var _ framework.ClusterEventHandler = cacheEvents{}
 
 // AssignedPodAdded records pod on its node.
-func (e CacheEvents) AssignedPodAdded(pod *api.Pod) { _ = e.C.AddPod(pod) }
+func (e cacheEvents) AssignedPodAdded(pod *api.Pod) { _ = e.c.AddPod(pod) }
 
 // AssignedPodDeleted removes pod.
-func (e CacheEvents) AssignedPodDeleted(pod *api.Pod) { e.C.DeletePod(pod) }
+func (e cacheEvents) AssignedPodDeleted(pod *api.Pod) { e.c.DeletePod(pod) }
 
 // NodeMetricUpdated stores m.
-func (e CacheEvents) NodeMetricUpdated(m *api.NodeMetric) { _ = e.C.UpdateNodeMetric(m) }
+func (e cacheEvents) NodeMetricUpdated(m *api.NodeMetric) { _ = e.c.UpdateNodeMetric(m) }
 
-// Listen has cache hear the cluster's events through h (a nil h or cache:
+// listen has cache hear the cluster's events through h (a nil h or cache:
 // nothing); the plugins sharing a cache add it once.
-func Listen(h framework.Handle, cache *estimator.AssignCache) {
+func listen(h framework.Handle, cache *estimator.AssignCache) {
 	if h != nil && cache != nil {
-		h.AddClusterEventHandler(CacheEvents{cache})
+		h.AddClusterEventHandler(cacheEvents{cache})
 	}
 }
