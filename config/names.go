@@ -76,4 +76,10 @@ const (
 	// CoschedulingName is scheduler-plugins' Coscheduling plugin
 	// (pkg/coscheduling).
 	CoschedulingName = "Coscheduling"
+	// DynamicResourcesName is kube-scheduler's DynamicResources plugin.
+	DynamicResourcesName = "DynamicResources"
 )
+
+// DynamicResourcesWeight is DynamicResources' score weight in kube's
+// default profile (applyDynamicResources, v1.36 and v1.37).
+const DynamicResourcesWeight = 2

@@ -15,11 +15,8 @@
 // (NodeResourcesFit and NodeResourcesBalancedAllocation),
 // filter/podtopologyspread, filter/interpodaffinity, filter/volumebinding,
 // filter/volumerestrictions, filter/volumezone, filter/nodevolumelimits,
-// filter/defaultpreemption, filter/gangscheduling, scheduler-plugins'
-// filter/coscheduling and Koordinator's filter/loadaware. Homes import
-// this package, never the reverse.
-//
-// It also holds v1.37's DynamicResources, which reports kube-scheduler's
-// name, reproduces its verdicts and reason strings exactly, and runs its
-// per-node Filter without allocating or hoistable map lookups.
+// filter/defaultpreemption, filter/gangscheduling,
+// filter/dynamicresources, scheduler-plugins' filter/coscheduling and
+// Koordinator's filter/loadaware. Homes import this package, never the
+// reverse.
 package filter

@@ -3,6 +3,8 @@ package scheduling
 import (
 	"slices"
 
+	"github.com/schedkit/schedkit/filter/dynamicresources"
+
 	"github.com/schedkit/schedkit/filter/interpodaffinity"
 	"github.com/schedkit/schedkit/filter/nodeaffinity"
 	"github.com/schedkit/schedkit/filter/noderesources"
@@ -10,7 +12,6 @@ import (
 	"github.com/schedkit/schedkit/filter/volumebinding"
 
 	"github.com/schedkit/schedkit/config"
-	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/filter/defaultpreemption"
 	"github.com/schedkit/schedkit/filter/loadaware"
 	"github.com/schedkit/schedkit/filter/nodename"
@@ -117,7 +118,7 @@ func PluginsFor(v framework.KubeVersion) []PluginSpec {
 			Points: append(slices.Clone(both), scores...), InDefault: true, Weight: 2},
 		{Name: config.InterPodAffinityName, DefaultArgs: anyOf(interpodaffinity.DefaultInterPodAffinityArgs), Factory: interpodaffinity.New,
 			Points: append(slices.Clone(both), scores...), InDefault: true, Weight: 2},
-		{Name: config.DynamicResourcesName, DefaultArgs: anyOf(config.DefaultDynamicResourcesArgs), Factory: filter.DynamicResourcesFactory,
+		{Name: config.DynamicResourcesName, DefaultArgs: anyOf(dynamicresources.DefaultDynamicResourcesArgs), Factory: dynamicresources.New,
 			Points:    []string{PointPreEnqueue, PointPreFilter, PointFilter, PointPostFilter, PointScore, PointReserve, PointPreBind},
 			InDefault: true, Weight: config.DynamicResourcesWeight},
 		{Name: config.DefaultPreemptionName, DefaultArgs: anyOf(defaultpreemption.DefaultDefaultPreemptionArgs), Factory: defaultpreemption.New,

@@ -3,6 +3,7 @@ package configfile
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/schedkit/schedkit/filter/dynamicresources"
 	"maps"
 	"reflect"
 	"slices"
@@ -63,7 +64,7 @@ func codecs() map[string]codec {
 		config.LoadAwareSchedulingName:             {decode: decodeLA, typ: reflect.TypeFor[config.LoadAwareSchedulingArgs](), atBuild: true},
 		config.DefaultPreemptionName:               {decode: decodeDP, typ: reflect.TypeFor[defaultpreemption.DefaultPreemptionArgs]()},
 		config.VolumeBindingName:                   volumeBindingCodec(false),
-		dynamicResourcesName:                       {decode: decodeDRA, typ: reflect.TypeFor[config.DynamicResourcesArgs]()},
+		dynamicResourcesName:                       {decode: decodeDRA, typ: reflect.TypeFor[dynamicresources.DynamicResourcesArgs]()},
 	}
 }
 
@@ -554,7 +555,7 @@ type dynamicResourcesArgs struct {
 // v1.37 (DRASchedulerFilterTimeout, DRADeviceBindingConditions and
 // DRAResourceClaimDeviceStatus on): filterTimeout 10s and bindingTimeout 10m
 // when absent; filterTimeout must not be negative and bindingTimeout must be
-// at least 1s. The plugin gets them as config.DynamicResourcesArgs.
+// at least 1s. The plugin gets them as dynamicresources.DynamicResourcesArgs.
 func decodeDRA(path string, v any) (any, any, error, error) {
 	var w dynamicResourcesArgs
 	if err := decodeStrict(path, v, &w); err != nil {
@@ -577,7 +578,7 @@ func decodeDRA(path string, v any) (any, any, error, error) {
 	if len(errs) > 0 {
 		verr = errs.err()
 	}
-	return config.DynamicResourcesArgs{FilterTimeout: w.FilterTimeout.Duration, BindingTimeout: w.BindingTimeout.Duration}, w, verr, nil
+	return dynamicresources.DynamicResourcesArgs{FilterTimeout: w.FilterTimeout.Duration, BindingTimeout: w.BindingTimeout.Duration}, w, verr, nil
 }
 
 // kubeRemoved are the plugins kube-scheduler's v1 validation rejects as

@@ -3,6 +3,7 @@ package configfile
 import (
 	"context"
 	"fmt"
+	"github.com/schedkit/schedkit/filter/dynamicresources"
 	"os"
 	"path/filepath"
 	"strings"
@@ -400,7 +401,7 @@ func TestConfigDynamicResources(t *testing.T) {
 	if d := cmp.Diff(want, cfgListsOf(p)); d != "" {
 		t.Errorf("profile differs from the default one (-want +got):\n%s", d)
 	}
-	if d := cmp.Diff(config.DynamicResourcesArgs{BindingTimeout: time.Second}, p.Args[config.DynamicResourcesName]); d != "" {
+	if d := cmp.Diff(dynamicresources.DynamicResourcesArgs{BindingTimeout: time.Second}, p.Args[config.DynamicResourcesName]); d != "" {
 		t.Errorf("DynamicResources args (-want +got):\n%s", d)
 	}
 	if out := cfgWriteString(t, c); !strings.Contains(out, "bindingTimeout: 1s\n      filterTimeout: 0s\n      kind: DynamicResourcesArgs") {

@@ -1,6 +1,7 @@
 package configfile
 
 import (
+	"github.com/schedkit/schedkit/filter/dynamicresources"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -81,7 +82,7 @@ func TestConfigSeed004Minimal(t *testing.T) {
 		config.NodeAffinityName:                    nodeaffinity.DefaultNodeAffinityArgs(),
 		config.DefaultPreemptionName:               defaultpreemption.DefaultDefaultPreemptionArgs(),
 		config.VolumeBindingName:                   volumebinding.DefaultVolumeBindingArgs().ForKubeVersion(framework.DefaultKubeVersion),
-		config.DynamicResourcesName:                config.DefaultDynamicResourcesArgs(),
+		config.DynamicResourcesName:                dynamicresources.DefaultDynamicResourcesArgs(),
 	}
 	if d := cmp.Diff(wantArgs, c.Profiles[0].Args, cmpopts.EquateEmpty()); d != "" {
 		t.Errorf("args (-want +got):\n%s", d)

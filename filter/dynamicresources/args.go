@@ -1,16 +1,9 @@
-package config
+package dynamicresources
 
 import (
 	"fmt"
 	"time"
 )
-
-// DynamicResourcesName is kube-scheduler's DynamicResources plugin.
-const DynamicResourcesName = "DynamicResources"
-
-// DynamicResourcesWeight is DynamicResources' score weight in kube's
-// default profile (applyDynamicResources, v1.36 and v1.37).
-const DynamicResourcesWeight = 2
 
 // The defaults of DynamicResourcesArgs (kube-scheduler's
 // DynamicResourcesFilterTimeoutDefault and

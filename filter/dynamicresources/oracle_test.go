@@ -1,10 +1,11 @@
-package filter_test
+package dynamicresources_test
 
 import (
 	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/schedkit/schedkit/filter/dynamicresources"
 	"os"
 	"reflect"
 	"regexp"
@@ -12,7 +13,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/filter/noderesources"
 
 	"github.com/schedkit/schedkit/config"
@@ -21,10 +21,10 @@ import (
 	"github.com/schedkit/schedkit/internal/st"
 )
 
-// The DRA oracle's cases (testdata/draoracle/cases.jsonl) run through
-// filter.DynamicResources exactly as the oracle runs kube-scheduler v1.37.2's
-// plugin (testdata/draoracle/main.go), compared with kube's answers, which
-// testdata/draoracle/kube.jsonl pins.
+// The DRA oracle's cases (filter/testdata/draoracle/cases.jsonl) run through
+// dynamicresources.DynamicResources exactly as the oracle runs kube-scheduler v1.37.2's
+// plugin (filter/testdata/draoracle/main.go), compared with kube's answers, which
+// filter/testdata/draoracle/kube.jsonl pins.
 
 type oracleCase struct {
 	Name string `json:"name"`
@@ -183,11 +183,11 @@ func runOracleCase(t *testing.T, c *oracleCase) []oraclePod {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := filter.NewDynamicResources(config.DefaultDynamicResourcesArgs(), st.DRAHandleOf(snap))
+	p, err := dynamicresources.New(dynamicresources.DefaultDynamicResourcesArgs(), st.DRAHandleOf(snap))
 	if err != nil {
 		t.Fatal(err)
 	}
-	pl := p.(*filter.DynamicResources)
+	pl := p.(*dynamicresources.DynamicResources)
 	var runFit func(*framework.PodInfo) *oracleFit
 	if f := c.DRA.Fit; f != nil {
 		runFit = oracleFitRunner(t, snap, noderesources.NodeResourcesFitArgs{ScoringStrategy: &noderesources.ScoringStrategy{
@@ -388,11 +388,11 @@ func normalized(p oraclePod) string {
 }
 
 // TestDynamicResourcesMatchesKubeOracle runs every DRA case of the oracle
-// through filter.DynamicResources and compares each pod's statuses, scores,
+// through dynamicresources.DynamicResources and compares each pod's statuses, scores,
 // chosen node and the claims afterwards with kube-scheduler v1.37.2's.
 func TestDynamicResourcesMatchesKubeOracle(t *testing.T) {
-	cases := readJSONLines[oracleCase](t, "testdata/draoracle/cases.jsonl")
-	want := readJSONLines[oracleOutput](t, "testdata/draoracle/kube.jsonl")
+	cases := readJSONLines[oracleCase](t, "../testdata/draoracle/cases.jsonl")
+	want := readJSONLines[oracleOutput](t, "../testdata/draoracle/kube.jsonl")
 	if len(cases) != len(want) {
 		t.Fatalf("%d cases, %d answers", len(cases), len(want))
 	}

@@ -1,4 +1,4 @@
-package filter
+package dynamicresources
 
 import (
 	"context"
@@ -7,7 +7,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
@@ -97,7 +96,7 @@ func draCycle(t rapid.TB, pl *DynamicResources, snap *framework.Snapshot, pod *a
 }
 
 func newDRAPlugin(t rapid.TB, snap *framework.Snapshot) *DynamicResources {
-	p, err := NewDynamicResources(config.DefaultDynamicResourcesArgs(), st.DRAHandleOf(snap))
+	p, err := New(DefaultDynamicResourcesArgs(), st.DRAHandleOf(snap))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,10 @@
-package filter
+// Package dynamicresources is kube-scheduler's DynamicResources plugin
+// (pkg/scheduler/framework/plugins/dynamicresources; v1.37, the default
+// release, or v1.36) with its args: it allocates the devices of a pod's
+// ResourceClaims with the structured allocator of internal/dra, reproducing
+// kube's verdicts, scores and reason strings exactly, and runs its
+// per-node Filter without allocating or hoistable map lookups.
+package dynamicresources
 
 import (
 	"context"
@@ -37,7 +43,7 @@ import (
 // timeout and does not wait otherwise), finalizers, and the pod status
 // update that names the extended-resource claim.
 type DynamicResources struct {
-	args     config.DynamicResourcesArgs
+	args     DynamicResourcesArgs
 	features allocator.Features
 	cache    *cel.Cache
 	clock    framework.Clock
@@ -70,15 +76,15 @@ var (
 	_ framework.NodeLocalPlugin         = (*DynamicResources)(nil)
 )
 
-// DynamicResourcesFactory is NewDynamicResources as a framework.Factory:
-// nil args mean config.DefaultDynamicResourcesArgs().
-func DynamicResourcesFactory(args any, h framework.Handle) (framework.Plugin, error) {
-	return config.NewPlugin(config.DynamicResourcesName, args, h, config.DefaultDynamicResourcesArgs, NewDynamicResources)
+// New builds DynamicResources (a *DynamicResources) with the allocator
+// features of h's release: nil args mean DefaultDynamicResourcesArgs(); a
+// DynamicResourcesArgs or a pointer to one is used as given, validated. It
+// is a framework.Factory.
+func New(args any, h framework.Handle) (framework.Plugin, error) {
+	return config.NewPlugin(config.DynamicResourcesName, args, h, DefaultDynamicResourcesArgs, newDynamicResources)
 }
 
-// NewDynamicResources builds DynamicResources with the allocator features
-// of h's release.
-func NewDynamicResources(a config.DynamicResourcesArgs, h framework.Handle) (framework.Plugin, error) {
+func newDynamicResources(a DynamicResourcesArgs, h framework.Handle) (framework.Plugin, error) {
 	if err := a.Validate(); err != nil {
 		return nil, err
 	}
