@@ -4,10 +4,8 @@
 // names (names.go, the role of kube's plugins/names), the generic args
 // helpers (Args, ArgsFrom, NewPlugin, NoArgs), the args vocabulary more
 // than one plugin uses (ResourceSpec, UtilizationShapePoint,
-// ValidateShape), the args of the plugins that live in the root package
-// scoring (scheduler-plugins' TargetLoadPacking and
-// LoadVariationRiskBalancing) and Koordinator's LoadAwareScheduling's
-// args, which its estimators also receive (estimator.Options.Args). A
+// ValidateShape) and Koordinator's LoadAwareScheduling's args, which its
+// estimators also receive (estimator.Options.Args). A
 // plugin that lives in a home package of its own (filter/<plugin>,
 // scoring/<plugin>) keeps its args there; config never imports a home.
 package config

@@ -76,6 +76,13 @@ const (
 	// CoschedulingName is scheduler-plugins' Coscheduling plugin
 	// (pkg/coscheduling).
 	CoschedulingName = "Coscheduling"
+	// TargetLoadPackingName is scheduler-plugins' Trimaran TargetLoadPacking
+	// score plugin (pkg/trimaran/targetloadpacking).
+	TargetLoadPackingName = "TargetLoadPacking"
+	// LoadVariationRiskBalancingName is scheduler-plugins' Trimaran
+	// LoadVariationRiskBalancing score plugin
+	// (pkg/trimaran/loadvariationriskbalancing).
+	LoadVariationRiskBalancingName = "LoadVariationRiskBalancing"
 	// DynamicResourcesName is kube-scheduler's DynamicResources plugin.
 	DynamicResourcesName = "DynamicResources"
 )

@@ -2,6 +2,7 @@ package scheduling_test
 
 import (
 	"fmt"
+	"github.com/schedkit/schedkit/scoring/trimaran"
 	"reflect"
 	"strings"
 	"testing"
@@ -31,7 +32,6 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/scheduling"
 	"github.com/schedkit/schedkit/scheduling/defaultbinder"
-	"github.com/schedkit/schedkit/scoring"
 	"github.com/schedkit/schedkit/scoring/podgrouppodscount"
 	"github.com/schedkit/schedkit/scoring/queuesort"
 	"github.com/schedkit/schedkit/scoring/topologyaware"
@@ -80,10 +80,10 @@ func shapePlugins() []shapePlugin {
 		home(config.NodeResourcesFitName, noderesources.NewFit),
 		home(config.NodeResourcesBalancedAllocationName, noderesources.NewBalancedAllocation),
 		home(config.PodTopologySpreadName, podtopologyspread.New),
-		{config.TargetLoadPackingName, scoring.NewTargetLoadPacking, scoring.TargetLoadPackingFactory, false},
-		{config.TargetLoadPackingName, scoring.NewTargetLoadPacking, scoring.TargetLoadPackingFactoryWith(scoring.WithNodeLoadSource(scoring.NodeLoads{})), false},
-		{config.LoadVariationRiskBalancingName, scoring.NewLoadVariationRiskBalancing, scoring.LoadVariationRiskBalancingFactory, false},
-		{config.LoadVariationRiskBalancingName, scoring.NewLoadVariationRiskBalancing, scoring.LoadVariationRiskBalancingFactoryWith(scoring.WithNodeLoadSource(scoring.NodeLoads{})), false},
+		home(config.TargetLoadPackingName, trimaran.NewTargetLoadPacking),
+		home(config.TargetLoadPackingName, trimaran.TargetLoadPackingFactoryWith(trimaran.WithNodeLoadSource(trimaran.NodeLoads{}))),
+		home(config.LoadVariationRiskBalancingName, trimaran.NewLoadVariationRiskBalancing),
+		home(config.LoadVariationRiskBalancingName, trimaran.LoadVariationRiskBalancingFactoryWith(trimaran.WithNodeLoadSource(trimaran.NodeLoads{}))),
 		noArgs(config.PrioritySortName, queuesort.New),
 		noArgs(config.DefaultBinderName, defaultbinder.New),
 		noArgs(config.GangSchedulingName, gangscheduling.New),

@@ -8,12 +8,9 @@
 // The plugins that only order live in homes beneath it, one package per
 // plugin, named after kube-scheduler's plugin package: scoring/imagelocality,
 // scoring/queuesort (PrioritySort), scoring/topologyaware
-// (TopologyPlacementGenerator) and scoring/podgrouppodscount. (Plugins
-// that also reject, with the scores they compute, live beneath package
-// filter.) Homes import this package, never the reverse.
-//
-// It also holds scheduler-plugins' Trimaran plugins (TargetLoadPacking,
-// LoadVariationRiskBalancing). Raw and normalized scores
-// equal the anchors' number for number, integer rounding included, and
-// the per-node Score path does not allocate.
+// (TopologyPlacementGenerator), scoring/podgrouppodscount and
+// scheduler-plugins' scoring/trimaran (TargetLoadPacking,
+// LoadVariationRiskBalancing). (Plugins that also reject, with the scores
+// they compute, live beneath package filter.) Homes import this package,
+// never the reverse.
 package scoring

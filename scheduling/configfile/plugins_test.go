@@ -2,6 +2,7 @@ package configfile
 
 import (
 	"context"
+	"github.com/schedkit/schedkit/scoring/trimaran"
 	"strings"
 	"testing"
 
@@ -70,16 +71,16 @@ func TestTrimaranConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := cfg.Profiles[0]
-	tlp := config.DefaultTargetLoadPackingArgs()
+	tlp := trimaran.DefaultTargetLoadPackingArgs()
 	tlp.WatcherAddress, tlp.TargetUtilization = "http://127.0.0.1:2020", 60
 	tlp.DefaultRequests = resource.List{resource.CPU: resource.MustParse("500m")}
 	if diff := cmp.Diff(tlp, p.Args[config.TargetLoadPackingName], cmp.Comparer(func(a, b resource.Quantity) bool { return a.Equal(b) })); diff != "" {
 		t.Errorf("TargetLoadPacking args (-want +got):\n%s", diff)
 	}
-	lv := config.DefaultLoadVariationRiskBalancingArgs()
+	lv := trimaran.DefaultLoadVariationRiskBalancingArgs()
 	lv.SetDefaults()
 	yes := true
-	lv.MetricProvider = config.MetricProviderSpec{Type: config.Prometheus, Address: "http://prometheus:9090", InsecureSkipVerify: &yes}
+	lv.MetricProvider = trimaran.MetricProviderSpec{Type: trimaran.Prometheus, Address: "http://prometheus:9090", InsecureSkipVerify: &yes}
 	lv.SafeVarianceSensitivity = 2
 	if diff := cmp.Diff(lv, p.Args[config.LoadVariationRiskBalancingName]); diff != "" {
 		t.Errorf("LoadVariationRiskBalancing args (-want +got):\n%s", diff)

@@ -1,4 +1,4 @@
-package config
+package trimaran
 
 import (
 	"errors"
@@ -6,14 +6,8 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/resource"
-)
-
-// Names of scheduler-plugins' Trimaran score plugins
-// (pkg/trimaran/targetloadpacking, pkg/trimaran/loadvariationriskbalancing).
-const (
-	TargetLoadPackingName          = "TargetLoadPacking"
-	LoadVariationRiskBalancingName = "LoadVariationRiskBalancing"
 )
 
 // Defaults of the Trimaran args, as scheduler-plugins'
@@ -34,8 +28,8 @@ const (
 )
 
 var (
-	_ Args = (*TargetLoadPackingArgs)(nil)
-	_ Args = (*LoadVariationRiskBalancingArgs)(nil)
+	_ config.Args = (*TargetLoadPackingArgs)(nil)
+	_ config.Args = (*LoadVariationRiskBalancingArgs)(nil)
 )
 
 // MetricProviderType names a load-watcher metrics provider.
@@ -171,7 +165,7 @@ func (a TargetLoadPackingArgs) Multiplier() (float64, error) {
 // TargetLoadPackingArgsFrom converts the args a framework.Factory receives
 // (nil: the defaults), then defaults and validates them.
 func TargetLoadPackingArgsFrom(args any) (TargetLoadPackingArgs, error) {
-	a, err := ArgsFrom("targetloadpacking", args, DefaultTargetLoadPackingArgs)
+	a, err := config.ArgsFrom("targetloadpacking", args, DefaultTargetLoadPackingArgs)
 	if err != nil {
 		return a, err
 	}
@@ -238,7 +232,7 @@ func (a LoadVariationRiskBalancingArgs) Validate() error {
 // LoadVariationRiskBalancingArgsFrom converts the args a framework.Factory
 // receives (nil: the defaults), then defaults and validates them.
 func LoadVariationRiskBalancingArgsFrom(args any) (LoadVariationRiskBalancingArgs, error) {
-	a, err := ArgsFrom("loadvariationriskbalancing", args, DefaultLoadVariationRiskBalancingArgs)
+	a, err := config.ArgsFrom("loadvariationriskbalancing", args, DefaultLoadVariationRiskBalancingArgs)
 	if err != nil {
 		return a, err
 	}

@@ -1,9 +1,8 @@
-package scoring
+package trimaran
 
 import (
 	"testing"
 
-	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 )
@@ -42,10 +41,10 @@ func TestTrimaranNodeLoadSourceOption(t *testing.T) {
 	}{
 		// 10 % of 1000m + 100m = 20 % → round(40 + 60·20/40) = 70.
 		{"TargetLoadPacking with loads", TargetLoadPackingFactoryWith(WithNodeLoadSource(loads)), 70},
-		{"TargetLoadPacking without", TargetLoadPackingFactory, framework.MinNodeScore},
+		{"TargetLoadPacking without", NewTargetLoadPacking, framework.MinNodeScore},
 		// CPU mean 10 % + request 10 % = 0.2, σ 0: (1 − 0.2/2)·100 = 90.
 		{"LoadVariationRiskBalancing with loads", LoadVariationRiskBalancingFactoryWith(WithNodeLoadSource(loads)), 90},
-		{"LoadVariationRiskBalancing without", LoadVariationRiskBalancingFactory, framework.MinNodeScore},
+		{"LoadVariationRiskBalancing without", NewLoadVariationRiskBalancing, framework.MinNodeScore},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			pl, err := tt.factory(nil, nil)
@@ -57,7 +56,7 @@ func TestTrimaranNodeLoadSourceOption(t *testing.T) {
 			}
 		})
 	}
-	if _, err := NewLoadVariationRiskBalancing(config.DefaultLoadVariationRiskBalancingArgs(), nil, WithNodeLoadSource(nil)); err == nil {
+	if _, err := newLVRB(DefaultLoadVariationRiskBalancingArgs(), nil, WithNodeLoadSource(nil)); err == nil {
 		t.Error("LoadVariationRiskBalancing: nil source accepted")
 	}
 }

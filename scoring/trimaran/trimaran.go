@@ -1,4 +1,10 @@
-package scoring
+// Package trimaran is scheduler-plugins' Trimaran load-aware score plugins
+// (pkg/trimaran) over kube-scheduler's framework (v1.37, the default
+// release, or v1.36): TargetLoadPacking and LoadVariationRiskBalancing,
+// with their args. They read each node's measured load (api.NodeLoad) from
+// their handle (framework.Handle.NodeLoads) or a NodeLoadSource, and their
+// scores equal scheduler-plugins' number for number.
+package trimaran
 
 import (
 	"context"
@@ -65,7 +71,7 @@ const (
 // their node (deleted, reverted) stop counting. The records are part of a
 // scheduler's branch (Fork). There is no NormalizeScore.
 type TargetLoadPacking struct {
-	args       config.TargetLoadPackingArgs
+	args       TargetLoadPackingArgs
 	target     float64
 	defMilli   int64
 	multiplier float64
@@ -91,13 +97,13 @@ var (
 	_ framework.ForkablePlugin   = (*TargetLoadPacking)(nil)
 )
 
-// NewTargetLoadPacking builds the plugin (a *TargetLoadPacking) reading
+// newTLP builds the plugin (a *TargetLoadPacking) reading
 // loads from the WithNodeLoadSource option, or without it from h
 // (framework.Handle.NodeLoads: a scheduler's NodeLoads; without a handle
-// no node has a load); args are defaulted and validated. TargetLoadPackingFactory is its
-// framework.Factory.
-func NewTargetLoadPacking(args config.TargetLoadPackingArgs, h framework.Handle, opts ...TrimaranOption) (framework.Plugin, error) {
-	a, err := config.TargetLoadPackingArgsFrom(args)
+// no node has a load); args are defaulted and validated.
+// NewTargetLoadPacking is its framework.Factory.
+func newTLP(args TargetLoadPackingArgs, h framework.Handle, opts ...Option) (framework.Plugin, error) {
+	a, err := TargetLoadPackingArgsFrom(args)
 	if err != nil {
 		return nil, err
 	}
@@ -122,7 +128,7 @@ func clockOf(h framework.Handle) framework.Clock {
 func (pl *TargetLoadPacking) Name() string { return config.TargetLoadPackingName }
 
 // Args returns the defaulted args.
-func (pl *TargetLoadPacking) Args() config.TargetLoadPackingArgs { return pl.args }
+func (pl *TargetLoadPacking) Args() TargetLoadPackingArgs { return pl.args }
 
 // PredictCPU is TargetLoadPacking's cpu prediction for a pod in millicores:
 // per container its cpu limit, else round(request × multiplier), else the
@@ -314,7 +320,7 @@ func (pl *TargetLoadPacking) Revert() {
 // that has (0 when neither). A node without load scores 0. There is no
 // NormalizeScore.
 type LoadVariationRiskBalancing struct {
-	args  config.LoadVariationRiskBalancingArgs
+	args  LoadVariationRiskBalancingArgs
 	loads trimaranLoads
 }
 
@@ -323,13 +329,12 @@ var (
 	_ framework.BatchScorePlugin = (*LoadVariationRiskBalancing)(nil)
 )
 
-// NewLoadVariationRiskBalancing builds the plugin (a
-// *LoadVariationRiskBalancing) reading loads as TargetLoadPacking does
-// (the WithNodeLoadSource option, else h's); args are defaulted and
-// validated.
-// LoadVariationRiskBalancingFactory is its framework.Factory.
-func NewLoadVariationRiskBalancing(args config.LoadVariationRiskBalancingArgs, h framework.Handle, opts ...TrimaranOption) (framework.Plugin, error) {
-	a, err := config.LoadVariationRiskBalancingArgsFrom(args)
+// newLVRB builds the plugin (a *LoadVariationRiskBalancing) reading loads
+// as TargetLoadPacking does (the WithNodeLoadSource option, else h's);
+// args are defaulted and validated. NewLoadVariationRiskBalancing is its
+// framework.Factory.
+func newLVRB(args LoadVariationRiskBalancingArgs, h framework.Handle, opts ...Option) (framework.Plugin, error) {
+	a, err := LoadVariationRiskBalancingArgsFrom(args)
 	if err != nil {
 		return nil, err
 	}
@@ -344,7 +349,7 @@ func NewLoadVariationRiskBalancing(args config.LoadVariationRiskBalancingArgs, h
 func (pl *LoadVariationRiskBalancing) Name() string { return config.LoadVariationRiskBalancingName }
 
 // Args returns the defaulted args.
-func (pl *LoadVariationRiskBalancing) Args() config.LoadVariationRiskBalancingArgs { return pl.args }
+func (pl *LoadVariationRiskBalancing) Args() LoadVariationRiskBalancingArgs { return pl.args }
 
 type lvrbState struct {
 	src           NodeLoadSource
@@ -353,10 +358,10 @@ type lvrbState struct {
 
 func (s *lvrbState) Clone() framework.StateData { return s }
 
-// TrimaranRequests is the pod's cpu (millicores) and memory (bytes)
+// Requests is the pod's cpu (millicores) and memory (bytes)
 // request as Trimaran's GetResourceRequested: the containers' requests
 // summed, raised to any init container's, plus the overhead.
-func TrimaranRequests(pod *api.Pod) (milliCPU, memory int64) {
+func Requests(pod *api.Pod) (milliCPU, memory int64) {
 	for i := range pod.Spec.Containers {
 		r := pod.Spec.Containers[i].Resources.Requests
 		milliCPU += r[resource.CPU].MilliValue()
@@ -384,7 +389,7 @@ func (pl *LoadVariationRiskBalancing) PreScore(_ context.Context, cs *framework.
 
 func (pl *LoadVariationRiskBalancing) newState(cs *framework.CycleState, pod *api.Pod) *lvrbState {
 	s := &lvrbState{src: pl.loads.source()}
-	s.milli, s.memory = TrimaranRequests(pod)
+	s.milli, s.memory = Requests(pod)
 	return s
 }
 
@@ -427,12 +432,12 @@ func (pl *LoadVariationRiskBalancing) score(st *lvrbState, ni *framework.NodeInf
 	cpuAvg, cpuStd, cpuOK := load.Stat(api.LoadMetricCPU)
 	if cpuOK {
 		c := float64(ni.Allocatable.MilliCPU)
-		cpuScore = LoadRiskScore(TrimaranResourceStats{Capacity: c, Req: float64(st.milli), UsedAvg: cpuAvg * c / 100, UsedStdev: cpuStd * c / 100}, margin, sens)
+		cpuScore = LoadRiskScore(ResourceStats{Capacity: c, Req: float64(st.milli), UsedAvg: cpuAvg * c / 100, UsedStdev: cpuStd * c / 100}, margin, sens)
 	}
 	memAvg, memStd, memOK := load.Stat(api.LoadMetricMemory)
 	if memOK {
 		c := float64(ni.Allocatable.Memory) * trimaranMega
-		memScore = LoadRiskScore(TrimaranResourceStats{Capacity: c, Req: float64(st.memory) * trimaranMega, UsedAvg: memAvg * c / 100, UsedStdev: memStd * c / 100}, margin, sens)
+		memScore = LoadRiskScore(ResourceStats{Capacity: c, Req: float64(st.memory) * trimaranMega, UsedAvg: memAvg * c / 100, UsedStdev: memStd * c / 100}, margin, sens)
 	}
 	total := max(cpuScore, memScore)
 	if cpuOK && memOK {
@@ -445,16 +450,16 @@ func (pl *LoadVariationRiskBalancing) score(st *lvrbState, ni *framework.NodeInf
 // does nothing.
 func (pl *LoadVariationRiskBalancing) ScoreExtensions() framework.ScoreExtensions { return nil }
 
-// TrimaranResourceStats is one resource of a node as Trimaran's
+// ResourceStats is one resource of a node as Trimaran's
 // ResourceStats: capacity, the pod's request, and the measured mean and
 // standard deviation of usage, all in the same absolute unit.
-type TrimaranResourceStats struct {
+type ResourceStats struct {
 	Capacity, Req, UsedAvg, UsedStdev float64
 }
 
 // LoadRiskScore is LoadVariationRiskBalancing's score of one resource
 // (Trimaran's computeScore, before rounding); see LoadVariationRiskBalancing.
-func LoadRiskScore(rs TrimaranResourceStats, margin, sensitivity float64) float64 {
+func LoadRiskScore(rs ResourceStats, margin, sensitivity float64) float64 {
 	if rs.Capacity <= 0 {
 		return 0
 	}

@@ -1,4 +1,4 @@
-package scoring
+package trimaran
 
 import (
 	"context"
@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
@@ -73,8 +72,8 @@ func TestTargetLoadPackingScoring(t *testing.T) {
 		loads NodeLoads
 		want  int64
 	}{
-		{"new node", st.MakePod().Name("p").Obj(), loadOf(cpu(api.LoadOperatorLatest, 0)), config.DefaultTargetUtilizationPercent},
-		{"hot node", st.MakePod().Name("p").Obj(), loadOf(cpu(api.LoadOperatorLatest, float64(config.DefaultTargetUtilizationPercent+10))), 33},
+		{"new node", st.MakePod().Name("p").Obj(), loadOf(cpu(api.LoadOperatorLatest, 0)), DefaultTargetUtilizationPercent},
+		{"hot node", st.MakePod().Name("p").Obj(), loadOf(cpu(api.LoadOperatorLatest, float64(DefaultTargetUtilizationPercent+10))), 33},
 		// getPodWithContainersAndOverhead(0, 1000) of targetloadpacking_test.go.
 		{"excess utilization returns min score", trimaranPod(0, 0, 0, []int64{1000}, nil), loadOf(cpu(api.LoadOperatorLatest, 30)), framework.MinNodeScore},
 		{"404 resp from watcher", st.MakePod().Name("p").Obj(), NodeLoads{}, framework.MinNodeScore},
@@ -187,13 +186,13 @@ func TestLoadVariationRiskBalancingScore(t *testing.T) {
 // pkg/trimaran/loadvariationriskbalancing/analysis_test.go TestComputeScore
 // (each case rounded as the test rounds).
 func TestLoadRiskScore(t *testing.T) {
-	rs := func(c, req, avg, std float64) TrimaranResourceStats {
-		return TrimaranResourceStats{Capacity: c, Req: req, UsedAvg: avg, UsedStdev: std}
+	rs := func(c, req, avg, std float64) ResourceStats {
+		return ResourceStats{Capacity: c, Req: req, UsedAvg: avg, UsedStdev: std}
 	}
 	tests := []struct {
 		name                string
 		margin, sensitivity float64
-		rs                  TrimaranResourceStats
+		rs                  ResourceStats
 		want                int64
 	}{
 		{"valid data", 1, 1, rs(100, 10, 40, 36), 57},
@@ -227,8 +226,8 @@ func TestTrimaranRequests(t *testing.T) {
 		{trimaranPod(0, 0, 0, []int64{0, 0, 1000}, []int64{0, 200 * 1024 * 1024, 400 * 1024 * 1024}), 1000, 600 * 1024 * 1024},
 	}
 	for i, tt := range tests {
-		if c, m := TrimaranRequests(tt.pod); c != tt.milli || m != tt.memory {
-			t.Errorf("case %d: TrimaranRequests = (%d, %d), want (%d, %d)", i, c, m, tt.milli, tt.memory)
+		if c, m := Requests(tt.pod); c != tt.milli || m != tt.memory {
+			t.Errorf("case %d: Requests = (%d, %d), want (%d, %d)", i, c, m, tt.milli, tt.memory)
 		}
 	}
 }
@@ -266,21 +265,21 @@ func TestNodeLoadStat(t *testing.T) {
 // TestTrimaranArgs checks scheduler-plugins' defaulting (apis/config/v1/defaults.go)
 // and the validation of bad args, each error naming the field and value.
 func TestTrimaranArgs(t *testing.T) {
-	tlp := config.DefaultTargetLoadPackingArgs()
+	tlp := DefaultTargetLoadPackingArgs()
 	tlp.SetDefaults()
-	if tlp.TargetUtilization != 40 || tlp.DefaultRequestsMultiplier != "1.5" || tlp.MetricProvider.Type != config.KubernetesMetricsServer {
+	if tlp.TargetUtilization != 40 || tlp.DefaultRequestsMultiplier != "1.5" || tlp.MetricProvider.Type != KubernetesMetricsServer {
 		t.Errorf("TLP defaults = %+v", tlp)
 	}
 	if q := tlp.DefaultRequests[resource.CPU]; q.MilliValue() != 1000 {
 		t.Errorf("TLP default request = %v, want 1000m", q)
 	}
-	zero, err := config.TargetLoadPackingArgsFrom(config.TargetLoadPackingArgs{TargetUtilization: -5})
+	zero, err := TargetLoadPackingArgsFrom(TargetLoadPackingArgs{TargetUtilization: -5})
 	if err != nil || zero.TargetUtilization != 40 {
 		t.Errorf("targetUtilization -5 → %d, %v; want the default 40", zero.TargetUtilization, err)
 	}
 	// Negative margin and sensitivity become 1, as the anchor's TestNew
 	// ("bad arguments will be substituted by default values").
-	lv, err := config.LoadVariationRiskBalancingArgsFrom(config.LoadVariationRiskBalancingArgs{SafeVarianceMargin: -5, SafeVarianceSensitivity: -1})
+	lv, err := LoadVariationRiskBalancingArgsFrom(LoadVariationRiskBalancingArgs{SafeVarianceMargin: -5, SafeVarianceSensitivity: -1})
 	if err != nil || lv.SafeVarianceMargin != 1 || lv.SafeVarianceSensitivity != 1 {
 		t.Errorf("negative margin/sensitivity → %+v, %v", lv, err)
 	}
@@ -288,25 +287,25 @@ func TestTrimaranArgs(t *testing.T) {
 		args any
 		want string
 	}{
-		{config.TargetLoadPackingArgs{TargetUtilization: 150}, "targetUtilization=150"},
-		{config.TargetLoadPackingArgs{DefaultRequestsMultiplier: "lots"}, `defaultRequestsMultiplier="lots"`},
-		{config.TargetLoadPackingArgs{TrimaranSpec: config.TrimaranSpec{MetricProvider: config.MetricProviderSpec{Type: "Datadog"}}}, `metricProvider.type="Datadog"`},
-		{config.LoadVariationRiskBalancingArgs{SafeVarianceMargin: math.Inf(1)}, "safeVarianceMargin=+Inf"},
+		{TargetLoadPackingArgs{TargetUtilization: 150}, "targetUtilization=150"},
+		{TargetLoadPackingArgs{DefaultRequestsMultiplier: "lots"}, `defaultRequestsMultiplier="lots"`},
+		{TargetLoadPackingArgs{TrimaranSpec: TrimaranSpec{MetricProvider: MetricProviderSpec{Type: "Datadog"}}}, `metricProvider.type="Datadog"`},
+		{LoadVariationRiskBalancingArgs{SafeVarianceMargin: math.Inf(1)}, "safeVarianceMargin=+Inf"},
 		{"wrong", "args of type string"},
 	}
 	for _, b := range bad {
 		var err error
 		switch b.args.(type) {
-		case config.LoadVariationRiskBalancingArgs:
-			_, err = LoadVariationRiskBalancingFactory(b.args, nil)
+		case LoadVariationRiskBalancingArgs:
+			_, err = NewLoadVariationRiskBalancing(b.args, nil)
 		default:
-			_, err = TargetLoadPackingFactory(b.args, nil)
+			_, err = NewTargetLoadPacking(b.args, nil)
 		}
 		if err == nil || !strings.Contains(err.Error(), b.want) {
 			t.Errorf("args %+v: err = %v, want it to mention %q", b.args, err, b.want)
 		}
 	}
-	if _, err := NewTargetLoadPacking(config.DefaultTargetLoadPackingArgs(), nil, WithNodeLoadSource(nil)); err == nil || !strings.Contains(err.Error(), "TargetLoadPacking: WithNodeLoadSource(nil)") {
+	if _, err := newTLP(DefaultTargetLoadPackingArgs(), nil, WithNodeLoadSource(nil)); err == nil || !strings.Contains(err.Error(), "TargetLoadPacking: WithNodeLoadSource(nil)") {
 		t.Errorf("nil source: err = %v", err)
 	}
 }
@@ -392,8 +391,8 @@ func TestTrimaranLoadSources(t *testing.T) {
 		name           string
 		plain, withOpt framework.Factory
 	}{
-		{"TargetLoadPacking", TargetLoadPackingFactory, TargetLoadPackingFactoryWith(WithNodeLoadSource(load(80)))},
-		{"LoadVariationRiskBalancing", LoadVariationRiskBalancingFactory, LoadVariationRiskBalancingFactoryWith(WithNodeLoadSource(load(80)))},
+		{"TargetLoadPacking", NewTargetLoadPacking, TargetLoadPackingFactoryWith(WithNodeLoadSource(load(80)))},
+		{"LoadVariationRiskBalancing", NewLoadVariationRiskBalancing, LoadVariationRiskBalancingFactoryWith(WithNodeLoadSource(load(80)))},
 	} {
 		none, fromHandle, fromOpt := score(tc.plain, nil), score(tc.plain, h), score(tc.withOpt, h)
 		if none == fromHandle || fromHandle == fromOpt {

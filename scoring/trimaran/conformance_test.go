@@ -1,4 +1,4 @@
-package scoring
+package trimaran
 
 import (
 	"testing"
@@ -8,14 +8,14 @@ import (
 	"pgregory.net/rapid"
 )
 
-// The conformance harness (framework/frameworktest) holds every score
-// plugin's fast forms (batch scores and bounds, batch and range
+// The conformance harness (framework/frameworktest) holds the Trimaran
+// plugins' fast forms (batch scores and bounds, batch and range
 // normalizers, incremental PreScore, node-local scores, pod signatures)
 // to its plain PreScore, Score and NormalizeScore, on the harness's random
 // clusters and, for the plugins whose interesting cases are rare there,
 // on clusters of their own.
 
-// TestConformance runs the harness for every score plugin on the
+// TestConformance runs the harness for both Trimaran plugins on the
 // harness's random clusters, with default args.
 func TestConformance(t *testing.T) {
 	for _, tc := range []struct {
