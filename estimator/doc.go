@@ -1,7 +1,7 @@
 // Package estimator predicts what pods will really use and what nodes really
 // offer, for Koordinator's load-aware scheduling (LoadAwareScheduling): the
-// usage estimators and the per-node assign cache that the LoadAware filter
-// (package filter) and score (package scoring) halves read. Karmada's
+// usage estimators and the per-node assign cache that LoadAwareScheduling
+// (filter/loadaware) reads. Karmada's
 // cluster replica estimators live in the sibling package estimator/karmada.
 //
 // Files and main types:

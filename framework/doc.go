@@ -61,10 +61,8 @@
 // incremental.go: NodeLocalPlugin, IncrementalPreFilterPlugin and
 // IncrementalPreScorePlugin (AddedPod) let the runtime's incremental cycle
 // carry one cycle's work over to the next replica of a template.
-// forward.go: FilterForwarder and ScoreForwarder let a composite plugin
-// hand its per-node calls to a part. placement.go: PlacementGeneratePlugin
-// and PlacementScorePlugin (PlacementScoreExtensions; Placement,
-// PodGroupInfo, PodGroupAssignments, ProposedAssignment, PlacementScore)
+// placement.go: PlacementGeneratePlugin and PlacementScorePlugin
+// (PlacementScoreExtensions; Placement, PodGroupInfo, PodGroupAssignments, ProposedAssignment, PlacementScore)
 // are kube's alpha pod group extension points. signature.go: SignPlugin
 // (SignFragment, PodSignature) signs pods for batched scheduling.
 // status.go: plugins report with a Status (NewStatus, AsStatus, Code).

@@ -373,8 +373,7 @@ type ForkablePlugin interface {
 // BatchFilterPlugin is an optional extension of FilterPlugin for plugins
 // that filter many nodes faster in one call than node by node (their
 // PreFilter state is read once per call and the loop over nodes has no
-// dynamic call). When a Filter plugin (or the target of a FilterForwarder)
-// implements it, the runner filters each chunk of nodes plugin by plugin:
+// dynamic call). When a Filter plugin implements it, the runner filters each chunk of nodes plugin by plugin:
 // it calls FilterBatch with the chunk's nodes that every earlier plugin
 // accepted, in no particular order (the runner removes a rejected node by
 // moving the chunk's last node into its place).

@@ -49,8 +49,7 @@ type shapePlugin struct {
 }
 
 // shapePlugins lists every plugin constructor of filter, scoring, their
-// homes and scheduling: the halves, the composed plugins and the optional
-// ones.
+// homes and scheduling, and the optional ones.
 func shapePlugins() []shapePlugin {
 	noArgs := func(name string, f func(any, framework.Handle) (framework.Plugin, error)) shapePlugin {
 		return shapePlugin{name, f, f, true}

@@ -122,7 +122,7 @@ const (
 )
 
 type incFilter struct {
-	pl      framework.FilterPlugin // the plugin to call (a FilterForwarder's target)
+	pl      framework.FilterPlugin // the plugin to call
 	batch   framework.BatchFilterPlugin
 	rejects framework.RejectingFilterPlugin
 	trusted bool // rejects is a TrustedRejectingFilterPlugin
@@ -341,9 +341,6 @@ func (inc *Incremental) prepare(ctx context.Context, pod *framework.PodInfo, all
 			continue
 		}
 		call := pl
-		if fw, ok := pl.(framework.FilterForwarder); ok {
-			call = fw.FilterTarget()
-		}
 		local := isNodeLocal(call, pod)
 		if !local {
 			inc.nonLocal = append(inc.nonLocal, int16(len(inc.filters)))
@@ -363,9 +360,6 @@ func (inc *Incremental) prepare(ctx context.Context, pod *framework.PodInfo, all
 	inc.pre = inc.pre[:0]
 	for _, pl := range f.preFilter {
 		var target framework.Plugin = pl
-		if fw, ok := pl.(framework.PreFilterForwarder); ok {
-			target = fw.PreFilterTarget()
-		}
 		if isNodeLocal(target, pod) {
 			continue
 		}
@@ -376,11 +370,6 @@ func (inc *Incremental) prepare(ctx context.Context, pod *framework.PodInfo, all
 	inc.preScore = inc.preScore[:0]
 	for _, pl := range f.preScore {
 		var target framework.Plugin = pl
-		if fw, ok := pl.(framework.PreScoreForwarder); ok {
-			if t := fw.PreScoreTarget(); t != nil {
-				target = t
-			}
-		}
 		e := incPreScore{pl: pl, name: pl.Name(), local: isNodeLocal(target, pod)}
 		e.inc, _ = target.(framework.IncrementalPreScorePlugin)
 		inc.preScore = append(inc.preScore, e)

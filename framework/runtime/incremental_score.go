@@ -81,7 +81,7 @@ type lookup struct {
 type incScorePlugin struct {
 	sp      scorePlugin                       // the profile's entry (name, weight, ScoreExtensions)
 	at      int                               // its index in the profile's Score plugins
-	call    framework.ScorePlugin             // a ScoreForwarder's target
+	call    framework.ScorePlugin             // the plugin to call
 	batch   framework.BatchScorePlugin        // call's batch form, if any
 	bounded framework.BoundedBatchScorePlugin // call's batch form with bounds, if any
 	ext     framework.ScoreExtensions         // sp's, nil when it does not normalize
@@ -91,9 +91,6 @@ type incScorePlugin struct {
 
 func newIncScorePlugin(sp scorePlugin, at int) incScorePlugin {
 	call := sp.ScorePlugin
-	if fw, ok := call.(framework.ScoreForwarder); ok {
-		call = fw.ScoreTarget()
-	}
 	e := incScorePlugin{sp: sp, at: at, call: call, ext: sp.ScoreExtensions()}
 	e.batch, _ = call.(framework.BatchScorePlugin)
 	e.bounded, _ = call.(framework.BoundedBatchScorePlugin)

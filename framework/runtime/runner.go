@@ -298,10 +298,7 @@ func (f *Framework) filterNodes(ctx context.Context, state *framework.CycleState
 	bs.deferring = grow(bs.deferring, len(active))
 	deferring := bs.deferring
 	defer clear(deferring)
-	for j, pl := range active { // activeFilters' slice is ours to change
-		if fw, ok := pl.(framework.FilterForwarder); ok {
-			active[j] = fw.FilterTarget()
-		}
+	for j := range active {
 		batch[j], _ = active[j].(framework.BatchFilterPlugin)
 		rejecters[j], _ = active[j].(framework.RejectingFilterPlugin)
 		_, trusted[j] = active[j].(framework.TrustedRejectingFilterPlugin)
@@ -536,9 +533,6 @@ func (f *Framework) deferredStatuses(ctx context.Context, state *framework.Cycle
 			continue
 		}
 		var pl framework.Plugin = f.filter[plugins[p]]
-		if fw, ok := pl.(framework.FilterForwarder); ok {
-			pl = fw.FilterTarget()
-		}
 		k := (start + int(p)) % n
 		ix := int32(k)
 		if candIdx != nil {
@@ -780,9 +774,6 @@ func (f *Framework) scoreFeasible(ctx context.Context, state *framework.CycleSta
 			continue
 		}
 		call := sp.ScorePlugin
-		if fw, ok := call.(framework.ScoreForwarder); ok {
-			call = fw.ScoreTarget()
-		}
 		b, _ := call.(framework.BatchScorePlugin)
 		active, calls, batches = append(active, sp), append(calls, call), append(batches, b)
 	}

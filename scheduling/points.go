@@ -1,9 +1,6 @@
 package scheduling
 
-import (
-	"github.com/schedkit/schedkit/framework"
-	"github.com/schedkit/schedkit/scheduling/internal/compose"
-)
+import "github.com/schedkit/schedkit/framework"
 
 // Extension point names, as kube-scheduler's configuration spells them.
 const (
@@ -28,7 +25,7 @@ var allPoints = [...]string{PointQueueSort, PointPreFilter, PointFilter, PointPo
 func AllPoints() []string { return append([]string(nil), allPoints[:]...) }
 
 // ExtensionPoints lists, in kube-scheduler's order, the extension points pl
-// implements. A composed plugin reports the points its halves implement.
+// implements.
 func ExtensionPoints(pl framework.Plugin) []string {
 	var out []string
 	has := func(point string) bool {
@@ -46,9 +43,6 @@ func ExtensionPoints(pl framework.Plugin) []string {
 			_, ok := pl.(framework.PostFilterPlugin)
 			return ok
 		case PointPreScore:
-			if sp, ok := splitOf(pl); ok {
-				return sp.HasPreScore()
-			}
 			_, ok := pl.(framework.PreScorePlugin)
 			return ok
 		case PointScore:
@@ -78,17 +72,4 @@ func ExtensionPoints(pl framework.Plugin) []string {
 		}
 	}
 	return out
-}
-
-// splitOf returns the composed plugin behind pl, if pl is one.
-func splitOf(pl framework.Plugin) (*compose.Split, bool) {
-	switch v := pl.(type) {
-	case *compose.Split:
-		return v, true
-	case *compose.SplitWithPreFilter:
-		return v.Split, true
-	case *compose.SplitWithPlacement:
-		return v.Split, true
-	}
-	return nil, false
 }
