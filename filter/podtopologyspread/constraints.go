@@ -1,12 +1,11 @@
-// Package topologyspread holds the logic that both halves of schedkit's
-// PodTopologySpread plugin share (the filter half in package filter, the
-// score half in package scoring): turning a pod's topology spread
-// constraints, or the configured defaults, into compiled constraints; the
-// default selector derived from the Services and workload controllers that
-// select the pod; which nodes count towards a constraint; and which existing
-// pods count. Everything here reproduces kube-scheduler v1.36
-// pkg/scheduler/framework/plugins/podtopologyspread/common.go and
+// What PodTopologySpread's filter and score share: turning a pod's
+// topology spread constraints, or the configured defaults, into compiled
+// constraints; the default selector derived from the Services and workload
+// controllers that select the pod; which nodes count towards a constraint;
+// and which existing pods count. Everything here reproduces kube-scheduler
+// v1.36 pkg/scheduler/framework/plugins/podtopologyspread/common.go and
 // plugins/helper/spread.go.
+
 package podtopologyspread
 
 import (
@@ -19,7 +18,7 @@ import (
 	"github.com/schedkit/schedkit/internal/validation"
 )
 
-// labelHostname is the well-known node label whose constraints the score half
+// labelHostname is the well-known node label whose constraints the score
 // counts on the node itself rather than per domain.
 const labelHostname = "kubernetes.io/hostname"
 
@@ -41,7 +40,7 @@ type constraint struct {
 }
 
 // IsHostname reports whether the constraint spreads over the
-// kubernetes.io/hostname label (the score half counts those per node).
+// kubernetes.io/hostname label (the score counts those per node).
 func (c *constraint) IsHostname() bool { return c.TopologyKey == labelHostname }
 
 // systemDefaultConstraints returns kube-scheduler's built-in default
