@@ -4,17 +4,18 @@ import (
 	"slices"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/fastpath"
 )
 
 // MarkRejections appends to rejected the rejections mark finds among n
 // nodes and returns the extended list and the entries it added, whose
-// statuses the caller sets (a framework.RejectingFilterPlugin's
+// statuses the caller sets (a fastpath.RejectingFilterPlugin's
 // FilterRejects). mark gets room for n entries, sets the Node of the first
 // k of them to the rejected nodes' positions, in increasing order, and
 // returns k: a loop that attaches no status calls nothing, so Go keeps its
 // values in registers (the filters' loops over every node are such
 // functions, not inlined).
-func MarkRejections(rejected []framework.NodeRejection, n int, mark func(room []framework.NodeRejection) int) (all, added []framework.NodeRejection) {
+func MarkRejections(rejected []fastpath.NodeRejection, n int, mark func(room []fastpath.NodeRejection) int) (all, added []fastpath.NodeRejection) {
 	start := len(rejected)
 	rejected = slices.Grow(rejected, n)[:start+n]
 	k := start + mark(rejected[start:])
@@ -22,7 +23,7 @@ func MarkRejections(rejected []framework.NodeRejection, n int, mark func(room []
 }
 
 // SetStatus sets the Status of every entry of rl to st.
-func SetStatus(rl []framework.NodeRejection, st *framework.Status) {
+func SetStatus(rl []fastpath.NodeRejection, st *framework.Status) {
 	for j := range rl {
 		rl[j].Status = st
 	}

@@ -52,15 +52,10 @@
 // PodNominator, a SnapshotLister, a PodGroupManager (WorkloadFeatures), a
 // DRAManager (Snapshot.DRAManager), a Binder (api.PodVolumes), an Evictor,
 // a PluginsRunner, NodeLoads and ClusterEventHandler registration;
-// NewHandle is the handle of a framework that runs on no scheduler. BatchFilterPlugin,
-// BatchScorePlugin and BatchScoreExtensions are optional faster forms over
-// many nodes at once (BoundedBatchScorePlugin a batch scorer that also
-// tells its batch's least and greatest score; RejectingFilterPlugin with
-// FilterBatchFromRejects), and RangeNormalizer (DefaultNormalizeRange) a
-// normalization given as a table over a row's least to greatest score.
-// incremental.go: NodeLocalPlugin, IncrementalPreFilterPlugin and
-// IncrementalPreScorePlugin (AddedPod) let the runtime's incremental cycle
-// carry one cycle's work over to the next replica of a template.
+// NewHandle is the handle of a framework that runs on no scheduler.
+// Package framework/fastpath holds the optional faster forms a plugin may
+// add (batch filters and scores, reject lists, range normalizers with
+// DefaultNormalizeRange here, node-local and incremental forms).
 // placement.go: PlacementGeneratePlugin and PlacementScorePlugin
 // (PlacementScoreExtensions; Placement, PodGroupInfo, PodGroupAssignments, ProposedAssignment, PlacementScore)
 // are kube's alpha pod group extension points. signature.go: SignPlugin

@@ -5,12 +5,13 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/fastpath"
 	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
 // TestNodeLocalDefaultPlugins pins which of the registry's plugins
-// promise node-local verdicts and scores (framework.NodeLocalPlugin), as
+// promise node-local verdicts and scores (fastpath.NodeLocalPlugin), as
 // runtime.Incremental finds them, for their filter and their score: the
 // resource, taint, affinity, port and image plugins always; the volume
 // plugins only for a pod without volumes; the plugins that count pods on
@@ -54,7 +55,7 @@ func TestNodeLocalDefaultPlugins(t *testing.T) {
 		{name: config.LoadVariationRiskBalancingName, score: &want{false, false}},
 	}
 	local := func(pl framework.Plugin, pod *framework.PodInfo) bool {
-		nl, ok := pl.(framework.NodeLocalPlugin)
+		nl, ok := pl.(fastpath.NodeLocalPlugin)
 		return ok && nl.NodeLocal(pod)
 	}
 	for _, tt := range tests {

@@ -1,7 +1,7 @@
 package scoring
 
 // DefaultNormalizeRow is framework.DefaultNormalizeScore over a row of
-// scores (framework.BatchScoreExtensions): the same integer operations in
+// scores (fastpath.BatchScoreExtensions): the same integer operations in
 // the same order, so the results are equal.
 func DefaultNormalizeRow(maxPriority int64, reverse bool, scores []int64) {
 	var maxCount int64

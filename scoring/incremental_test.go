@@ -5,6 +5,7 @@ import (
 
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/fastpath"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/scoring"
 )
@@ -18,16 +19,16 @@ func TestAddedOnSnapshot(t *testing.T) {
 	n1, n2 := snap.Nodes()[0], snap.Nodes()[1]
 	for _, tc := range []struct {
 		name  string
-		added []fw.AddedPod
+		added []fastpath.AddedPod
 		want  bool
 	}{
 		{"none", nil, true},
-		{"on its nodes", []fw.AddedPod{{Pod: pod, Node: n1}, {Pod: pod, Node: n2}}, true},
-		{"another snapshot's node", []fw.AddedPod{{Pod: pod, Node: n1}, {Pod: pod, Node: other.Nodes()[1]}}, false},
-		{"a copy of its node", []fw.AddedPod{{Pod: pod, Node: n2.Clone()}}, false},
-		{"no node", []fw.AddedPod{{Pod: pod}}, false},
-		{"no pod", []fw.AddedPod{{Node: n1}}, false},
-		{"no pod object", []fw.AddedPod{{Pod: &fw.PodInfo{}, Node: n1}}, false},
+		{"on its nodes", []fastpath.AddedPod{{Pod: pod, Node: n1}, {Pod: pod, Node: n2}}, true},
+		{"another snapshot's node", []fastpath.AddedPod{{Pod: pod, Node: n1}, {Pod: pod, Node: other.Nodes()[1]}}, false},
+		{"a copy of its node", []fastpath.AddedPod{{Pod: pod, Node: n2.Clone()}}, false},
+		{"no node", []fastpath.AddedPod{{Pod: pod}}, false},
+		{"no pod", []fastpath.AddedPod{{Node: n1}}, false},
+		{"no pod object", []fastpath.AddedPod{{Pod: &fw.PodInfo{}, Node: n1}}, false},
 	} {
 		if got := scoring.AddedOnSnapshot(snap, tc.added); got != tc.want {
 			t.Errorf("%s: AddedOnSnapshot = %v, want %v", tc.name, got, tc.want)

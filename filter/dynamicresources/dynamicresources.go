@@ -20,6 +20,7 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/fastpath"
 	"github.com/schedkit/schedkit/internal/dra/allocator"
 	"github.com/schedkit/schedkit/internal/dra/cel"
 	"github.com/schedkit/schedkit/internal/dra/extended"
@@ -61,19 +62,19 @@ type DynamicResources struct {
 }
 
 var (
-	_ framework.PreEnqueuePlugin        = (*DynamicResources)(nil)
-	_ framework.PreFilterPlugin         = (*DynamicResources)(nil)
-	_ framework.FilterPlugin            = (*DynamicResources)(nil)
-	_ framework.PostFilterPlugin        = (*DynamicResources)(nil)
-	_ framework.ScorePlugin             = (*DynamicResources)(nil)
-	_ framework.BoundedBatchScorePlugin = (*DynamicResources)(nil)
-	_ framework.BatchScoreExtensions    = (*DynamicResources)(nil)
-	_ framework.RangeNormalizer         = (*DynamicResources)(nil)
-	_ framework.ReservePlugin           = (*DynamicResources)(nil)
-	_ framework.PreBindPlugin           = (*DynamicResources)(nil)
-	_ framework.EnqueueExtensions       = (*DynamicResources)(nil)
-	_ framework.SignRefuser             = (*DynamicResources)(nil)
-	_ framework.NodeLocalPlugin         = (*DynamicResources)(nil)
+	_ framework.PreEnqueuePlugin       = (*DynamicResources)(nil)
+	_ framework.PreFilterPlugin        = (*DynamicResources)(nil)
+	_ framework.FilterPlugin           = (*DynamicResources)(nil)
+	_ framework.PostFilterPlugin       = (*DynamicResources)(nil)
+	_ framework.ScorePlugin            = (*DynamicResources)(nil)
+	_ fastpath.BoundedBatchScorePlugin = (*DynamicResources)(nil)
+	_ fastpath.BatchScoreExtensions    = (*DynamicResources)(nil)
+	_ fastpath.RangeNormalizer         = (*DynamicResources)(nil)
+	_ framework.ReservePlugin          = (*DynamicResources)(nil)
+	_ framework.PreBindPlugin          = (*DynamicResources)(nil)
+	_ framework.EnqueueExtensions      = (*DynamicResources)(nil)
+	_ framework.SignRefuser            = (*DynamicResources)(nil)
+	_ fastpath.NodeLocalPlugin         = (*DynamicResources)(nil)
 )
 
 // New builds DynamicResources (a *DynamicResources) with the allocator

@@ -8,17 +8,18 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/fastpath"
 	"github.com/schedkit/schedkit/internal/parallel"
 )
 
 const ipaPreFilterStateKey framework.StateKey = "PreFilter" + config.InterPodAffinityName
 
 var (
-	_ framework.PreFilterPlugin              = (*InterPodAffinity)(nil)
-	_ framework.FilterPlugin                 = (*InterPodAffinity)(nil)
-	_ framework.BatchFilterPlugin            = (*InterPodAffinity)(nil)
-	_ framework.TrustedRejectingFilterPlugin = (*InterPodAffinity)(nil)
-	_ framework.PreFilterExtensions          = (*InterPodAffinity)(nil)
+	_ framework.PreFilterPlugin             = (*InterPodAffinity)(nil)
+	_ framework.FilterPlugin                = (*InterPodAffinity)(nil)
+	_ fastpath.BatchFilterPlugin            = (*InterPodAffinity)(nil)
+	_ fastpath.TrustedRejectingFilterPlugin = (*InterPodAffinity)(nil)
+	_ framework.PreFilterExtensions         = (*InterPodAffinity)(nil)
 
 	_ framework.ReleasableStateData = (*ipaPreFilterState)(nil)
 )
@@ -464,17 +465,17 @@ func (pl *InterPodAffinity) check(s *ipaPreFilterState, labels map[string]string
 	return nil
 }
 
-// FilterBatch is Filter over nodes (framework.BatchFilterPlugin), from
+// FilterBatch is Filter over nodes (fastpath.BatchFilterPlugin), from
 // FilterRejects.
 func (pl *InterPodAffinity) FilterBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []*framework.Status) {
-	framework.FilterBatchFromRejects(ctx, pl, state, pod, nodes, idx, out)
+	fastpath.FilterBatchFromRejects(ctx, pl, state, pod, nodes, idx, out)
 }
 
 // FilterRejects is Filter over nodes, reporting the rejected ones
-// (framework.RejectingFilterPlugin) and reading the PreFilter state once;
+// (fastpath.RejectingFilterPlugin) and reading the PreFilter state once;
 // when PreFilter ran from the pod index, a snapshot node's rules read
 // counts by topology value number instead of label maps.
-func (pl *InterPodAffinity) FilterRejects(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, rejected []framework.NodeRejection) []framework.NodeRejection {
+func (pl *InterPodAffinity) FilterRejects(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, rejected []fastpath.NodeRejection) []fastpath.NodeRejection {
 	s, err := ipaReadState(state)
 	var all []*framework.NodeInfo
 	if err == nil && s.dense != nil {
@@ -495,14 +496,14 @@ func (pl *InterPodAffinity) FilterRejects(ctx context.Context, state *framework.
 			st = pl.check(s, node.Node().Labels)
 		}
 		if st != nil && st.Code() != framework.Success {
-			rejected = append(rejected, framework.NodeRejection{Node: int32(i), Status: st})
+			rejected = append(rejected, fastpath.NodeRejection{Node: int32(i), Status: st})
 		}
 	}
 	return rejected
 }
 
 // RejectionsTrusted marks FilterRejects as keeping its contract
-// (framework.TrustedRejectingFilterPlugin).
+// (fastpath.TrustedRejectingFilterPlugin).
 func (pl *InterPodAffinity) RejectionsTrusted() {}
 
 func (s *ipaPreFilterState) satisfiesAffinity(labels map[string]string) bool {

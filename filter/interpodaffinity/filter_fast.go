@@ -7,6 +7,7 @@ import (
 	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/fastpath"
 	"github.com/schedkit/schedkit/internal/slicepool"
 )
 
@@ -262,12 +263,12 @@ func ipaHoist(sl *ipaDenseSlot) ipaHoisted {
 
 // filterDense is checkDense over the snapshot nodes idx, with each term's
 // numbering and counts read once.
-func (pl *InterPodAffinity) filterDense(s *ipaPreFilterState, idx []int32, rl []framework.NodeRejection) []framework.NodeRejection {
+func (pl *InterPodAffinity) filterDense(s *ipaPreFilterState, idx []int32, rl []fastpath.NodeRejection) []fastpath.NodeRejection {
 	d := s.dense
 	if len(s.affTerms) > ipaHoistMax || len(s.antiTerms) > ipaHoistMax || len(d.existing) > ipaHoistMax {
 		for i, k := range idx {
 			if st := pl.checkDense(s, int(k)); st != nil {
-				rl = append(rl, framework.NodeRejection{Node: int32(i), Status: st})
+				rl = append(rl, fastpath.NodeRejection{Node: int32(i), Status: st})
 			}
 		}
 		return rl
@@ -302,7 +303,7 @@ func (pl *InterPodAffinity) filterDense(s *ipaPreFilterState, idx []int32, rl []
 		if len(ex) == 0 {
 			for i, k := range idx {
 				if a.has(k) {
-					rl = append(rl, framework.NodeRejection{Node: int32(i), Status: pl.antiAffinityFail})
+					rl = append(rl, fastpath.NodeRejection{Node: int32(i), Status: pl.antiAffinityFail})
 				}
 			}
 			return rl
@@ -315,9 +316,9 @@ func (pl *InterPodAffinity) filterDense(s *ipaPreFilterState, idx []int32, rl []
 		}
 		for i, k := range idx {
 			if a.has(k) {
-				rl = append(rl, framework.NodeRejection{Node: int32(i), Status: pl.antiAffinityFail})
+				rl = append(rl, fastpath.NodeRejection{Node: int32(i), Status: pl.antiAffinityFail})
 			} else if e.has(k) {
-				rl = append(rl, framework.NodeRejection{Node: int32(i), Status: pl.existingFail})
+				rl = append(rl, fastpath.NodeRejection{Node: int32(i), Status: pl.existingFail})
 			}
 		}
 		return rl
@@ -330,7 +331,7 @@ nodes:
 		podsExist := true
 		for a := range aff {
 			if aff[a].domain[k] < 0 {
-				rl = append(rl, framework.NodeRejection{Node: int32(i), Status: pl.affinityFail}) // every topology key must exist on the node
+				rl = append(rl, fastpath.NodeRejection{Node: int32(i), Status: pl.affinityFail}) // every topology key must exist on the node
 				continue nodes
 			}
 			if !aff[a].has(k) {
@@ -338,18 +339,18 @@ nodes:
 			}
 		}
 		if !podsExist && !firstOK {
-			rl = append(rl, framework.NodeRejection{Node: int32(i), Status: pl.affinityFail})
+			rl = append(rl, fastpath.NodeRejection{Node: int32(i), Status: pl.affinityFail})
 			continue
 		}
 		for a := range anti {
 			if anti[a].has(k) {
-				rl = append(rl, framework.NodeRejection{Node: int32(i), Status: pl.antiAffinityFail})
+				rl = append(rl, fastpath.NodeRejection{Node: int32(i), Status: pl.antiAffinityFail})
 				continue nodes
 			}
 		}
 		for e := range ex {
 			if ex[e].has(k) {
-				rl = append(rl, framework.NodeRejection{Node: int32(i), Status: pl.existingFail})
+				rl = append(rl, fastpath.NodeRejection{Node: int32(i), Status: pl.existingFail})
 				continue nodes
 			}
 		}
@@ -362,7 +363,7 @@ nodes:
 // key (numbering domain): a node whose value the pod's term counts
 // (anti) fails the anti-affinity rule, else one whose value the existing
 // pods claim (ex) fails theirs.
-func (pl *InterPodAffinity) filterAntiSameKey(domain []int32, anti, ex []uint64, idx []int32, rl []framework.NodeRejection) []framework.NodeRejection {
+func (pl *InterPodAffinity) filterAntiSameKey(domain []int32, anti, ex []uint64, idx []int32, rl []fastpath.NodeRejection) []fastpath.NodeRejection {
 	ex = ex[:len(anti)]
 	for i, k := range idx {
 		id := domain[k]
@@ -371,9 +372,9 @@ func (pl *InterPodAffinity) filterAntiSameKey(domain []int32, anti, ex []uint64,
 		}
 		w, bit := id>>6, uint64(1)<<(id&63)
 		if anti[w]&bit != 0 {
-			rl = append(rl, framework.NodeRejection{Node: int32(i), Status: pl.antiAffinityFail})
+			rl = append(rl, fastpath.NodeRejection{Node: int32(i), Status: pl.antiAffinityFail})
 		} else if ex[w]&bit != 0 {
-			rl = append(rl, framework.NodeRejection{Node: int32(i), Status: pl.existingFail})
+			rl = append(rl, fastpath.NodeRejection{Node: int32(i), Status: pl.existingFail})
 		}
 	}
 	return rl
@@ -383,29 +384,29 @@ func (pl *InterPodAffinity) filterAntiSameKey(domain []int32, anti, ex []uint64,
 // own: only the existing pods' anti-affinity (the slots ex) can reject a
 // node; one and two keys (hostname, zone...) get loops of their own, with
 // the slices in locals (the compiler keeps them in registers).
-func (pl *InterPodAffinity) filterExisting(ex []ipaHoisted, idx []int32, rl []framework.NodeRejection) []framework.NodeRejection {
+func (pl *InterPodAffinity) filterExisting(ex []ipaHoisted, idx []int32, rl []fastpath.NodeRejection) []fastpath.NodeRejection {
 	switch len(ex) {
 	case 0:
 	case 1:
 		d0, h0 := ex[0].domain, ex[0].hit
 		if ex[0].byIndex { // h0 is a bitmap of the nodes
-			var added []framework.NodeRejection
-			rl, added = filter.MarkRejections(rl, len(idx), func(room []framework.NodeRejection) int { return markedNodes(room, idx, h0) })
+			var added []fastpath.NodeRejection
+			rl, added = filter.MarkRejections(rl, len(idx), func(room []fastpath.NodeRejection) int { return markedNodes(room, idx, h0) })
 			filter.SetStatus(added, pl.existingFail)
 			break
 		}
 		for i, k := range idx {
 			if id := d0[k]; id >= 0 && h0[id>>6]&(1<<(id&63)) != 0 {
-				rl = append(rl, framework.NodeRejection{Node: int32(i), Status: pl.existingFail})
+				rl = append(rl, fastpath.NodeRejection{Node: int32(i), Status: pl.existingFail})
 			}
 		}
 	case 2:
 		d0, h0, d1, h1 := ex[0].domain, ex[0].hit, ex[1].domain, ex[1].hit
 		for i, k := range idx {
 			if id := d0[k]; id >= 0 && h0[id>>6]&(1<<(id&63)) != 0 {
-				rl = append(rl, framework.NodeRejection{Node: int32(i), Status: pl.existingFail})
+				rl = append(rl, fastpath.NodeRejection{Node: int32(i), Status: pl.existingFail})
 			} else if id := d1[k]; id >= 0 && h1[id>>6]&(1<<(id&63)) != 0 {
-				rl = append(rl, framework.NodeRejection{Node: int32(i), Status: pl.existingFail})
+				rl = append(rl, fastpath.NodeRejection{Node: int32(i), Status: pl.existingFail})
 			}
 		}
 	default:
@@ -413,7 +414,7 @@ func (pl *InterPodAffinity) filterExisting(ex []ipaHoisted, idx []int32, rl []fr
 		for i, k := range idx {
 			for e := range ex {
 				if ex[e].has(k) {
-					rl = append(rl, framework.NodeRejection{Node: int32(i), Status: pl.existingFail})
+					rl = append(rl, fastpath.NodeRejection{Node: int32(i), Status: pl.existingFail})
 					continue nodes
 				}
 			}
@@ -429,7 +430,7 @@ func (pl *InterPodAffinity) filterExisting(ex []ipaHoisted, idx []int32, rl []fr
 // loop, which calls nothing, keeps every value in a register.
 //
 //go:noinline
-func markedNodes(out []framework.NodeRejection, idx []int32, bm []uint64) int {
+func markedNodes(out []fastpath.NodeRejection, idx []int32, bm []uint64) int {
 	out = out[:len(idx)]
 	n := 0
 	for i, k := range idx {

@@ -8,13 +8,14 @@ import (
 	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/fastpath"
 )
 
-var _ framework.IncrementalPreFilterPlugin = (*InterPodAffinity)(nil)
+var _ fastpath.IncrementalPreFilterPlugin = (*InterPodAffinity)(nil)
 
 // PreFilterAfterAdd brings the state PreFilter wrote for a pod sharing
 // pod's PodInfo up to date after the pods in added were added to the
-// snapshot (framework.IncrementalPreFilterPlugin). An added pod changes
+// snapshot (fastpath.IncrementalPreFilterPlugin). An added pod changes
 // PreFilter's counts only when one of its required anti-affinity terms
 // selects the incoming pod, or it matches the incoming pod's required
 // affinity terms (all of them) or one of its required anti-affinity terms;
@@ -33,7 +34,7 @@ var _ framework.IncrementalPreFilterPlugin = (*InterPodAffinity)(nil)
 // node) change the counts every time. The same test decides a skipped
 // PreFilter: it skips again unless an added pod's required anti-affinity
 // selects the pod.
-func (pl *InterPodAffinity) PreFilterAfterAdd(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, added []framework.AddedPod) *framework.Status {
+func (pl *InterPodAffinity) PreFilterAfterAdd(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, added []fastpath.AddedPod) *framework.Status {
 	snap := state.Snapshot()
 	if snap == nil || pod == nil || pod.Pod == nil {
 		return filter.PreFilterAfresh(ctx, state, pl, ipaPreFilterStateKey, pod)
@@ -145,7 +146,7 @@ func (s *ipaPreFilterState) own() {
 // cannot (the state's counts are not its own or its clone's too, the
 // node's values were renumbered, or a key the counts do not hold yet
 // would get its first pod); PreFilter must then run again.
-func (s *ipaPreFilterState) addOwned(a framework.AddedPod) bool {
+func (s *ipaPreFilterState) addOwned(a fastpath.AddedPod) bool {
 	d := s.dense
 	if !s.owned || d == nil || d.cloned.Load() {
 		return false

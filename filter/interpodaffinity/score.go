@@ -10,6 +10,7 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/fastpath"
 	"github.com/schedkit/schedkit/internal/parallel"
 	"github.com/schedkit/schedkit/scoring"
 )
@@ -17,12 +18,12 @@ import (
 const ipaPreScoreStateKey framework.StateKey = "PreScore" + config.InterPodAffinityName
 
 var (
-	_ framework.ReleasableStateData  = (*ipaPreScoreState)(nil)
-	_ framework.PreScorePlugin       = (*InterPodAffinity)(nil)
-	_ framework.ScorePlugin          = (*InterPodAffinity)(nil)
-	_ framework.BatchScorePlugin     = (*InterPodAffinity)(nil)
-	_ framework.ScoreExtensions      = (*InterPodAffinity)(nil)
-	_ framework.BatchScoreExtensions = (*InterPodAffinity)(nil)
+	_ framework.ReleasableStateData = (*ipaPreScoreState)(nil)
+	_ framework.PreScorePlugin      = (*InterPodAffinity)(nil)
+	_ framework.ScorePlugin         = (*InterPodAffinity)(nil)
+	_ fastpath.BatchScorePlugin     = (*InterPodAffinity)(nil)
+	_ framework.ScoreExtensions     = (*InterPodAffinity)(nil)
+	_ fastpath.BatchScoreExtensions = (*InterPodAffinity)(nil)
 )
 
 // ipaTopoScores is the score per topology domain: per key (in first-seen
@@ -569,7 +570,7 @@ func ipaScoreTuples(s0, sums []int64, dom, idx []int32, out []int64) (lo, hi int
 	return lo, hi
 }
 
-// ScoreBatch is Score over nodes (framework.BatchScorePlugin): the state is
+// ScoreBatch is Score over nodes (fastpath.BatchScorePlugin): the state is
 // read once and, from the pod index, a snapshot node costs two slice reads
 // per topology key (its domain, the domain's score), one for a key whose
 // domains are numbered by node (hostname).
@@ -579,7 +580,7 @@ func (pl *InterPodAffinity) ScoreBatch(ctx context.Context, state *framework.Cyc
 }
 
 // ScoreBatchBounds is ScoreBatch that also returns the least and greatest
-// score it wrote (framework.BoundedBatchScorePlugin).
+// score it wrote (fastpath.BoundedBatchScorePlugin).
 func (pl *InterPodAffinity) ScoreBatchBounds(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64) (lo, hi int64, _ *framework.Status) {
 	out = out[:len(nodes)]
 	s, err := ipaReadScoreState(state)
@@ -658,7 +659,7 @@ func (pl *InterPodAffinity) ScoreBatchBounds(ctx context.Context, state *framewo
 	return lo, hi, nil
 }
 
-var _ framework.BoundedBatchScorePlugin = (*InterPodAffinity)(nil)
+var _ fastpath.BoundedBatchScorePlugin = (*InterPodAffinity)(nil)
 
 // ScoreExtensions returns the plugin (NormalizeScore).
 func (pl *InterPodAffinity) ScoreExtensions() framework.ScoreExtensions { return pl }
@@ -679,7 +680,7 @@ func (pl *InterPodAffinity) NormalizeScore(_ context.Context, state *framework.C
 }
 
 // NormalizeScoreBatch is NormalizeScore over a row of scores
-// (framework.BatchScoreExtensions).
+// (fastpath.BatchScoreExtensions).
 func (pl *InterPodAffinity) NormalizeScoreBatch(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, _ []*framework.NodeInfo, scores []int64) *framework.Status {
 	s, err := ipaReadScoreState(state)
 	if err != nil {

@@ -4,10 +4,11 @@ import (
 	"context"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/fastpath"
 	"github.com/schedkit/schedkit/scoring"
 )
 
-var _ framework.IncrementalPreScorePlugin = (*InterPodAffinity)(nil)
+var _ fastpath.IncrementalPreScorePlugin = (*InterPodAffinity)(nil)
 
 // ipaContrib is what an existing pod adds to the domain of key of its
 // node (when the node has the key).
@@ -68,7 +69,7 @@ func (f *ipaFastScores) addOnNode(key string, k int, ni *framework.NodeInfo, v i
 // PreScoreAfterAdd has the effect of PreScore on the current snapshot
 // given the state PreScore or PreScoreAfterAdd wrote for a pod sharing
 // pod's PodInfo before the pods in added were added
-// (framework.IncrementalPreScorePlugin). The topology scores are a sum
+// (fastpath.IncrementalPreScorePlugin). The topology scores are a sum
 // over the existing pods, so each added pod's contributions — in both
 // directions, by the code PreScore's reference walk runs per existing pod
 // (kube's processExistingPod) — are added to the domains of its node:
@@ -80,7 +81,7 @@ func (f *ipaFastScores) addOnNode(key string, k int, ni *framework.NodeInfo, v i
 // are none. A state it cannot update (the snapshot's nodes changed, or the
 // state's buffers may be shared with a clone) is computed again by
 // PreScore.
-func (pl *InterPodAffinity) PreScoreAfterAdd(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, added []framework.AddedPod) *framework.Status {
+func (pl *InterPodAffinity) PreScoreAfterAdd(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, added []fastpath.AddedPod) *framework.Status {
 	snap := state.Snapshot()
 	if snap == nil || pod == nil || pod.Pod == nil || !scoring.AddedOnSnapshot(snap, added) {
 		return pl.PreScore(ctx, state, pod, nodes)

@@ -6,11 +6,12 @@ import (
 	"slices"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/fastpath"
 )
 
-var _ framework.RangeNormalizer = (*InterPodAffinity)(nil)
+var _ fastpath.RangeNormalizer = (*InterPodAffinity)(nil)
 
-// NormalizeRange is NormalizeScore's table (framework.RangeNormalizer):
+// NormalizeRange is NormalizeScore's table (fastpath.RangeNormalizer):
 // the scores as they are when PreScore found no affinity terms, else
 // int64(100 × (float64(s − lo) / float64(hi − lo))), 0 when hi == lo, with
 // the float arithmetic of NormalizeScore. It reports false when the cycle

@@ -11,6 +11,7 @@ import (
 
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/fastpath"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -341,7 +342,7 @@ func TestPropInterPodAffinityRecycledScores(t *testing.T) {
 		ref.(*InterPodAffinity).reference = true
 		scores := func(pl fw.ScorePlugin, state *fw.CycleState) []int64 {
 			out := make([]int64, snap.NumNodes())
-			if s := pl.(fw.BatchScorePlugin).ScoreBatch(context.Background(), state, pi, snap.Nodes(), nil, out); !s.IsSuccess() {
+			if s := pl.(fastpath.BatchScorePlugin).ScoreBatch(context.Background(), state, pi, snap.Nodes(), nil, out); !s.IsSuccess() {
 				t.Fatalf("ScoreBatch: %v", s)
 			}
 			return out

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/fastpath"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -31,7 +32,7 @@ func BenchmarkInterPodAffinityReplica(b *testing.B) {
 		}
 		row := make([]int64, 500)
 		table := make([]int64, 500)
-		return func(_ string, pi *fw.PodInfo, window []*fw.NodeInfo, idx []int32, added []fw.AddedPod) *fw.Status {
+		return func(_ string, pi *fw.PodInfo, window []*fw.NodeInfo, idx []int32, added []fastpath.AddedPod) *fw.Status {
 			return ipaReplicaCycle(pl, state, pi, window, idx, added, row[:len(window)], table)
 		}
 	})
@@ -42,7 +43,7 @@ func BenchmarkInterPodAffinityReplica(b *testing.B) {
 // them (a function of its own, for callgrind's inclusive counts).
 //
 //go:noinline
-func ipaReplicaCycle(pl *InterPodAffinity, state *fw.CycleState, pi *fw.PodInfo, window []*fw.NodeInfo, idx []int32, added []fw.AddedPod, row, table []int64) *fw.Status {
+func ipaReplicaCycle(pl *InterPodAffinity, state *fw.CycleState, pi *fw.PodInfo, window []*fw.NodeInfo, idx []int32, added []fastpath.AddedPod, row, table []int64) *fw.Status {
 	ctx := context.Background()
 	s := pl.PreScoreAfterAdd(ctx, state, pi, window, added)
 	if !s.IsSuccess() {

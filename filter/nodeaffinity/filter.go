@@ -8,6 +8,7 @@ import (
 	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/fastpath"
 )
 
 // naPreFilterKey is kube's "PreFilter"+NodeAffinity state key.
@@ -94,27 +95,27 @@ func (pl *NodeAffinity) required(state *framework.CycleState, pod *framework.Pod
 	return &r, nil
 }
 
-// FilterBatch is Filter over nodes (framework.BatchFilterPlugin), by way
+// FilterBatch is Filter over nodes (fastpath.BatchFilterPlugin), by way
 // of FilterRejects.
 func (pl *NodeAffinity) FilterBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []*framework.Status) {
-	framework.FilterBatchFromRejects(ctx, pl, state, pod, nodes, idx, out)
+	fastpath.FilterBatchFromRejects(ctx, pl, state, pod, nodes, idx, out)
 }
 
 // FilterRejects is Filter over nodes, reporting the rejected ones
-// (framework.RejectingFilterPlugin): the pod's constraints are read (or
+// (fastpath.RejectingFilterPlugin): the pod's constraints are read (or
 // compiled) once. With the runner's snapshot indices, a node is matched by
 // the constraints PreFilter resolved against the snapshot's label values.
-func (pl *NodeAffinity) FilterRejects(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, rejected []framework.NodeRejection) []framework.NodeRejection {
+func (pl *NodeAffinity) FilterRejects(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, rejected []fastpath.NodeRejection) []fastpath.NodeRejection {
 	if idx != nil && pl.addedRequired == nil {
 		if d, err := state.Read(naPreFilterKey); err == nil {
 			if s, ok := d.(*naPreFilterState); ok && s.indexed != nil && s.snap == state.Snapshot() {
 				if domain, pass, ok := s.indexed.Single(); ok {
-					rejected, added := filter.MarkRejections(rejected, len(idx), func(room []framework.NodeRejection) int { return naUnmatched(room, idx, domain, pass) })
+					rejected, added := filter.MarkRejections(rejected, len(idx), func(room []fastpath.NodeRejection) int { return naUnmatched(room, idx, domain, pass) })
 					filter.SetStatus(added, pl.rejectPod)
 					return rejected
 				}
 				s.indexed.EachUnmatched(idx, func(i int) {
-					rejected = append(rejected, framework.NodeRejection{Node: int32(i), Status: pl.rejectPod})
+					rejected = append(rejected, fastpath.NodeRejection{Node: int32(i), Status: pl.rejectPod})
 				})
 				return rejected
 			}
@@ -125,18 +126,18 @@ func (pl *NodeAffinity) FilterRejects(_ context.Context, state *framework.CycleS
 	for i, node := range nodes {
 		n := node.Node()
 		if pl.addedRequired != nil && !pl.addedRequired.Match(n) {
-			rejected = append(rejected, framework.NodeRejection{Node: int32(i), Status: pl.rejectEnforced})
+			rejected = append(rejected, fastpath.NodeRejection{Node: int32(i), Status: pl.rejectEnforced})
 			continue
 		}
 		if req == nil && st == nil {
 			req, st = pl.required(state, pod)
 		}
 		if st != nil {
-			rejected = append(rejected, framework.NodeRejection{Node: int32(i), Status: st})
+			rejected = append(rejected, fastpath.NodeRejection{Node: int32(i), Status: st})
 			continue
 		}
 		if !req.Match(n) {
-			rejected = append(rejected, framework.NodeRejection{Node: int32(i), Status: pl.rejectPod})
+			rejected = append(rejected, fastpath.NodeRejection{Node: int32(i), Status: pl.rejectPod})
 		}
 	}
 	return rejected
@@ -150,7 +151,7 @@ func (pl *NodeAffinity) FilterRejects(_ context.Context, state *framework.CycleS
 // in a register.
 //
 //go:noinline
-func naUnmatched(out []framework.NodeRejection, idx, domain []int32, pass []bool) int {
+func naUnmatched(out []fastpath.NodeRejection, idx, domain []int32, pass []bool) int {
 	out = out[:len(idx)]
 	n := 0
 	for i, k := range idx {
@@ -163,7 +164,7 @@ func naUnmatched(out []framework.NodeRejection, idx, domain []int32, pass []bool
 }
 
 // RejectionsTrusted marks FilterRejects as keeping its contract
-// (framework.TrustedRejectingFilterPlugin).
+// (fastpath.TrustedRejectingFilterPlugin).
 func (pl *NodeAffinity) RejectionsTrusted() {}
 
 var _ framework.EnqueueExtensions = (*NodeAffinity)(nil)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/fastpath"
 	"github.com/schedkit/schedkit/internal/nodeselector"
 )
 
@@ -58,15 +59,15 @@ type NodeAffinity struct {
 }
 
 var (
-	_ framework.PreFilterPlugin              = (*NodeAffinity)(nil)
-	_ framework.FilterPlugin                 = (*NodeAffinity)(nil)
-	_ framework.BatchFilterPlugin            = (*NodeAffinity)(nil)
-	_ framework.TrustedRejectingFilterPlugin = (*NodeAffinity)(nil)
-	_ framework.PreScorePlugin               = (*NodeAffinity)(nil)
-	_ framework.ScorePlugin                  = (*NodeAffinity)(nil)
-	_ framework.BatchScorePlugin             = (*NodeAffinity)(nil)
-	_ framework.ScoreExtensions              = (*NodeAffinity)(nil)
-	_ framework.BatchScoreExtensions         = (*NodeAffinity)(nil)
+	_ framework.PreFilterPlugin             = (*NodeAffinity)(nil)
+	_ framework.FilterPlugin                = (*NodeAffinity)(nil)
+	_ fastpath.BatchFilterPlugin            = (*NodeAffinity)(nil)
+	_ fastpath.TrustedRejectingFilterPlugin = (*NodeAffinity)(nil)
+	_ framework.PreScorePlugin              = (*NodeAffinity)(nil)
+	_ framework.ScorePlugin                 = (*NodeAffinity)(nil)
+	_ fastpath.BatchScorePlugin             = (*NodeAffinity)(nil)
+	_ framework.ScoreExtensions             = (*NodeAffinity)(nil)
+	_ fastpath.BatchScoreExtensions         = (*NodeAffinity)(nil)
 )
 
 // New builds NodeAffinity from args, a NodeAffinityArgs or a pointer to
@@ -103,7 +104,7 @@ func newNodeAffinity(args NodeAffinityArgs, _ framework.Handle) (framework.Plugi
 // Name returns "NodeAffinity".
 func (pl *NodeAffinity) Name() string { return config.NodeAffinityName }
 
-var _ framework.NodeLocalPlugin = (*NodeAffinity)(nil)
+var _ fastpath.NodeLocalPlugin = (*NodeAffinity)(nil)
 
 // NodeLocal is true: the verdict matches the pod's (and the args') node
 // selectors, and the score its preferred terms, against the node's labels

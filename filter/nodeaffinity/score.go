@@ -7,6 +7,7 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/fastpath"
 	"github.com/schedkit/schedkit/scoring"
 )
 
@@ -77,7 +78,7 @@ func naReadPreferred(state *framework.CycleState, pod *framework.PodInfo) (*pref
 	return pref, nil
 }
 
-// ScoreBatch is Score over nodes (framework.BatchScorePlugin), reading (or
+// ScoreBatch is Score over nodes (fastpath.BatchScorePlugin), reading (or
 // compiling) the preferred terms once. With the runner's snapshot
 // indices, a node is scored by the terms PreScore resolved against the
 // snapshot's label values.
@@ -108,7 +109,7 @@ func (pl *NodeAffinity) ScoreBatch(_ context.Context, state *framework.CycleStat
 func (pl *NodeAffinity) ScoreExtensions() framework.ScoreExtensions { return pl }
 
 // NormalizeScoreBatch is NormalizeScore over a row of scores
-// (framework.BatchScoreExtensions).
+// (fastpath.BatchScoreExtensions).
 func (pl *NodeAffinity) NormalizeScoreBatch(_ context.Context, _ *framework.CycleState, _ *framework.PodInfo, _ []*framework.NodeInfo, scores []int64) *framework.Status {
 	scoring.DefaultNormalizeRow(framework.MaxNodeScore, false, scores)
 	return nil
@@ -119,9 +120,9 @@ func (pl *NodeAffinity) NormalizeScore(_ context.Context, _ *framework.CycleStat
 	return framework.DefaultNormalizeScore(framework.MaxNodeScore, false, scores)
 }
 
-var _ framework.RangeNormalizer = (*NodeAffinity)(nil)
+var _ fastpath.RangeNormalizer = (*NodeAffinity)(nil)
 
-// NormalizeRange is NormalizeScore's table (framework.RangeNormalizer):
+// NormalizeRange is NormalizeScore's table (fastpath.RangeNormalizer):
 // DefaultNormalizeScore(100, reverse=false).
 func (pl *NodeAffinity) NormalizeRange(_ context.Context, _ *framework.CycleState, _ *framework.PodInfo, lo int64, out []int64) bool {
 	framework.DefaultNormalizeRange(framework.MaxNodeScore, false, lo, out)

@@ -10,6 +10,7 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/fastpath"
 )
 
 // Reason is NodeName's filter reason (kube-scheduler v1.36 and
@@ -44,9 +45,9 @@ func (pl nodeNamePreFilter) PreFilter(_ context.Context, _ *framework.CycleState
 func (nodeNamePreFilter) PreFilterExtensions() framework.PreFilterExtensions { return nil }
 
 var (
-	_ framework.FilterPlugin                 = (*NodeName)(nil)
-	_ framework.BatchFilterPlugin            = (*NodeName)(nil)
-	_ framework.TrustedRejectingFilterPlugin = (*NodeName)(nil)
+	_ framework.FilterPlugin                = (*NodeName)(nil)
+	_ fastpath.BatchFilterPlugin            = (*NodeName)(nil)
+	_ fastpath.TrustedRejectingFilterPlugin = (*NodeName)(nil)
 )
 
 // New builds the NodeName filter of the handle's release (with
@@ -79,30 +80,30 @@ func (pl *NodeName) Filter(_ context.Context, _ *framework.CycleState, pod *fram
 	return pl.reject
 }
 
-// FilterBatch is Filter over nodes (framework.BatchFilterPlugin), by way
+// FilterBatch is Filter over nodes (fastpath.BatchFilterPlugin), by way
 // of FilterRejects.
 func (pl *NodeName) FilterBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []*framework.Status) {
-	framework.FilterBatchFromRejects(ctx, pl, state, pod, nodes, idx, out)
+	fastpath.FilterBatchFromRejects(ctx, pl, state, pod, nodes, idx, out)
 }
 
 // FilterRejects is Filter over nodes, reporting the rejected ones
-// (framework.RejectingFilterPlugin): nothing to do for a pod without
+// (fastpath.RejectingFilterPlugin): nothing to do for a pod without
 // spec.nodeName.
-func (pl *NodeName) FilterRejects(_ context.Context, _ *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, _ []int32, rejected []framework.NodeRejection) []framework.NodeRejection {
+func (pl *NodeName) FilterRejects(_ context.Context, _ *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, _ []int32, rejected []fastpath.NodeRejection) []fastpath.NodeRejection {
 	want := pod.Pod.Spec.NodeName
 	if want == "" {
 		return rejected
 	}
 	for i, node := range nodes {
 		if node.Name() != want {
-			rejected = append(rejected, framework.NodeRejection{Node: int32(i), Status: pl.reject})
+			rejected = append(rejected, fastpath.NodeRejection{Node: int32(i), Status: pl.reject})
 		}
 	}
 	return rejected
 }
 
 // RejectionsTrusted marks FilterRejects as keeping its contract
-// (framework.TrustedRejectingFilterPlugin).
+// (fastpath.TrustedRejectingFilterPlugin).
 func (pl *NodeName) RejectionsTrusted() {}
 
 var _ framework.EnqueueExtensions = (*NodeName)(nil)
@@ -112,7 +113,7 @@ func (pl *NodeName) EventsToRegister(context.Context) ([]framework.ClusterEventW
 	return []framework.ClusterEventWithHint{{Event: filter.NodeEvent(framework.Add)}}, nil
 }
 
-var _ framework.NodeLocalPlugin = (*NodeName)(nil)
+var _ fastpath.NodeLocalPlugin = (*NodeName)(nil)
 
 // NodeLocal is true: the verdict compares the pod's nodeName with the node's.
 func (pl *NodeName) NodeLocal(*framework.PodInfo) bool { return true }

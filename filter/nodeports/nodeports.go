@@ -11,6 +11,7 @@ import (
 	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/fastpath"
 )
 
 // Reason is NodePorts' filter reason.
@@ -36,10 +37,10 @@ func (s npPreFilterState) Clone() framework.StateData { return s }
 type NodePorts struct{ reject *framework.Status }
 
 var (
-	_ framework.PreFilterPlugin              = (*NodePorts)(nil)
-	_ framework.FilterPlugin                 = (*NodePorts)(nil)
-	_ framework.BatchFilterPlugin            = (*NodePorts)(nil)
-	_ framework.TrustedRejectingFilterPlugin = (*NodePorts)(nil)
+	_ framework.PreFilterPlugin             = (*NodePorts)(nil)
+	_ framework.FilterPlugin                = (*NodePorts)(nil)
+	_ fastpath.BatchFilterPlugin            = (*NodePorts)(nil)
+	_ fastpath.TrustedRejectingFilterPlugin = (*NodePorts)(nil)
 )
 
 // New builds the NodePorts filter.
@@ -95,31 +96,31 @@ func npReadPreFilterState(state *framework.CycleState) (npPreFilterState, *frame
 	return ports, nil
 }
 
-// FilterBatch is Filter over nodes (framework.BatchFilterPlugin), by way
+// FilterBatch is Filter over nodes (fastpath.BatchFilterPlugin), by way
 // of FilterRejects.
 func (pl *NodePorts) FilterBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []*framework.Status) {
-	framework.FilterBatchFromRejects(ctx, pl, state, pod, nodes, idx, out)
+	fastpath.FilterBatchFromRejects(ctx, pl, state, pod, nodes, idx, out)
 }
 
 // FilterRejects is Filter over nodes, reporting the rejected ones
-// (framework.RejectingFilterPlugin), reading the PreFilter state once.
-func (pl *NodePorts) FilterRejects(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, nodes []*framework.NodeInfo, _ []int32, rejected []framework.NodeRejection) []framework.NodeRejection {
+// (fastpath.RejectingFilterPlugin), reading the PreFilter state once.
+func (pl *NodePorts) FilterRejects(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, nodes []*framework.NodeInfo, _ []int32, rejected []fastpath.NodeRejection) []fastpath.NodeRejection {
 	ports, st := npReadPreFilterState(state)
 	for i, node := range nodes {
 		if st != nil {
 			_, st := npReadPreFilterState(state)
-			rejected = append(rejected, framework.NodeRejection{Node: int32(i), Status: st})
+			rejected = append(rejected, fastpath.NodeRejection{Node: int32(i), Status: st})
 			continue
 		}
 		if st := pl.filter(ports, node); st != nil {
-			rejected = append(rejected, framework.NodeRejection{Node: int32(i), Status: st})
+			rejected = append(rejected, fastpath.NodeRejection{Node: int32(i), Status: st})
 		}
 	}
 	return rejected
 }
 
 // RejectionsTrusted marks FilterRejects as keeping its contract
-// (framework.TrustedRejectingFilterPlugin).
+// (fastpath.TrustedRejectingFilterPlugin).
 func (pl *NodePorts) RejectionsTrusted() {}
 
 func (pl *NodePorts) filter(ports npPreFilterState, node *framework.NodeInfo) *framework.Status {
@@ -168,7 +169,7 @@ func (pl *NodePorts) afterPodDeleted(_ *framework.Snapshot, pod *framework.PodIn
 	return framework.QueueSkip, nil
 }
 
-var _ framework.NodeLocalPlugin = (*NodePorts)(nil)
+var _ fastpath.NodeLocalPlugin = (*NodePorts)(nil)
 
 // NodeLocal is true: the verdict reads the host ports of the node's pods
 // (NodeInfo.UsedPorts).

@@ -8,6 +8,7 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/fastpath"
 )
 
 // baPreScoreKey is kube's "PreScore"+NodeResourcesBalancedAllocation key.
@@ -65,9 +66,9 @@ type NodeResourcesBalancedAllocation struct {
 }
 
 var (
-	_ framework.PreScorePlugin   = (*NodeResourcesBalancedAllocation)(nil)
-	_ framework.ScorePlugin      = (*NodeResourcesBalancedAllocation)(nil)
-	_ framework.BatchScorePlugin = (*NodeResourcesBalancedAllocation)(nil)
+	_ framework.PreScorePlugin  = (*NodeResourcesBalancedAllocation)(nil)
+	_ framework.ScorePlugin     = (*NodeResourcesBalancedAllocation)(nil)
+	_ fastpath.BatchScorePlugin = (*NodeResourcesBalancedAllocation)(nil)
 )
 
 // NewBalancedAllocation builds NodeResourcesBalancedAllocation from args,
@@ -207,7 +208,7 @@ func (pl *NodeResourcesBalancedAllocation) readRequests(state *framework.CycleSt
 	return req, pl.mode != BalancedAllocationClassic && baBestEffort(req), nil
 }
 
-// ScoreBatch is Score over nodes (framework.BatchScorePlugin): the requests
+// ScoreBatch is Score over nodes (fastpath.BatchScorePlugin): the requests
 // are read once and, in the default Delta mode over cpu and memory, each
 // node costs the two baTwo scores, with and without the pod, with no
 // per-node switch — one when idx is given, the snapshot's Resources
@@ -249,10 +250,10 @@ func (pl *NodeResourcesBalancedAllocation) ScoreBatch(_ context.Context, state *
 	return nil
 }
 
-var _ framework.AddingBatchScorePlugin = (*NodeResourcesBalancedAllocation)(nil)
+var _ fastpath.AddingBatchScorePlugin = (*NodeResourcesBalancedAllocation)(nil)
 
 // ScoreBatchAdd adds w times ScoreBatch's scores to totals
-// (framework.AddingBatchScorePlugin); in the default Delta mode over cpu
+// (fastpath.AddingBatchScorePlugin); in the default Delta mode over cpu
 // and memory, from the dense rows, as it scores each node.
 func (pl *NodeResourcesBalancedAllocation) ScoreBatchAdd(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64, w int64, totals []int64) bool {
 	if snap := state.Snapshot(); idx != nil && snap != nil && pl.cpuMem && pl.mode == BalancedAllocationDelta {
@@ -272,7 +273,7 @@ func (pl *NodeResourcesBalancedAllocation) ScoreBatchAdd(ctx context.Context, st
 	if st := pl.ScoreBatch(ctx, state, pod, nodes, idx, out); st != nil && st.Code() != framework.Success {
 		return false
 	}
-	return framework.AddScores(out[:len(nodes)], w, totals)
+	return fastpath.AddScores(out[:len(nodes)], w, totals)
 }
 
 // baDeltaAdd adds w times baDeltaRows' scores to totals and reports
@@ -429,7 +430,7 @@ func (pl *NodeResourcesBalancedAllocation) classic(node *framework.NodeInfo, req
 // ScoreExtensions returns nil: scores are not normalized.
 func (pl *NodeResourcesBalancedAllocation) ScoreExtensions() framework.ScoreExtensions { return nil }
 
-var _ framework.NodeLocalPlugin = (*NodeResourcesBalancedAllocation)(nil)
+var _ fastpath.NodeLocalPlugin = (*NodeResourcesBalancedAllocation)(nil)
 
 // NodeLocal is true: the score reads the node's allocatable and requested
 // resources.

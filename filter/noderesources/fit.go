@@ -10,9 +10,9 @@
 // In kube's default configuration (LeastAllocated over cpu and memory,
 // BalancedAllocation over the same, ImageLocality at weight 1) the three
 // scores are added in one pass over the snapshot's dense rows
-// (NodeResourcesFit.ScoreBatchAddWith, framework.FusingBatchScorePlugin),
+// (NodeResourcesFit.ScoreBatchAddWith, fastpath.FusingBatchScorePlugin),
 // and the filter leaves the statuses of the nodes it rejects for when no
-// node fits (framework.DeferringRejectingFilterPlugin).
+// node fits (fastpath.DeferringRejectingFilterPlugin).
 package noderesources
 
 import (
@@ -21,6 +21,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/fastpath"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scoring"
 )
@@ -92,10 +93,10 @@ type NodeResourcesFit struct {
 var (
 	_ framework.PreFilterPlugin      = (*NodeResourcesFit)(nil)
 	_ framework.FilterPlugin         = (*NodeResourcesFit)(nil)
-	_ framework.BatchFilterPlugin    = (*NodeResourcesFit)(nil)
+	_ fastpath.BatchFilterPlugin     = (*NodeResourcesFit)(nil)
 	_ framework.PreScorePlugin       = (*NodeResourcesFit)(nil)
 	_ framework.ScorePlugin          = (*NodeResourcesFit)(nil)
-	_ framework.BatchScorePlugin     = (*NodeResourcesFit)(nil)
+	_ fastpath.BatchScorePlugin      = (*NodeResourcesFit)(nil)
 	_ framework.PlacementScorePlugin = (*NodeResourcesFit)(nil)
 )
 
@@ -161,7 +162,7 @@ func newFit(args NodeResourcesFitArgs, _ framework.Handle) (framework.Plugin, er
 // Name returns "NodeResourcesFit".
 func (pl *NodeResourcesFit) Name() string { return config.NodeResourcesFitName }
 
-var _ framework.NodeLocalPlugin = (*NodeResourcesFit)(nil)
+var _ fastpath.NodeLocalPlugin = (*NodeResourcesFit)(nil)
 
 // NodeLocal is true unless the pod requests an extended resource a
 // DeviceClass may back (resource.Name.IsDRAExtended): the verdict and the

@@ -9,6 +9,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/fastpath"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -157,10 +158,10 @@ func nrfReadPreFilterState(state *framework.CycleState) (*nrfPreFilterState, *fr
 	return s, nil
 }
 
-// FilterBatch is Filter over nodes (framework.BatchFilterPlugin), by way
+// FilterBatch is Filter over nodes (fastpath.BatchFilterPlugin), by way
 // of FilterRejects.
 func (pl *NodeResourcesFit) FilterBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []*framework.Status) {
-	framework.FilterBatchFromRejects(ctx, pl, state, pod, nodes, idx, out)
+	fastpath.FilterBatchFromRejects(ctx, pl, state, pod, nodes, idx, out)
 }
 
 // nrfChecked returns req when the filter checks it (req > 0), else

@@ -5,29 +5,30 @@ import (
 	"slices"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/fastpath"
 )
 
-var _ framework.TrustedRejectingFilterPlugin = (*NodeResourcesFit)(nil)
+var _ fastpath.TrustedRejectingFilterPlugin = (*NodeResourcesFit)(nil)
 
 // FilterRejects is FilterBatch reporting the rejected nodes alone
-// (framework.RejectingFilterPlugin): with the runner's snapshot indices, a
+// (fastpath.RejectingFilterPlugin): with the runner's snapshot indices, a
 // node is checked on the snapshot's dense numbers and only a node short of
 // something takes a status; without them, each node takes Filter's path.
-func (pl *NodeResourcesFit) FilterRejects(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, rejected []framework.NodeRejection) []framework.NodeRejection {
+func (pl *NodeResourcesFit) FilterRejects(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, rejected []fastpath.NodeRejection) []fastpath.NodeRejection {
 	return pl.filterRejects(state, nodes, idx, rejected, true)
 }
 
-var _ framework.DeferringRejectingFilterPlugin = (*NodeResourcesFit)(nil)
+var _ fastpath.DeferringRejectingFilterPlugin = (*NodeResourcesFit)(nil)
 
 // FilterRejectsDeferred is FilterRejects leaving nil the statuses of the
 // nodes it checks on the snapshot's dense numbers
-// (framework.DeferringRejectingFilterPlugin).
-func (pl *NodeResourcesFit) FilterRejectsDeferred(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, rejected []framework.NodeRejection) []framework.NodeRejection {
+// (fastpath.DeferringRejectingFilterPlugin).
+func (pl *NodeResourcesFit) FilterRejectsDeferred(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, rejected []fastpath.NodeRejection) []fastpath.NodeRejection {
 	return pl.filterRejects(state, nodes, idx, rejected, false)
 }
 
 // RejectionStatus is FilterRejects' status of a node it rejects
-// (framework.DeferringRejectingFilterPlugin).
+// (fastpath.DeferringRejectingFilterPlugin).
 func (pl *NodeResourcesFit) RejectionStatus(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, node *framework.NodeInfo, idx int32) *framework.Status {
 	s, st := nrfReadPreFilterState(state)
 	if st != nil {
@@ -41,12 +42,12 @@ func (pl *NodeResourcesFit) RejectionStatus(_ context.Context, state *framework.
 
 // filterRejects is FilterRejects; without withStatus, the rejections
 // found on the dense numbers keep a nil status.
-func (pl *NodeResourcesFit) filterRejects(state *framework.CycleState, nodes []*framework.NodeInfo, idx []int32, rejected []framework.NodeRejection, withStatus bool) []framework.NodeRejection {
+func (pl *NodeResourcesFit) filterRejects(state *framework.CycleState, nodes []*framework.NodeInfo, idx []int32, rejected []fastpath.NodeRejection, withStatus bool) []fastpath.NodeRejection {
 	s, st := nrfReadPreFilterState(state)
 	if st != nil {
 		for i := range nodes {
 			_, st := nrfReadPreFilterState(state)
-			rejected = append(rejected, framework.NodeRejection{Node: int32(i), Status: st})
+			rejected = append(rejected, fastpath.NodeRejection{Node: int32(i), Status: st})
 		}
 		return rejected
 	}
@@ -59,7 +60,7 @@ func (pl *NodeResourcesFit) filterRejects(state *framework.CycleState, nodes []*
 				continue
 			}
 			if st := pl.filter(s, node); st != nil {
-				rejected = append(rejected, framework.NodeRejection{Node: int32(i), Status: st})
+				rejected = append(rejected, fastpath.NodeRejection{Node: int32(i), Status: st})
 			}
 		}
 		return rejected
@@ -77,7 +78,7 @@ func (pl *NodeResourcesFit) filterRejects(state *framework.CycleState, nodes []*
 				st = pl.missingStatus(s, s.rowMask(r))
 			}
 			if st != nil {
-				rejected = append(rejected, framework.NodeRejection{Node: int32(i), Status: st})
+				rejected = append(rejected, fastpath.NodeRejection{Node: int32(i), Status: st})
 			}
 		}
 		return rejected
@@ -115,7 +116,7 @@ func (pl *NodeResourcesFit) filterRejects(state *framework.CycleState, nodes []*
 }
 
 // RejectionsTrusted marks FilterRejects as keeping its contract
-// (framework.TrustedRejectingFilterPlugin).
+// (fastpath.TrustedRejectingFilterPlugin).
 func (pl *NodeResourcesFit) RejectionsTrusted() {}
 
 // nrfShortNodes sets the Node of out[0:n] to the positions i (in
@@ -123,7 +124,7 @@ func (pl *NodeResourcesFit) RejectionsTrusted() {}
 // for cpu, mem or eph (nrfChecked amounts), and returns n; the entries'
 // statuses are left as they were. out has room for every node (n ≤ i
 // when out[n] is written for node i).
-func nrfShortNodes(out []framework.NodeRejection, free []framework.NodeFree, idx []int32, cpu, mem, eph int64) int {
+func nrfShortNodes(out []fastpath.NodeRejection, free []framework.NodeFree, idx []int32, cpu, mem, eph int64) int {
 	out = out[:len(idx)]
 	n := 0
 	for i, x := range idx {
@@ -140,7 +141,7 @@ func nrfShortNodes(out []framework.NodeRejection, free []framework.NodeFree, idx
 // register.
 //
 //go:noinline
-func nrfShortNodes2(out []framework.NodeRejection, free []framework.NodeFree, idx []int32, cpu, mem int64) int {
+func nrfShortNodes2(out []fastpath.NodeRejection, free []framework.NodeFree, idx []int32, cpu, mem int64) int {
 	out = out[:len(idx)]
 	n := 0
 	for i, x := range idx {

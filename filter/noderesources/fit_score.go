@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/bits"
 
+	"github.com/schedkit/schedkit/framework/fastpath"
 	"github.com/schedkit/schedkit/scoring/imagelocality"
 
 	"github.com/schedkit/schedkit/config"
@@ -183,7 +184,7 @@ func (pl *NodeResourcesFit) readState(state *framework.CycleState, pod *framewor
 	return s, nil
 }
 
-// ScoreBatch is Score over nodes (framework.BatchScorePlugin). With kube's
+// ScoreBatch is Score over nodes (fastpath.BatchScorePlugin). With kube's
 // default configuration (LeastAllocated or MostAllocated over cpu and
 // memory) it reads each node's four amounts with no per-resource switch,
 // from the snapshot's Resources when idx is given.
@@ -221,10 +222,10 @@ func (pl *NodeResourcesFit) ScoreBatch(_ context.Context, state *framework.Cycle
 	return nil
 }
 
-var _ framework.AddingBatchScorePlugin = (*NodeResourcesFit)(nil)
+var _ fastpath.AddingBatchScorePlugin = (*NodeResourcesFit)(nil)
 
 // ScoreBatchAdd adds w times ScoreBatch's scores to totals
-// (framework.AddingBatchScorePlugin); in kube's default configuration,
+// (fastpath.AddingBatchScorePlugin); in kube's default configuration,
 // from the dense rows, as it scores each node.
 func (pl *NodeResourcesFit) ScoreBatchAdd(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64, w int64, totals []int64) bool {
 	if snap := state.Snapshot(); idx != nil && snap != nil && pl.leastDefault() {
@@ -237,16 +238,16 @@ func (pl *NodeResourcesFit) ScoreBatchAdd(ctx context.Context, state *framework.
 	if st := pl.ScoreBatch(ctx, state, pod, nodes, idx, out); st != nil && st.Code() != framework.Success {
 		return false
 	}
-	return framework.AddScores(out[:len(nodes)], w, totals)
+	return fastpath.AddScores(out[:len(nodes)], w, totals)
 }
 
-var _ framework.FusingBatchScorePlugin = (*NodeResourcesFit)(nil)
+var _ fastpath.FusingBatchScorePlugin = (*NodeResourcesFit)(nil)
 
 // AddsWith reports whether ScoreBatchAddWith adds other's scores in its
-// own pass (framework.FusingBatchScorePlugin): in kube's default
+// own pass (fastpath.FusingBatchScorePlugin): in kube's default
 // configuration, BalancedAllocation's in its default Delta mode over cpu
 // and memory, and ImageLocality's.
-func (pl *NodeResourcesFit) AddsWith(other framework.AddingBatchScorePlugin) bool {
+func (pl *NodeResourcesFit) AddsWith(other fastpath.AddingBatchScorePlugin) bool {
 	if !pl.leastDefault() {
 		return false
 	}
@@ -268,12 +269,12 @@ func (pl *NodeResourcesFit) leastDefault() bool {
 
 // ScoreBatchAddWith adds w times the plugin's scores and ws[j] times those
 // of others[j], a BalancedAllocation and an ImageLocality AddsWith
-// accepts, to totals (framework.FusingBatchScorePlugin): with
+// accepts, to totals (fastpath.FusingBatchScorePlugin): with
 // BalancedAllocation at kube's default weights (1 and 1), in one pass
 // over the dense rows, which also adds ImageLocality's scores when they
 // are dense this cycle and its weight is 1; each plugin adds its own
 // otherwise.
-func (pl *NodeResourcesFit) ScoreBatchAddWith(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64, w int64, others []framework.AddingBatchScorePlugin, ws []int64, totals []int64) bool {
+func (pl *NodeResourcesFit) ScoreBatchAddWith(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64, w int64, others []fastpath.AddingBatchScorePlugin, ws []int64, totals []int64) bool {
 	var ba *NodeResourcesBalancedAllocation
 	var il *imagelocality.ImageLocality
 	var wBA, wIL int64

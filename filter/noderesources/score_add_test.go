@@ -11,6 +11,7 @@ import (
 
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/fastpath"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/scoring/imagelocality"
 )
@@ -65,7 +66,7 @@ func TestScoreBatchAddRefusesScoresOutOfRange(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			a := pl.(fw.AddingBatchScorePlugin)
+			a := pl.(fastpath.AddingBatchScorePlugin)
 			snap := fw.MustSnapshot(c.nodes, c.pods)
 			pi := fw.MustPodInfo(c.pod)
 			for i, want := range []bool{false, true} {
@@ -125,7 +126,7 @@ func TestPropFusedAddEqualsEach(t *testing.T) {
 		t.Fatal(err)
 	}
 	fit := fitPl.(*NodeResourcesFit)
-	plugins := []fw.AddingBatchScorePlugin{fitPl.(fw.AddingBatchScorePlugin), baPl.(fw.AddingBatchScorePlugin), ilPl.(fw.AddingBatchScorePlugin)}
+	plugins := []fastpath.AddingBatchScorePlugin{fitPl.(fastpath.AddingBatchScorePlugin), baPl.(fastpath.AddingBatchScorePlugin), ilPl.(fastpath.AddingBatchScorePlugin)}
 	for _, o := range plugins[1:] {
 		if !fit.AddsWith(o) {
 			t.Fatalf("NodeResourcesFit does not add %s's scores in kube's default configuration", o.Name())
@@ -256,7 +257,7 @@ func TestPropFusedAddEqualsEach(t *testing.T) {
 		for j, m := range members {
 			apart = apart && plugins[m].ScoreBatchAdd(ctx, newState(), pod, all, idx, out, ws[j], scratch)
 		}
-		var otherPls []fw.AddingBatchScorePlugin
+		var otherPls []fastpath.AddingBatchScorePlugin
 		for _, m := range others {
 			otherPls = append(otherPls, plugins[m])
 		}

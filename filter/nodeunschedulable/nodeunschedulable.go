@@ -12,6 +12,7 @@ import (
 	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/fastpath"
 )
 
 // Filter reasons of NodeUnschedulable.
@@ -36,9 +37,9 @@ type NodeUnschedulable struct {
 }
 
 var (
-	_ framework.FilterPlugin                 = (*NodeUnschedulable)(nil)
-	_ framework.BatchFilterPlugin            = (*NodeUnschedulable)(nil)
-	_ framework.TrustedRejectingFilterPlugin = (*NodeUnschedulable)(nil)
+	_ framework.FilterPlugin                = (*NodeUnschedulable)(nil)
+	_ fastpath.BatchFilterPlugin            = (*NodeUnschedulable)(nil)
+	_ fastpath.TrustedRejectingFilterPlugin = (*NodeUnschedulable)(nil)
 )
 
 // New builds the NodeUnschedulable filter of the handle's
@@ -84,17 +85,17 @@ func (pl *NodeUnschedulable) Filter(_ context.Context, _ *framework.CycleState, 
 	return pl.reject
 }
 
-// FilterBatch is Filter over nodes (framework.BatchFilterPlugin), by way
+// FilterBatch is Filter over nodes (fastpath.BatchFilterPlugin), by way
 // of FilterRejects.
 func (pl *NodeUnschedulable) FilterBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []*framework.Status) {
-	framework.FilterBatchFromRejects(ctx, pl, state, pod, nodes, idx, out)
+	fastpath.FilterBatchFromRejects(ctx, pl, state, pod, nodes, idx, out)
 }
 
 // FilterRejects is Filter over nodes, reporting the rejected ones
-// (framework.RejectingFilterPlugin): the pod's toleration of the cordon
+// (fastpath.RejectingFilterPlugin): the pod's toleration of the cordon
 // taint is decided once, at the first cordoned node; with the runner's
 // snapshot indices, cordons are read from the snapshot's taint classes.
-func (pl *NodeUnschedulable) FilterRejects(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, rejected []framework.NodeRejection) []framework.NodeRejection {
+func (pl *NodeUnschedulable) FilterRejects(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, rejected []fastpath.NodeRejection) []fastpath.NodeRejection {
 	tolerates := -1 // unknown until a cordoned node is met
 	if idx != nil {
 		// The runner's snapshot indices: the cordon flag of each node's
@@ -110,14 +111,14 @@ func (pl *NodeUnschedulable) FilterRejects(_ context.Context, state *framework.C
 		class, cordoned := tc.Class, tc.Unschedulable
 		for i, k := range idx {
 			if cordoned[class[k]] {
-				rejected = append(rejected, framework.NodeRejection{Node: int32(i), Status: pl.reject})
+				rejected = append(rejected, fastpath.NodeRejection{Node: int32(i), Status: pl.reject})
 			}
 		}
 		return rejected
 	}
 	for i, node := range nodes {
 		if node == nil || node.Node() == nil {
-			rejected = append(rejected, framework.NodeRejection{Node: int32(i), Status: pl.unknown})
+			rejected = append(rejected, fastpath.NodeRejection{Node: int32(i), Status: pl.unknown})
 			continue
 		}
 		if !node.Node().Spec.Unschedulable {
@@ -130,27 +131,27 @@ func (pl *NodeUnschedulable) FilterRejects(_ context.Context, state *framework.C
 			}
 		}
 		if tolerates == 0 {
-			rejected = append(rejected, framework.NodeRejection{Node: int32(i), Status: pl.reject})
+			rejected = append(rejected, fastpath.NodeRejection{Node: int32(i), Status: pl.reject})
 		}
 	}
 	return rejected
 }
 
 // RejectionsTrusted marks FilterRejects as keeping its contract
-// (framework.TrustedRejectingFilterPlugin).
+// (fastpath.TrustedRejectingFilterPlugin).
 func (pl *NodeUnschedulable) RejectionsTrusted() {}
 
 // nuAppendCordoned appends a rejection with st for each cordoned position
 // (cordoned: increasing) in the run of m positions first, first+1, … mod
 // n, by its index in the run, in increasing order.
-func nuAppendCordoned(rejected []framework.NodeRejection, cordoned []int32, first, m, n int, st *framework.Status) []framework.NodeRejection {
+func nuAppendCordoned(rejected []fastpath.NodeRejection, cordoned []int32, first, m, n int, st *framework.Status) []fastpath.NodeRejection {
 	add := func(lo, hi, offset int) {
 		from, _ := slices.BinarySearch(cordoned, int32(lo))
 		for _, k := range cordoned[from:] {
 			if int(k) >= hi {
 				break
 			}
-			rejected = append(rejected, framework.NodeRejection{Node: int32(int(k) + offset), Status: st})
+			rejected = append(rejected, fastpath.NodeRejection{Node: int32(int(k) + offset), Status: st})
 		}
 	}
 	end := first + m
@@ -198,7 +199,7 @@ func (pl *NodeUnschedulable) afterPodTolerationChange(_ *framework.Snapshot, pod
 	return framework.QueueSkip, nil
 }
 
-var _ framework.NodeLocalPlugin = (*NodeUnschedulable)(nil)
+var _ fastpath.NodeLocalPlugin = (*NodeUnschedulable)(nil)
 
 // NodeLocal is true: the verdict reads the node's spec and conditions.
 func (pl *NodeUnschedulable) NodeLocal(*framework.PodInfo) bool { return true }

@@ -16,6 +16,7 @@ import (
 	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/fastpath"
 	"github.com/schedkit/schedkit/internal/csitranslation"
 )
 
@@ -84,9 +85,9 @@ type NodeVolumeLimits struct {
 }
 
 var (
-	_ framework.PreFilterPlugin   = (*NodeVolumeLimits)(nil)
-	_ framework.FilterPlugin      = (*NodeVolumeLimits)(nil)
-	_ framework.BatchFilterPlugin = (*NodeVolumeLimits)(nil)
+	_ framework.PreFilterPlugin  = (*NodeVolumeLimits)(nil)
+	_ framework.FilterPlugin     = (*NodeVolumeLimits)(nil)
+	_ fastpath.BatchFilterPlugin = (*NodeVolumeLimits)(nil)
 )
 
 // New builds the filter (it has no args) for h's
@@ -456,7 +457,7 @@ func nvlClassVolume(snap *framework.Snapshot, csiNode *api.CSINode, pvc *api.Per
 	return nvlVolume{driver: driver, ns: pvc.Namespace, claim: pvc.Name}, true
 }
 
-var _ framework.NodeLocalPlugin = (*NodeVolumeLimits)(nil)
+var _ fastpath.NodeLocalPlugin = (*NodeVolumeLimits)(nil)
 
 // NodeLocal is true only for a pod without volumes (PreFilter skips).
 func (pl *NodeVolumeLimits) NodeLocal(pod *framework.PodInfo) bool {

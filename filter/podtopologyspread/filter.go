@@ -11,6 +11,7 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/fastpath"
 	"github.com/schedkit/schedkit/internal/parallel"
 	"github.com/schedkit/schedkit/internal/slicepool"
 )
@@ -47,7 +48,7 @@ func (pl *PodTopologySpread) takeCounts(n int) []int {
 var (
 	_ framework.PreFilterPlugin     = (*PodTopologySpread)(nil)
 	_ framework.FilterPlugin        = (*PodTopologySpread)(nil)
-	_ framework.BatchFilterPlugin   = (*PodTopologySpread)(nil)
+	_ fastpath.BatchFilterPlugin    = (*PodTopologySpread)(nil)
 	_ framework.PreFilterExtensions = (*PodTopologySpread)(nil)
 
 	_ framework.ReleasableStateData = (*ptsPreFilterState)(nil)
@@ -783,7 +784,7 @@ func (h *ptsHoisted) count(id int32) int {
 // ptsBatchMax bounds the constraints FilterBatch hoists (more take Filter).
 const ptsBatchMax = 8
 
-// FilterBatch is Filter over nodes (framework.BatchFilterPlugin). In fast
+// FilterBatch is Filter over nodes (fastpath.BatchFilterPlugin). In fast
 // mode each constraint's slices and its bound maxSkew + minMatch −
 // selfMatch are read once, so a snapshot node costs a few slice reads per
 // constraint; any other node takes Filter.

@@ -5,13 +5,14 @@ import (
 
 	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/fastpath"
 )
 
-var _ framework.IncrementalPreFilterPlugin = (*PodTopologySpread)(nil)
+var _ fastpath.IncrementalPreFilterPlugin = (*PodTopologySpread)(nil)
 
 // PreFilterAfterAdd brings the state PreFilter wrote for a pod sharing
 // pod's PodInfo up to date after the pods in added were added to the
-// snapshot (framework.IncrementalPreFilterPlugin). Each added pod that
+// snapshot (fastpath.IncrementalPreFilterPlugin). Each added pod that
 // PreFilter would count (CountMatching's rule: the incoming pod's
 // namespace, not being deleted, matching the constraint's selector) on a
 // node that counts (every topology key, the inclusion policies) adds one
@@ -23,7 +24,7 @@ var _ framework.IncrementalPreFilterPlugin = (*PodTopologySpread)(nil)
 // constraint: a property of the pod alone) it skips again; a state it
 // cannot update (PreFilter ran over another node list, or the snapshot's
 // nodes changed since) is recomputed by PreFilter.
-func (pl *PodTopologySpread) PreFilterAfterAdd(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, added []framework.AddedPod) *framework.Status {
+func (pl *PodTopologySpread) PreFilterAfterAdd(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, added []fastpath.AddedPod) *framework.Status {
 	s, err := ptsReadPreFilterState(state)
 	if err == errPTSNoPreFilterState {
 		// PreFilter skipped: the pod has no hard constraint, whatever the
@@ -73,7 +74,7 @@ func (pl *PodTopologySpread) PreFilterAfterAdd(ctx context.Context, state *frame
 // incremental reports whether PreFilterAfterAdd can update s in place for
 // added on snap: s is a fast-mode state over snap's current node
 // numbering and every added pod's node is snap's own NodeInfo.
-func (s *ptsPreFilterState) incremental(snap *framework.Snapshot, added []framework.AddedPod) bool {
+func (s *ptsPreFilterState) incremental(snap *framework.Snapshot, added []fastpath.AddedPod) bool {
 	if s.tvs == nil || s.snap != snap {
 		return false
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/fastpath"
 	"github.com/schedkit/schedkit/internal/parallel"
 	"github.com/schedkit/schedkit/internal/slicepool"
 	"github.com/schedkit/schedkit/scoring"
@@ -26,11 +27,11 @@ const ptsPreScoreStateKey framework.StateKey = "PreScore" + config.PodTopologySp
 const ptsScoreNoKey int32 = -1
 
 var (
-	_ framework.PreScorePlugin       = (*PodTopologySpread)(nil)
-	_ framework.ScorePlugin          = (*PodTopologySpread)(nil)
-	_ framework.BatchScorePlugin     = (*PodTopologySpread)(nil)
-	_ framework.ScoreExtensions      = (*PodTopologySpread)(nil)
-	_ framework.BatchScoreExtensions = (*PodTopologySpread)(nil)
+	_ framework.PreScorePlugin      = (*PodTopologySpread)(nil)
+	_ framework.ScorePlugin         = (*PodTopologySpread)(nil)
+	_ fastpath.BatchScorePlugin     = (*PodTopologySpread)(nil)
+	_ framework.ScoreExtensions     = (*PodTopologySpread)(nil)
+	_ fastpath.BatchScoreExtensions = (*PodTopologySpread)(nil)
 
 	_ framework.ReleasableStateData = (*ptsPreScoreState)(nil)
 )
@@ -828,7 +829,7 @@ func (pl *PodTopologySpread) Score(_ context.Context, state *framework.CycleStat
 	return s.score(node)
 }
 
-// ScoreBatch is Score over nodes (framework.BatchScorePlugin): the state is
+// ScoreBatch is Score over nodes (fastpath.BatchScorePlugin): the state is
 // read once and, in fast mode, a scored snapshot node costs a few slice
 // reads per constraint.
 func (pl *PodTopologySpread) ScoreBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64) *framework.Status {
@@ -837,7 +838,7 @@ func (pl *PodTopologySpread) ScoreBatch(ctx context.Context, state *framework.Cy
 }
 
 // ScoreBatchBounds is ScoreBatch that also returns the least and greatest
-// score it wrote (framework.BoundedBatchScorePlugin).
+// score it wrote (fastpath.BoundedBatchScorePlugin).
 func (pl *PodTopologySpread) ScoreBatchBounds(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64) (lo, hi int64, _ *framework.Status) {
 	s, err := ptsReadPreScoreState(state)
 	if err != nil {
@@ -899,7 +900,7 @@ func (pl *PodTopologySpread) ScoreBatchBounds(_ context.Context, state *framewor
 	return lo, hi, nil
 }
 
-var _ framework.BoundedBatchScorePlugin = (*PodTopologySpread)(nil)
+var _ fastpath.BoundedBatchScorePlugin = (*PodTopologySpread)(nil)
 
 // ptsScoreSmall sets out[i] to t[uint8(dom[idx[i]])], the score of
 // snapshot node idx[i] under a single non-hostname constraint whose value
@@ -1190,7 +1191,7 @@ func ptsSameString(a, b string) bool {
 }
 
 // NormalizeScoreBatch is NormalizeScore over a row of scores
-// (framework.BatchScoreExtensions); node names are read only when some node
+// (fastpath.BatchScoreExtensions); node names are read only when some node
 // is ignored.
 func (pl *PodTopologySpread) NormalizeScoreBatch(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, nodes []*framework.NodeInfo, scores []int64) *framework.Status {
 	s, err := ptsReadPreScoreState(state)
@@ -1229,14 +1230,14 @@ func (pl *PodTopologySpread) normalizeRange(state *framework.CycleState, lo int6
 	return true
 }
 
-// NormalizeRange is framework.RangeNormalizer: the table of what
+// NormalizeRange is fastpath.RangeNormalizer: the table of what
 // NormalizeScore gives each raw score of a row whose least raw score is lo
 // and greatest lo+len(out)−1; false while some scored node is ignored.
 func (pl *PodTopologySpread) NormalizeRange(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, lo int64, out []int64) bool {
 	return pl.normalizeRange(state, lo, out)
 }
 
-var _ framework.RangeNormalizer = (*PodTopologySpread)(nil)
+var _ fastpath.RangeNormalizer = (*PodTopologySpread)(nil)
 
 // ptsNormalize is NormalizeScore's arithmetic over a row; ignored (nil:
 // no node is) tells the ignored positions.

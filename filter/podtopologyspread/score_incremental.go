@@ -6,10 +6,11 @@ import (
 
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/fastpath"
 	"github.com/schedkit/schedkit/scoring"
 )
 
-var _ framework.IncrementalPreScorePlugin = (*PodTopologySpread)(nil)
+var _ fastpath.IncrementalPreScorePlugin = (*PodTopologySpread)(nil)
 
 // ptsSlotCounts are, for the constraints of a fast-mode state that count
 // per node (not kubernetes.io/hostname), the pods PreScore counts by value
@@ -73,7 +74,7 @@ func (sc *ptsSlotCounts) slot(c, k int) int32 {
 
 // add counts the added pods that PreScore counts (CountMatching's rule)
 // for constraints cs of a pod in namespace ns.
-func (sc *ptsSlotCounts) add(cs []constraint, ns string, added []framework.AddedPod) {
+func (sc *ptsSlotCounts) add(cs []constraint, ns string, added []fastpath.AddedPod) {
 	for _, a := range added {
 		k := a.Node.Index()
 		for c := range cs {
@@ -87,7 +88,7 @@ func (sc *ptsSlotCounts) add(cs []constraint, ns string, added []framework.Added
 // PreScoreAfterAdd has the effect of PreScore on the current snapshot
 // given the state PreScore or PreScoreAfterAdd wrote for a pod sharing
 // pod's PodInfo before the pods in added were added
-// (framework.IncrementalPreScorePlugin). The constraints (built from the
+// (fastpath.IncrementalPreScorePlugin). The constraints (built from the
 // pod alone) are kept; what depends on the scored nodes (membership,
 // ignored nodes, the domains among them and the weights ln(domains + 2))
 // is computed again by PreScore's own code, in O(len(nodes)) when some
@@ -102,7 +103,7 @@ func (sc *ptsSlotCounts) add(cs []constraint, ns string, added []framework.Added
 // in that); a state it cannot update (PreScore ran over nodes that are not
 // the snapshot's own, or the snapshot's nodes changed) is computed again
 // by PreScore.
-func (pl *PodTopologySpread) PreScoreAfterAdd(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, added []framework.AddedPod) *framework.Status {
+func (pl *PodTopologySpread) PreScoreAfterAdd(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, added []fastpath.AddedPod) *framework.Status {
 	if _, err := state.Read(ptsPreScoreStateKey); err != nil {
 		// PreScore skipped: the pod has no soft constraint or the
 		// snapshot no node, whatever the pods.

@@ -9,6 +9,7 @@ import (
 
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/fastpath"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -57,7 +58,7 @@ func TestPodTopologySpreadPreScoreAfterAddLeavesClones(t *testing.T) {
 		}
 		return fmt.Sprint(raw, norm, s.IgnoredNodes, s.DomainValues, s.Counts)
 	}
-	add := func(i int, node string) []fw.AddedPod {
+	add := func(i int, node string) []fastpath.AddedPod {
 		t.Helper()
 		added, err := st.AddedPods(snap, []*fw.PodInfo{st.Replica(pi, fmt.Sprintf("web-%d", i), node)})
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/fastpath"
 )
 
 // VictimRemoval reports that removing pods from a node leaves the verdict
@@ -22,18 +23,18 @@ func (pl *TaintToleration) Filter(_ context.Context, _ *framework.CycleState, po
 	return pl.filter(pod.Pod.Spec.Tolerations, node.Node().Spec.Taints)
 }
 
-// FilterBatch is Filter over nodes (framework.BatchFilterPlugin), by way
+// FilterBatch is Filter over nodes (fastpath.BatchFilterPlugin), by way
 // of FilterRejects.
 func (pl *TaintToleration) FilterBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []*framework.Status) {
-	framework.FilterBatchFromRejects(ctx, pl, state, pod, nodes, idx, out)
+	fastpath.FilterBatchFromRejects(ctx, pl, state, pod, nodes, idx, out)
 }
 
 // FilterRejects is Filter over nodes, reporting the rejected ones
-// (framework.RejectingFilterPlugin); an untainted node costs one length
+// (fastpath.RejectingFilterPlugin); an untainted node costs one length
 // check. With the runner's snapshot indices, the verdict is decided once
 // per taint class (Snapshot.TaintClasses), when there are few, and read by
 // each node of the class.
-func (pl *TaintToleration) FilterRejects(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, rejected []framework.NodeRejection) []framework.NodeRejection {
+func (pl *TaintToleration) FilterRejects(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, rejected []fastpath.NodeRejection) []fastpath.NodeRejection {
 	tols := pod.Pod.Spec.Tolerations
 	if idx != nil {
 		if verdicts, class := pl.classVerdicts(state, tols); verdicts != nil {
@@ -46,7 +47,7 @@ func (pl *TaintToleration) FilterRejects(_ context.Context, state *framework.Cyc
 			if rej == 0 {
 				return rejected
 			}
-			rejected, added := filter.MarkRejections(rejected, len(idx), func(room []framework.NodeRejection) int { return ttRejectedNodes(room, class, idx, rej) })
+			rejected, added := filter.MarkRejections(rejected, len(idx), func(room []fastpath.NodeRejection) int { return ttRejectedNodes(room, class, idx, rej) })
 			for j := range added {
 				added[j].Status = verdicts[class[idx[added[j].Node]]]
 			}
@@ -56,7 +57,7 @@ func (pl *TaintToleration) FilterRejects(_ context.Context, state *framework.Cyc
 	for i, node := range nodes {
 		if taints := node.Node().Spec.Taints; len(taints) > 0 {
 			if st := pl.filter(tols, taints); st != nil {
-				rejected = append(rejected, framework.NodeRejection{Node: int32(i), Status: st})
+				rejected = append(rejected, fastpath.NodeRejection{Node: int32(i), Status: st})
 			}
 		}
 	}
@@ -64,7 +65,7 @@ func (pl *TaintToleration) FilterRejects(_ context.Context, state *framework.Cyc
 }
 
 // RejectionsTrusted marks FilterRejects as keeping its contract
-// (framework.TrustedRejectingFilterPlugin).
+// (fastpath.TrustedRejectingFilterPlugin).
 func (pl *TaintToleration) RejectionsTrusted() {}
 
 // ttRejectedNodes sets the Node of out[0:n] to the positions i (in
@@ -74,7 +75,7 @@ func (pl *TaintToleration) RejectionsTrusted() {}
 // nothing, keeps every value in a register.
 //
 //go:noinline
-func ttRejectedNodes(out []framework.NodeRejection, class, idx []int32, rej uint64) int {
+func ttRejectedNodes(out []fastpath.NodeRejection, class, idx []int32, rej uint64) int {
 	out = out[:len(idx)]
 	n := 0
 	for i, k := range idx {

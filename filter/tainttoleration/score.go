@@ -9,6 +9,7 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/fastpath"
 	"github.com/schedkit/schedkit/scoring"
 )
 
@@ -67,7 +68,7 @@ func ttIntolerable(tols []api.Toleration, taints []api.Taint) int64 {
 	return n
 }
 
-// ScoreBatch is Score over nodes (framework.BatchScorePlugin), reading the
+// ScoreBatch is Score over nodes (fastpath.BatchScorePlugin), reading the
 // PreScore state once; an untainted node costs one length check. With the
 // runner's snapshot indices, the count is taken once per taint class
 // (Snapshot.TaintClasses), when there are few, and read by each node of
@@ -77,10 +78,10 @@ func (pl *TaintToleration) ScoreBatch(ctx context.Context, state *framework.Cycl
 	return st
 }
 
-var _ framework.BoundedBatchScorePlugin = (*TaintToleration)(nil)
+var _ fastpath.BoundedBatchScorePlugin = (*TaintToleration)(nil)
 
 // ScoreBatchBounds is ScoreBatch that also returns the least and greatest
-// score it wrote (framework.BoundedBatchScorePlugin).
+// score it wrote (fastpath.BoundedBatchScorePlugin).
 func (pl *TaintToleration) ScoreBatchBounds(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64) (lo, hi int64, _ *framework.Status) {
 	s, st := ttReadPreScoreState(state)
 	if st != nil {
@@ -135,7 +136,7 @@ func ttClassScores(out, counts []int64, class, idx []int32) (lo, hi int64, _ *fr
 func (pl *TaintToleration) ScoreExtensions() framework.ScoreExtensions { return pl }
 
 // NormalizeScoreBatch is NormalizeScore over a row of scores
-// (framework.BatchScoreExtensions).
+// (fastpath.BatchScoreExtensions).
 func (pl *TaintToleration) NormalizeScoreBatch(_ context.Context, _ *framework.CycleState, _ *framework.PodInfo, _ []*framework.NodeInfo, scores []int64) *framework.Status {
 	scoring.DefaultNormalizeRow(framework.MaxNodeScore, true, scores)
 	return nil
@@ -146,9 +147,9 @@ func (pl *TaintToleration) NormalizeScore(_ context.Context, _ *framework.CycleS
 	return framework.DefaultNormalizeScore(framework.MaxNodeScore, true, scores)
 }
 
-var _ framework.RangeNormalizer = (*TaintToleration)(nil)
+var _ fastpath.RangeNormalizer = (*TaintToleration)(nil)
 
-// NormalizeRange is NormalizeScore's table (framework.RangeNormalizer):
+// NormalizeRange is NormalizeScore's table (fastpath.RangeNormalizer):
 // DefaultNormalizeScore(100, reverse=true).
 func (pl *TaintToleration) NormalizeRange(_ context.Context, _ *framework.CycleState, _ *framework.PodInfo, lo int64, out []int64) bool {
 	framework.DefaultNormalizeRange(framework.MaxNodeScore, true, lo, out)

@@ -11,6 +11,7 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/fastpath"
 )
 
 // ReasonUntoleratedTaint is TaintToleration's filter
@@ -31,14 +32,14 @@ const ReasonUntoleratedTaint = "node(s) had untolerated taint(s)"
 type TaintToleration struct{ reject *framework.Status }
 
 var (
-	_ framework.FilterPlugin                 = (*TaintToleration)(nil)
-	_ framework.BatchFilterPlugin            = (*TaintToleration)(nil)
-	_ framework.TrustedRejectingFilterPlugin = (*TaintToleration)(nil)
-	_ framework.PreScorePlugin               = (*TaintToleration)(nil)
-	_ framework.ScorePlugin                  = (*TaintToleration)(nil)
-	_ framework.BatchScorePlugin             = (*TaintToleration)(nil)
-	_ framework.ScoreExtensions              = (*TaintToleration)(nil)
-	_ framework.BatchScoreExtensions         = (*TaintToleration)(nil)
+	_ framework.FilterPlugin                = (*TaintToleration)(nil)
+	_ fastpath.BatchFilterPlugin            = (*TaintToleration)(nil)
+	_ fastpath.TrustedRejectingFilterPlugin = (*TaintToleration)(nil)
+	_ framework.PreScorePlugin              = (*TaintToleration)(nil)
+	_ framework.ScorePlugin                 = (*TaintToleration)(nil)
+	_ fastpath.BatchScorePlugin             = (*TaintToleration)(nil)
+	_ framework.ScoreExtensions             = (*TaintToleration)(nil)
+	_ fastpath.BatchScoreExtensions         = (*TaintToleration)(nil)
 )
 
 // New builds TaintToleration for the handle's release (with v1.37's no-op
@@ -58,7 +59,7 @@ func New(args any, h framework.Handle) (framework.Plugin, error) {
 // Name returns "TaintToleration".
 func (pl *TaintToleration) Name() string { return config.TaintTolerationName }
 
-var _ framework.NodeLocalPlugin = (*TaintToleration)(nil)
+var _ fastpath.NodeLocalPlugin = (*TaintToleration)(nil)
 
 // NodeLocal is true: the verdict reads the node's taints, the score counts
 // the node's intolerable PreferNoSchedule taints.

@@ -5,13 +5,14 @@ import (
 	"math"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/fastpath"
 	"github.com/schedkit/schedkit/scoring"
 )
 
 var (
-	_ framework.PreScorePlugin          = (*VolumeBinding)(nil)
-	_ framework.ScorePlugin             = (*VolumeBinding)(nil)
-	_ framework.BoundedBatchScorePlugin = (*VolumeBinding)(nil)
+	_ framework.PreScorePlugin         = (*VolumeBinding)(nil)
+	_ framework.ScorePlugin            = (*VolumeBinding)(nil)
+	_ fastpath.BoundedBatchScorePlugin = (*VolumeBinding)(nil)
 )
 
 // PreScore returns Skip unless capacity scoring is on.

@@ -15,6 +15,7 @@ import (
 	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/fastpath"
 	"github.com/schedkit/schedkit/scoring"
 )
 
@@ -69,12 +70,12 @@ type VolumeBinding struct {
 }
 
 var (
-	_ framework.PreFilterPlugin   = (*VolumeBinding)(nil)
-	_ framework.FilterPlugin      = (*VolumeBinding)(nil)
-	_ framework.BatchFilterPlugin = (*VolumeBinding)(nil)
-	_ framework.ReservePlugin     = (*VolumeBinding)(nil)
-	_ framework.PreBindPlugin     = (*VolumeBinding)(nil)
-	_ framework.ForkablePlugin    = (*VolumeBinding)(nil)
+	_ framework.PreFilterPlugin  = (*VolumeBinding)(nil)
+	_ framework.FilterPlugin     = (*VolumeBinding)(nil)
+	_ fastpath.BatchFilterPlugin = (*VolumeBinding)(nil)
+	_ framework.ReservePlugin    = (*VolumeBinding)(nil)
+	_ framework.PreBindPlugin    = (*VolumeBinding)(nil)
+	_ framework.ForkablePlugin   = (*VolumeBinding)(nil)
 )
 
 // New builds VolumeBinding from args, a VolumeBindingArgs or a pointer to
@@ -223,7 +224,7 @@ func (pl *VolumeBinding) PodVolumes(state *framework.CycleState, nodeName string
 // (the cluster's new objects then supersede them).
 func (pl *VolumeBinding) Forget(pv *api.PodVolumes) { pl.binder.Forget(pv) }
 
-var _ framework.NodeLocalPlugin = (*VolumeBinding)(nil)
+var _ fastpath.NodeLocalPlugin = (*VolumeBinding)(nil)
 
 // NodeLocal is true only for a pod without volumes: its claims' bindings
 // live in an assume cache that Reserve changes, and storage capacity

@@ -13,6 +13,7 @@ import (
 	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/fastpath"
 )
 
 // VolumeRestrictions' filter reasons.
@@ -234,7 +235,7 @@ func vrOverlap(a, b []string) bool {
 	return false
 }
 
-var _ framework.NodeLocalPlugin = (*VolumeRestrictions)(nil)
+var _ fastpath.NodeLocalPlugin = (*VolumeRestrictions)(nil)
 
 // NodeLocal is true only for a pod without volumes, whose PreFilter skips:
 // a pod's volumes can conflict with claims used anywhere in the cluster.

@@ -13,6 +13,7 @@ import (
 	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/fastpath"
 )
 
 // ReasonConflict is VolumeZone's filter reason.
@@ -51,9 +52,9 @@ type VolumeZone struct {
 }
 
 var (
-	_ framework.PreFilterPlugin   = (*VolumeZone)(nil)
-	_ framework.FilterPlugin      = (*VolumeZone)(nil)
-	_ framework.BatchFilterPlugin = (*VolumeZone)(nil)
+	_ framework.PreFilterPlugin  = (*VolumeZone)(nil)
+	_ framework.FilterPlugin     = (*VolumeZone)(nil)
+	_ fastpath.BatchFilterPlugin = (*VolumeZone)(nil)
 )
 
 // New builds the filter (it has no args).
@@ -242,7 +243,7 @@ func (pl *VolumeZone) filter(topos vzState, node *framework.NodeInfo) *framework
 	return nil
 }
 
-var _ framework.NodeLocalPlugin = (*VolumeZone)(nil)
+var _ fastpath.NodeLocalPlugin = (*VolumeZone)(nil)
 
 // NodeLocal is true only for a pod without volumes (PreFilter skips).
 func (pl *VolumeZone) NodeLocal(pod *framework.PodInfo) bool { return filter.PodHasNoVolumes(pod) }

@@ -291,7 +291,7 @@ func (f *Framework) HasScorePlugins() bool { return len(f.score) > 0 }
 
 // ScoresNodeAlone reports whether a node's total score for pod depends on
 // that node alone: every Score plugin is node-local
-// for pod (framework.NodeLocalPlugin) and does not normalize, and no
+// for pod (fastpath.NodeLocalPlugin) and does not normalize, and no
 // extender is configured. Scoring a set of nodes then gives each node the
 // total it gets when scored alone, whatever the other nodes.
 func (f *Framework) ScoresNodeAlone(pod *framework.PodInfo) bool {

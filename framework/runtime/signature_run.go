@@ -10,6 +10,7 @@ import (
 
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/fastpath"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -32,7 +33,7 @@ type signState struct {
 // target appeared at an earlier point (it signs once).
 type localSigner struct {
 	mark any
-	nl   framework.NodeLocalPlugin
+	nl   fastpath.NodeLocalPlugin
 	sp   framework.SignPlugin
 	dup  bool
 }
@@ -108,7 +109,7 @@ func (f *Framework) localSigners() []localSigner {
 		add := func(point, name string, t framework.Plugin) {
 			e := localSigner{mark: any(point + "/" + name), dup: seen[t]}
 			seen[t] = true
-			e.nl, _ = t.(framework.NodeLocalPlugin)
+			e.nl, _ = t.(fastpath.NodeLocalPlugin)
 			e.sp, _ = t.(framework.SignPlugin)
 			f.sign.local = append(f.sign.local, e)
 		}
@@ -135,7 +136,7 @@ const nodeLocalKey = "nodeLocal"
 // NodeLocalFragments appends to buf what this profile's node-local
 // plugins read of pod, and reports whether they all could say: for each
 // PreFilter, Filter, PreScore and Score plugin, in
-// that order, that is node-local for pod (framework.NodeLocalPlugin), a
+// that order, that is node-local for pod (fastpath.NodeLocalPlugin), a
 // fragment {"nodeLocal", "<point>/<name>"}, then its signature fragments
 // (SignPlugin; once per plugin). Two pods whose fragments are the same
 // (SameFragments) get the same state, verdicts and raw scores from those

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/fastpath"
 	"pgregory.net/rapid"
 )
 
@@ -21,8 +22,8 @@ import (
 
 // IncrPlugin is what the incremental checks need of a filter plugin.
 type IncrPlugin interface {
-	fw.IncrementalPreFilterPlugin
-	fw.BatchFilterPlugin
+	fastpath.IncrementalPreFilterPlugin
+	fastpath.BatchFilterPlugin
 	PreFilterExtensions() fw.PreFilterExtensions
 }
 
@@ -99,8 +100,8 @@ func IncrCheckAddPod(t *rapid.T, pl IncrPlugin, snap *fw.Snapshot, tmpl, pi *fw.
 
 // IncrScorePlugin is what the incremental checks need of a score plugin.
 type IncrScorePlugin interface {
-	fw.IncrementalPreScorePlugin
-	fw.BatchScorePlugin
+	fastpath.IncrementalPreScorePlugin
+	fastpath.BatchScorePlugin
 	ScoreExtensions() fw.ScoreExtensions
 }
 
@@ -144,7 +145,7 @@ func IncrScores(t *rapid.T, pl IncrScorePlugin, state *fw.CycleState, pi *fw.Pod
 			t.Fatalf("Score: %v", s)
 		}
 		if batch[i] != v || noIdx[i] != v {
-			// framework.BatchScorePlugin: ScoreBatch is Score's.
+			// fastpath.BatchScorePlugin: ScoreBatch is Score's.
 			t.Fatalf("node %s: Score %d, ScoreBatch %d (with indices) and %d (without)", ni.Name(), v, batch[i], noIdx[i])
 		}
 		list[i] = fw.NodeScore{Name: ni.Name(), Score: v}
@@ -152,7 +153,7 @@ func IncrScores(t *rapid.T, pl IncrScorePlugin, state *fw.CycleState, pi *fw.Pod
 	}
 	if ext := pl.ScoreExtensions(); ext != nil {
 		norm := slices.Clone(batch)
-		if b, ok := ext.(fw.BatchScoreExtensions); ok {
+		if b, ok := ext.(fastpath.BatchScoreExtensions); ok {
 			if s := b.NormalizeScoreBatch(ctx, state, pi, window, norm); s != nil {
 				t.Fatalf("NormalizeScoreBatch: %v", s)
 			}
@@ -171,7 +172,7 @@ func IncrScores(t *rapid.T, pl IncrScorePlugin, state *fw.CycleState, pi *fw.Pod
 // replica, added the pods added since) to PreScore on a fresh state: the
 // same status and, when it succeeds, the same scores over window. It
 // returns the fresh state and whether PreScore succeeded.
-func IncrAfterAddRound(t *rapid.T, pl IncrScorePlugin, snap *fw.Snapshot, carried *fw.CycleState, pi *fw.PodInfo, window []*fw.NodeInfo, added []fw.AddedPod, round int) (*fw.CycleState, bool) {
+func IncrAfterAddRound(t *rapid.T, pl IncrScorePlugin, snap *fw.Snapshot, carried *fw.CycleState, pi *fw.PodInfo, window []*fw.NodeInfo, added []fastpath.AddedPod, round int) (*fw.CycleState, bool) {
 	ctx := context.Background()
 	got := pl.PreScoreAfterAdd(ctx, carried, pi, window, added)
 	fresh := fw.NewCycleState()
@@ -189,12 +190,12 @@ func IncrAfterAddRound(t *rapid.T, pl IncrScorePlugin, snap *fw.Snapshot, carrie
 	return fresh, true
 }
 
-// CheckBounds checks ScoreBatchBounds (framework.BoundedBatchScorePlugin)
+// CheckBounds checks ScoreBatchBounds (fastpath.BoundedBatchScorePlugin)
 // over nodes, with snapshot indices idx (nil: none): the status and scores
 // of ScoreBatch, and, when it succeeds, the least and greatest of the
 // scores found by a plain pass.
 func CheckBounds(t interface{ Fatalf(string, ...any) }, what string, pl fw.ScorePlugin, state *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo, idx []int32) {
-	b, ok := pl.(fw.BoundedBatchScorePlugin)
+	b, ok := pl.(fastpath.BoundedBatchScorePlugin)
 	if !ok {
 		return
 	}

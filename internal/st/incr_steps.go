@@ -8,11 +8,12 @@ import (
 
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/fastpath"
 )
 
 // Hand-checked replica runs and capacity benchmarks of the topology
-// plugins' incremental paths (framework.IncrementalPreFilterPlugin,
-// framework.IncrementalPreScorePlugin).
+// plugins' incremental paths (fastpath.IncrementalPreFilterPlugin,
+// fastpath.IncrementalPreScorePlugin).
 
 // AfterAddFilterStep is one placement of a replica run of
 // RunAfterAddFilterSteps: the pod placed (nil: a replica of the
@@ -89,7 +90,7 @@ type AfterAddScoreStep struct {
 func RunAfterAddScoreSteps(t *testing.T, pl IncrScorePlugin, nodes []*api.Node, tmpl *api.Pod, steps []AfterAddScoreStep) {
 	t.Helper()
 	ctx := context.Background()
-	ext, ok := pl.ScoreExtensions().(fw.BatchScoreExtensions)
+	ext, ok := pl.ScoreExtensions().(fastpath.BatchScoreExtensions)
 	if !ok {
 		t.Fatalf("%s has no batch normalizer", pl.Name())
 	}
@@ -133,7 +134,7 @@ func RunAfterAddScoreSteps(t *testing.T, pl IncrScorePlugin, nodes []*api.Node, 
 // indices.
 func CheckBoundsEmpty(t *testing.T, pl interface {
 	fw.PreScorePlugin
-	fw.BoundedBatchScorePlugin
+	fastpath.BoundedBatchScorePlugin
 }, snap *fw.Snapshot, pod *fw.PodInfo) {
 	t.Helper()
 	ctx := context.Background()
@@ -167,7 +168,7 @@ func BenchPreFilterAfterAdd(b *testing.B, plugin string, newPlugin func(testing.
 		if _, s := pl.PreFilter(context.Background(), carried, run.Tmpl, run.Snap.Nodes()); !s.IsSuccess() && !s.IsSkip() {
 			b.Fatal(s)
 		}
-		return func(mode string, pi *fw.PodInfo, _ []*fw.NodeInfo, _ []int32, added []fw.AddedPod) *fw.Status {
+		return func(mode string, pi *fw.PodInfo, _ []*fw.NodeInfo, _ []int32, added []fastpath.AddedPod) *fw.Status {
 			if mode == "AfterAdd" {
 				return incrCycleFilterAfterAdd(pl, carried, pi, added)
 			}
@@ -193,7 +194,7 @@ func incrCyclePreFilter(pl IncrPlugin, snap *fw.Snapshot, pi *fw.PodInfo) *fw.St
 // CycleState.
 //
 //go:noinline
-func incrCycleFilterAfterAdd(pl IncrPlugin, state *fw.CycleState, pi *fw.PodInfo, added []fw.AddedPod) *fw.Status {
+func incrCycleFilterAfterAdd(pl IncrPlugin, state *fw.CycleState, pi *fw.PodInfo, added []fastpath.AddedPod) *fw.Status {
 	return pl.PreFilterAfterAdd(context.Background(), state, pi, added)
 }
 
@@ -217,7 +218,7 @@ func BenchPreScoreAfterAdd(b *testing.B, plugin string, newPlugin func(testing.T
 			b.Fatal(s)
 		}
 		out := make([]int64, 500)
-		return func(mode string, pi *fw.PodInfo, window []*fw.NodeInfo, idx []int32, added []fw.AddedPod) *fw.Status {
+		return func(mode string, pi *fw.PodInfo, window []*fw.NodeInfo, idx []int32, added []fastpath.AddedPod) *fw.Status {
 			if mode == "AfterAdd" {
 				return incrCycleScoreAfterAdd(pl, carried, pi, window, idx, added, out)
 			}
@@ -246,7 +247,7 @@ func incrCyclePreScore(pl IncrScorePlugin, snap *fw.Snapshot, pi *fw.PodInfo, wi
 // the carried CycleState.
 //
 //go:noinline
-func incrCycleScoreAfterAdd(pl IncrScorePlugin, state *fw.CycleState, pi *fw.PodInfo, window []*fw.NodeInfo, idx []int32, added []fw.AddedPod, out []int64) *fw.Status {
+func incrCycleScoreAfterAdd(pl IncrScorePlugin, state *fw.CycleState, pi *fw.PodInfo, window []*fw.NodeInfo, idx []int32, added []fastpath.AddedPod, out []int64) *fw.Status {
 	ctx := context.Background()
 	s := pl.PreScoreAfterAdd(ctx, state, pi, window, added)
 	if s.IsSuccess() {

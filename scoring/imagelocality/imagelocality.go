@@ -17,6 +17,7 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/fastpath"
 	"github.com/schedkit/schedkit/scoring"
 )
 
@@ -279,8 +280,8 @@ type ImageLocality struct {
 }
 
 var (
-	_ framework.ScorePlugin      = (*ImageLocality)(nil)
-	_ framework.BatchScorePlugin = (*ImageLocality)(nil)
+	_ framework.ScorePlugin     = (*ImageLocality)(nil)
+	_ fastpath.BatchScorePlugin = (*ImageLocality)(nil)
 )
 
 // New builds the ImageLocality score plugin of the handle's
@@ -394,7 +395,7 @@ func (pl *ImageLocality) DenseScores(state *framework.CycleState, pod *framework
 	return 0, nil, nil
 }
 
-// ScoreBatch is Score over nodes (framework.BatchScorePlugin): the state is
+// ScoreBatch is Score over nodes (fastpath.BatchScorePlugin): the state is
 // read once, and every node scores the floor directly when none of the
 // pod's images is on any node. With the runner's snapshot indices, the
 // cycle's first call scores every node holding one of the pod's images
@@ -407,10 +408,10 @@ func (pl *ImageLocality) ScoreBatch(ctx context.Context, state *framework.CycleS
 	return st
 }
 
-var _ framework.BoundedBatchScorePlugin = (*ImageLocality)(nil)
+var _ fastpath.BoundedBatchScorePlugin = (*ImageLocality)(nil)
 
 // ScoreBatchBounds is ScoreBatch that also returns the least and greatest
-// score it wrote (framework.BoundedBatchScorePlugin): a pod none of whose
+// score it wrote (fastpath.BoundedBatchScorePlugin): a pod none of whose
 // images any node holds scores the same on every node.
 func (pl *ImageLocality) ScoreBatchBounds(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64) (lo, hi int64, _ *framework.Status) {
 	s, st := pl.readState(state, pod, idx != nil)
@@ -443,10 +444,10 @@ func (pl *ImageLocality) ScoreBatchBounds(_ context.Context, state *framework.Cy
 	return lo, hi, nil
 }
 
-var _ framework.AddingBatchScorePlugin = (*ImageLocality)(nil)
+var _ fastpath.AddingBatchScorePlugin = (*ImageLocality)(nil)
 
 // ScoreBatchAdd adds w times ScoreBatch's scores to totals
-// (framework.AddingBatchScorePlugin): nothing when every score is 0, and
+// (fastpath.AddingBatchScorePlugin): nothing when every score is 0, and
 // with the dense deltas as it scores each node.
 func (pl *ImageLocality) ScoreBatchAdd(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64, w int64, totals []int64) bool {
 	s, st := pl.readState(state, pod, idx != nil)
@@ -469,7 +470,7 @@ func (pl *ImageLocality) ScoreBatchAdd(ctx context.Context, state *framework.Cyc
 	if _, _, st := pl.ScoreBatchBounds(ctx, state, pod, nodes, idx, out); st != nil {
 		return false
 	}
-	return framework.AddScores(out[:len(nodes)], w, totals)
+	return fastpath.AddScores(out[:len(nodes)], w, totals)
 }
 
 // scoreRest is ScoreBatch for a pod whose images some node holds,
@@ -540,7 +541,7 @@ func ilPriority(sum int64, count int) int64 {
 // ScoreExtensions returns nil: scores are not normalized.
 func (pl *ImageLocality) ScoreExtensions() framework.ScoreExtensions { return nil }
 
-var _ framework.NodeLocalPlugin = (*ImageLocality)(nil)
+var _ fastpath.NodeLocalPlugin = (*ImageLocality)(nil)
 
 // NodeLocal is true: the score reads the node's images and each image's
 // spread over the snapshot's nodes, which depends on nodes only.

@@ -8,6 +8,7 @@ import (
 
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/fastpath"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -74,7 +75,7 @@ func trimaranBenchScore(b *testing.B, pl fw.ScorePlugin, snap *fw.Snapshot) {
 		if s := pl.(fw.PreScorePlugin).PreScore(ctx, state, pod, nodes); !s.IsSuccess() {
 			b.Fatal(s)
 		}
-		if s := pl.(fw.BatchScorePlugin).ScoreBatch(ctx, state, pod, nodes, nil, out); !s.IsSuccess() {
+		if s := pl.(fastpath.BatchScorePlugin).ScoreBatch(ctx, state, pod, nodes, nil, out); !s.IsSuccess() {
 			b.Fatal(s)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/fastpath"
 	"github.com/schedkit/schedkit/internal/journal"
 	"github.com/schedkit/schedkit/resource"
 )
@@ -91,10 +92,10 @@ type tlpBinding struct {
 }
 
 var (
-	_ framework.PreScorePlugin   = (*TargetLoadPacking)(nil)
-	_ framework.BatchScorePlugin = (*TargetLoadPacking)(nil)
-	_ framework.PostBindPlugin   = (*TargetLoadPacking)(nil)
-	_ framework.ForkablePlugin   = (*TargetLoadPacking)(nil)
+	_ framework.PreScorePlugin  = (*TargetLoadPacking)(nil)
+	_ fastpath.BatchScorePlugin = (*TargetLoadPacking)(nil)
+	_ framework.PostBindPlugin  = (*TargetLoadPacking)(nil)
+	_ framework.ForkablePlugin  = (*TargetLoadPacking)(nil)
 )
 
 // newTLP builds the plugin (a *TargetLoadPacking) reading
@@ -325,8 +326,8 @@ type LoadVariationRiskBalancing struct {
 }
 
 var (
-	_ framework.PreScorePlugin   = (*LoadVariationRiskBalancing)(nil)
-	_ framework.BatchScorePlugin = (*LoadVariationRiskBalancing)(nil)
+	_ framework.PreScorePlugin  = (*LoadVariationRiskBalancing)(nil)
+	_ fastpath.BatchScorePlugin = (*LoadVariationRiskBalancing)(nil)
 )
 
 // newLVRB builds the plugin (a *LoadVariationRiskBalancing) reading loads
