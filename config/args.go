@@ -2,11 +2,12 @@ package config
 
 import "fmt"
 
-// Args is the uniform interface of the plugin argument types in this
-// package, used by configuration loading (package scheduling) to treat every
-// plugin's args alike. SetDefaults fills the fields a configuration file
-// left absent exactly as the anchor's versioned SetDefaults does (for
-// kube-scheduler v1.36: apis/config/v1/defaults.go; for Koordinator:
+// Args is the uniform interface of the plugins' argument types, in this
+// package and in the plugins' home packages, used by configuration
+// loading (package configfile) to treat every plugin's args alike.
+// SetDefaults fills the fields a configuration file left absent exactly as
+// the anchor's versioned SetDefaults does (for kube-scheduler, alike in v1.36 and v1.37:
+// apis/config/v1/defaults.go; for Koordinator:
 // SetDefaults_LoadAwareSchedulingArgs); it is idempotent. Validate reports
 // every invalid field, each error naming the field and its value.
 //
@@ -19,14 +20,7 @@ type Args interface {
 	Validate() error
 }
 
-var (
-	_ Args = (*NodeResourcesFitArgs)(nil)
-	_ Args = (*NodeResourcesBalancedAllocationArgs)(nil)
-	_ Args = (*PodTopologySpreadArgs)(nil)
-	_ Args = (*InterPodAffinityArgs)(nil)
-	_ Args = (*NodeAffinityArgs)(nil)
-	_ Args = (*LoadAwareSchedulingArgs)(nil)
-)
+var _ Args = (*LoadAwareSchedulingArgs)(nil)
 
 // ArgsFrom converts the args a plugin factory receives into an A: nil or a
 // nil *A gives def(), an A or a non-nil *A is taken as given, and any other

@@ -6,19 +6,20 @@ import "testing"
 // pointer is taken as given, another type is an error naming the plugin
 // and both types.
 func TestArgsFrom(t *testing.T) {
-	def := func() InterPodAffinityArgs { return InterPodAffinityArgs{HardPodAffinityWeight: 1} }
-	given := InterPodAffinityArgs{HardPodAffinityWeight: 5}
+	type testArgs struct{ Weight int32 }
+	def := func() testArgs { return testArgs{Weight: 1} }
+	given := testArgs{Weight: 5}
 	for _, tc := range []struct {
 		name string
 		in   any
-		want InterPodAffinityArgs
+		want testArgs
 		err  string
 	}{
 		{"nil", nil, def(), ""},
-		{"nil pointer", (*InterPodAffinityArgs)(nil), def(), ""},
+		{"nil pointer", (*testArgs)(nil), def(), ""},
 		{"value", given, given, ""},
 		{"pointer", &given, given, ""},
-		{"wrong type", "x", InterPodAffinityArgs{}, "p: args of type string, want config.InterPodAffinityArgs"},
+		{"wrong type", "x", testArgs{}, "p: args of type string, want config.testArgs"},
 	} {
 		got, err := ArgsFrom("p", tc.in, def)
 		if tc.err != "" {

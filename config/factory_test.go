@@ -5,20 +5,22 @@ import (
 	"testing"
 
 	"github.com/schedkit/schedkit/framework"
-	"github.com/schedkit/schedkit/framework/api"
 )
 
-type factoryTestPlugin struct{ args NodeAffinityArgs }
+// testArgs stands for a plugin's args type.
+type testArgs struct{ Defaulted bool }
 
-func (factoryTestPlugin) Name() string { return NodeAffinityName }
+type factoryTestPlugin struct{ args testArgs }
+
+func (factoryTestPlugin) Name() string { return "Test" }
 
 func TestNewPlugin(t *testing.T) {
-	newPlugin := func(a NodeAffinityArgs, _ framework.Handle) (framework.Plugin, error) {
+	newPlugin := func(a testArgs, _ framework.Handle) (framework.Plugin, error) {
 		return factoryTestPlugin{args: a}, nil
 	}
-	def := func() NodeAffinityArgs { return NodeAffinityArgs{AddedAffinity: &api.NodeAffinity{}} }
-	given := NodeAffinityArgs{}
-	var nilArgs *NodeAffinityArgs
+	def := func() testArgs { return testArgs{Defaulted: true} }
+	given := testArgs{}
+	var nilArgs *testArgs
 	for _, tc := range []struct {
 		name        string
 		args        any
@@ -29,10 +31,10 @@ func TestNewPlugin(t *testing.T) {
 		{"nil pointer means the defaults", nilArgs, true, ""},
 		{"a value is used as given", given, false, ""},
 		{"a pointer is used as given", &given, false, ""},
-		{"another type names the plugin and both types", 3, false, "NodeAffinity: args of type int, want config.NodeAffinityArgs"},
+		{"another type names the plugin and both types", 3, false, "Test: args of type int, want config.testArgs"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			pl, err := NewPlugin(NodeAffinityName, tc.args, nil, def, newPlugin)
+			pl, err := NewPlugin("Test", tc.args, nil, def, newPlugin)
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 					t.Fatalf("error = %v, want %q", err, tc.wantErr)
@@ -42,7 +44,7 @@ func TestNewPlugin(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := pl.(factoryTestPlugin).args.AddedAffinity != nil; got != tc.wantDefault {
+			if got := pl.(factoryTestPlugin).args.Defaulted; got != tc.wantDefault {
 				t.Errorf("got the defaults = %v, want %v", got, tc.wantDefault)
 			}
 		})

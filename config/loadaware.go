@@ -11,8 +11,7 @@ import (
 )
 
 // LoadAwareSchedulingName is the name of Koordinator's LoadAwareScheduling
-// plugin; its filter half (filter.LoadAware), score half (scoring.LoadAware)
-// and the composite in package scheduling all report it.
+// plugin (filter/loadaware).
 const LoadAwareSchedulingName = "LoadAwareScheduling"
 
 // LoadAwareCompatibility selects which Koordinator version's LoadAware

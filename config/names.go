@@ -1,11 +1,23 @@
 package config
 
-// Names of the kube-scheduler v1.36 default plugins schedkit reproduces
-// (pkg/scheduler/framework/plugins/names). Both halves of a plugin that
-// spans extension points report the same name.
+// Names of the kube-scheduler default plugins schedkit reproduces
+// (pkg/scheduler/framework/plugins/names).
 const (
 	// ImageLocalityName is kube-scheduler's ImageLocality score plugin.
 	ImageLocalityName = "ImageLocality"
+	// NodeAffinityName is kube-scheduler's NodeAffinity plugin.
+	NodeAffinityName = "NodeAffinity"
+	// NodeResourcesFitName is kube-scheduler's NodeResourcesFit plugin
+	// (filter on requests, score by LeastAllocated, MostAllocated or
+	// RequestedToCapacityRatio).
+	NodeResourcesFitName = "NodeResourcesFit"
+	// NodeResourcesBalancedAllocationName is kube-scheduler's
+	// NodeResourcesBalancedAllocation score plugin.
+	NodeResourcesBalancedAllocationName = "NodeResourcesBalancedAllocation"
+	// PodTopologySpreadName is kube-scheduler's PodTopologySpread plugin.
+	PodTopologySpreadName = "PodTopologySpread"
+	// InterPodAffinityName is kube-scheduler's InterPodAffinity plugin.
+	InterPodAffinityName = "InterPodAffinity"
 	// TaintTolerationName is kube-scheduler's TaintToleration plugin.
 	TaintTolerationName = "TaintToleration"
 	// NodeNameName is kube-scheduler's NodeName filter.
@@ -21,6 +33,8 @@ const (
 // Names of kube-scheduler's volume and gating plugins
 // (pkg/scheduler/framework/plugins/names).
 const (
+	// VolumeBindingName is kube-scheduler's VolumeBinding plugin.
+	VolumeBindingName = "VolumeBinding"
 	// VolumeZoneName is kube-scheduler's VolumeZone filter.
 	VolumeZoneName = "VolumeZone"
 	// VolumeRestrictionsName is kube-scheduler's VolumeRestrictions filter.
@@ -62,4 +76,17 @@ const (
 	// CoschedulingName is scheduler-plugins' Coscheduling plugin
 	// (pkg/coscheduling).
 	CoschedulingName = "Coscheduling"
+	// TargetLoadPackingName is scheduler-plugins' Trimaran TargetLoadPacking
+	// score plugin (pkg/trimaran/targetloadpacking).
+	TargetLoadPackingName = "TargetLoadPacking"
+	// LoadVariationRiskBalancingName is scheduler-plugins' Trimaran
+	// LoadVariationRiskBalancing score plugin
+	// (pkg/trimaran/loadvariationriskbalancing).
+	LoadVariationRiskBalancingName = "LoadVariationRiskBalancing"
+	// DynamicResourcesName is kube-scheduler's DynamicResources plugin.
+	DynamicResourcesName = "DynamicResources"
 )
+
+// DynamicResourcesWeight is DynamicResources' score weight in kube's
+// default profile (applyDynamicResources, v1.36 and v1.37).
+const DynamicResourcesWeight = 2

@@ -15,7 +15,7 @@ import (
 	"github.com/schedkit/schedkit/resource"
 )
 
-// UsageSource is what the LoadAware filter and score halves read: the
+// UsageSource is what LoadAwareScheduling reads: the
 // vectorized resource order, the incoming pod's estimate, and one node's
 // usage view with its capacity. AssignCache implements it; a simulator may
 // supply its own.

@@ -26,7 +26,7 @@ type testingTB interface {
 
 func newTestCache(t testingTB, factors map[resource.Name]int64, opts CacheOptions) (*AssignCache, *framework.FakeClock) {
 	t.Helper()
-	e, err := NewDefaultEstimator(EstimatorOptions{ScalingFactors: factors})
+	e, err := NewDefaultEstimator(Options{ScalingFactors: factors})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,7 +33,7 @@ func DefaultScalingFactors() map[resource.Name]int64 {
 
 // DefaultEstimator is Koordinator's default estimator
 // (loadaware/estimator/default_estimator.go, current main ≥ v1.7), or with
-// EstimatorOptions.LimitAtFull its ≤ v1.5 behaviour.
+// Options.LimitAtFull its ≤ v1.5 behaviour.
 //
 // EstimatePod: for each scaling-factor key k with factor f (the options'
 // factors, or — when customization is allowed and the pod annotation parses
@@ -72,7 +72,7 @@ var _ Estimator = (*DefaultEstimator)(nil)
 // those defaults (as Koordinator's args defaulting). A negative factor is an
 // error naming the resource. Factors above 100 are accepted here (the
 // plugin args reject them; the estimate is then capped at the limit).
-func NewDefaultEstimator(opts EstimatorOptions) (*DefaultEstimator, error) {
+func NewDefaultEstimator(opts Options) (*DefaultEstimator, error) {
 	f := DefaultScalingFactors()
 	for _, n := range slices.Sorted(maps.Keys(opts.ScalingFactors)) {
 		v := opts.ScalingFactors[n]

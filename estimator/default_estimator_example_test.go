@@ -16,7 +16,7 @@ import (
 // batch pod.
 func ExampleDefaultEstimator() {
 	reg := estimator.NewRegistry()
-	est, err := reg.New("", estimator.EstimatorOptions{}, nil) // "" → the default estimator
+	est, err := reg.New("", estimator.Options{}, nil) // "" → the default estimator
 	if err != nil {
 		panic(err)
 	}
@@ -40,7 +40,7 @@ func ExampleDefaultEstimator() {
 // and reads the node's usage as the LoadAware plugins do: reported usage
 // plus the estimate of the pod the metric does not show yet.
 func ExampleAssignCache() {
-	est, _ := estimator.NewDefaultEstimator(estimator.EstimatorOptions{})
+	est, _ := estimator.NewDefaultEstimator(estimator.Options{})
 	cache, _ := estimator.NewAssignCache(est, estimator.CacheOptions{})
 	metric := builder.MakeNodeMetric("n1").UpdateTime(time.Date(2026, 7, 24, 12, 0, 0, 0, time.UTC)).
 		Usage(map[string]string{"cpu": "10", "memory": "20Gi"}).Obj()

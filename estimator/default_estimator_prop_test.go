@@ -47,7 +47,7 @@ func TestPropDefaultEstimatorMonotone(t *testing.T) {
 			dl = rapid.Int64Range(0, 64000).Draw(t, "dlim")
 		}
 		est := func(factor, req, lim int64) int64 {
-			e, err := NewDefaultEstimator(EstimatorOptions{ScalingFactors: map[resource.Name]int64{resource.CPU: factor}, LimitAtFull: limitAtFull})
+			e, err := NewDefaultEstimator(Options{ScalingFactors: map[resource.Name]int64{resource.CPU: factor}, LimitAtFull: limitAtFull})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -77,13 +77,13 @@ func TestPropDefaultEstimatorMonotone(t *testing.T) {
 // Koordinator ≤ v1.5 (koordinator-sh/koordinator#2232): request 1 / limit 2
 // is estimated at the full limit, request 2 / limit 2 at factor × limit.
 func TestDefaultEstimatorV15RequestInversion(t *testing.T) {
-	e := mustDefault(t, EstimatorOptions{LimitAtFull: true, ScalingFactors: map[resource.Name]int64{resource.CPU: 50}})
+	e := mustDefault(t, Options{LimitAtFull: true, ScalingFactors: map[resource.Name]int64{resource.CPU: 50}})
 	burstable, _ := e.EstimatePod(podCPU(1000, 2000, 64))
 	guaranteed, _ := e.EstimatePod(podCPU(2000, 2000, 64))
 	if burstable[resource.CPU] != 2000 || guaranteed[resource.CPU] != 1000 {
 		t.Errorf("≤ v1.5 estimates: burstable %d (want 2000), guaranteed %d (want 1000)", burstable[resource.CPU], guaranteed[resource.CPU])
 	}
-	cur := mustDefault(t, EstimatorOptions{ScalingFactors: map[resource.Name]int64{resource.CPU: 50}})
+	cur := mustDefault(t, Options{ScalingFactors: map[resource.Name]int64{resource.CPU: 50}})
 	burstable, _ = cur.EstimatePod(podCPU(1000, 2000, 64))
 	if burstable[resource.CPU] != 1000 {
 		t.Errorf("current estimate of burstable = %d, want 1000", burstable[resource.CPU])

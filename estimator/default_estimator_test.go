@@ -18,7 +18,7 @@ const (
 	eightGiRaw int64 = 8 * gi
 )
 
-func mustDefault(t *testing.T, opts EstimatorOptions) *DefaultEstimator {
+func mustDefault(t *testing.T, opts Options) *DefaultEstimator {
 	t.Helper()
 	e, err := NewDefaultEstimator(opts)
 	if err != nil {
@@ -37,7 +37,7 @@ func TestDefaultEstimatorEstimatePod(t *testing.T) {
 	annotated := st.MakePod().Name("a").Annotation(AnnotationCustomEstimatedScalingFactors, `{"cpu":100}`).Req(map[string]string{"cpu": "4", "memory": "8Gi"}).Obj()
 	tests := []struct {
 		name string
-		opts EstimatorOptions
+		opts Options
 		pod  *api.Pod
 		want map[resource.Name]int64
 	}{
@@ -58,13 +58,13 @@ func TestDefaultEstimatorEstimatePod(t *testing.T) {
 		},
 		{
 			name: "cpu factor 110 (validation bypassed) is capped at the limit",
-			opts: EstimatorOptions{ScalingFactors: map[resource.Name]int64{resource.CPU: 110}},
+			opts: Options{ScalingFactors: map[resource.Name]int64{resource.CPU: 110}},
 			pod:  guaranteed,
 			want: map[resource.Name]int64{resource.CPU: 4000, resource.Memory: eightGi70},
 		},
 		{
 			name: "memory factor 110 is capped at the limit",
-			opts: EstimatorOptions{ScalingFactors: map[resource.Name]int64{resource.Memory: 110}},
+			opts: Options{ScalingFactors: map[resource.Name]int64{resource.Memory: 110}},
 			pod:  guaranteed,
 			want: map[resource.Name]int64{resource.CPU: 3400, resource.Memory: eightGiRaw},
 		},
@@ -77,38 +77,38 @@ func TestDefaultEstimatorEstimatePod(t *testing.T) {
 		},
 		{
 			name: "request-only prod pod with factors 80/80",
-			opts: EstimatorOptions{ScalingFactors: map[resource.Name]int64{resource.CPU: 80, resource.Memory: 80}},
+			opts: Options{ScalingFactors: map[resource.Name]int64{resource.CPU: 80, resource.Memory: 80}},
 			pod:  requestOnly,
 			want: map[resource.Name]int64{resource.CPU: 3200, resource.Memory: eightGi80},
 		},
 		{
 			name: "pod annotation {cpu:100} honoured with customization",
-			opts: EstimatorOptions{ScalingFactors: map[resource.Name]int64{resource.CPU: 80, resource.Memory: 80}, AllowCustomize: true},
+			opts: Options{ScalingFactors: map[resource.Name]int64{resource.CPU: 80, resource.Memory: 80}, AllowCustomize: true},
 			pod:  annotated,
 			want: map[resource.Name]int64{resource.CPU: 4000, resource.Memory: eightGi80},
 		},
 		// Derived cases.
 		{
 			name: "pod annotation ignored without customization",
-			opts: EstimatorOptions{ScalingFactors: map[resource.Name]int64{resource.CPU: 80, resource.Memory: 80}},
+			opts: Options{ScalingFactors: map[resource.Name]int64{resource.CPU: 80, resource.Memory: 80}},
 			pod:  annotated,
 			want: map[resource.Name]int64{resource.CPU: 3200, resource.Memory: eightGi80},
 		},
 		{
 			name: "malformed pod annotation falls back to the args factors",
-			opts: EstimatorOptions{AllowCustomize: true},
+			opts: Options{AllowCustomize: true},
 			pod:  st.MakePod().Name("m").Annotation(AnnotationCustomEstimatedScalingFactors, `{"cpu":"lots"`).Req(map[string]string{"cpu": "4"}).Obj(),
 			want: map[resource.Name]int64{resource.CPU: 3400, resource.Memory: mi200},
 		},
 		{
 			name: "negative annotation factor ignored (schedkit rejects what Koordinator would apply)",
-			opts: EstimatorOptions{AllowCustomize: true},
+			opts: Options{AllowCustomize: true},
 			pod:  st.MakePod().Name("n").Annotation(AnnotationCustomEstimatedScalingFactors, `{"cpu":-50}`).Req(map[string]string{"cpu": "4"}).Obj(),
 			want: map[resource.Name]int64{resource.CPU: 3400, resource.Memory: mi200},
 		},
 		{
 			name: "annotation adds a factor key: estimated under that key",
-			opts: EstimatorOptions{AllowCustomize: true},
+			opts: Options{AllowCustomize: true},
 			pod:  st.MakePod().Name("x").Annotation(AnnotationCustomEstimatedScalingFactors, `{"nvidia.com/gpu":50}`).Req(map[string]string{"cpu": "2", "nvidia.com/gpu": "4"}).Obj(),
 			want: map[resource.Name]int64{resource.CPU: 1700, resource.Memory: mi200, "nvidia.com/gpu": 2},
 		},
@@ -135,7 +135,7 @@ func TestDefaultEstimatorEstimatePod(t *testing.T) {
 		},
 		{
 			name: "extended resource factor without request: 0, not a default",
-			opts: EstimatorOptions{ScalingFactors: map[resource.Name]int64{"nvidia.com/gpu": 100}},
+			opts: Options{ScalingFactors: map[resource.Name]int64{"nvidia.com/gpu": 100}},
 			pod:  st.MakePod().Name("g0").Req(map[string]string{"cpu": "1"}).Obj(),
 			want: map[resource.Name]int64{resource.CPU: 850, resource.Memory: mi200, "nvidia.com/gpu": 0},
 		},
@@ -147,19 +147,19 @@ func TestDefaultEstimatorEstimatePod(t *testing.T) {
 		},
 		{
 			name: "round half away from zero: 1m × 50% = 0.5 → 1",
-			opts: EstimatorOptions{ScalingFactors: map[resource.Name]int64{resource.CPU: 50}},
+			opts: Options{ScalingFactors: map[resource.Name]int64{resource.CPU: 50}},
 			pod:  st.MakePod().Name("half").Req(map[string]string{"cpu": "1m"}).Obj(),
 			want: map[resource.Name]int64{resource.CPU: 1, resource.Memory: mi200},
 		},
 		{
 			name: "Koordinator<=1.5: limit above request is estimated at the full limit",
-			opts: EstimatorOptions{LimitAtFull: true},
+			opts: Options{LimitAtFull: true},
 			pod:  st.MakePod().Name("b15").Lim(map[string]string{"cpu": "4", "memory": "8Gi"}, map[string]string{"cpu": "8", "memory": "8Gi"}).Obj(),
 			want: map[resource.Name]int64{resource.CPU: 8000, resource.Memory: eightGi70},
 		},
 		{
 			name: "Koordinator<=1.5: request-only pod unchanged",
-			opts: EstimatorOptions{LimitAtFull: true},
+			opts: Options{LimitAtFull: true},
 			pod:  requestOnly,
 			want: map[resource.Name]int64{resource.CPU: 3400, resource.Memory: eightGi70},
 		},
@@ -222,7 +222,7 @@ func TestDefaultEstimatorEstimateNode(t *testing.T) {
 			want: resource.MustParseList(map[string]string{"cpu": "32", "pods": "110"}),
 		},
 	}
-	e := mustDefault(t, EstimatorOptions{})
+	e := mustDefault(t, Options{})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := e.EstimateNode(tt.node)
@@ -249,12 +249,12 @@ func TestNewDefaultEstimatorRejectsBadFactors(t *testing.T) {
 		{map[resource.Name]int64{resource.CPU: -1}, `estimatedScalingFactors["cpu"]=-1: must not be negative`},
 		{map[resource.Name]int64{"": 5}, `estimatedScalingFactors: empty resource name`},
 	} {
-		_, err := NewDefaultEstimator(EstimatorOptions{ScalingFactors: tt.factors})
+		_, err := NewDefaultEstimator(Options{ScalingFactors: tt.factors})
 		if err == nil || err.Error() != tt.want {
 			t.Errorf("NewDefaultEstimator(%v) error = %v, want %q", tt.factors, err, tt.want)
 		}
 	}
-	e := mustDefault(t, EstimatorOptions{ScalingFactors: map[resource.Name]int64{resource.CPU: 50}})
+	e := mustDefault(t, Options{ScalingFactors: map[resource.Name]int64{resource.CPU: 50}})
 	if diff := cmp.Diff(map[resource.Name]int64{resource.CPU: 50, resource.Memory: 70}, e.ScalingFactors()); diff != "" {
 		t.Errorf("factors completed with defaults (-want +got):\n%s", diff)
 	}

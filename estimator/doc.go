@@ -1,18 +1,18 @@
 // Package estimator predicts what pods will really use and what nodes really
 // offer, for Koordinator's load-aware scheduling (LoadAwareScheduling): the
-// usage estimators and the per-node assign cache that the LoadAware filter
-// (package filter) and score (package scoring) halves read. Karmada's
+// usage estimators and the per-node assign cache that LoadAwareScheduling
+// (filter/loadaware) reads. Karmada's
 // cluster replica estimators live in the sibling package estimator/karmada.
 //
 // Files and main types:
 //
 //   - estimator.go: the Estimator interface (EstimatePod, EstimateNode) and
-//     the EstimatorOptions every factory receives.
+//     the Options every factory receives.
 //   - default_estimator.go: DefaultEstimator, Koordinator's default
 //     estimator, and DefaultScalingFactors.
 //   - history.go: HistoryEstimator (a usage-history percentile), its
 //     UsageHistory source and the in-memory MemoryHistory.
-//   - registry.go: Registry and EstimatorFactory, estimators built by name.
+//   - registry.go: Registry and Factory, estimators built by name.
 //   - assigncache.go: AssignCache (NodeMetrics plus assigned pods per node),
 //     the UsageSource interface it implements, NodeView, and the NodeState
 //     debug view.
@@ -27,13 +27,13 @@
 // An Estimator predicts what a pod will really use (EstimatePod) and what a
 // node really offers (EstimateNode). DefaultEstimator reproduces
 // Koordinator's default estimator (current main ≥ v1.7; with
-// EstimatorOptions.LimitAtFull its ≤ v1.5 behaviour): scaling factors over
+// Options.LimitAtFull its ≤ v1.5 behaviour): scaling factors over
 // max(limit, request), capped at a positive limit, 250m / 200 MiB for pods
 // that state nothing, batch-* and mid-* resources by Koordinator priority
 // class (PriorityClassOf), pod-annotation factors when customization is
 // allowed, and the raw-allocatable node annotation. HistoryEstimator
-// estimates from a workload's usage history percentile instead and shows how
-// to plug in an estimator of your own.
+// estimates from a percentile of the usage history of the pod's controller
+// instead and shows how to plug in an estimator of your own.
 //
 // Estimators are built by name from a Registry — an ordinary value, never a
 // package-level table. An empty or unknown name yields the default estimator,
@@ -44,8 +44,8 @@
 // AssignCache is Koordinator's per-node assign cache: NodeMetrics plus the
 // pods assigned to each node, with the reported usage, the estimated deltas of
 // pods the metric does not show yet, prod accounting and aggregated
-// percentiles kept incrementally. It implements UsageSource, which is all the
-// LoadAware filter and score halves read; feed it NodeMetrics
+// percentiles kept incrementally. It implements UsageSource, which is all
+// LoadAwareScheduling reads; feed it NodeMetrics
 // (UpdateNodeMetric) and pod events (AddPod, UpdatePod, DeletePod), and
 // Reserve/Unreserve keep it current during scheduling. NodeState is
 // Koordinator's /node/:name debug view as data (each assigned pod's estimate,

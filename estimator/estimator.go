@@ -30,10 +30,10 @@ type Estimator interface {
 	EstimateNode(node *api.Node) (resource.List, error)
 }
 
-// EstimatorOptions are what an estimator factory receives: the parts of
+// Options are what an estimator factory receives: the parts of
 // LoadAwareSchedulingArgs Koordinator's estimators read, plus the whole args
 // value for custom estimators.
-type EstimatorOptions struct {
+type Options struct {
 	// ScalingFactors are the percentages applied to a pod's requests or
 	// limits per resource (args.estimatedScalingFactors). Empty means
 	// Koordinator's defaults {cpu: 85, memory: 70}; a map lacking cpu or

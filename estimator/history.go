@@ -16,7 +16,8 @@ import (
 // registered under.
 const HistoryEstimatorName = "historyEstimator"
 
-// UsageHistory supplies past usage samples of a workload, in vector units
+// UsageHistory supplies past usage samples per history key (by default
+// ControllerKey: a pod's controller, or the pod itself), in vector units
 // (cpu in milli-cores, everything else in Value() units).
 type UsageHistory interface {
 	// Samples returns the recorded samples of key for one resource; the
@@ -24,10 +25,11 @@ type UsageHistory interface {
 	Samples(key string, name resource.Name) []int64
 }
 
-// WorkloadKey is the default history key of a pod: "namespace/Kind/name" of
-// its controller owner (so a new replica inherits its siblings' history),
-// or "namespace/name" of the pod itself when it has no controller.
-func WorkloadKey(pod *api.Pod) string {
+// ControllerKey is the default history key of a pod: "namespace/Kind/name"
+// of its controller owner (so a new replica inherits its siblings'
+// history), or "namespace/name" of the pod itself when it has no
+// controller.
+func ControllerKey(pod *api.Pod) string {
 	if ref := pod.ControllerRef(); ref != nil {
 		return pod.Namespace + "/" + ref.Kind + "/" + ref.Name
 	}
@@ -46,7 +48,7 @@ type HistoryOptions struct {
 	// HeadroomPercent (≥ 0) is added on top of the percentile:
 	// estimate = round(p · (100 + headroom) / 100).
 	HeadroomPercent int64
-	// Key maps a pod to its history key; nil means WorkloadKey.
+	// Key maps a pod to its history key; nil means ControllerKey.
 	Key func(pod *api.Pod) string
 	// Fallback estimates pods (and nodes) without enough history. It is
 	// required by NewHistoryEstimator; HistoryFactory fills a nil Fallback
@@ -54,7 +56,7 @@ type HistoryOptions struct {
 	Fallback Estimator
 }
 
-// HistoryEstimator estimates a pod from the usage history of its workload:
+// HistoryEstimator estimates a pod from the usage history of its key:
 // for every resource the fallback estimator reports, the Percentile-th
 // sample (nearest rank) of the pod's history plus HeadroomPercent, capped at
 // the pod's positive limit of that resource (translated by priority class,
@@ -87,16 +89,16 @@ func NewHistoryEstimator(opts HistoryOptions) (*HistoryEstimator, error) {
 		return nil, fmt.Errorf("history estimator: headroomPercent=%d: must not be negative", opts.HeadroomPercent)
 	}
 	if opts.Key == nil {
-		opts.Key = WorkloadKey
+		opts.Key = ControllerKey
 	}
 	return &HistoryEstimator{opts: opts}, nil
 }
 
-// HistoryFactory returns an EstimatorFactory for a Registry. When
+// HistoryFactory returns an Factory for a Registry. When
 // opts.Fallback is nil the factory builds a DefaultEstimator from the
-// plugin's EstimatorOptions.
-func HistoryFactory(opts HistoryOptions) EstimatorFactory {
-	return func(eo EstimatorOptions, _ framework.Handle) (Estimator, error) {
+// plugin's Options.
+func HistoryFactory(opts HistoryOptions) Factory {
+	return func(eo Options, _ framework.Handle) (Estimator, error) {
 		o := opts
 		if o.Fallback == nil {
 			d, err := NewDefaultEstimator(eo)

@@ -61,7 +61,7 @@ func TestHistoryEstimator(t *testing.T) {
 	if err := reg.Register(HistoryEstimatorName, HistoryFactory(HistoryOptions{History: h, Percentile: 90, MinSamples: 5, HeadroomPercent: 10})); err != nil {
 		t.Fatal(err)
 	}
-	e, err := reg.New(HistoryEstimatorName, EstimatorOptions{}, nil)
+	e, err := reg.New(HistoryEstimatorName, Options{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestHistoryEstimator(t *testing.T) {
 		t.Errorf("EstimateNode = %v", l)
 	}
 	// Too few samples keep the fallback.
-	few, _ := NewHistoryEstimator(HistoryOptions{History: h, Percentile: 50, MinSamples: 11, Fallback: mustDefault(t, EstimatorOptions{})})
+	few, _ := NewHistoryEstimator(HistoryOptions{History: h, Percentile: 50, MinSamples: 11, Fallback: mustDefault(t, Options{})})
 	if got, _ := few.EstimatePod(owner(st.MakePod().Name("x").Req(map[string]string{"cpu": "2"}))); got[resource.CPU] != 1700 {
 		t.Errorf("MinSamples not honoured: %v", got)
 	}
@@ -124,7 +124,7 @@ func TestHistoryEstimator(t *testing.T) {
 			t.Errorf("NewHistoryEstimator error = %v, want %q", err, tt.want)
 		}
 	}
-	if k := WorkloadKey(st.MakePod().Name("solo").Obj()); k != "default/solo" {
-		t.Errorf("WorkloadKey = %q", k)
+	if k := ControllerKey(st.MakePod().Name("solo").Obj()); k != "default/solo" {
+		t.Errorf("ControllerKey = %q", k)
 	}
 }

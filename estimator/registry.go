@@ -12,9 +12,9 @@ import (
 // resolves to.
 const DefaultEstimatorName = "defaultEstimator"
 
-// EstimatorFactory builds an estimator from the plugin's options and the
+// Factory builds an estimator from the plugin's options and the
 // framework handle (which may be nil outside a framework).
-type EstimatorFactory func(opts EstimatorOptions, h framework.Handle) (Estimator, error)
+type Factory func(opts Options, h framework.Handle) (Estimator, error)
 
 // Registry maps estimator names to factories. It is an ordinary value — build
 // one per scheduler and hand it to the LoadAware plugins; there is no
@@ -24,13 +24,13 @@ type EstimatorFactory func(opts EstimatorOptions, h framework.Handle) (Estimator
 // A Registry is not safe for concurrent Register calls; register everything
 // before using it.
 type Registry struct {
-	factories map[string]EstimatorFactory
+	factories map[string]Factory
 }
 
 // NewRegistry returns a registry holding only the default estimator.
 func NewRegistry() *Registry {
-	return &Registry{factories: map[string]EstimatorFactory{
-		DefaultEstimatorName: func(opts EstimatorOptions, _ framework.Handle) (Estimator, error) {
+	return &Registry{factories: map[string]Factory{
+		DefaultEstimatorName: func(opts Options, _ framework.Handle) (Estimator, error) {
 			return NewDefaultEstimator(opts)
 		},
 	}}
@@ -38,7 +38,7 @@ func NewRegistry() *Registry {
 
 // Register adds a factory. An empty name, a nil factory or a name already
 // registered (DefaultEstimatorName included) is an error.
-func (r *Registry) Register(name string, f EstimatorFactory) error {
+func (r *Registry) Register(name string, f Factory) error {
 	if name == "" {
 		return fmt.Errorf("estimator: registry: empty estimator name")
 	}
@@ -79,7 +79,7 @@ func (r *Registry) Names() []string {
 // estimator (use Has to detect a misspelt name beforehand). A nil Registry
 // behaves like NewRegistry(). A factory error is returned wrapped with the
 // name.
-func (r *Registry) New(name string, opts EstimatorOptions, h framework.Handle) (Estimator, error) {
+func (r *Registry) New(name string, opts Options, h framework.Handle) (Estimator, error) {
 	if r == nil {
 		r = NewRegistry()
 	}

@@ -30,18 +30,18 @@ func TestRegistry(t *testing.T) {
 		t.Fatalf("NewRegistry().Names() = %v", got)
 	}
 	custom := &fixedEstimator{name: "fixed"}
-	if err := r.Register("fixed", func(EstimatorOptions, framework.Handle) (Estimator, error) { return custom, nil }); err != nil {
+	if err := r.Register("fixed", func(Options, framework.Handle) (Estimator, error) { return custom, nil }); err != nil {
 		t.Fatal(err)
 	}
 	for _, tt := range []struct {
 		name string
-		f    EstimatorFactory
+		f    Factory
 		want string
 	}{
-		{"", func(EstimatorOptions, framework.Handle) (Estimator, error) { return custom, nil }, "empty estimator name"},
+		{"", func(Options, framework.Handle) (Estimator, error) { return custom, nil }, "empty estimator name"},
 		{"nilf", nil, `estimator "nilf": nil factory`},
-		{"fixed", func(EstimatorOptions, framework.Handle) (Estimator, error) { return custom, nil }, `"fixed" registered twice`},
-		{DefaultEstimatorName, func(EstimatorOptions, framework.Handle) (Estimator, error) { return custom, nil }, `"defaultEstimator" registered twice`},
+		{"fixed", func(Options, framework.Handle) (Estimator, error) { return custom, nil }, `"fixed" registered twice`},
+		{DefaultEstimatorName, func(Options, framework.Handle) (Estimator, error) { return custom, nil }, `"defaultEstimator" registered twice`},
 	} {
 		if err := r.Register(tt.name, tt.f); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("Register(%q) error = %v, want it to contain %q", tt.name, err, tt.want)
@@ -49,7 +49,7 @@ func TestRegistry(t *testing.T) {
 	}
 	// Koordinator's fallback: empty or unknown name → the default estimator.
 	for _, name := range []string{"", "no-such-estimator", DefaultEstimatorName} {
-		e, err := r.New(name, EstimatorOptions{}, nil)
+		e, err := r.New(name, Options{}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -57,28 +57,28 @@ func TestRegistry(t *testing.T) {
 			t.Errorf("New(%q) = %T, want *DefaultEstimator", name, e)
 		}
 	}
-	if e, err := r.New("fixed", EstimatorOptions{}, nil); err != nil || e != custom {
+	if e, err := r.New("fixed", Options{}, nil); err != nil || e != custom {
 		t.Errorf("New(fixed) = %v, %v", e, err)
 	}
 	if !r.Has("fixed") || r.Has("no-such-estimator") {
 		t.Error("Has")
 	}
 	var nilReg *Registry
-	if e, err := nilReg.New("x", EstimatorOptions{}, nil); err != nil || e.Name() != DefaultEstimatorName {
+	if e, err := nilReg.New("x", Options{}, nil); err != nil || e.Name() != DefaultEstimatorName {
 		t.Errorf("nil registry New = %v, %v", e, err)
 	}
 	// Factory errors are wrapped with the name; bad options reach the
 	// default factory.
 	boom := errors.New("boom")
-	_ = r.Register("broken", func(EstimatorOptions, framework.Handle) (Estimator, error) { return nil, boom })
-	if _, err := r.New("broken", EstimatorOptions{}, nil); !errors.Is(err, boom) || !strings.Contains(err.Error(), `estimator "broken"`) {
+	_ = r.Register("broken", func(Options, framework.Handle) (Estimator, error) { return nil, boom })
+	if _, err := r.New("broken", Options{}, nil); !errors.Is(err, boom) || !strings.Contains(err.Error(), `estimator "broken"`) {
 		t.Errorf("New(broken) error = %v", err)
 	}
-	_ = r.Register("nil", func(EstimatorOptions, framework.Handle) (Estimator, error) { return nil, nil })
-	if _, err := r.New("nil", EstimatorOptions{}, nil); err == nil {
+	_ = r.Register("nil", func(Options, framework.Handle) (Estimator, error) { return nil, nil })
+	if _, err := r.New("nil", Options{}, nil); err == nil {
 		t.Error("a factory returning nil must be an error")
 	}
-	if _, err := r.New("", EstimatorOptions{ScalingFactors: map[resource.Name]int64{resource.CPU: -3}}, nil); err == nil ||
+	if _, err := r.New("", Options{ScalingFactors: map[resource.Name]int64{resource.CPU: -3}}, nil); err == nil ||
 		err.Error() != `estimator "defaultEstimator": estimatedScalingFactors["cpu"]=-3: must not be negative` {
 		t.Errorf("bad factors error = %v", err)
 	}

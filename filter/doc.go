@@ -1,24 +1,22 @@
-// Package filter holds the filter halves of schedkit's scheduling plugins,
-// each with the PreFilter step that precomputes its per-pod state:
-// kube-scheduler v1.36's NodeResourcesFit, NodeName, NodePorts,
-// NodeUnschedulable, TaintToleration and NodeAffinity (plus
-// PodTopologySpread, InterPodAffinity, the volume plugins, v1.37's
-// DynamicResources and Koordinator's LoadAware usage thresholds). Each plugin reports the kube-scheduler (or Koordinator)
-// name, reproduces its verdicts and reason strings exactly, and runs its
-// per-node Filter without allocating or hoistable map lookups.
+// Package filter holds the building blocks schedkit's filter plugins share,
+// and custom plugins may use: the cluster-event constructors of queueing
+// hints (PodEvent, NodeEvent), the reject-list helpers of batch filters
+// (MarkRejections, SetStatus), the release a handle asks for (Release, with
+// v1.37 the default), the volume helpers of the storage plugins
+// (PodHasNoVolumes, SignVolumes, NotFound) and the fallback of incremental
+// PreFilters (PreFilterAfresh).
 //
-// Each plugin lives in its own files: <plugin>.go holds the plugin with its
-// pod signature (framework.SignPlugin: what of a pod its verdict depends on,
-// as kube-scheduler v1.36's plugins sign pods for opportunistic batching;
-// LoadAware does not sign, so a profile with it does not batch) and, for
-// node-local plugins, NodeLocal (framework.NodeLocalPlugin: PreFilter state
-// from the pod alone and a verdict from that state and the node's
-// NodeInfo, so a runner of replica cycles may cache a verdict per node
-// until the node's Generation moves). Its queueing hints
-// (framework.EnqueueExtensions: the cluster events it registers and the
-// hint functions that tell whether an event may undo its rejection, as
-// kube-scheduler v1.36's plugins with SchedulerQueueingHints on, and
-// Koordinator's LoadAwareScheduling) sit beside them, or in
-// <plugin>_hints.go when they are long; faster forms sit in
-// <plugin>_fast.go and <plugin>_incremental.go.
+// The plugins that can reject a pod or a node live in homes beneath it,
+// one package per plugin, named after kube-scheduler's plugin package, each
+// with every extension point, fast form, queueing hint, signature and args
+// of its plugin: filter/nodename, filter/nodeports,
+// filter/nodeunschedulable, filter/schedulinggates,
+// filter/tainttoleration, filter/nodeaffinity, filter/noderesources
+// (NodeResourcesFit and NodeResourcesBalancedAllocation),
+// filter/podtopologyspread, filter/interpodaffinity, filter/volumebinding,
+// filter/volumerestrictions, filter/volumezone, filter/nodevolumelimits,
+// filter/defaultpreemption, filter/gangscheduling,
+// filter/dynamicresources, scheduler-plugins' filter/coscheduling and
+// Koordinator's filter/loadaware. Homes import this package, never the
+// reverse.
 package filter

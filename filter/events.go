@@ -2,12 +2,14 @@ package filter
 
 import "github.com/schedkit/schedkit/framework"
 
-// Cluster-event constructors shared by the plugins' EventsToRegister.
-
-func nodeEvent(a framework.ActionType) framework.ClusterEvent {
+// NodeEvent is the cluster event of a Node with action a, as a plugin's
+// EventsToRegister lists it.
+func NodeEvent(a framework.ActionType) framework.ClusterEvent {
 	return framework.ClusterEvent{Resource: framework.ResourceNode, ActionType: a}
 }
 
-func podEvent(a framework.ActionType) framework.ClusterEvent {
+// PodEvent is the cluster event of a Pod with action a, as a plugin's
+// EventsToRegister lists it.
+func PodEvent(a framework.ActionType) framework.ClusterEvent {
 	return framework.ClusterEvent{Resource: framework.ResourcePod, ActionType: a}
 }

@@ -1,16 +1,16 @@
-// Package framework is the plugin contract of kube-scheduler v1.36's
-// scheduling framework without the API server: what a cycle runs over (a
-// pod parsed once, a node with its pods, a snapshot of the cluster and the
-// indexes plugins share), one plugin interface per extension point, the
-// status plugins report with, the cluster events they register, and the
-// registry and profile that assemble them. It imports nothing from k8s.io.
-// The objects are package framework/api's; package framework/runtime runs
-// a profile's plugins through a cycle and explains the decisions; the
-// plugins themselves live in packages filter and scoring and their
-// subpackages, the scheduler (queue, binding, simulation) in package
-// scheduling, which serves its plugins through their Handle, and
-// package framework/frameworktest holds a plugin's optional faster forms
-// to its plain ones.
+// Package framework is the plugin contract of kube-scheduler's scheduling
+// framework (v1.37 by default, v1.36 as an option: KubeVersion) without the
+// API server: what a cycle runs over (a pod parsed once, a node with its
+// pods, a snapshot of the cluster and the indexes plugins share), one plugin
+// interface per extension point, the status plugins report with, the cluster
+// events they register, and the registry and profile that assemble them. It
+// imports nothing from k8s.io. The objects are package framework/api's;
+// package framework/runtime runs a profile's plugins through a cycle and
+// explains the decisions; the plugins themselves live in packages filter and
+// scoring and their subpackages, the scheduler (queue, binding, simulation)
+// in package scheduling, which serves its plugins through their Handle, and
+// package framework/frameworktest holds a plugin's optional faster forms to
+// its plain ones.
 //
 // # Map of the package
 //
@@ -52,20 +52,13 @@
 // PodNominator, a SnapshotLister, a PodGroupManager (WorkloadFeatures), a
 // DRAManager (Snapshot.DRAManager), a Binder (api.PodVolumes), an Evictor,
 // a PluginsRunner, NodeLoads and ClusterEventHandler registration;
-// NewHandle is the handle of a framework that runs on no scheduler. BatchFilterPlugin,
-// BatchScorePlugin and BatchScoreExtensions are optional faster forms over
-// many nodes at once (BoundedBatchScorePlugin a batch scorer that also
-// tells its batch's least and greatest score; RejectingFilterPlugin with
-// FilterBatchFromRejects), and RangeNormalizer (DefaultNormalizeRange) a
-// normalization given as a table over a row's least to greatest score.
-// incremental.go: NodeLocalPlugin, IncrementalPreFilterPlugin and
-// IncrementalPreScorePlugin (AddedPod) let the runtime's incremental cycle
-// carry one cycle's work over to the next replica of a template.
-// forward.go: FilterForwarder and ScoreForwarder let a composite plugin
-// hand its per-node calls to a part. placement.go: PlacementGeneratePlugin
-// and PlacementScorePlugin (PlacementScoreExtensions; Placement,
-// PodGroupInfo, PodGroupAssignments, ProposedAssignment, PlacementScore)
-// are v1.36's pod group extension points. signature.go: SignPlugin
+// NewHandle is the handle of a framework that runs on no scheduler.
+// Package framework/fastpath holds the optional faster forms a plugin may
+// add (batch filters and scores, reject lists, range normalizers with
+// DefaultNormalizeRange here, node-local and incremental forms).
+// placement.go: PlacementGeneratePlugin and PlacementScorePlugin
+// (PlacementScoreExtensions; Placement, PodGroupInfo, PodGroupAssignments, ProposedAssignment, PlacementScore)
+// are kube's alpha pod group extension points. signature.go: SignPlugin
 // (SignFragment, PodSignature) signs pods for batched scheduling.
 // status.go: plugins report with a Status (NewStatus, AsStatus, Code).
 // events.go: EnqueueExtensions registers each ClusterEvent that may make a

@@ -245,13 +245,6 @@ type EnqueueExtensions interface {
 	EventsToRegister(ctx context.Context) ([]ClusterEventWithHint, error)
 }
 
-// EnqueueForwarder is implemented by a composite plugin whose rejections
-// are its target's (scheduling's split plugins): the target's
-// EventsToRegister, when it has one, stands for the composite's.
-type EnqueueForwarder interface {
-	EnqueueTarget() Plugin
-}
-
 // AllEvents is what a plugin without EnqueueExtensions registers: every
 // resource with every action, each always Queue (kube-scheduler's
 // UnrollWildCardResource).

@@ -115,17 +115,17 @@ func TestPodUpdateEvents(t *testing.T) {
 }
 
 // TestEnqueueExtensionsDefault: a plugin that can reject but has no
-// EnqueueExtensions registers every event (it is retried on any); one that
-// forwards reports its target's events under its own name.
+// EnqueueExtensions registers every event (it is retried on any); one with
+// EnqueueExtensions reports its own events.
 func TestEnqueueExtensionsDefault(t *testing.T) {
 	reg := fw.NewRegistry()
 	if err := reg.Register("Plain", func(any, fw.Handle) (fw.Plugin, error) { return plainFilter{}, nil }); err != nil {
 		t.Fatal(err)
 	}
-	if err := reg.Register("Fwd", func(any, fw.Handle) (fw.Plugin, error) { return fwdFilter{}, nil }); err != nil {
+	if err := reg.Register("Hinted", func(any, fw.Handle) (fw.Plugin, error) { return hintedFilter{}, nil }); err != nil {
 		t.Fatal(err)
 	}
-	f, err := runtime.NewFramework(reg, fw.Profile{Filter: []string{"Plain", "Fwd"}})
+	f, err := runtime.NewFramework(reg, fw.Profile{Filter: []string{"Plain", "Hinted"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,14 +133,14 @@ func TestEnqueueExtensionsDefault(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(exts) != 2 || exts[0].Plugin != "Plain" || !exts[0].Default || exts[1].Plugin != "Fwd" || exts[1].Default {
+	if len(exts) != 2 || exts[0].Plugin != "Plain" || !exts[0].Default || exts[1].Plugin != "Hinted" || exts[1].Default {
 		t.Fatalf("extensions %+v", exts)
 	}
 	if len(exts[0].Events) != len(fw.AllEvents()) {
 		t.Errorf("default registration has %d events, want every resource", len(exts[0].Events))
 	}
 	if len(exts[1].Events) != 1 || exts[1].Events[0].Event.Resource != fw.ResourceNode {
-		t.Errorf("forwarded events %+v", exts[1].Events)
+		t.Errorf("registered events %+v", exts[1].Events)
 	}
 }
 
@@ -151,12 +151,9 @@ func (plainFilter) Filter(context.Context, *fw.CycleState, *fw.PodInfo, *fw.Node
 	return nil
 }
 
-type fwdFilter struct{ plainFilter }
-
-func (fwdFilter) Name() string             { return "Fwd" }
-func (fwdFilter) EnqueueTarget() fw.Plugin { return hintedFilter{} }
-
 type hintedFilter struct{ plainFilter }
+
+func (hintedFilter) Name() string { return "Hinted" }
 
 func (hintedFilter) EventsToRegister(context.Context) ([]fw.ClusterEventWithHint, error) {
 	return []fw.ClusterEventWithHint{{Event: fw.ClusterEvent{Resource: fw.ResourceNode, ActionType: fw.Add}}}, nil

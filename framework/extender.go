@@ -12,7 +12,8 @@ type HostPriority struct {
 // like one): it can filter the feasible nodes and add weighted scores.
 // Extender scores (0..10) are scaled by MaxNodeScore/MaxExtenderPriority
 // and by the extender's weight before they join a node's total; they are
-// not clamped (kube-scheduler v1.36 does not clamp them either).
+// not clamped (kube-scheduler, v1.36 and v1.37, does not clamp them
+// either).
 //
 // An extender may also bind pods (BindingExtender) and take part in
 // preemption (PreemptionExtender). scheduling/extender offers an HTTP

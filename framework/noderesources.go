@@ -76,7 +76,7 @@ func resourcesOf(n *NodeInfo) NodeResources {
 	return r
 }
 
-// BalanceOfTwo is kube-scheduler v1.36's balancedResourceScore
+// BalanceOfTwo is kube-scheduler's balancedResourceScore
 // (NodeResourcesBalancedAllocation) over two resources: int64((1 − σ) ×
 // 100) with σ = |f0 − f1|/2 for the fractions f = min(used/alloc, 1), in
 // float64 in kube's order of operations; a resource with allocatable 0 is

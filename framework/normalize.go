@@ -30,7 +30,7 @@ func DefaultNormalizeScore(maxPriority int64, reverse bool, scores NodeScoreList
 	return nil
 }
 
-// DefaultNormalizeRange is RangeNormalizer.NormalizeRange for a plugin
+// DefaultNormalizeRange is fastpath.RangeNormalizer.NormalizeRange for a plugin
 // normalizing with DefaultNormalizeScore(maxPriority, reverse, …): out[i]
 // is what DefaultNormalizeScore makes of the score lo+i in a list whose
 // least score is lo and greatest lo+len(out)-1.

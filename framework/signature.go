@@ -57,13 +57,6 @@ type SignRefuser interface {
 	RefusesSign(pod *PodInfo) bool
 }
 
-// SignCapability is implemented by a composite SignPlugin whose parts may
-// not all sign (scheduling's split plugins): CanSignPods false counts as
-// not implementing SignPlugin.
-type SignCapability interface {
-	CanSignPods() bool
-}
-
 // PodSignature is a pod's signature ("" when the pod is unsignable).
 type PodSignature string
 

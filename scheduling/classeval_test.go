@@ -11,6 +11,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter/podtopologyspread"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
@@ -97,7 +98,7 @@ func TestPropClassEvaluatorsDecideAsPlain(t *testing.T) {
 			if prof.Args == nil {
 				prof.Args = map[string]any{}
 			}
-			prof.Args[config.PodTopologySpreadName] = config.PodTopologySpreadArgs{DefaultingType: config.ListDefaulting}
+			prof.Args[config.PodTopologySpreadName] = podtopologyspread.PodTopologySpreadArgs{DefaultingType: podtopologyspread.ListDefaulting}
 		}
 		type op struct {
 			kind, arg int

@@ -64,10 +64,9 @@
 //   - scheduler_state.go: State; decisionlog.go: FormatDecision;
 //     waiting.go: WaitingPod.
 //   - registry.go, registry_preemption.go, profile_workload.go,
-//     plugin_trimaran.go, compose.go: PluginSpec, DefaultPlugins,
+//     plugin_trimaran.go, points.go: PluginSpec, DefaultPlugins,
 //     NewDefaultRegistry, DefaultProfile, EnableWorkloadScheduling,
-//     WithWorkloadFeatures, UpdateNodeLoad and the composition of split
-//     plugins.
+//     WithWorkloadFeatures, UpdateNodeLoad and ExtensionPoints.
 //   - podgroup_preemption.go, preempt_undo.go, extenders.go: the
 //     scheduler's part of preemption (evicting DefaultPreemption's victims,
 //     a pod group's preemption, Scheduler.Preempt) and binding through

@@ -14,7 +14,7 @@ import (
 // TestDocsNameNoUnexportedFunctions: the doc comments of exported
 // declarations do not send the reader to unexported functions and types,
 // which godoc does not show (say, cfgExpand or cfgScoreWeights in
-// LoadConfig's doc). Only camel-case names are checked, so that English
+// configfile.Load's doc). Only camel-case names are checked, so that English
 // words that happen to name a helper do not count.
 func TestDocsNameNoUnexportedFunctions(t *testing.T) {
 	fset := token.NewFileSet()

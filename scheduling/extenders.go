@@ -4,7 +4,7 @@ import (
 	"github.com/schedkit/schedkit/framework"
 )
 
-// bindWithExtenders is kube-scheduler v1.36's extendersBinding
+// bindWithExtenders is kube-scheduler's extendersBinding
 // (schedule_one.go): the first binding extender interested in the pod binds
 // it, before any Bind plugin; an ignorable one that fails is skipped. bound
 // reports that an extender took the pod (st is then its outcome, an Error

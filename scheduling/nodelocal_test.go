@@ -5,13 +5,14 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/fastpath"
 	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
-// TestNodeLocalDefaultPlugins pins which halves of the registry's plugins
-// promise node-local verdicts and scores (framework.NodeLocalPlugin), as
-// runtime.Incremental finds them behind the composed plugins: the
+// TestNodeLocalDefaultPlugins pins which of the registry's plugins
+// promise node-local verdicts and scores (fastpath.NodeLocalPlugin), as
+// runtime.Incremental finds them, for their filter and their score: the
 // resource, taint, affinity, port and image plugins always; the volume
 // plugins only for a pod without volumes; the plugins that count pods on
 // other nodes (PodTopologySpread, InterPodAffinity) and the load-aware
@@ -33,7 +34,7 @@ func TestNodeLocalDefaultPlugins(t *testing.T) {
 	type want struct{ plain, volume bool }
 	tests := []struct {
 		name          string
-		filter, score *want // nil: the plugin has no such half
+		filter, score *want // nil: the plugin has no such point
 	}{
 		{name: config.NodeUnschedulableName, filter: &want{true, true}},
 		{name: config.NodeNameName, filter: &want{true, true}},
@@ -54,7 +55,7 @@ func TestNodeLocalDefaultPlugins(t *testing.T) {
 		{name: config.LoadVariationRiskBalancingName, score: &want{false, false}},
 	}
 	local := func(pl framework.Plugin, pod *framework.PodInfo) bool {
-		nl, ok := pl.(framework.NodeLocalPlugin)
+		nl, ok := pl.(fastpath.NodeLocalPlugin)
 		return ok && nl.NodeLocal(pod)
 	}
 	for _, tt := range tests {
@@ -67,29 +68,25 @@ func TestNodeLocalDefaultPlugins(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			check := func(half string, target framework.Plugin, w *want) {
+			check := func(point string, target framework.Plugin, w *want) {
 				if w == nil {
 					return
 				}
 				if got := local(target, plain); got != w.plain {
-					t.Errorf("%s half, pod without volumes: NodeLocal = %v, want %v", half, got, w.plain)
+					t.Errorf("%s, pod without volumes: NodeLocal = %v, want %v", point, got, w.plain)
 				}
 				if got := local(target, withVolume); got != w.volume {
-					t.Errorf("%s half, pod with a volume: NodeLocal = %v, want %v", half, got, w.volume)
+					t.Errorf("%s, pod with a volume: NodeLocal = %v, want %v", point, got, w.volume)
 				}
 			}
-			var f, s framework.Plugin = pl, pl
-			if fw, ok := pl.(framework.FilterForwarder); ok {
-				f = fw.FilterTarget()
+			if _, ok := pl.(framework.FilterPlugin); ok != (tt.filter != nil) {
+				t.Fatalf("Filter: %v, table says %v", ok, tt.filter != nil)
 			}
-			if sw, ok := pl.(framework.ScoreForwarder); ok {
-				s = sw.ScoreTarget()
+			if _, ok := pl.(framework.ScorePlugin); ok != (tt.score != nil) {
+				t.Fatalf("Score: %v, table says %v", ok, tt.score != nil)
 			}
-			if _, ok := f.(framework.FilterPlugin); ok != (tt.filter != nil) {
-				t.Fatalf("filter half: %v, table says %v", ok, tt.filter != nil)
-			}
-			check("filter", f, tt.filter)
-			check("score", s, tt.score)
+			check("filter", pl, tt.filter)
+			check("score", pl, tt.score)
 		})
 	}
 }

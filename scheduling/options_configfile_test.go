@@ -15,7 +15,7 @@ import (
 // TestConfigSchedulerOptions: a configuration file's scheduler-wide
 // settings and extenders reach the Scheduler through SchedulerOptions.
 func TestConfigSchedulerOptions(t *testing.T) {
-	c, err := configfile.LoadConfig([]byte("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n" +
+	c, err := configfile.Load([]byte("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n" +
 		"parallelism: 3\npercentageOfNodesToScore: 40\npodInitialBackoffSeconds: 2\npodMaxBackoffSeconds: 20\n" +
 		"extenders:\n- urlPrefix: http://a\n  filterVerb: filter\n- urlPrefix: http://b\n  filterVerb: filter\n"))
 	if err != nil {
@@ -34,7 +34,7 @@ func TestConfigSchedulerOptions(t *testing.T) {
 // reaches New as that many seconds, and New runs it.
 func TestConfigLongestBackoffRuns(t *testing.T) {
 	const longest = math.MaxInt64 / int64(time.Second)
-	c, err := configfile.LoadConfig([]byte("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n" +
+	c, err := configfile.Load([]byte("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n" +
 		fmt.Sprintf("podInitialBackoffSeconds: %d\npodMaxBackoffSeconds: %d\n", longest, longest)))
 	if err != nil {
 		t.Fatal(err)

@@ -2,20 +2,36 @@ package scheduling_test
 
 import (
 	"fmt"
+	"github.com/schedkit/schedkit/scoring/trimaran"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/schedkit/schedkit/scoring/imagelocality"
+
+	"github.com/schedkit/schedkit/filter/interpodaffinity"
+	"github.com/schedkit/schedkit/filter/nodeaffinity"
+	"github.com/schedkit/schedkit/filter/noderesources"
+	"github.com/schedkit/schedkit/filter/podtopologyspread"
+	"github.com/schedkit/schedkit/filter/volumebinding"
+
+	"github.com/schedkit/schedkit/filter/tainttoleration"
+
 	"github.com/schedkit/schedkit/config"
-	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/filter/coscheduling"
 	"github.com/schedkit/schedkit/filter/defaultpreemption"
 	"github.com/schedkit/schedkit/filter/gangscheduling"
 	"github.com/schedkit/schedkit/filter/loadaware"
+	"github.com/schedkit/schedkit/filter/nodename"
+	"github.com/schedkit/schedkit/filter/nodeports"
+	"github.com/schedkit/schedkit/filter/nodeunschedulable"
+	"github.com/schedkit/schedkit/filter/nodevolumelimits"
+	"github.com/schedkit/schedkit/filter/schedulinggates"
+	"github.com/schedkit/schedkit/filter/volumerestrictions"
+	"github.com/schedkit/schedkit/filter/volumezone"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/scheduling"
 	"github.com/schedkit/schedkit/scheduling/defaultbinder"
-	"github.com/schedkit/schedkit/scoring"
 	"github.com/schedkit/schedkit/scoring/podgrouppodscount"
 	"github.com/schedkit/schedkit/scoring/queuesort"
 	"github.com/schedkit/schedkit/scoring/topologyaware"
@@ -29,59 +45,52 @@ type shapePlugin struct {
 	name    string
 	ctor    any
 	factory framework.Factory
+	noArgs  bool // the plugin takes no args
 }
 
-// shapePlugins lists every plugin constructor of filter, scoring and
-// scheduling: the halves, the composed plugins and the optional ones.
+// shapePlugins lists every plugin constructor of filter, scoring, their
+// homes and scheduling, and the optional ones.
 func shapePlugins() []shapePlugin {
 	noArgs := func(name string, f func(any, framework.Handle) (framework.Plugin, error)) shapePlugin {
-		return shapePlugin{name, f, f}
+		return shapePlugin{name, f, f, true}
 	}
-	// A plugin package's New(args any, framework.Handle) is the Factory
-	// of a plugin with args (nil: its defaults).
-	homeArgs := func(name string, f func(any, framework.Handle) (framework.Plugin, error)) shapePlugin {
-		return shapePlugin{name: name, factory: f}
+	// home is a plugin home's New, its Factory, which takes the args type
+	// of its home.
+	home := func(name string, f func(any, framework.Handle) (framework.Plugin, error)) shapePlugin {
+		return shapePlugin{name, f, f, false}
 	}
 	return []shapePlugin{
-		noArgs(config.SchedulingGatesName, filter.NewSchedulingGates),
-		noArgs(config.NodeNameName, filter.NewNodeName),
-		noArgs(config.NodePortsName, filter.NewNodePorts),
-		noArgs(config.NodeUnschedulableName, filter.NewNodeUnschedulable),
-		noArgs(config.TaintTolerationName, filter.NewTaintToleration),
-		noArgs(config.VolumeRestrictionsName, filter.NewVolumeRestrictions),
-		noArgs(config.NodeVolumeLimitsName, filter.NewNodeVolumeLimits),
-		noArgs(config.VolumeZoneName, filter.NewVolumeZone),
-		noArgs(config.EBSLimitsName, filter.NewEBSLimits),
-		noArgs(config.GCEPDLimitsName, filter.NewGCEPDLimits),
-		noArgs(config.AzureDiskLimitsName, filter.NewAzureDiskLimits),
-		noArgs(config.CinderLimitsName, filter.NewCinderLimits),
-		{config.NodeAffinityName, filter.NewNodeAffinity, filter.NodeAffinityFactory},
-		{config.NodeResourcesFitName, filter.NewNodeResourcesFit, filter.NodeResourcesFitFactory},
-		{config.PodTopologySpreadName, filter.NewPodTopologySpread, filter.PodTopologySpreadFactory},
-		{config.InterPodAffinityName, filter.NewInterPodAffinity, filter.InterPodAffinityFactory},
-		{config.LoadAwareSchedulingName, filter.NewLoadAware, filter.LoadAwareFactory},
-		{config.VolumeBindingName, filter.NewVolumeBinding, filter.VolumeBindingFactory},
-		noArgs(config.TaintTolerationName, scoring.NewTaintToleration),
-		noArgs(config.ImageLocalityName, scoring.NewImageLocality),
-		{config.NodeAffinityName, scoring.NewNodeAffinity, scoring.NodeAffinityFactory},
-		{config.NodeResourcesFitName, scoring.NewNodeResourcesFit, scoring.NodeResourcesFitFactory},
-		{config.NodeResourcesBalancedAllocationName, scoring.NewNodeResourcesBalancedAllocation, scoring.NodeResourcesBalancedAllocationFactory},
-		{config.PodTopologySpreadName, scoring.NewPodTopologySpread, scoring.PodTopologySpreadFactory},
-		{config.InterPodAffinityName, scoring.NewInterPodAffinity, scoring.InterPodAffinityFactory},
-		{config.LoadAwareSchedulingName, scoring.NewLoadAware, scoring.LoadAwareFactory},
-		{config.VolumeBindingName, scoring.NewVolumeBinding, scoring.VolumeBindingFactory},
-		{config.TargetLoadPackingName, scoring.NewTargetLoadPacking, scoring.TargetLoadPackingFactory},
-		{config.TargetLoadPackingName, scoring.NewTargetLoadPacking, scoring.TargetLoadPackingFactoryWith(scoring.WithNodeLoadSource(scoring.NodeLoads{}))},
-		{config.LoadVariationRiskBalancingName, scoring.NewLoadVariationRiskBalancing, scoring.LoadVariationRiskBalancingFactory},
-		{config.LoadVariationRiskBalancingName, scoring.NewLoadVariationRiskBalancing, scoring.LoadVariationRiskBalancingFactoryWith(scoring.WithNodeLoadSource(scoring.NodeLoads{}))},
+		noArgs(config.SchedulingGatesName, schedulinggates.New),
+		noArgs(config.NodeNameName, nodename.New),
+		noArgs(config.NodePortsName, nodeports.New),
+		noArgs(config.NodeUnschedulableName, nodeunschedulable.New),
+		noArgs(config.TaintTolerationName, tainttoleration.New),
+		noArgs(config.VolumeRestrictionsName, volumerestrictions.New),
+		noArgs(config.NodeVolumeLimitsName, nodevolumelimits.New),
+		noArgs(config.VolumeZoneName, volumezone.New),
+		noArgs(config.EBSLimitsName, nodevolumelimits.NewEBSLimits),
+		noArgs(config.GCEPDLimitsName, nodevolumelimits.NewGCEPDLimits),
+		noArgs(config.AzureDiskLimitsName, nodevolumelimits.NewAzureDiskLimits),
+		noArgs(config.CinderLimitsName, nodevolumelimits.NewCinderLimits),
+		home(config.NodeAffinityName, nodeaffinity.New),
+		home(config.InterPodAffinityName, interpodaffinity.New),
+		home(config.VolumeBindingName, volumebinding.New),
+		noArgs(config.ImageLocalityName, imagelocality.New),
+		home(config.NodeResourcesFitName, noderesources.NewFit),
+		home(config.NodeResourcesBalancedAllocationName, noderesources.NewBalancedAllocation),
+		home(config.PodTopologySpreadName, podtopologyspread.New),
+		home(config.TargetLoadPackingName, trimaran.NewTargetLoadPacking),
+		home(config.TargetLoadPackingName, trimaran.TargetLoadPackingFactoryWith(trimaran.WithNodeLoadSource(trimaran.NodeLoads{}))),
+		home(config.LoadVariationRiskBalancingName, trimaran.NewLoadVariationRiskBalancing),
+		home(config.LoadVariationRiskBalancingName, trimaran.LoadVariationRiskBalancingFactoryWith(trimaran.WithNodeLoadSource(trimaran.NodeLoads{}))),
 		noArgs(config.PrioritySortName, queuesort.New),
 		noArgs(config.DefaultBinderName, defaultbinder.New),
 		noArgs(config.GangSchedulingName, gangscheduling.New),
 		noArgs(config.TopologyPlacementGeneratorName, topologyaware.New),
 		noArgs(config.PodGroupPodsCountName, podgrouppodscount.New),
-		homeArgs(config.DefaultPreemptionName, defaultpreemption.New),
-		homeArgs(config.CoschedulingName, coscheduling.New),
-		homeArgs(config.LoadAwareSchedulingName, loadaware.New),
+		home(config.DefaultPreemptionName, defaultpreemption.New),
+		home(config.CoschedulingName, coscheduling.New),
+		home(config.LoadAwareSchedulingName, loadaware.New),
 		{name: config.LoadAwareSchedulingName, factory: loadaware.FactoryWith(loadaware.WithEstimators(nil))},
 	}
 }
@@ -103,21 +112,22 @@ func checkFactory(t *testing.T, name string, factory framework.Factory) {
 	}
 }
 
-// Every plugin of filter, scoring and scheduling has one constructor shape,
-// NewX(args, framework.Handle[, options...]) (framework.Plugin, error), and
-// one Factory: NewX itself for plugins without args (args is any and must
-// be nil), XFactory for plugins with args (a struct of package config; nil
-// args mean its defaults), XFactoryWith(options...) for those whose
-// options supply a dependency; a plugin package's New(args any,
-// framework.Handle) is its Factory. Each builds from nil args and a nil
-// handle, and refuses args of another type naming itself.
+// Every plugin of filter, scoring, their homes and scheduling has one
+// constructor shape, NewX(args, framework.Handle[, options...])
+// (framework.Plugin, error), and one Factory: a home's New (args of the
+// home's args type or nil, its defaults), NewX itself for plugins without
+// args (args is any and must be nil), XFactory for plugins with args (a
+// struct of package config; nil args mean its defaults),
+// XFactoryWith(options...) for those whose options supply a dependency.
+// Each builds from nil args and a nil handle, and refuses args of another
+// type naming itself.
 func TestPluginConstructorShapes(t *testing.T) {
 	var (
 		handleT = reflect.TypeFor[framework.Handle]()
 		pluginT = reflect.TypeFor[framework.Plugin]()
 		errorT  = reflect.TypeFor[error]()
 		anyT    = reflect.TypeFor[any]()
-		configP = reflect.TypeFor[config.NodeResourcesFitArgs]().PkgPath()
+		configP = reflect.TypeFor[config.ResourceSpec]().PkgPath()
 	)
 	for _, sp := range shapePlugins() {
 		if sp.ctor == nil {
@@ -134,6 +144,7 @@ func TestPluginConstructorShapes(t *testing.T) {
 				t.Fatalf("constructor %s, want func(args, framework.Handle[, options...]) (framework.Plugin, error)", ct)
 			}
 			switch args := ct.In(0); {
+			case args == anyT && !sp.noArgs: // a home's New: its Factory, checked below
 			case args == anyT: // a plugin without args: NewX refuses any
 				out := reflect.ValueOf(sp.ctor).Call([]reflect.Value{reflect.ValueOf(struct{}{}), reflect.Zero(handleT)})
 				if err, _ := out[1].Interface().(error); err == nil || !strings.Contains(err.Error(), "takes no args") {

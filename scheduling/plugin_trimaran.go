@@ -4,7 +4,7 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
-	"github.com/schedkit/schedkit/scoring"
+	"github.com/schedkit/schedkit/scoring/trimaran"
 )
 
 // trimaranPlugins are scheduler-plugins' Trimaran score plugins reading the
@@ -13,10 +13,10 @@ import (
 // too.
 func trimaranPlugins() []PluginSpec {
 	return []PluginSpec{
-		{Name: config.TargetLoadPackingName, DefaultArgs: anyOf(config.DefaultTargetLoadPackingArgs),
-			Factory: scoring.TargetLoadPackingFactory},
-		{Name: config.LoadVariationRiskBalancingName, DefaultArgs: anyOf(config.DefaultLoadVariationRiskBalancingArgs),
-			Factory: scoring.LoadVariationRiskBalancingFactory},
+		{Name: config.TargetLoadPackingName, DefaultArgs: anyOf(trimaran.DefaultTargetLoadPackingArgs),
+			Factory: trimaran.NewTargetLoadPacking, Points: []string{PointPreScore, PointScore, PointPostBind}},
+		{Name: config.LoadVariationRiskBalancingName, DefaultArgs: anyOf(trimaran.DefaultLoadVariationRiskBalancingArgs),
+			Factory: trimaran.NewLoadVariationRiskBalancing, Points: []string{PointPreScore, PointScore}},
 	}
 }
 

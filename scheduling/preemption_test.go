@@ -9,8 +9,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/schedkit/schedkit/config"
-	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/filter/defaultpreemption"
+	"github.com/schedkit/schedkit/filter/noderesources"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
@@ -29,7 +29,7 @@ var (
 func ppRegistry() *framework.Registry {
 	reg := scRegistry(&scRecorder{})
 	for name, f := range map[string]framework.Factory{
-		config.NodeResourcesFitName:  filter.NodeResourcesFitFactory,
+		config.NodeResourcesFitName:  noderesources.NewFit,
 		config.DefaultPreemptionName: defaultpreemption.New,
 	} {
 		if err := reg.Register(name, f); err != nil {

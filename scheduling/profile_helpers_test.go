@@ -51,7 +51,7 @@ profiles:
 // Each profile of one configuration, renamed to the scheduler the pods
 // name, schedules the same pods its own way.
 func TestConfigurationProfileAs(t *testing.T) {
-	cfg, err := configfile.LoadConfig([]byte(profilesConfig))
+	cfg, err := configfile.Load([]byte(profilesConfig))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,8 @@ import (
 	"github.com/schedkit/schedkit/scheduling/internal/queue"
 )
 
-// Queue defaults, as kube-scheduler v1.36 (backend/queue/scheduling_queue.go).
+// Queue defaults, kube's (the same in v1.36 and v1.37;
+// backend/queue/scheduling_queue.go).
 const (
 	// DefaultPodInitialBackoff is the first backoff of an unschedulable pod.
 	DefaultPodInitialBackoff = time.Second

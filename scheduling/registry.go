@@ -3,104 +3,138 @@ package scheduling
 import (
 	"slices"
 
+	"github.com/schedkit/schedkit/filter/dynamicresources"
+
+	"github.com/schedkit/schedkit/filter/interpodaffinity"
+	"github.com/schedkit/schedkit/filter/nodeaffinity"
+	"github.com/schedkit/schedkit/filter/noderesources"
+	"github.com/schedkit/schedkit/filter/podtopologyspread"
+	"github.com/schedkit/schedkit/filter/volumebinding"
+
 	"github.com/schedkit/schedkit/config"
-	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/filter/defaultpreemption"
 	"github.com/schedkit/schedkit/filter/loadaware"
+	"github.com/schedkit/schedkit/filter/nodename"
+	"github.com/schedkit/schedkit/filter/nodeports"
+	"github.com/schedkit/schedkit/filter/nodeunschedulable"
+	"github.com/schedkit/schedkit/filter/nodevolumelimits"
+	"github.com/schedkit/schedkit/filter/schedulinggates"
+	"github.com/schedkit/schedkit/filter/tainttoleration"
+	"github.com/schedkit/schedkit/filter/volumerestrictions"
+	"github.com/schedkit/schedkit/filter/volumezone"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/scheduling/defaultbinder"
-	"github.com/schedkit/schedkit/scheduling/internal/compose"
-	"github.com/schedkit/schedkit/scoring"
+	"github.com/schedkit/schedkit/scoring/imagelocality"
 	"github.com/schedkit/schedkit/scoring/queuesort"
 )
 
-// PluginSpec describes a plugin a registry offers: its name, its factory and
-// its default args (nil when it takes none). Configuration loading decodes
-// a plugin's pluginConfig args into a value of the DefaultArgs type.
+// PluginSpec describes a plugin a registry offers in one kube-scheduler
+// release: its name, its factory, its default args (nil when it takes
+// none; configuration loading decodes a plugin's pluginConfig args into a
+// value of the DefaultArgs type), the extension points it implements in
+// that release, and its place in the release's default multiPoint list.
 type PluginSpec struct {
 	Name        string
 	Factory     framework.Factory
 	DefaultArgs func() any
-}
-
-// splitFactory builds a plugin whose filter and score halves take the same
-// args type A.
-func splitFactory[A any](name string, def func() A,
-	newFilter func(A, framework.Handle) (framework.Plugin, error),
-	newScore func(A, framework.Handle) (framework.Plugin, error)) framework.Factory {
-	return func(args any, h framework.Handle) (framework.Plugin, error) {
-		a, err := config.ArgsFrom(name, args, def)
-		if err != nil {
-			return nil, err
-		}
-		f, err := newFilter(a, h)
-		if err != nil {
-			return nil, err
-		}
-		s, err := newScore(a, h)
-		if err != nil {
-			return nil, err
-		}
-		return compose.New(f, s)
-	}
+	// Points lists the extension points the plugin implements in the
+	// release, PointPreEnqueue first, then in AllPoints' order, then the
+	// placement points. DefaultProfileFor and configuration loading expand
+	// multiPoint with them. Nil for a plugin described without them (one of
+	// the caller's own): configuration loading then asks the built plugin.
+	Points []string
+	// InDefault says the plugin is in the release's default multiPoint
+	// list (DefaultMultiPointFor), at its position in PluginsFor, with
+	// Weight as its score weight there (0: none given, which means 1 for a
+	// score plugin).
+	InDefault bool
+	Weight    int64
 }
 
 func anyOf[A any](def func() A) func() any { return func() any { return def() } }
 
-// DefaultPlugins lists the plugins schedkit offers under their
-// kube-scheduler (and Koordinator) names: kube-scheduler's default
-// plugins (v1.36 and v1.37) except NodeDeclaredFeatures (which needs
-// objects the library does not model), Koordinator's LoadAwareScheduling,
-// the in-tree volume limit filters of kube-scheduler ≤ v1.31 (EBSLimits,
-// GCEPDLimits, AzureDiskLimits, CinderLimits; off by default), and the
-// workload plugins: scheduler-plugins' TargetLoadPacking,
-// LoadVariationRiskBalancing and Coscheduling, and kube-scheduler v1.36's
-// alpha GangScheduling, TopologyPlacementGenerator and PodGroupPodsCount.
-// A plugin that spans extension points is one plugin composed of its filter
-// half (package filter) and its score half (package scoring).
-func DefaultPlugins() []PluginSpec {
-	return append([]PluginSpec{
-		{Name: config.SchedulingGatesName, Factory: filter.NewSchedulingGates},
-		{Name: config.PrioritySortName, Factory: queuesort.New},
-		{Name: config.NodeUnschedulableName, Factory: filter.NewNodeUnschedulable},
-		{Name: config.NodeNameName, Factory: filter.NewNodeName},
-		{Name: config.TaintTolerationName, Factory: func(args any, h framework.Handle) (framework.Plugin, error) {
-			f, err := filter.NewTaintToleration(args, h)
-			if err != nil {
-				return nil, err
-			}
-			s, err := scoring.NewTaintToleration(args, h)
-			if err != nil {
-				return nil, err
-			}
-			return compose.New(f, s)
-		}},
-		{Name: config.NodeAffinityName, DefaultArgs: anyOf(config.DefaultNodeAffinityArgs),
-			Factory: splitFactory(config.NodeAffinityName, config.DefaultNodeAffinityArgs, filter.NewNodeAffinity, scoring.NewNodeAffinity)},
-		{Name: config.NodePortsName, Factory: filter.NewNodePorts},
-		{Name: config.NodeResourcesFitName, DefaultArgs: anyOf(config.DefaultNodeResourcesFitArgs),
-			Factory: splitFactory(config.NodeResourcesFitName, config.DefaultNodeResourcesFitArgs, filter.NewNodeResourcesFit, scoring.NewNodeResourcesFit)},
-		{Name: config.VolumeRestrictionsName, Factory: filter.NewVolumeRestrictions},
-		{Name: config.NodeVolumeLimitsName, Factory: filter.NewNodeVolumeLimits},
-		{Name: config.VolumeBindingName, DefaultArgs: anyOf(config.DefaultVolumeBindingArgs), Factory: filter.VolumeBindingFactory},
-		{Name: config.VolumeZoneName, Factory: filter.NewVolumeZone},
-		{Name: config.PodTopologySpreadName, DefaultArgs: anyOf(config.DefaultPodTopologySpreadArgs),
-			Factory: splitFactory(config.PodTopologySpreadName, config.DefaultPodTopologySpreadArgs, filter.NewPodTopologySpread, scoring.NewPodTopologySpread)},
-		{Name: config.InterPodAffinityName, DefaultArgs: anyOf(config.DefaultInterPodAffinityArgs),
-			Factory: splitFactory(config.InterPodAffinityName, config.DefaultInterPodAffinityArgs, filter.NewInterPodAffinity, scoring.NewInterPodAffinity)},
-		{Name: config.DynamicResourcesName, DefaultArgs: anyOf(config.DefaultDynamicResourcesArgs), Factory: filter.DynamicResourcesFactory},
-		{Name: config.DefaultPreemptionName, DefaultArgs: anyOf(defaultpreemption.DefaultDefaultPreemptionArgs), Factory: defaultpreemption.New},
-		{Name: config.NodeResourcesBalancedAllocationName, DefaultArgs: anyOf(config.DefaultNodeResourcesBalancedAllocationArgs),
-			Factory: scoring.NodeResourcesBalancedAllocationFactory},
-		{Name: config.ImageLocalityName, Factory: scoring.NewImageLocality},
-		{Name: config.DefaultBinderName, Factory: defaultbinder.New},
-		{Name: config.LoadAwareSchedulingName, DefaultArgs: anyOf(config.DefaultLoadAwareSchedulingArgs),
-			Factory: loadaware.New},
-		{Name: config.EBSLimitsName, Factory: filter.NewEBSLimits},
-		{Name: config.GCEPDLimitsName, Factory: filter.NewGCEPDLimits},
-		{Name: config.AzureDiskLimitsName, Factory: filter.NewAzureDiskLimits},
-		{Name: config.CinderLimitsName, Factory: filter.NewCinderLimits},
-	}, workloadPlugins()...)
+// Extension points a PluginSpec may list beyond AllPoints, as
+// kube-scheduler's configuration spells them.
+const (
+	PointPreEnqueue        = "preEnqueue"
+	PointPlacementGenerate = "placementGenerate"
+	PointPlacementScore    = "placementScore"
+)
+
+// DefaultPlugins returns PluginsFor(framework.DefaultKubeVersion).
+func DefaultPlugins() []PluginSpec { return PluginsFor(framework.DefaultKubeVersion) }
+
+// PluginsFor lists the plugins schedkit offers under their kube-scheduler
+// (and Koordinator) names, as release v has them: first kube-scheduler's
+// default plugins in the order of v's default multiPoint list
+// (getDefaultPlugins, pkg/scheduler/apis/config/v1/default_plugins.go)
+// except NodeDeclaredFeatures (which needs objects the library does not
+// model); then Koordinator's LoadAwareScheduling, the in-tree volume limit
+// filters of kube-scheduler ≤ v1.31 (EBSLimits, GCEPDLimits,
+// AzureDiskLimits, CinderLimits), and the workload plugins:
+// scheduler-plugins' TargetLoadPacking, LoadVariationRiskBalancing and
+// Coscheduling, and kube-scheduler's alpha GangScheduling,
+// TopologyPlacementGenerator and PodGroupPodsCount, all off by default.
+// Each factory builds one plugin that implements all of its plugin's
+// extension points. The zero v means the default release.
+//
+// v1.37 differs from v1.36 in two places: NodeName comes before
+// NodeUnschedulable, and NodeName, NodeUnschedulable and TaintToleration
+// implement PreFilter.
+func PluginsFor(v framework.KubeVersion) []PluginSpec {
+	if v.IsZero() {
+		v = framework.DefaultKubeVersion
+	}
+	pre := []string{PointPreFilter}
+	if !v.AtLeast(framework.KubeV137) {
+		pre = nil
+	}
+	filters := append(slices.Clone(pre), PointFilter)
+	both := []string{PointPreFilter, PointFilter}
+	scores := []string{PointPreScore, PointScore}
+	nodeName := PluginSpec{Name: config.NodeNameName, Factory: nodename.New, Points: filters, InDefault: true}
+	nodeUnschedulable := PluginSpec{Name: config.NodeUnschedulableName, Factory: nodeunschedulable.New, Points: filters, InDefault: true}
+	first, second := nodeName, nodeUnschedulable
+	if !v.AtLeast(framework.KubeV137) {
+		first, second = second, first
+	}
+	out := []PluginSpec{
+		{Name: config.SchedulingGatesName, Factory: schedulinggates.New, Points: []string{PointPreEnqueue}, InDefault: true},
+		{Name: config.PrioritySortName, Factory: queuesort.New, Points: []string{PointQueueSort}, InDefault: true},
+		first,
+		second,
+		{Name: config.TaintTolerationName, Factory: tainttoleration.New, Points: append(slices.Clone(filters), scores...), InDefault: true, Weight: 3},
+		{Name: config.NodeAffinityName, DefaultArgs: anyOf(nodeaffinity.DefaultNodeAffinityArgs), Factory: nodeaffinity.New,
+			Points: append(slices.Clone(both), scores...), InDefault: true, Weight: 2},
+		{Name: config.NodePortsName, Factory: nodeports.New, Points: both, InDefault: true},
+		{Name: config.NodeResourcesFitName, DefaultArgs: anyOf(noderesources.DefaultNodeResourcesFitArgs), Factory: noderesources.NewFit,
+			Points: append(append(slices.Clone(both), scores...), PointPlacementScore), InDefault: true, Weight: 1},
+		{Name: config.VolumeRestrictionsName, Factory: volumerestrictions.New, Points: both, InDefault: true},
+		{Name: config.NodeVolumeLimitsName, Factory: nodevolumelimits.New, Points: both, InDefault: true},
+		{Name: config.VolumeBindingName, DefaultArgs: anyOf(volumebinding.DefaultVolumeBindingArgs), Factory: volumebinding.New,
+			Points: []string{PointPreFilter, PointFilter, PointPreScore, PointScore, PointReserve, PointPreBind}, InDefault: true},
+		{Name: config.VolumeZoneName, Factory: volumezone.New, Points: both, InDefault: true},
+		{Name: config.PodTopologySpreadName, DefaultArgs: anyOf(podtopologyspread.DefaultPodTopologySpreadArgs), Factory: podtopologyspread.New,
+			Points: append(slices.Clone(both), scores...), InDefault: true, Weight: 2},
+		{Name: config.InterPodAffinityName, DefaultArgs: anyOf(interpodaffinity.DefaultInterPodAffinityArgs), Factory: interpodaffinity.New,
+			Points: append(slices.Clone(both), scores...), InDefault: true, Weight: 2},
+		{Name: config.DynamicResourcesName, DefaultArgs: anyOf(dynamicresources.DefaultDynamicResourcesArgs), Factory: dynamicresources.New,
+			Points:    []string{PointPreEnqueue, PointPreFilter, PointFilter, PointPostFilter, PointScore, PointReserve, PointPreBind},
+			InDefault: true, Weight: config.DynamicResourcesWeight},
+		{Name: config.DefaultPreemptionName, DefaultArgs: anyOf(defaultpreemption.DefaultDefaultPreemptionArgs), Factory: defaultpreemption.New,
+			Points: []string{PointPostFilter}, InDefault: true},
+		{Name: config.NodeResourcesBalancedAllocationName, DefaultArgs: anyOf(noderesources.DefaultNodeResourcesBalancedAllocationArgs),
+			Factory: noderesources.NewBalancedAllocation, Points: scores, InDefault: true, Weight: 1},
+		{Name: config.ImageLocalityName, Factory: imagelocality.New, Points: []string{PointScore}, InDefault: true, Weight: 1},
+		{Name: config.DefaultBinderName, Factory: defaultbinder.New, Points: []string{PointBind}, InDefault: true},
+		{Name: config.LoadAwareSchedulingName, DefaultArgs: anyOf(config.DefaultLoadAwareSchedulingArgs), Factory: loadaware.New,
+			Points: []string{PointPreFilter, PointFilter, PointPreScore, PointScore, PointReserve}},
+		{Name: config.EBSLimitsName, Factory: nodevolumelimits.NewEBSLimits, Points: both},
+		{Name: config.GCEPDLimitsName, Factory: nodevolumelimits.NewGCEPDLimits, Points: both},
+		{Name: config.AzureDiskLimitsName, Factory: nodevolumelimits.NewAzureDiskLimits, Points: both},
+		{Name: config.CinderLimitsName, Factory: nodevolumelimits.NewCinderLimits, Points: both},
+	}
+	return append(out, workloadPlugins()...)
 }
 
 // NewDefaultRegistry returns a new registry holding DefaultPlugins. Each call
@@ -135,39 +169,28 @@ func DefaultProfileFor(v framework.KubeVersion) framework.Profile {
 	if v.IsZero() {
 		v = framework.DefaultKubeVersion
 	}
-	lead := []string{config.NodeUnschedulableName, config.NodeNameName, config.TaintTolerationName}
-	var preLead []string
-	if v.AtLeast(framework.KubeV137) {
-		lead = []string{config.NodeNameName, config.NodeUnschedulableName, config.TaintTolerationName}
-		preLead = lead
+	p := framework.Profile{SchedulerName: DefaultSchedulerName, KubeVersion: v, Weights: map[string]int64{}}
+	lists := map[string]*[]string{
+		PointPreEnqueue: &p.PreEnqueue, PointQueueSort: &p.QueueSort, PointPreFilter: &p.PreFilter,
+		PointFilter: &p.Filter, PointPostFilter: &p.PostFilter, PointPreScore: &p.PreScore, PointScore: &p.Score,
+		PointReserve: &p.Reserve, PointPermit: &p.Permit, PointPreBind: &p.PreBind, PointBind: &p.Bind, PointPostBind: &p.PostBind,
 	}
-	rest := []string{config.NodeAffinityName, config.NodePortsName, config.NodeResourcesFitName,
-		config.VolumeRestrictionsName, config.NodeVolumeLimitsName, config.VolumeBindingName, config.VolumeZoneName,
-		config.PodTopologySpreadName, config.InterPodAffinityName, config.DynamicResourcesName}
-	return framework.Profile{
-		SchedulerName: DefaultSchedulerName,
-		KubeVersion:   v,
-		PreEnqueue:    []string{config.SchedulingGatesName, config.DynamicResourcesName},
-		QueueSort:     []string{config.PrioritySortName},
-		PreFilter:     append(slices.Clone(preLead), rest...),
-		Filter:        append(slices.Clone(lead), rest...),
-		PostFilter:    append([]string{config.DynamicResourcesName}, defaultPostFilter()...),
-		PreScore: []string{config.TaintTolerationName, config.NodeAffinityName, config.NodeResourcesFitName,
-			config.VolumeBindingName, config.PodTopologySpreadName, config.InterPodAffinityName,
-			config.NodeResourcesBalancedAllocationName},
-		Score: []string{config.TaintTolerationName, config.NodeAffinityName, config.NodeResourcesFitName,
-			config.VolumeBindingName, config.PodTopologySpreadName, config.InterPodAffinityName, config.DynamicResourcesName,
-			config.NodeResourcesBalancedAllocationName, config.ImageLocalityName},
-		Weights: map[string]int64{
-			config.TaintTolerationName: 3, config.NodeAffinityName: 2, config.NodeResourcesFitName: 1,
-			config.VolumeBindingName:     1,
-			config.PodTopologySpreadName: 2, config.InterPodAffinityName: 2, config.DynamicResourcesName: config.DynamicResourcesWeight,
-			config.NodeResourcesBalancedAllocationName: 1, config.ImageLocalityName: 1,
-		},
-		Reserve: []string{config.VolumeBindingName, config.DynamicResourcesName},
-		PreBind: []string{config.VolumeBindingName, config.DynamicResourcesName},
-		Bind:    []string{config.DefaultBinderName},
+	for _, spec := range PluginsFor(v) {
+		if !spec.InDefault {
+			continue
+		}
+		for _, pt := range spec.Points {
+			// The placement points run only with kube's alpha workload
+			// scheduling, off by default (EnableWorkloadScheduling).
+			if l := lists[pt]; l != nil {
+				*l = append(*l, spec.Name)
+			}
+		}
+		if slices.Contains(spec.Points, PointScore) {
+			p.Weights[spec.Name] = max(spec.Weight, 1)
+		}
 	}
+	return p
 }
 
 // DefaultMultiPoint returns DefaultMultiPointFor(framework.DefaultKubeVersion).
@@ -185,35 +208,13 @@ func DefaultMultiPoint() []WeightedPlugin { return DefaultMultiPointFor(framewor
 // DefaultBinder.
 // Configuration loading merges user plugin sets with it.
 func DefaultMultiPointFor(v framework.KubeVersion) []WeightedPlugin {
-	first, second := config.NodeUnschedulableName, config.NodeNameName
-	if v.IsZero() || v.AtLeast(framework.KubeV137) {
-		first, second = second, first
+	var out []WeightedPlugin
+	for _, spec := range PluginsFor(v) {
+		if spec.InDefault {
+			out = append(out, WeightedPlugin{Name: spec.Name, Weight: spec.Weight})
+		}
 	}
-	out := []WeightedPlugin{
-		{Name: config.SchedulingGatesName},
-		{Name: config.PrioritySortName},
-		{Name: first},
-		{Name: second},
-		{Name: config.TaintTolerationName, Weight: 3},
-		{Name: config.NodeAffinityName, Weight: 2},
-		{Name: config.NodePortsName},
-		{Name: config.NodeResourcesFitName, Weight: 1},
-		{Name: config.VolumeRestrictionsName},
-		{Name: config.NodeVolumeLimitsName},
-		{Name: config.VolumeBindingName},
-		{Name: config.VolumeZoneName},
-		{Name: config.PodTopologySpreadName, Weight: 2},
-		{Name: config.InterPodAffinityName, Weight: 2},
-	}
-	out = append(out, WeightedPlugin{Name: config.DynamicResourcesName, Weight: config.DynamicResourcesWeight})
-	for _, n := range defaultPostFilter() {
-		out = append(out, WeightedPlugin{Name: n})
-	}
-	return append(out,
-		WeightedPlugin{Name: config.NodeResourcesBalancedAllocationName, Weight: 1},
-		WeightedPlugin{Name: config.ImageLocalityName, Weight: 1},
-		WeightedPlugin{Name: config.DefaultBinderName},
-	)
+	return out
 }
 
 // WeightedPlugin is a plugin name with its score weight (0 for plugins

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -16,66 +17,22 @@ import (
 	"github.com/schedkit/schedkit/internal/st"
 )
 
-func TestDefaultRegistryBuildsEveryPlugin(t *testing.T) {
-	reg := NewDefaultRegistry()
-	// The extension points each plugin implements, as in kube-scheduler
-	// v1.37 (the default release; v1.36's NodeUnschedulable, NodeName and
-	// TaintToleration have no PreFilter: TestDefaultPluginsPointsByRelease).
-	want := map[string][]string{
-		config.PrioritySortName:                    {PointQueueSort},
-		config.NodeUnschedulableName:               {PointPreFilter, PointFilter},
-		config.NodeNameName:                        {PointPreFilter, PointFilter},
-		config.TaintTolerationName:                 {PointPreFilter, PointFilter, PointPreScore, PointScore},
-		config.NodeAffinityName:                    {PointPreFilter, PointFilter, PointPreScore, PointScore},
-		config.NodePortsName:                       {PointPreFilter, PointFilter},
-		config.NodeResourcesFitName:                {PointPreFilter, PointFilter, PointPreScore, PointScore},
-		config.PodTopologySpreadName:               {PointPreFilter, PointFilter, PointPreScore, PointScore},
-		config.InterPodAffinityName:                {PointPreFilter, PointFilter, PointPreScore, PointScore},
-		config.NodeResourcesBalancedAllocationName: {PointPreScore, PointScore},
-		config.ImageLocalityName:                   {PointScore},
-		config.DefaultBinderName:                   {PointBind},
-		config.DefaultPreemptionName:               {PointPostFilter},
-		config.LoadAwareSchedulingName:             {PointPreFilter, PointFilter, PointPreScore, PointScore, PointReserve},
-		config.VolumeRestrictionsName:              {PointPreFilter, PointFilter},
-		config.NodeVolumeLimitsName:                {PointPreFilter, PointFilter},
-		config.VolumeZoneName:                      {PointPreFilter, PointFilter},
-		config.VolumeBindingName:                   {PointPreFilter, PointFilter, PointPreScore, PointScore, PointReserve, PointPreBind},
-		config.EBSLimitsName:                       {PointPreFilter, PointFilter},
-		config.GCEPDLimitsName:                     {PointPreFilter, PointFilter},
-		config.AzureDiskLimitsName:                 {PointPreFilter, PointFilter},
-		config.CinderLimitsName:                    {PointPreFilter, PointFilter},
-		config.SchedulingGatesName:                 nil,                                                                                    // PreEnqueue only
-		config.DynamicResourcesName:                {PointPreFilter, PointFilter, PointPostFilter, PointScore, PointReserve, PointPreBind}, // and PreEnqueue; no PreScore, as in kube
-		// scheduler-plugins (pkg/trimaran; TargetLoadPacking records bindings
-		// at PostBind where the anchor watches bound pods).
-		config.TargetLoadPackingName:          {PointPreScore, PointScore, PointPostBind},
-		config.LoadVariationRiskBalancingName: {PointPreScore, PointScore},
-		config.CoschedulingName:               {PointQueueSort, PointPreFilter, PointPostFilter, PointReserve, PointPermit},
-		config.GangSchedulingName:             {PointPermit}, // and PreEnqueue, which ExtensionPoints does not list
+// probedPoints lists the extension points pl implements, as PluginSpec
+// lists them: PointPreEnqueue, then ExtensionPoints, then the placement
+// points.
+func probedPoints(pl framework.Plugin) []string {
+	var out []string
+	if _, ok := pl.(framework.PreEnqueuePlugin); ok {
+		out = append(out, PointPreEnqueue)
 	}
-	for _, spec := range DefaultPlugins() {
-		fac, ok := reg.Lookup(spec.Name)
-		if !ok {
-			t.Fatalf("%s not registered", spec.Name)
-		}
-		var args any
-		if spec.DefaultArgs != nil {
-			args = spec.DefaultArgs()
-		}
-		pl, err := fac(args, nil)
-		if err != nil {
-			t.Fatalf("%s with default args: %v", spec.Name, err)
-		}
-		if pl.Name() != spec.Name {
-			t.Fatalf("plugin %q reports name %q", spec.Name, pl.Name())
-		}
-		if d := cmp.Diff(want[spec.Name], ExtensionPoints(pl)); d != "" {
-			t.Errorf("%s extension points (-want +got):\n%s", spec.Name, d)
-		}
-		if _, err := fac(struct{}{}, nil); err == nil && spec.Name != config.DefaultBinderName {
-			t.Errorf("%s accepted args of the wrong type", spec.Name)
-		}
+	out = append(out, ExtensionPoints(pl)...)
+	if _, ok := pl.(framework.PlacementGeneratePlugin); ok {
+		out = append(out, PointPlacementGenerate)
 	}
+	if _, ok := pl.(framework.PlacementScorePlugin); ok {
+		out = append(out, PointPlacementScore)
+	}
+	return out
 }
 
 // releaseHandle is a Handle of one kube-scheduler release.
@@ -83,36 +40,97 @@ func releaseHandle(v framework.KubeVersion) framework.Handle {
 	return framework.NewHandle(framework.RealClock{}, 1, v)
 }
 
-// TestDefaultPluginsPointsByRelease: NodeUnschedulable, NodeName and
-// TaintToleration's filter halves implement PreFilter from kube-scheduler
-// v1.37 (node_name.go, node_unschedulable.go, taint_toleration.go:
-// PreFilter), and not in v1.36.
-func TestDefaultPluginsPointsByRelease(t *testing.T) {
-	reg := NewDefaultRegistry()
-	for _, tc := range []struct {
-		v    framework.KubeVersion
-		want map[string][]string
-	}{
-		{framework.KubeV136, map[string][]string{
-			config.NodeUnschedulableName: {PointFilter},
-			config.NodeNameName:          {PointFilter},
-			config.TaintTolerationName:   {PointFilter, PointPreScore, PointScore},
-		}},
-		{framework.KubeV137, map[string][]string{
-			config.NodeUnschedulableName: {PointPreFilter, PointFilter},
-			config.NodeNameName:          {PointPreFilter, PointFilter},
-			config.TaintTolerationName:   {PointPreFilter, PointFilter, PointPreScore, PointScore},
-		}},
-	} {
-		for name, want := range tc.want {
-			fac, _ := reg.Lookup(name)
-			pl, err := fac(nil, releaseHandle(tc.v))
+// TestPluginsForMatchPlugins: in each release, every plugin of the table
+// builds with its default args under its own name, refuses args of
+// another type, and implements exactly the extension points the table
+// declares for it, which DefaultProfileFor and configuration loading
+// expand multiPoint with. NodeUnschedulable, NodeName and
+// TaintToleration implement PreFilter from kube-scheduler v1.37
+// (node_name.go, node_unschedulable.go, taint_toleration.go: PreFilter).
+func TestPluginsForMatchPlugins(t *testing.T) {
+	for _, v := range []framework.KubeVersion{framework.KubeV136, framework.KubeV137} {
+		specs := PluginsFor(v)
+		if len(specs) < 30 {
+			t.Fatalf("%s: %d plugins", v, len(specs))
+		}
+		for _, spec := range specs {
+			var args any
+			if spec.DefaultArgs != nil {
+				args = spec.DefaultArgs()
+			}
+			pl, err := spec.Factory(args, releaseHandle(v))
 			if err != nil {
-				t.Fatal(err)
+				t.Fatalf("%s %s with default args: %v", v, spec.Name, err)
 			}
-			if d := cmp.Diff(want, ExtensionPoints(pl)); d != "" {
-				t.Errorf("%s %s extension points (-want +got):\n%s", tc.v, name, d)
+			if pl.Name() != spec.Name {
+				t.Fatalf("%s: plugin %q reports name %q", v, spec.Name, pl.Name())
 			}
+			if d := cmp.Diff(spec.Points, probedPoints(pl)); d != "" {
+				t.Errorf("%s %s: declared extension points (-declared +implemented):\n%s", v, spec.Name, d)
+			}
+			if _, err := spec.Factory(struct{}{}, releaseHandle(v)); err == nil && spec.Name != config.DefaultBinderName {
+				t.Errorf("%s %s accepted args of the wrong type", v, spec.Name)
+			}
+		}
+	}
+	pre := func(v framework.KubeVersion, name string) bool {
+		for _, s := range PluginsFor(v) {
+			if s.Name == name {
+				return slices.Contains(s.Points, PointPreFilter)
+			}
+		}
+		t.Fatalf("%s: no %s", v, name)
+		return false
+	}
+	for _, name := range []string{config.NodeNameName, config.NodeUnschedulableName, config.TaintTolerationName} {
+		if pre(framework.KubeV136, name) || !pre(framework.KubeV137, name) {
+			t.Errorf("%s: PreFilter in v1.36 %v, in v1.37 %v; want only in v1.37", name, pre(framework.KubeV136, name), pre(framework.KubeV137, name))
+		}
+	}
+}
+
+// TestDefaultProfileByRelease pins each release's default profile, as
+// kube-scheduler expands its default multiPoint list (without
+// NodeDeclaredFeatures): v1.37 runs NodeName, NodeUnschedulable and
+// TaintToleration at PreFilter too, NodeName first.
+func TestDefaultProfileByRelease(t *testing.T) {
+	rest := []string{config.NodeAffinityName, config.NodePortsName, config.NodeResourcesFitName,
+		config.VolumeRestrictionsName, config.NodeVolumeLimitsName, config.VolumeBindingName, config.VolumeZoneName,
+		config.PodTopologySpreadName, config.InterPodAffinityName, config.DynamicResourcesName}
+	lead136 := []string{config.NodeUnschedulableName, config.NodeNameName, config.TaintTolerationName}
+	lead137 := []string{config.NodeNameName, config.NodeUnschedulableName, config.TaintTolerationName}
+	for _, tc := range []struct {
+		v                 framework.KubeVersion
+		preFilter, filter []string
+	}{
+		{framework.KubeV136, rest, append(slices.Clone(lead136), rest...)},
+		{framework.KubeV137, append(slices.Clone(lead137), rest...), append(slices.Clone(lead137), rest...)},
+	} {
+		want := framework.Profile{
+			SchedulerName: DefaultSchedulerName,
+			KubeVersion:   tc.v,
+			PreEnqueue:    []string{config.SchedulingGatesName, config.DynamicResourcesName},
+			QueueSort:     []string{config.PrioritySortName},
+			PreFilter:     tc.preFilter,
+			Filter:        tc.filter,
+			PostFilter:    []string{config.DynamicResourcesName, config.DefaultPreemptionName},
+			PreScore: []string{config.TaintTolerationName, config.NodeAffinityName, config.NodeResourcesFitName,
+				config.VolumeBindingName, config.PodTopologySpreadName, config.InterPodAffinityName,
+				config.NodeResourcesBalancedAllocationName},
+			Score: []string{config.TaintTolerationName, config.NodeAffinityName, config.NodeResourcesFitName,
+				config.VolumeBindingName, config.PodTopologySpreadName, config.InterPodAffinityName, config.DynamicResourcesName,
+				config.NodeResourcesBalancedAllocationName, config.ImageLocalityName},
+			Weights: map[string]int64{
+				config.TaintTolerationName: 3, config.NodeAffinityName: 2, config.NodeResourcesFitName: 1, config.VolumeBindingName: 1,
+				config.PodTopologySpreadName: 2, config.InterPodAffinityName: 2, config.DynamicResourcesName: 2,
+				config.NodeResourcesBalancedAllocationName: 1, config.ImageLocalityName: 1,
+			},
+			Reserve: []string{config.VolumeBindingName, config.DynamicResourcesName},
+			PreBind: []string{config.VolumeBindingName, config.DynamicResourcesName},
+			Bind:    []string{config.DefaultBinderName},
+		}
+		if d := cmp.Diff(want, DefaultProfileFor(tc.v)); d != "" {
+			t.Errorf("%s default profile (-want +got):\n%s", tc.v, d)
 		}
 	}
 }

@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/schedkit/schedkit/filter/dynamicresources"
 	"maps"
 	"slices"
 	"strconv"
 
 	"github.com/schedkit/schedkit/config"
-	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/runtime"
@@ -109,7 +109,7 @@ func evalAllowed(prof *profile, pod *framework.PodInfo) bool {
 	for _, list := range [][]string{p.Reserve, p.Permit, p.PreBind} {
 		for _, name := range list {
 			pl, _ := prof.fw.Plugin(name)
-			dr, isDR := pl.(*filter.DynamicResources)
+			dr, isDR := pl.(*dynamicresources.DynamicResources)
 			switch {
 			case pod == nil && (isDR || name == config.VolumeBindingName):
 			case isDR && dr.NodeLocal(pod):

@@ -9,7 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter/noderesources"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
@@ -93,7 +93,7 @@ func TestForkReleasesStateOfBindingThatDidNotWait(t *testing.T) {
 // new — the previous replica's values, snapshot and preemption victims
 // gone — and without allocating; the next cycle gets its own.
 func TestReplicaCycleMemory(t *testing.T) {
-	s, _, _ := reuseEnv(t, nodesOf("4"), reuseProfile(config.LeastAllocated))
+	s, _, _ := reuseEnv(t, nodesOf("4"), reuseProfile(noderesources.LeastAllocated))
 	prof := s.profiles[DefaultSchedulerName]
 	var a replicaAdder
 	a.h = cycleHandle{s: s, victims: []string{"default/old"}, bindingLocked: true}
@@ -224,7 +224,7 @@ func TestDefaultStorageClass(t *testing.T) {
 func TestReplicasLeaveWakeupsAsSchedulePod(t *testing.T) {
 	for _, waiting := range []bool{false, true} {
 		t.Run(fmt.Sprintf("waiting=%v", waiting), func(t *testing.T) {
-			s, _, _ := reuseEnv(t, nodesOf("4", "2", "3"), reuseProfile(config.LeastAllocated))
+			s, _, _ := reuseEnv(t, nodesOf("4", "2", "3"), reuseProfile(noderesources.LeastAllocated))
 			if waiting {
 				big := st.MakePod().Name("big").Req(map[string]string{"cpu": "8"}).Obj()
 				if err := s.AddPod(big); err != nil {

@@ -10,6 +10,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter/noderesources"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
@@ -18,7 +19,7 @@ import (
 
 // fitOnlyProfile scores with NodeResourcesFit alone (strategy), which does
 // not normalize, and signs every plain pod.
-func fitOnlyProfile(v framework.KubeVersion, strategy config.ScoringStrategyType) framework.Profile {
+func fitOnlyProfile(v framework.KubeVersion, strategy noderesources.ScoringStrategyType) framework.Profile {
 	return framework.Profile{
 		SchedulerName: DefaultSchedulerName,
 		KubeVersion:   v,
@@ -29,8 +30,8 @@ func fitOnlyProfile(v framework.KubeVersion, strategy config.ScoringStrategyType
 		Score:         []string{config.NodeResourcesFitName},
 		Weights:       map[string]int64{config.NodeResourcesFitName: 1},
 		Bind:          []string{config.DefaultBinderName},
-		Args: map[string]any{config.NodeResourcesFitName: config.NodeResourcesFitArgs{
-			ScoringStrategy: &config.ScoringStrategy{Type: strategy, Resources: config.DefaultResourceSpecs()}}},
+		Args: map[string]any{config.NodeResourcesFitName: noderesources.NodeResourcesFitArgs{
+			ScoringStrategy: &noderesources.ScoringStrategy{Type: strategy, Resources: config.DefaultResourceSpecs()}}},
 	}
 }
 
@@ -52,7 +53,7 @@ func TestReuseRescoreByRelease(t *testing.T) {
 				builder.MakeNode().Name("n2").Capacity(map[string]string{"cpu": "8", "memory": "32Gi", "pods": "110"}).Obj(),
 				builder.MakeNode().Name("n3").Capacity(map[string]string{"cpu": "4", "memory": "32Gi", "pods": "110"}).Obj(),
 			}
-			s, _, ds := reuseEnv(t, nodes, fitOnlyProfile(tc.v, config.MostAllocated), WithKubeVersion(tc.v))
+			s, _, ds := reuseEnv(t, nodes, fitOnlyProfile(tc.v, noderesources.MostAllocated), WithKubeVersion(tc.v))
 			for _, name := range []string{"a", "b"} {
 				if err := s.AddPod(builder.MakePod().Name(name).Label("app", "web").Req(map[string]string{"cpu": "1", "memory": "1Gi"}).Obj()); err != nil {
 					t.Fatal(err)
@@ -87,7 +88,7 @@ func TestReuseRescoreMatchesFullCycles(t *testing.T) {
 			nodes = append(nodes, builder.MakeNode().Name(fmt.Sprintf("n%d", i+1)).
 				Capacity(map[string]string{"cpu": sizes[rng.IntN(len(sizes))], "memory": "256Gi", "pods": "110"}).Obj())
 		}
-		strategy := []config.ScoringStrategyType{config.MostAllocated, config.LeastAllocated}[rng.IntN(2)]
+		strategy := []noderesources.ScoringStrategyType{noderesources.MostAllocated, noderesources.LeastAllocated}[rng.IntN(2)]
 		cpu := fmt.Sprint(1 + rng.IntN(3))
 		pods := 5 + rng.IntN(30)
 		run := func(reuse bool) []Decision {
@@ -138,7 +139,7 @@ func TestPropRescoreOneNodeMatchesFull(t *testing.T) {
 			nodes = append(nodes, builder.MakeNode().Name(fmt.Sprintf("n%03d", i)).
 				Capacity(map[string]string{"cpu": rapid.SampledFrom([]string{"4", "8", "16"}).Draw(t, "cpu"), "memory": "64Gi", "pods": "20"}).Obj())
 		}
-		prof := fitOnlyProfile(framework.KubeV137, rapid.SampledFrom([]config.ScoringStrategyType{config.LeastAllocated, config.MostAllocated}).Draw(t, "strategy"))
+		prof := fitOnlyProfile(framework.KubeV137, rapid.SampledFrom([]noderesources.ScoringStrategyType{noderesources.LeastAllocated, noderesources.MostAllocated}).Draw(t, "strategy"))
 		if rapid.Bool().Draw(t, "balanced") {
 			prof.PreScore = append(prof.PreScore, config.NodeResourcesBalancedAllocationName)
 			prof.Score = append(prof.Score, config.NodeResourcesBalancedAllocationName)

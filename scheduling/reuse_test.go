@@ -13,6 +13,8 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter/noderesources"
+	"github.com/schedkit/schedkit/filter/podtopologyspread"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
@@ -24,16 +26,16 @@ import (
 // reuseProfile is a signable profile: the default plugins without
 // PodTopologySpread's system defaults (which make every pod unsignable,
 // in kube as here) and with the given resource score strategy.
-func reuseProfile(strategy config.ScoringStrategyType) framework.Profile {
+func reuseProfile(strategy noderesources.ScoringStrategyType) framework.Profile {
 	return reuseProfileFor(framework.DefaultKubeVersion, strategy)
 }
 
 // reuseProfileFor is reuseProfile of release v.
-func reuseProfileFor(v framework.KubeVersion, strategy config.ScoringStrategyType) framework.Profile {
+func reuseProfileFor(v framework.KubeVersion, strategy noderesources.ScoringStrategyType) framework.Profile {
 	p := DefaultProfileFor(v)
 	p.Args = map[string]any{
-		config.PodTopologySpreadName: config.PodTopologySpreadArgs{DefaultingType: config.ListDefaulting},
-		config.NodeResourcesFitName:  config.NodeResourcesFitArgs{ScoringStrategy: &config.ScoringStrategy{Type: strategy, Resources: config.DefaultResourceSpecs()}},
+		config.PodTopologySpreadName: podtopologyspread.PodTopologySpreadArgs{DefaultingType: podtopologyspread.ListDefaulting},
+		config.NodeResourcesFitName:  noderesources.NodeResourcesFitArgs{ScoringStrategy: &noderesources.ScoringStrategy{Type: strategy, Resources: config.DefaultResourceSpecs()}},
 	}
 	return p
 }
@@ -55,7 +57,7 @@ func TestSignatures(t *testing.T) {
 	web := func(name string) *builder.PodWrapper {
 		return builder.MakePod().Name(name).Label("app", "web").Container("nginx:1", map[string]string{"cpu": "1"})
 	}
-	signable := fw(reuseProfile(config.LeastAllocated))
+	signable := fw(reuseProfile(noderesources.LeastAllocated))
 	if !signable.CanSign() {
 		t.Fatal("the default plugins without system spread defaults cannot sign")
 	}
@@ -86,12 +88,12 @@ func TestSignatures(t *testing.T) {
 	if sig := fw(DefaultProfile()).SignPod(ctx, pod(web("d"))); sig != "" {
 		t.Errorf("the default profile (system spread defaults) signs %q", sig)
 	}
-	la := reuseProfile(config.LeastAllocated)
+	la := reuseProfile(noderesources.LeastAllocated)
 	la.Filter = append(la.Filter, config.LoadAwareSchedulingName)
 	if fw(la).CanSign() {
 		t.Error("a profile with LoadAwareScheduling (which does not sign) signs")
 	}
-	if fw(reuseProfile(config.LeastAllocated), runtime.WithExtenders(stubExtender{})).CanSign() {
+	if fw(reuseProfile(noderesources.LeastAllocated), runtime.WithExtenders(stubExtender{})).CanSign() {
 		t.Error("a profile with an extender signs")
 	}
 }
@@ -198,7 +200,7 @@ func TestReuseAndInvalidation(t *testing.T) {
 			if v.IsZero() {
 				v = framework.DefaultKubeVersion
 			}
-			s, clock, _ := reuseEnv(t, nodesOf(tc.nodes...), reuseProfileFor(v, config.LeastAllocated), append([]Option{WithKubeVersion(v)}, tc.opts...)...)
+			s, clock, _ := reuseEnv(t, nodesOf(tc.nodes...), reuseProfileFor(v, noderesources.LeastAllocated), append([]Option{WithKubeVersion(v)}, tc.opts...)...)
 			e := env{s, clock}
 			first := one(t, e, replica("a"))
 			if first.Outcome != OutcomeScheduled || first.FastPath != "" {
@@ -232,7 +234,7 @@ func TestReuseAndInvalidation(t *testing.T) {
 func TestReuseForkRevert(t *testing.T) {
 	ctx := context.Background()
 	run := func(fork bool) []Decision {
-		s, _, ds := reuseEnv(t, nodesOf("1", "1", "1", "1"), reuseProfile(config.LeastAllocated))
+		s, _, ds := reuseEnv(t, nodesOf("1", "1", "1", "1"), reuseProfile(noderesources.LeastAllocated))
 		for _, n := range []string{"a", "b"} {
 			_ = s.AddPod(replica(n))
 		}
@@ -324,7 +326,7 @@ func TestPropRankingPopBest(t *testing.T) {
 // signatures, and no pod's is ""), while a signed pod's or a not yet
 // signed one's is kept; both remember the cycle as the profile's last.
 func TestKeepRankingSkipsUnsignablePods(t *testing.T) {
-	s, _, _ := reuseEnv(t, nodesOf("4", "4"), reuseProfile(config.LeastAllocated))
+	s, _, _ := reuseEnv(t, nodesOf("4", "4"), reuseProfile(noderesources.LeastAllocated))
 	prof := s.profiles[DefaultSchedulerName]
 	res := &runtime.Result{Totals: make([]int64, 2)}
 	for _, tc := range []struct {

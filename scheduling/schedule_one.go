@@ -223,7 +223,7 @@ func (s *Scheduler) scheduleCycle(ctx context.Context, qp *queue.QueuedPod) Deci
 	return d
 }
 
-// numFeasibleNodesToFind is kube-scheduler v1.36's node sampling
+// numFeasibleNodesToFind is kube-scheduler's node sampling
 // (runtime.NumFeasibleNodesToFind) with the profile's
 // percentageOfNodesToScore when set, else the scheduler's.
 func numFeasibleNodesToFind(profilePct *int32, globalPct int32, n int) int {

@@ -11,9 +11,9 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/estimator"
-	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/filter/coscheduling"
 	"github.com/schedkit/schedkit/filter/loadaware"
+	"github.com/schedkit/schedkit/filter/volumebinding"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
@@ -220,7 +220,7 @@ func fpPluginViewOf(e *scEnv) fpPluginView {
 	v.Usage = get(config.LoadAwareSchedulingName).(*loadaware.LoadAwareScheduling).Cache().States()
 	m := get(config.CoschedulingName).(*coscheduling.Coscheduling).Memory()
 	v.Permitted, v.BackedOff, v.LastFailed, v.Known = m.Permitted, m.BackedOff, m.LastFailed, m.Known
-	v.AssumedPVs, v.AssumedPVCs = get(config.VolumeBindingName).(*filter.VolumeBinding).AssumedCount()
+	v.AssumedPVs, v.AssumedPVCs = get(config.VolumeBindingName).(*volumebinding.VolumeBinding).AssumedCount()
 	return v
 }
 

@@ -51,10 +51,11 @@ func (s *Scheduler) collectForkables() error {
 // kube-scheduler v1.36's GangScheduling.
 func coschedulingPlugins() []PluginSpec {
 	return []PluginSpec{
-		{Name: config.CoschedulingName, DefaultArgs: anyOf(coscheduling.DefaultCoschedulingArgs), Factory: coscheduling.New},
-		{Name: config.GangSchedulingName, Factory: gangscheduling.New},
-		{Name: config.TopologyPlacementGeneratorName, Factory: topologyaware.New},
-		{Name: config.PodGroupPodsCountName, Factory: podgrouppodscount.New},
+		{Name: config.CoschedulingName, DefaultArgs: anyOf(coscheduling.DefaultCoschedulingArgs), Factory: coscheduling.New,
+			Points: []string{PointQueueSort, PointPreFilter, PointPostFilter, PointReserve, PointPermit}},
+		{Name: config.GangSchedulingName, Factory: gangscheduling.New, Points: []string{PointPreEnqueue, PointPermit}},
+		{Name: config.TopologyPlacementGeneratorName, Factory: topologyaware.New, Points: []string{PointPlacementGenerate}},
+		{Name: config.PodGroupPodsCountName, Factory: podgrouppodscount.New, Points: []string{PointPlacementScore}},
 	}
 }
 

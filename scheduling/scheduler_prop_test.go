@@ -11,8 +11,8 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/config"
-	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/filter/defaultpreemption"
+	"github.com/schedkit/schedkit/filter/noderesources"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/runtime"
@@ -25,7 +25,7 @@ import (
 // extended resources) to the test plugins.
 func scPropRegistry() *framework.Registry {
 	reg := scRegistry(&scRecorder{})
-	if err := reg.Register(config.NodeResourcesFitName, filter.NodeResourcesFitFactory); err != nil {
+	if err := reg.Register(config.NodeResourcesFitName, noderesources.NewFit); err != nil {
 		panic(err)
 	}
 	if err := reg.Register(config.DefaultPreemptionName, defaultpreemption.New); err != nil {

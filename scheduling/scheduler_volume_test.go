@@ -8,7 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/schedkit/schedkit/filter"
+	"github.com/schedkit/schedkit/filter/nodevolumelimits"
+	"github.com/schedkit/schedkit/filter/volumebinding"
+	"github.com/schedkit/schedkit/filter/volumerestrictions"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
@@ -104,7 +106,7 @@ func TestSchedulerStatefulSetVolumes(t *testing.T) {
 		t.Fatalf("web-2 placed on %s", rec.Pod.Spec.NodeName)
 	}
 	msg := s.PendingReason("default", "web-2")
-	if want := "0/6 nodes are available: 2 Insufficient cpu, 4 " + filter.ReasonVolumeNodeConflict + "."; !strings.HasPrefix(msg, want) {
+	if want := "0/6 nodes are available: 2 Insufficient cpu, 4 " + volumebinding.ErrReasonNodeConflict + "."; !strings.HasPrefix(msg, want) {
 		t.Errorf("pending reason %q", msg)
 	}
 }
@@ -155,7 +157,7 @@ func TestSchedulerCSIAttachLimits(t *testing.T) {
 	for _, r := range c.Pods() {
 		if r.State == cluster.StatePending {
 			pending++
-			if msg := s.PendingReason("default", r.Pod.Name); !strings.Contains(msg, "6 "+filter.ReasonMaxVolumeCountExceeded) {
+			if msg := s.PendingReason("default", r.Pod.Name); !strings.Contains(msg, "6 "+nodevolumelimits.ReasonMaxVolumeCountExceeded) {
 				t.Errorf("pending %s: %q", r.Pod.Name, msg)
 			}
 			continue
@@ -278,7 +280,7 @@ func TestClusterStorageBadInput(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d.Outcome != OutcomeUnschedulable || !strings.Contains(d.Message, filter.ReasonUnboundImmediateClaims) || d.Plugin != "VolumeBinding" {
+		if d.Outcome != OutcomeUnschedulable || !strings.Contains(d.Message, volumebinding.ErrReasonUnboundImmediate) || d.Plugin != "VolumeBinding" {
 			t.Errorf("%s: %s %s %q", claim, d.Outcome, d.Plugin, d.Message)
 		}
 	}
@@ -317,7 +319,7 @@ func TestSchedulerPreemptsReadWriteOncePodHolder(t *testing.T) {
 		t.Fatal("no cycle")
 	}
 	// kube v1.37 preemption.go:(*Evaluator).Preempt reports the placement.
-	want := "0/2 nodes are available: 2 " + filter.ReasonReadWriteOncePodConflict + ". preemption: found a potential placement for pod on node n1, preempting 1 victims"
+	want := "0/2 nodes are available: 2 " + volumerestrictions.ReasonReadWriteOncePodConflict + ". preemption: found a potential placement for pod on node n1, preempting 1 victims"
 	if d.Message != want || d.NominatedNode != "n1" || !slices.Equal(d.Victims, []string{"default/low"}) {
 		t.Errorf("message %q nominated %q victims %v; want %q, n1, [default/low]", d.Message, d.NominatedNode, d.Victims, want)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter/volumebinding"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/runtime"
@@ -89,7 +90,7 @@ func runVolumeEdge(t *testing.T, c *volumeEdgeCase) map[string]edgeOutcome {
 		f, _ := reg.Lookup(name)
 		var args any
 		if name == config.VolumeBindingName {
-			args = config.VolumeBindingArgs{BindTimeoutSeconds: 600}
+			args = volumebinding.VolumeBindingArgs{BindTimeoutSeconds: 600}
 		}
 		pl, err := f(args, nil)
 		if err != nil {

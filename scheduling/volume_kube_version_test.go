@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter/volumebinding"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
@@ -79,7 +80,7 @@ func runVolumeVersion(t *testing.T, v framework.KubeVersion, c *volumeVersionCas
 		f, _ := reg.Lookup(name)
 		var args any
 		if on, ok := c.gates["StorageCapacityScoring"]; ok && name == config.VolumeBindingName {
-			args = config.VolumeBindingArgs{BindTimeoutSeconds: 600, StorageCapacityScoring: &on}
+			args = volumebinding.VolumeBindingArgs{BindTimeoutSeconds: 600, StorageCapacityScoring: &on}
 		}
 		pl, err := f(args, versionHandle(v))
 		if err != nil {

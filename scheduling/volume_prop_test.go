@@ -12,7 +12,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/config"
-	"github.com/schedkit/schedkit/filter"
+	"github.com/schedkit/schedkit/filter/volumebinding"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/runtime"
@@ -81,7 +81,7 @@ func TestPropForkRevertWithVolumes(t *testing.T) {
 		}
 		f, _ := s.Framework(DefaultSchedulerName)
 		pl, _ := f.Plugin(config.VolumeBindingName)
-		if v, c := pl.(*filter.VolumeBinding).AssumedCount(); v != 0 || c != 0 {
+		if v, c := pl.(*volumebinding.VolumeBinding).AssumedCount(); v != 0 || c != 0 {
 			t.Fatalf("assume cache holds %d volumes, %d claims", v, c)
 		}
 	})

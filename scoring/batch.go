@@ -1,9 +1,9 @@
 package scoring
 
-// batchDefaultNormalize is framework.DefaultNormalizeScore over a row of
-// scores (framework.BatchScoreExtensions): the same integer operations in
+// DefaultNormalizeRow is framework.DefaultNormalizeScore over a row of
+// scores (fastpath.BatchScoreExtensions): the same integer operations in
 // the same order, so the results are equal.
-func batchDefaultNormalize(maxPriority int64, reverse bool, scores []int64) {
+func DefaultNormalizeRow(maxPriority int64, reverse bool, scores []int64) {
 	var maxCount int64
 	minCount := int64(0)
 	for _, s := range scores {
@@ -27,7 +27,7 @@ func batchDefaultNormalize(maxPriority int64, reverse bool, scores []int64) {
 		}
 		return s
 	}
-	if batchMapValues(scores, minCount, maxCount, norm) {
+	if MapRow(scores, minCount, maxCount, norm) {
 		return
 	}
 	for i, s := range scores {
@@ -35,20 +35,20 @@ func batchDefaultNormalize(maxPriority int64, reverse bool, scores []int64) {
 	}
 }
 
-// batchTableMax bounds the value range batchMapValues tabulates.
+// batchTableMax bounds the value range MapRow tabulates.
 const batchTableMax = 256
 
-// batchMemoSlots is the size of batchMapValues' cache for wider ranges (a
+// batchMemoSlots is the size of MapRow's cache for wider ranges (a
 // power of two).
 const batchMemoSlots = 256
 
-// batchMapValues replaces every score v (all within [lo, hi]) by f(v),
+// MapRow replaces every score v (all within [lo, hi]) by f(v),
 // evaluating f once per distinct value instead of once per node (the
 // normalizers' divisions): over a table of the range when it is at most
 // batchTableMax wide, else through a direct-mapped cache of the values
 // met (rows hold few distinct scores, however far apart). It reports
 // false, changing nothing, when hi < lo.
-func batchMapValues(scores []int64, lo, hi int64, f func(v int64) int64) bool {
+func MapRow(scores []int64, lo, hi int64, f func(v int64) int64) bool {
 	if hi < lo {
 		return false
 	}

@@ -2,10 +2,10 @@ package scoring
 
 import "math"
 
-// rowBounds returns the least and greatest of scores (MaxInt64 and
-// MinInt64 when it is empty): the bounds a framework.BoundedBatchScorePlugin
+// RowBounds returns the least and greatest of scores (MaxInt64 and
+// MinInt64 when it is empty): the bounds a fastpath.BoundedBatchScorePlugin
 // reports where its batch took no path that tracks them.
-func rowBounds(scores []int64) (lo, hi int64) {
+func RowBounds(scores []int64) (lo, hi int64) {
 	lo, hi = math.MaxInt64, math.MinInt64
 	for _, v := range scores {
 		lo, hi = min(lo, v), max(hi, v)

@@ -36,7 +36,7 @@ func TestPropBatchMapValues(t *testing.T) {
 			want[i] = 7*v/3 - 1
 		}
 		got := slices.Clone(scores)
-		ok := batchMapValues(got, lo, hi, f)
+		ok := MapRow(got, lo, hi, f)
 		if ok != (n > 0) {
 			t.Fatalf("mapped = %v for %d scores", ok, n)
 		}

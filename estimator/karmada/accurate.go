@@ -256,10 +256,10 @@ type nodeDemand struct {
 // node list narrows the nodes, a rejection means no node fits. The sum
 // saturates at MaxInt32 (Karmada's int32 sum would wrap).
 //
-// Node requests come from the snapshot's NodeInfo, i.e. kube-scheduler
-// v1.36 accounting (sidecars, pod-level resources, a resize in flight),
-// where Karmada's lifted scheduler cache uses the older
-// container-plus-init-max rule over the spec.
+// Node requests come from the snapshot's NodeInfo, i.e. kube-scheduler's
+// accounting in the release the snapshot was built for (sidecars, pod-level
+// resources, a resize in flight), where Karmada's lifted scheduler cache
+// uses the older container-plus-init-max rule over the spec.
 func (p *NodeResourceEstimator) Estimate(ctx context.Context, snap *framework.Snapshot, req *ReplicaRequirements) (int32, *framework.Status) {
 	if snap == nil || snap.NumNodes() == 0 {
 		return 0, nil

@@ -5,9 +5,10 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/estimator/karmada"
-	"github.com/schedkit/schedkit/filter"
+	"github.com/schedkit/schedkit/filter/nodeaffinity"
+	"github.com/schedkit/schedkit/filter/nodeunschedulable"
+	"github.com/schedkit/schedkit/filter/tainttoleration"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
@@ -19,12 +20,12 @@ import (
 // NoExecute taints, cordoned nodes.
 func karmadaFilters(t testing.TB) []framework.FilterPlugin {
 	t.Helper()
-	na, err := filter.NewNodeAffinity(config.NodeAffinityArgs{}, nil)
+	na, err := nodeaffinity.New(nodeaffinity.NodeAffinityArgs{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tt, _ := filter.NewTaintToleration(nil, nil)
-	nu, _ := filter.NewNodeUnschedulable(nil, nil)
+	tt, _ := tainttoleration.New(nil, nil)
+	nu, _ := nodeunschedulable.New(nil, nil)
 	return []framework.FilterPlugin{na.(framework.FilterPlugin), tt.(framework.FilterPlugin), nu.(framework.FilterPlugin)}
 }
 

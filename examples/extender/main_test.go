@@ -86,7 +86,7 @@ func TestRun(t *testing.T) {
 			snippet = append(snippet, rest)
 		}
 	}
-	c, err := configfile.LoadConfig([]byte(strings.Join(snippet, "\n")))
+	c, err := configfile.Load([]byte(strings.Join(snippet, "\n")))
 	if err != nil {
 		t.Fatalf("the printed snippet does not load: %v\n%s", err, strings.Join(snippet, "\n"))
 	}

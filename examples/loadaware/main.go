@@ -19,12 +19,12 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/filter/loadaware"
+	"github.com/schedkit/schedkit/filter/noderesources"
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/resource"
-	"github.com/schedkit/schedkit/scoring"
 )
 
 // now is the simulation's clock: every NodeMetric was just reported.
@@ -78,7 +78,7 @@ func schedule(f *runtime.Framework, snap *fw.Snapshot, p *api.Pod) (*runtime.Res
 // leastAllocated is a profile scoring with NodeResourcesFit/LeastAllocated.
 func leastAllocated() (*runtime.Framework, error) {
 	reg := fw.NewRegistry()
-	if err := reg.Register(config.NodeResourcesFitName, scoring.NodeResourcesFitFactory); err != nil {
+	if err := reg.Register(config.NodeResourcesFitName, noderesources.NewFit); err != nil {
 		return nil, err
 	}
 	return runtime.NewFramework(reg, fw.Profile{

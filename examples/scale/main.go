@@ -235,10 +235,10 @@ func measure(ctx context.Context, o options, profile string, nodes, pods int, st
 	sw := newStopwatch()
 	_, st.cpu = sw.(cpuClock)
 	wall0, t0 := time.Now(), sw.Now()
-	w := &replay.Workload{Nodes: buildNodes(nodes, progress), Arrivals: buildArrivals(pods, o.replicas, progress)}
+	w := &replay.Scenario{Nodes: buildNodes(nodes, progress), Arrivals: buildArrivals(pods, o.replicas, progress)}
 	generated := sw.Now().Sub(t0)
 	built := heapInUse()
-	ropts := replay.ReplayOptions{Profiles: []framework.Profile{profileNamed(profile, o.kubeVersion())}, Start: simStart,
+	ropts := replay.Options{Profiles: []framework.Profile{profileNamed(profile, o.kubeVersion())}, Start: simStart,
 		ResultsLast: o.explainLast, Reference: resource.Vector{MilliCPU: 1000, Memory: 2 << 30},
 		SchedulerOptions: []scheduling.Option{scheduling.WithKubeVersion(o.kubeVersion()), scheduling.WithSignatureReuse(o.reuse),
 			scheduling.WithQueueOptions(scheduling.QueueOptions{DisableQueueingHints: !o.hints})},

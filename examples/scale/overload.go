@@ -20,8 +20,8 @@ import (
 // dry-runs preemption on every node and finds no lower-priority victim);
 // and the steady background of a real cluster: every node reports its
 // NodeMetric and sends a heartbeat (its object unchanged) once a minute.
-func overloadWorkload(nodes, pods int, span time.Duration) *replay.Workload {
-	w := &replay.Workload{}
+func overloadWorkload(nodes, pods int, span time.Duration) *replay.Scenario {
+	w := &replay.Scenario{}
 	alloc := resource.List{resource.CPU: resource.MustParse("4"), resource.Memory: resource.MustParse("16Gi"), resource.Pods: resource.MustParse("110")}
 	runReq := resource.List{resource.CPU: resource.MustParse("1"), resource.Memory: resource.MustParse("1Gi")}
 	newReq := resource.List{resource.CPU: resource.MustParse("500m"), resource.Memory: resource.MustParse("512Mi")}
@@ -64,9 +64,9 @@ func runOverload(ctx context.Context, o options, stdout, _ io.Writer) error {
 	if _, ok := sw.(cpuClock); !ok {
 		kind = "wall"
 	}
-	var results []*replay.ReplayResult
+	var results []*replay.Result
 	for _, hints := range []bool{true, false} {
-		res, err := replay.Replay(ctx, w, replay.ReplayOptions{Profiles: []framework.Profile{scheduling.DefaultProfileFor(o.kubeVersion())}, Start: simStart,
+		res, err := replay.Replay(ctx, w, replay.Options{Profiles: []framework.Profile{scheduling.DefaultProfileFor(o.kubeVersion())}, Start: simStart,
 			Stopwatch: sw, SchedulerOptions: []scheduling.Option{scheduling.WithKubeVersion(o.kubeVersion()), scheduling.WithQueueOptions(scheduling.QueueOptions{DisableQueueingHints: !hints})}})
 		if err != nil {
 			return err

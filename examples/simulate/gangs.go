@@ -8,13 +8,13 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling"
 	"github.com/schedkit/schedkit/scheduling/replay"
+	"github.com/schedkit/schedkit/scheduling/synth"
 )
 
 // optionalProfiles are built-in profiles run only when -profiles names
@@ -22,10 +22,7 @@ import (
 // TargetLoadPacking (which also records bindings at PostBind) or
 // LoadVariationRiskBalancing, both reading the cluster's NodeLoads.
 func optionalProfiles(v framework.KubeVersion) ([]namedProfile, error) {
-	return scoredProfiles(v,
-		scoredProfile{"TargetLoadPacking", config.TargetLoadPackingName, nil},
-		scoredProfile{"LoadVariationRiskBalancing", config.LoadVariationRiskBalancingName, nil},
-	)
+	return comparisonProfiles(v, "TargetLoadPacking", "LoadVariationRiskBalancing")
 }
 
 // allProfiles are the built-in, optional and gang profiles, which
@@ -43,34 +40,8 @@ func allProfiles(v framework.KubeVersion) ([]namedProfile, error) {
 }
 
 // builtinLoads gives every node of the built-in cluster a NodeLoad (for
-// the Trimaran profiles): the mean cpu and memory usage of its NodeMetric,
-// and a standard deviation of 2–20 % drawn from its own source (so that
-// the rest of the built-in cluster and workload do not depend on it).
-func builtinLoads(w *replay.Workload, seed uint64) {
-	rng := rand.New(rand.NewPCG(seed, 0x10ad))
-	nodes := map[string]*api.Node{}
-	for _, n := range w.Nodes {
-		nodes[n.Name] = n
-	}
-	for _, m := range w.NodeMetrics {
-		n := nodes[m.Name]
-		if n == nil || m.Status.NodeMetric == nil {
-			continue
-		}
-		pct := func(r resource.Name) float64 {
-			used, alloc := m.Status.NodeMetric.NodeUsage.Resources[r], n.Status.Allocatable[r]
-			if alloc.IsZero() {
-				return 0
-			}
-			return 100 * used.AsApproximateFloat64() / alloc.AsApproximateFloat64()
-		}
-		w.NodeLoads = append(w.NodeLoads, builder.MakeNodeLoad(m.Name).
-			Metric(api.LoadMetricCPU, api.LoadOperatorAverage, pct(resource.CPU)).
-			Metric(api.LoadMetricCPU, api.LoadOperatorStd, float64(2+rng.IntN(19))).
-			Metric(api.LoadMetricMemory, api.LoadOperatorAverage, pct(resource.Memory)).
-			Metric(api.LoadMetricMemory, api.LoadOperatorStd, float64(2+rng.IntN(19))).Obj())
-	}
-}
+// the Trimaran profiles): synth.AddLoads.
+func builtinLoads(w *replay.Scenario, seed uint64) { synth.AddLoads(w, seed) }
 
 // gangProfiles are the profiles -gangs compares: kube's default profile,
 // and the same with scheduler-plugins' Coscheduling (its documented
@@ -95,7 +66,7 @@ const gangNodes = 200
 // 32, each pod 2 cpu / 4 GiB, a job's pods created over 2 s (interleaved
 // with other jobs'), each job running 60 s once all its pods are bound.
 // The jobs ask for more than the cluster has free, so they compete.
-func builtinGangWorkload(jobs int, rng *rand.Rand, w *replay.Workload, bar *progress) {
+func builtinGangWorkload(jobs int, rng *rand.Rand, w *replay.Scenario, bar *progress) {
 	bg := builder.MakePod().Req(map[string]string{"cpu": "1", "memory": "2Gi"}) // a template, named and bound per pod
 	for i, n := range w.Nodes {
 		cpu := n.Status.Allocatable[resource.CPU]
@@ -136,7 +107,7 @@ func builtinGangWorkload(jobs int, rng *rand.Rand, w *replay.Workload, bar *prog
 // ran whole, how many ended partly bound (pods holding resources for a job
 // that never ran) or never placed, the mean and longest wait for the jobs
 // that ran, and the pod-seconds held idle by incomplete jobs.
-func writeGangTable(w io.Writer, profiles []namedProfile, results []*replay.ReplayResult) error {
+func writeGangTable(w io.Writer, profiles []namedProfile, results []*replay.Result) error {
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "PROFILE\tJOBS\tRAN WHOLE\tPARTLY BOUND\tNEVER PLACED\tMEAN WAIT\tMAX WAIT\tIDLE POD-SECONDS\tDECISIONS/S\t")
 	for i, r := range results {

@@ -29,14 +29,12 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
-	"github.com/schedkit/schedkit/framework/api"
-	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling"
 	"github.com/schedkit/schedkit/scheduling/configfile"
 	"github.com/schedkit/schedkit/scheduling/replay"
+	"github.com/schedkit/schedkit/scheduling/synth"
 )
 
 type options struct {
@@ -129,45 +127,15 @@ type namedProfile struct {
 // registry returns the default registry (it includes DefaultPreemption).
 func registry() *framework.Registry { return scheduling.NewDefaultRegistry() }
 
-// scoredProfile names the default profile scored by plugin with args.
-type scoredProfile struct {
-	name, plugin string
-	args         any
-}
-
-// scoredBy is kube-scheduler's default profile (scheduling.DefaultProfile:
-// every PreFilter and Filter, DefaultPreemption, the binder, and the scores
-// of soft constraints — TaintToleration, NodeAffinity, PodTopologySpread,
-// InterPodAffinity, ImageLocality) with its resource scores replaced by
-// s.plugin, weight 1, with s.args when not nil, enabled at every extension
-// point it implements (Profile.Enable), in a default registry of its own.
-func scoredBy(v framework.KubeVersion, s scoredProfile) (namedProfile, error) {
-	reg := registry()
-	p := scheduling.DefaultProfileFor(v)
-	resourceScores := []string{config.NodeResourcesFitName, config.NodeResourcesBalancedAllocationName}
-	isResourceScore := func(n string) bool { return slices.Contains(resourceScores, n) }
-	p.PreScore = slices.DeleteFunc(p.PreScore, isResourceScore)
-	p.Score = slices.DeleteFunc(p.Score, isResourceScore)
-	for _, n := range resourceScores {
-		delete(p.Weights, n)
-	}
-	if s.args != nil {
-		p.Args = map[string]any{s.plugin: s.args}
-	}
-	if err := p.Enable(reg, s.plugin, 1); err != nil {
-		return namedProfile{}, fmt.Errorf("profile %s: %w", s.name, err)
-	}
-	return namedProfile{name: s.name, registry: reg, profile: p}, nil
-}
-
-// scoredProfiles are the profiles scoredBy makes of ps.
-func scoredProfiles(v framework.KubeVersion, ps ...scoredProfile) ([]namedProfile, error) {
-	out := make([]namedProfile, len(ps))
-	for i, s := range ps {
-		var err error
-		if out[i], err = scoredBy(v, s); err != nil {
+// comparisonProfiles are the named comparison profiles of synth.Profile.
+func comparisonProfiles(v framework.KubeVersion, names ...string) ([]namedProfile, error) {
+	out := make([]namedProfile, len(names))
+	for i, n := range names {
+		reg, p, err := synth.Profile(n, v)
+		if err != nil {
 			return nil, err
 		}
+		out[i] = namedProfile{name: n, registry: reg, profile: p}
 	}
 	return out, nil
 }
@@ -175,22 +143,15 @@ func scoredProfiles(v framework.KubeVersion, ps ...scoredProfile) ([]namedProfil
 // builtinProfiles are the default profile scored by NodeResourcesFit
 // LeastAllocated, NodeResourcesFit MostAllocated,
 // NodeResourcesBalancedAllocation, or Koordinator's LoadAwareScheduling
-// (which also filters, on its usage thresholds, and reserves).
+// (which also filters, on its usage thresholds, and reserves): the first
+// four comparison profiles of synth.Profile.
 func builtinProfiles(v framework.KubeVersion) ([]namedProfile, error) {
-	fitArgs := func(t config.ScoringStrategyType) config.NodeResourcesFitArgs {
-		return config.NodeResourcesFitArgs{ScoringStrategy: &config.ScoringStrategy{Type: t, Resources: config.DefaultResourceSpecs()}}
-	}
-	return scoredProfiles(v,
-		scoredProfile{"LeastAllocated", config.NodeResourcesFitName, fitArgs(config.LeastAllocated)},
-		scoredProfile{"MostAllocated", config.NodeResourcesFitName, fitArgs(config.MostAllocated)},
-		scoredProfile{"BalancedAllocation", config.NodeResourcesBalancedAllocationName, nil},
-		scoredProfile{"LoadAware", config.LoadAwareSchedulingName, nil},
-	)
+	return comparisonProfiles(v, "LeastAllocated", "MostAllocated", "BalancedAllocation", "LoadAware")
 }
 
 // loadConfig takes the profiles of a KubeSchedulerConfiguration file.
 func loadConfig(path string, v framework.KubeVersion) ([]namedProfile, error) {
-	cfg, err := configfile.LoadConfigFile(path, configfile.WithKubeVersion(v))
+	cfg, err := configfile.LoadFile(path, configfile.WithKubeVersion(v))
 	if err != nil {
 		return nil, err
 	}
@@ -207,105 +168,26 @@ func loadConfig(path string, v framework.KubeVersion) ([]namedProfile, error) {
 	return out, nil
 }
 
-var simStart = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+var simStart = synth.Start()
 
 // builtinCluster is n nodes of four sizes (4:3:2:1) in three zones, each
-// with a NodeMetric reporting some background usage (for LoadAware); bar
-// shows the progress. The nodes of one size share their capacity and
-// allocatable lists (the scheduler never modifies a node it is given).
-func builtinCluster(n int, rng *rand.Rand, w *replay.Workload, bar *progress) {
-	sizes := []struct{ cpu, mem string }{{"8", "32Gi"}, {"16", "64Gi"}, {"32", "128Gi"}, {"64", "256Gi"}}
-	size := []int{0, 0, 0, 0, 1, 1, 1, 2, 2, 3}
-	templates := make([]*api.Node, len(sizes)) // and pods: 110
-	for i, s := range sizes {
-		templates[i] = builder.MakeNode().Capacity(map[string]string{"cpu": s.cpu, "memory": s.mem}).Obj()
-	}
-	nodes := make([]api.Node, n) // one allocation for every node
-	w.Nodes = slices.Grow(w.Nodes, n)
-	w.NodeMetrics = slices.Grow(w.NodeMetrics, n)
-	for i := range n {
-		node := &nodes[i]
-		*node = *templates[size[i%len(size)]]
-		node.Name = fmt.Sprintf("node-%04d", i)
-		// The labels the builder's Name and Label set.
-		node.Labels = map[string]string{"kubernetes.io/hostname": node.Name, api.LabelTopologyZone: fmt.Sprintf("zone-%c", 'a'+i%3)}
-		w.Nodes = append(w.Nodes, node)
-		cpu := node.Status.Allocatable[resource.CPU]
-		mem := node.Status.Allocatable[resource.Memory]
-		usedCPU := cpu.MilliValue() * int64(rng.IntN(16)) / 100
-		usedMem := mem.Value() * int64(5+rng.IntN(16)) / 100
-		w.NodeMetrics = append(w.NodeMetrics, builder.MakeNodeMetric(node.Name).UpdateTime(simStart).
-			Usage(map[string]string{"cpu": fmt.Sprintf("%dm", usedCPU), "memory": fmt.Sprint(usedMem)}).Obj())
-		bar.update("building cluster", "nodes", i+1, n)
-	}
+// with a NodeMetric reporting some background usage (for LoadAware):
+// synth.DefaultCluster; bar shows the progress.
+func builtinCluster(n int, rng *rand.Rand, w *replay.Scenario, bar *progress) {
+	// The default configuration is valid.
+	_ = synth.AddCluster(w, synth.DefaultCluster(n), rng, func(done, total int) { bar.update("building cluster", "nodes", done, total) })
 }
 
 // builtinWorkload is n pods of five shapes arriving evenly over 100 s;
 // batch pods run 30–90 s, the others until the end; one in ten has a high
-// priority (and may preempt); bar shows the progress. The pods of one shape
-// and priority share their labels, containers and priority (the scheduler
-// never modifies a pod it is given), so a million pods cost little more
-// than their names.
-func builtinWorkload(n int, rng *rand.Rand, w *replay.Workload, bar *progress) {
-	shapes := []struct {
-		name, cpu, mem string
-		weight         int
-		batch          bool
-	}{
-		{"web", "250m", "512Mi", 40, false},
-		{"api", "500m", "1Gi", 25, false},
-		{"batch", "1", "2Gi", 15, true},
-		{"cache", "500m", "4Gi", 12, false},
-		{"ml", "2", "8Gi", 8, false},
-	}
-	total := 0
-	for _, s := range shapes {
-		total += s.weight
-	}
-	// templates[i][h] is shape i's pod, unnamed, at the normal (h=0) or
-	// high (h=1) priority.
-	templates := make([][2]*api.Pod, len(shapes))
-	for i, s := range shapes {
-		for h, prio := range []int32{0, 1000} {
-			templates[i][h] = builder.MakePod().Label("app", s.name).Priority(prio).
-				Req(map[string]string{"cpu": s.cpu, "memory": s.mem}).Obj()
-		}
-	}
-	pods := make([]api.Pod, n) // one allocation for every pod
-	w.Arrivals = slices.Grow(w.Arrivals, n)
-	for i := range n {
-		pick := rng.IntN(total)
-		k := 0
-		for j, c := range shapes {
-			if pick < c.weight {
-				k = j
-				break
-			}
-			pick -= c.weight
-		}
-		s := shapes[k]
-		h := 0
-		if rng.IntN(10) == 0 {
-			h = 1
-		}
-		pod := &pods[i]
-		*pod = *templates[k][h]
-		pod.Name = fmt.Sprintf("%s-%05d", s.name, i)
-		pod.UID = pod.Name // as the builder sets it
-		var dur time.Duration
-		if s.batch {
-			dur = time.Duration(30+rng.IntN(61)) * time.Second
-		}
-		at := time.Duration(0)
-		if n > 1 {
-			at = 100 * time.Second * time.Duration(i) / time.Duration(n)
-		}
-		w.Arrivals = append(w.Arrivals, replay.PodArrival{At: at, Duration: dur, Pod: pod})
-		bar.update("building workload", "pods", i+1, n)
-	}
+// priority (and may preempt): synth.DefaultWorkload; bar shows the
+// progress.
+func builtinWorkload(n int, rng *rand.Rand, w *replay.Scenario, bar *progress) {
+	// The default configuration is valid.
+	_ = synth.AddWorkload(w, synth.DefaultWorkload(n), rng, func(done, total int) { bar.update("building workload", "pods", done, total) })
 }
 
-func readFile(path string, read func(io.Reader, string, *replay.Workload, replay.ReadOptions) error, w *replay.Workload, maxObjects int) error {
+func readFile(path string, read func(io.Reader, string, *replay.Scenario, replay.ReadOptions) error, w *replay.Scenario, maxObjects int) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
@@ -343,7 +225,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, bar *prog
 		defer memProfile.Close()
 	}
 	rng := rand.New(rand.NewPCG(o.seed, 0x5eed))
-	w := &replay.Workload{}
+	w := &replay.Scenario{}
 	if o.clusterFile != "" {
 		if err := readFile(o.clusterFile, replay.ReadClusterWith, w, o.maxObjects); err != nil {
 			return err
@@ -355,7 +237,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, bar *prog
 	}
 	switch {
 	case o.workloadFile != "":
-		if err := readFile(o.workloadFile, replay.ReadWorkloadWith, w, o.maxObjects); err != nil {
+		if err := readFile(o.workloadFile, replay.ReadArrivalsWith, w, o.maxObjects); err != nil {
 			return err
 		}
 	case o.gangs:
@@ -433,7 +315,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, bar *prog
 		}
 		memProfile = nil
 	}
-	var results []*replay.ReplayResult
+	var results []*replay.Result
 	for i, p := range profiles {
 		// Replay builds its cluster before the first arrival: the bar
 		// shows 0 arrivals and says so meanwhile.
@@ -494,8 +376,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, bar *prog
 }
 
 // lastArrival is when the last pod of w arrives, after the start: the time
-// of the placement metrics.
-func lastArrival(w *replay.Workload) time.Duration {
+// of the packing metrics.
+func lastArrival(w *replay.Scenario) time.Duration {
 	var last time.Duration
 	for _, a := range w.Arrivals {
 		last = max(last, a.At)
@@ -504,7 +386,7 @@ func lastArrival(w *replay.Workload) time.Duration {
 }
 
 // replayOptions replays under profile p as the flags say.
-func replayOptions(o options, p namedProfile, progress func(done, total int)) replay.ReplayOptions {
+func replayOptions(o options, p namedProfile, progress func(done, total int)) replay.Options {
 	// Without PopFromBackoffQ an unschedulable pod is retried at most
 	// once per backoff (1 s doubling to 10 s) instead of after every pod
 	// that finishes while the scheduler idles between arrivals.
@@ -515,7 +397,7 @@ func replayOptions(o options, p namedProfile, progress func(done, total int)) re
 	// The program reads no decision back: the decision log, when asked
 	// for, is written as the replay goes (OnDecision), so that memory does
 	// not grow with the decisions.
-	return replay.ReplayOptions{
+	return replay.Options{
 		Registry: p.registry, Profiles: []framework.Profile{p.profile}, Seed: o.seed, Parallelism: o.parallelism,
 		Start: simStart, Reference: resource.Vector{MilliCPU: 1000, Memory: 2 << 30}, SchedulerOptions: append(opts, p.options...),
 		Progress: progress, DiscardDecisions: true, MaxCycles: o.maxCycles,
@@ -523,7 +405,7 @@ func replayOptions(o options, p namedProfile, progress func(done, total int)) re
 }
 
 // decisionLog writes a replay's decision log (the bytes of
-// ReplayResult.WriteLog) to a file as the decisions are made, in blocks of
+// replay.Result.WriteLog) to a file as the decisions are made, in blocks of
 // about logBlock bytes. With a writer of its own (-parallelism above 1),
 // the decisions are formatted and written on another goroutine, in
 // order, while the replay goes on: the log is the same, and its cost
@@ -618,9 +500,9 @@ func (l *decisionLog) close() error {
 
 func pct(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
 
-// writeTable prints one row per profile: pod fates, and the placement
+// writeTable prints one row per profile: pod fates, and the packing
 // metrics of the loaded cluster (when the last pod has arrived).
-func writeTable(w io.Writer, profiles []namedProfile, results []*replay.ReplayResult) error {
+func writeTable(w io.Writer, profiles []namedProfile, results []*replay.Result) error {
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "PROFILE\tPLACED\tPENDING\tDONE\tPREEMPTED\tREJECTED\tCPU MEAN\tCPU SD\tMEM MEAN\tMEM SD\tIMBALANCE\tSTRANDED CPU\tSTRANDED MEM\tFREE 1CPU/2Gi\tEMPTY NODES\tDECISIONS/S\t")
 	for i, r := range results {

@@ -114,7 +114,7 @@ func TestBadInput(t *testing.T) {
 		{"raised limit", []string{"-max-objects", "10", "-cluster", write("f.json", `{"nodeGroups": [{"count": 11, "namePrefix": "n-", "node": {}}]}`)}, "more than 10 objects"},
 		{"bad limit", []string{"-max-objects", "0"}, "-max-objects=0: must be positive"},
 		{"cycle limit", []string{"-nodes", "5", "-pods", "50", "-profiles", "MostAllocated", "-max-cycles", "20"},
-			"scheduling: Replay: the replay ran past 20 scheduling cycles (ReplayOptions.MaxCycles)"},
+			"replay: Replay: the replay ran past 20 scheduling cycles (Options.MaxCycles)"},
 		{"bad cycle limit", []string{"-max-cycles", "-1"}, "-max-cycles=-1: must not be negative"},
 		{"unknown profile", []string{"-nodes", "5", "-pods", "5", "-profiles", "Nope"},
 			`-profiles="Nope": no such profile "Nope" (valid: LeastAllocated, MostAllocated, BalancedAllocation, LoadAware, TargetLoadPacking, LoadVariationRiskBalancing, `},
@@ -159,11 +159,11 @@ func TestBuiltinProfilesKeepDefaultFilters(t *testing.T) {
 			"topologySpreadConstraints": [{"maxSkew": 1, "topologyKey": "example.com/rack", "whenUnsatisfiable": "DoNotSchedule",
 				"labelSelector": {"matchLabels": {"app": "spread"}}}],
 			"containers": [{"name": "c", "resources": {"requests": {"cpu": "1", "memory": "1Gi"}}}]}}}]}`
-	w := &replay.Workload{}
+	w := &replay.Scenario{}
 	if err := replay.ReadCluster(strings.NewReader(cluster), "cluster.json", w); err != nil {
 		t.Fatal(err)
 	}
-	if err := replay.ReadWorkload(strings.NewReader(workload), "workload.json", w); err != nil {
+	if err := replay.ReadArrivals(strings.NewReader(workload), "workload.json", w); err != nil {
 		t.Fatal(err)
 	}
 	o, err := parseFlags(nil, io.Discard)
@@ -431,7 +431,7 @@ func TestTrimaranProfiles(t *testing.T) {
 			t.Errorf("output lacks %s:\n%s", want, out.String())
 		}
 	}
-	w := &replay.Workload{}
+	w := &replay.Scenario{}
 	builtinCluster(5, rand.New(rand.NewPCG(1, 2)), w, nil)
 	builtinLoads(w, 1)
 	if len(w.NodeLoads) != 5 {
@@ -488,7 +488,7 @@ func TestDRAClusterFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	err := run(context.Background(), args, &out, &out, nil)
-	if err == nil || !strings.Contains(err.Error(), `resourceSlices[1]: ResourceSlice gpu-1-gpus: spec.nodeName "gpu-9" is not a node of the workload`) {
+	if err == nil || !strings.Contains(err.Error(), `resourceSlices[1]: ResourceSlice gpu-1-gpus: spec.nodeName "gpu-9" is not a node of the scenario`) {
 		t.Errorf("slice of an unknown node: %v", err)
 	}
 }

@@ -32,7 +32,7 @@ func statefulReplicas(n int) int { return min(n, max(3, n/500)) }
 // WaitForFirstConsumer, zones a–c), its driver (capacity tracking on), a
 // CSINode per node (attach limit 32, zone topology) and 2 TiB of capacity
 // per zone per ten nodes.
-func builtinStorage(w *replay.Workload) {
+func builtinStorage(w *replay.Scenario) {
 	zone := api.LabelTopologyZone
 	zones := []string{"zone-a", "zone-b", "zone-c"}
 	s := &w.Storage
@@ -53,7 +53,7 @@ func builtinStorage(w *replay.Workload) {
 // builtinStatefulSet adds n db replicas (2 cpu, 8 GiB, high priority)
 // arriving over the first 10 s, each with its claim data-db-<i> of
 // 200 GiB.
-func builtinStatefulSet(n int, w *replay.Workload) {
+func builtinStatefulSet(n int, w *replay.Scenario) {
 	claim := builder.MakePVC("", statefulClass).Request(fmt.Sprintf("%dGi", statefulClaimGB)) // a template, named per replica
 	for i := range n {
 		name := fmt.Sprintf("%s-%d", statefulApp, i)
@@ -71,7 +71,7 @@ func builtinStatefulSet(n int, w *replay.Workload) {
 
 // writeStatefulTable prints, per profile, where the db replicas (and so
 // their volumes) ended: placed replicas per zone and the ones pending.
-func writeStatefulTable(out io.Writer, w *replay.Workload, profiles []namedProfile, results []*replay.ReplayResult) error {
+func writeStatefulTable(out io.Writer, w *replay.Scenario, profiles []namedProfile, results []*replay.Result) error {
 	zone := map[string]string{}
 	for _, n := range w.Nodes {
 		zone[n.Name] = n.Labels[api.LabelTopologyZone]

@@ -47,7 +47,7 @@ func groupNodes(per []replay.NodeUtilization) []nodeGroup {
 // snapshot taken at (after the start): cpu as bars, nodes sorted from
 // fullest to emptiest, memory as a line (and, when nodes are grouped, the
 // band of each group's lowest to highest memory), as a hand-written SVG.
-func writeSVG(w io.Writer, at time.Duration, profiles []namedProfile, results []*replay.ReplayResult) error {
+func writeSVG(w io.Writer, at time.Duration, profiles []namedProfile, results []*replay.Result) error {
 	// Heights from top to bottom: the chart's title, then per panel its
 	// title, its plot, and the x ticks and title below it; the legend.
 	const (

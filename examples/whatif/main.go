@@ -268,7 +268,7 @@ func run(ctx context.Context, stdout, stderr io.Writer, o options) error {
 	registry, profiles := scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfileFor(o.kube)}
 	schedOpts := []scheduling.Option{scheduling.WithKubeVersion(o.kube)}
 	if o.config != "" {
-		cfg, err := configfile.LoadConfigFile(o.config, configfile.WithKubeVersion(o.kube))
+		cfg, err := configfile.LoadFile(o.config, configfile.WithKubeVersion(o.kube))
 		if err != nil {
 			return err
 		}
@@ -323,7 +323,7 @@ func run(ctx context.Context, stdout, stderr io.Writer, o options) error {
 		fmt.Fprintf(diag, "%d field paths not modelled were ignored (-report lists them)\n", len(dump.Report.Ignored))
 	}
 	schedOpts = append(schedOpts, scheduling.WithSeed(o.seed), scheduling.WithClock(framework.NewFakeClock(dumpTime(dump))))
-	w, err := whatif.NewWhatIf(cluster, registry, profiles, schedOpts...)
+	w, err := whatif.New(cluster, registry, profiles, schedOpts...)
 	if err != nil {
 		return err
 	}

@@ -13,7 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/schedkit/schedkit/config"
-	"github.com/schedkit/schedkit/filter"
+	"github.com/schedkit/schedkit/filter/noderesources"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/runtime"
@@ -100,7 +100,7 @@ func (e *ppEvictor) Evict(_ *framework.CycleState, _ *api.Pod, node string, vict
 func ppRegistry() *framework.Registry {
 	reg := framework.NewRegistry()
 	for name, f := range map[string]framework.Factory{
-		config.NodeResourcesFitName:  filter.NodeResourcesFitFactory,
+		config.NodeResourcesFitName:  noderesources.NewFit,
 		config.DefaultPreemptionName: New,
 		"test-plugin":                func(any, framework.Handle) (framework.Plugin, error) { return ppErrPlugin{}, nil },
 	} {

@@ -16,11 +16,10 @@ import (
 // yet reported), every tenth node annotated with its own thresholds.
 func laBenchCluster(b *testing.B, n int) (*LoadAwareScheduling, []*framework.NodeInfo) {
 	b.Helper()
-	pl, err := newLoadAwareScheduling(config.LoadAwareSchedulingArgs{}, st.LAHandle(framework.NewFakeClock(laNow)))
+	p, err := newLoadAwareScheduling(config.LoadAwareSchedulingArgs{}, st.LAHandle(framework.NewFakeClock(laNow)))
 	if err != nil {
 		b.Fatal(err)
 	}
-	p := pl.(*LoadAwareScheduling)
 	nodes := make([]*framework.NodeInfo, n)
 	for i := range n {
 		name := fmt.Sprintf("node-%05d", i)

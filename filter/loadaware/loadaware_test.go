@@ -97,7 +97,7 @@ func TestLoadAwareSchedulingCycle(t *testing.T) {
 	}
 }
 
-// The composite accepts a custom estimator registry: a history estimator
+// The plugin accepts a custom estimator registry: a history estimator
 // that knows the workload uses far less than it requests.
 func TestLoadAwareSchedulingCustomEstimator(t *testing.T) {
 	h, _ := estimator.NewMemoryHistory(10)

@@ -1,10 +1,11 @@
 // Package api is the object model scheduling reads: the Kubernetes API
-// types kube-scheduler v1.36 looks at, field for field a subset of
-// k8s.io/api, with the helpers that read them as kube-scheduler does
-// (requests, label and node selectors, validation). It imports nothing
-// from k8s.io and nothing of the scheduler: package framework (the plugin
-// contract) and package framework/runtime (the runner) build on it, and
-// package framework/builder builds its objects in a line each.
+// types kube-scheduler looks at (v1.37 by default, v1.36 as an option),
+// field for field a subset of k8s.io/api, with the helpers that read them
+// as kube-scheduler does (requests, label and node selectors, validation).
+// It imports nothing from k8s.io and nothing of the scheduler: package
+// framework (the plugin contract) and package framework/runtime (the
+// runner) build on it, and package framework/builder builds its objects in
+// a line each.
 //
 // # Map of the package
 //

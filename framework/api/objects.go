@@ -227,9 +227,9 @@ type PodStatus struct {
 	QOSClass PodQOSClass `json:"qosClass,omitempty"`
 	// Resize is the deprecated summary of an in-place resize. Kubernetes
 	// v1.33 and later report resizes by the PodResizePending and
-	// PodResizeInProgress conditions instead, and kube-scheduler v1.36
-	// reads only the conditions; the field is kept so that dumps of older
-	// clusters round-trip.
+	// PodResizeInProgress conditions instead, and kube-scheduler (v1.36 and
+	// v1.37) reads only the conditions; the field is kept so that dumps of
+	// older clusters round-trip.
 	Resize PodResizeStatus `json:"resize,omitempty"`
 	// AllocatedResources are the pod-level resources the kubelet allocated
 	// (pod-level resources, with in-place pod-level resize).

@@ -246,7 +246,7 @@ func singleContainer(pod *Pod) *Container {
 //
 // When the pod sets pod-level requests, a default applies only to a resource
 // that the pod's effective requests (containers, pod level and overhead) lack
-// entirely, as kube-scheduler v1.36's getNonMissingContainerRequests.
+// entirely, as kube-scheduler's getNonMissingContainerRequests.
 func PodNonZeroRequests(pod *Pod) (milliCPU, memory int64) {
 	return PodNonZeroRequestsWith(pod, RequestOptions{})
 }

@@ -6,10 +6,11 @@ package api
 // numbers them) and matching the snapshot's node k reads a table entry
 // instead of looking the key up in the node's labels.
 
-// indexedMaxValues bounds the table of one expression: a key with more
-// distinct values (kubernetes.io/hostname has one per node) is looked up in
-// each node's labels instead, so that resolving an expression never costs
-// more than the nodes a cycle evaluates.
+// indexedMaxValues bounds the table of one expression: for a key with more
+// distinct values (kubernetes.io/hostname has one per node) the expression
+// is evaluated on each node's value, read through the key's numbering
+// (TopologyValues) rather than the node's label map, so that resolving an
+// expression never costs more than the nodes a cycle evaluates.
 const indexedMaxValues = 256
 
 // IndexedNodeMatch is a disjunction of conjunctions of node label
@@ -53,13 +54,27 @@ type indexedTerm struct {
 	fields *NodeSelectorTermMatcher
 }
 
-// indexedExpr is one expression: its verdict by value id + 1 (entry 0 for
-// a node without the key) when pass is set, else the expression itself.
+// indexedExpr is one expression over a key numbered by domain (value id
+// per node, -1 without the key) and values (the value of each id): its
+// verdict by value id + 1 (entry 0 for a node without the key) when pass
+// is set, else the expression itself, applied to the node's value.
 type indexedExpr struct {
 	domain []int32
 	pass   []bool
-	key    string
+	values []string
 	match  func(v string, ok bool) bool
+}
+
+// eval is the expression's verdict on the snapshot's node k.
+func (e *indexedExpr) eval(k int) bool {
+	id := e.domain[k]
+	if e.pass != nil {
+		return e.pass[id+1]
+	}
+	if id < 0 {
+		return e.match("", false)
+	}
+	return e.match(e.values[id], true)
 }
 
 // resolve returns the expression over key whose verdict on a node with
@@ -67,7 +82,7 @@ type indexedExpr struct {
 func resolveExpr(s NodeLabelIndex, key string, match func(v string, ok bool) bool) indexedExpr {
 	tv := s.TopologyValues(key)
 	if len(tv.Values) > indexedMaxValues {
-		return indexedExpr{key: key, match: match}
+		return indexedExpr{domain: tv.Domain, values: tv.Values, match: match}
 	}
 	pass := make([]bool, len(tv.Values)+1)
 	pass[0] = match("", false)
@@ -209,15 +224,7 @@ terms:
 	for i := range m.terms {
 		t := &m.terms[i]
 		for j := range t.exprs {
-			e := &t.exprs[j]
-			if e.pass != nil {
-				if !e.pass[e.domain[k]+1] {
-					continue terms
-				}
-				continue
-			}
-			v, ok := m.nodes.NodeAt(k).Labels[e.key]
-			if !e.match(v, ok) {
+			if !t.exprs[j].eval(k) {
 				continue terms
 			}
 		}

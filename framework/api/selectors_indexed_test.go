@@ -160,3 +160,57 @@ func TestIndexedNilTermMatchesNothing(t *testing.T) {
 		t.Fatal("a nil term matches a node")
 	}
 }
+
+// TestIndexedManyValuesEqualsMatch: expressions over a key with more
+// distinct values than a verdict table holds (one hostname per node, some
+// nodes without it) are evaluated on each node's value read through the
+// key's numbering; every operator matches each node as the unresolved
+// term does, alone and conjoined with a tabled key.
+func TestIndexedManyValuesEqualsMatch(t *testing.T) {
+	const n = 600
+	nodes := make([]*api.Node, n)
+	for i := range nodes {
+		labels := map[string]string{"z": []string{"a", "b"}[i%2]}
+		if i%7 != 3 {
+			labels["h"] = fmt.Sprintf("n%d", i)
+		}
+		nodes[i] = &api.Node{ObjectMeta: api.ObjectMeta{Name: fmt.Sprintf("n%d", i), Labels: labels}}
+	}
+	snap := fw.MustSnapshot(nodes, nil)
+	if tv := snap.TopologyValues("h"); len(tv.Values) <= 256 {
+		t.Fatalf("key h has %d values: too few to outgrow a table", len(tv.Values))
+	}
+	for _, tc := range []struct {
+		name  string
+		exprs []api.NodeSelectorRequirement
+	}{
+		{"in", []api.NodeSelectorRequirement{{Key: "h", Operator: api.NodeSelectorOpIn, Values: []string{"n5", "n10", "n3"}}}},
+		{"notIn", []api.NodeSelectorRequirement{{Key: "h", Operator: api.NodeSelectorOpNotIn, Values: []string{"n5", "n599"}}}},
+		{"exists", []api.NodeSelectorRequirement{{Key: "h", Operator: api.NodeSelectorOpExists}}},
+		{"doesNotExist", []api.NodeSelectorRequirement{{Key: "h", Operator: api.NodeSelectorOpDoesNotExist}}},
+		{"inAndZone", []api.NodeSelectorRequirement{
+			{Key: "h", Operator: api.NodeSelectorOpIn, Values: []string{"n4", "n5", "n17"}},
+			{Key: "z", Operator: api.NodeSelectorOpIn, Values: []string{"a"}}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tm, err := api.CompileNodeSelectorTerm(&api.NodeSelectorTerm{MatchExpressions: tc.exprs})
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := tm.Indexed(snap)
+			matched := 0
+			for k, ni := range snap.Nodes() {
+				got, want := m.Match(k), tm.Match(ni.Node())
+				if got != want {
+					t.Fatalf("node %s %v: indexed %v, plain %v", ni.Name(), ni.Node().Labels, got, want)
+				}
+				if want {
+					matched++
+				}
+			}
+			if matched == 0 || matched == n {
+				t.Fatalf("the term matches %d of %d nodes: the case cannot tell a wrong verdict", matched, n)
+			}
+		})
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/fastpath"
 	"github.com/schedkit/schedkit/framework/frameworktest"
 )
 
@@ -15,10 +16,10 @@ import (
 type HasZone struct{}
 
 var (
-	_ framework.BatchFilterPlugin = HasZone{}
-	_ framework.BatchScorePlugin  = HasZone{}
-	_ framework.NodeLocalPlugin   = HasZone{}
-	_ framework.SignPlugin        = HasZone{}
+	_ fastpath.BatchFilterPlugin = HasZone{}
+	_ fastpath.BatchScorePlugin  = HasZone{}
+	_ fastpath.NodeLocalPlugin   = HasZone{}
+	_ framework.SignPlugin       = HasZone{}
 )
 
 // Name returns the plugin's name.

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/fastpath"
 	"github.com/schedkit/schedkit/internal/st"
 	"pgregory.net/rapid"
 )
@@ -18,7 +19,7 @@ import (
 // state, and after AddPod and RemovePod of one of pods on clones of the
 // state.
 func checkBatchFilter(t *rapid.T, cov *coverage, pl framework.FilterPlugin, snap *framework.Snapshot, pod *framework.PodInfo, lists []nodeList, pods []*api.Pod) {
-	if _, ok := pl.(framework.BatchFilterPlugin); !ok {
+	if _, ok := pl.(fastpath.BatchFilterPlugin); !ok {
 		return
 	}
 	all := lists[0].nodes
@@ -101,7 +102,7 @@ func checkAllNodesPreFilter(t *rapid.T, cov *coverage, pl framework.FilterPlugin
 // the plugin offers it) over nodes with Filter node by node, with the
 // nodes' snapshot indices (when they are the snapshot's own) and without.
 func batchFilterEqualsFilter(t *rapid.T, cov *coverage, what string, pl framework.FilterPlugin, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo) {
-	b, ok := pl.(framework.BatchFilterPlugin)
+	b, ok := pl.(fastpath.BatchFilterPlugin)
 	if !ok {
 		return
 	}
@@ -120,15 +121,15 @@ func batchFilterEqualsFilter(t *rapid.T, cov *coverage, what string, pl framewor
 				t.Fatalf("%s %s (indexed %v) node %s: FilterBatch %v, Filter %v", pl.Name(), what, idx != nil, n.Name(), out[i], want)
 			}
 		}
-		r, ok := pl.(framework.RejectingFilterPlugin)
+		r, ok := pl.(fastpath.RejectingFilterPlugin)
 		if !ok {
 			continue
 		}
 		cov.hit(pl, "FilterRejects")
 		// After an entry already in the list, one entry per rejected
 		// node, in increasing order, with Filter's status.
-		head := framework.NodeRejection{Node: -1}
-		rejected := r.FilterRejects(ctx, state, pod, nodes, idx, []framework.NodeRejection{head})
+		head := fastpath.NodeRejection{Node: -1}
+		rejected := r.FilterRejects(ctx, state, pod, nodes, idx, []fastpath.NodeRejection{head})
 		if len(rejected) == 0 || rejected[0] != head {
 			t.Fatalf("%s %s (indexed %v): FilterRejects dropped the entries before its own", pl.Name(), what, idx != nil)
 		}
@@ -158,16 +159,16 @@ func batchFilterEqualsFilter(t *rapid.T, cov *coverage, what string, pl framewor
 // FilterRejects' status or with none, and then RejectionStatus gives it.
 // The room after the list holds a stale status, which must not survive.
 func deferredEqualsRejects(t *rapid.T, cov *coverage, what string, pl framework.FilterPlugin, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32) {
-	d, ok := pl.(framework.DeferringRejectingFilterPlugin)
+	d, ok := pl.(fastpath.DeferringRejectingFilterPlugin)
 	if !ok {
 		return
 	}
 	ctx := context.Background()
 	want := d.FilterRejects(ctx, state, pod, nodes, idx, nil)
 	stale := framework.NewStatus(framework.Unschedulable, "stale")
-	room := make([]framework.NodeRejection, len(nodes)+1)
+	room := make([]fastpath.NodeRejection, len(nodes)+1)
 	for i := range room {
-		room[i] = framework.NodeRejection{Node: -1, Status: stale}
+		room[i] = fastpath.NodeRejection{Node: -1, Status: stale}
 	}
 	got := d.FilterRejectsDeferred(ctx, state, pod, nodes, idx, room[:1])
 	if got[0].Node != -1 {
@@ -210,7 +211,7 @@ func verdicts(pl framework.FilterPlugin, state *framework.CycleState, pod *frame
 	for i, ni := range nodes {
 		out[i] = fmt.Sprintf("%s: %v", ni.Name(), pl.Filter(ctx, state, pod, ni))
 	}
-	if b, ok := pl.(framework.BatchFilterPlugin); ok {
+	if b, ok := pl.(fastpath.BatchFilterPlugin); ok {
 		batch := make([]*framework.Status, len(nodes))
 		b.FilterBatch(ctx, state, pod, nodes, idx, batch)
 		noIdx := make([]*framework.Status, len(nodes))
@@ -227,7 +228,7 @@ func verdicts(pl framework.FilterPlugin, state *framework.CycleState, pod *frame
 // carried state up to date for the next replica, and a fresh PreFilter
 // must give the same status and verdicts, also after a nominated pod is
 // added to clones of both states.
-func checkIncrementalPreFilter(t *rapid.T, cov *coverage, pl framework.FilterPlugin, ip framework.IncrementalPreFilterPlugin, snap *framework.Snapshot, tmpl *framework.PodInfo, other func(name, node string) *api.Pod) {
+func checkIncrementalPreFilter(t *rapid.T, cov *coverage, pl framework.FilterPlugin, ip fastpath.IncrementalPreFilterPlugin, snap *framework.Snapshot, tmpl *framework.PodInfo, other func(name, node string) *api.Pod) {
 	ctx := context.Background()
 	carried := freshState(snap)
 	usable := func(res *framework.PreFilterResult, s *framework.Status) bool {

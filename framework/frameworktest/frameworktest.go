@@ -3,13 +3,13 @@
 //
 // A plugin may implement, beside framework.FilterPlugin and
 // framework.ScorePlugin, faster forms the runner prefers: batch filters
-// (framework.BatchFilterPlugin, framework.RejectingFilterPlugin), batch
-// scores (framework.BatchScorePlugin, framework.BoundedBatchScorePlugin),
-// batch and range normalizers (framework.BatchScoreExtensions,
-// framework.RangeNormalizer), incremental PreFilter and PreScore
-// (framework.IncrementalPreFilterPlugin,
-// framework.IncrementalPreScorePlugin), node-local verdicts
-// (framework.NodeLocalPlugin), pod signatures (framework.SignPlugin,
+// (fastpath.BatchFilterPlugin, fastpath.RejectingFilterPlugin), batch
+// scores (fastpath.BatchScorePlugin, fastpath.BoundedBatchScorePlugin),
+// batch and range normalizers (fastpath.BatchScoreExtensions,
+// fastpath.RangeNormalizer), incremental PreFilter and PreScore
+// (fastpath.IncrementalPreFilterPlugin,
+// fastpath.IncrementalPreScorePlugin), node-local verdicts
+// (fastpath.NodeLocalPlugin), pod signatures (framework.SignPlugin,
 // framework.SignRefuser), a PreFilter that reads the snapshot's
 // indexes when told its nodes are the snapshot's own list
 // (framework.CycleState.AllNodes), and what removing pods does to a
@@ -76,6 +76,7 @@ import (
 
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/fastpath"
 	"github.com/schedkit/schedkit/internal/st"
 	"pgregory.net/rapid"
 )
@@ -194,14 +195,14 @@ func (c *coverage) requireReached(t rapid.TB) {
 			forms = append(forms, form)
 		}
 	}
-	_, bf := pl.(framework.BatchFilterPlugin)
-	_, rf := pl.(framework.RejectingFilterPlugin)
-	_, df := pl.(framework.DeferringRejectingFilterPlugin)
-	_, bs := pl.(framework.BatchScorePlugin)
-	_, bb := pl.(framework.BoundedBatchScorePlugin)
-	_, ba := pl.(framework.AddingBatchScorePlugin)
-	_, ipf := pl.(framework.IncrementalPreFilterPlugin)
-	_, ips := pl.(framework.IncrementalPreScorePlugin)
+	_, bf := pl.(fastpath.BatchFilterPlugin)
+	_, rf := pl.(fastpath.RejectingFilterPlugin)
+	_, df := pl.(fastpath.DeferringRejectingFilterPlugin)
+	_, bs := pl.(fastpath.BatchScorePlugin)
+	_, bb := pl.(fastpath.BoundedBatchScorePlugin)
+	_, ba := pl.(fastpath.AddingBatchScorePlugin)
+	_, ipf := pl.(fastpath.IncrementalPreFilterPlugin)
+	_, ips := pl.(fastpath.IncrementalPreScorePlugin)
 	add(bf, "FilterBatch")
 	add(rf, "FilterRejects")
 	add(df, "FilterRejectsDeferred")
@@ -210,8 +211,8 @@ func (c *coverage) requireReached(t rapid.TB) {
 	add(ipf, "PreFilterAfterAdd")
 	add(ips, "PreScoreAfterAdd")
 	if sp, ok := pl.(framework.ScorePlugin); ok {
-		_, bn := sp.ScoreExtensions().(framework.BatchScoreExtensions)
-		_, rn := sp.ScoreExtensions().(framework.RangeNormalizer)
+		_, bn := sp.ScoreExtensions().(fastpath.BatchScoreExtensions)
+		_, rn := sp.ScoreExtensions().(fastpath.RangeNormalizer)
 		add(bn, "NormalizeScoreBatch")
 		add(rn, "NormalizeRange")
 		add(ba && sp.ScoreExtensions() == nil, "ScoreBatchAdd")
@@ -284,12 +285,12 @@ func check(t *rapid.T, cov *coverage, c Case) {
 	}
 	checkNodeLocal(t, cov, pl, snap, pod, c.Other)
 	if isFilter {
-		if ip, ok := pl.(framework.IncrementalPreFilterPlugin); ok {
+		if ip, ok := pl.(fastpath.IncrementalPreFilterPlugin); ok {
 			checkIncrementalPreFilter(t, cov, fp, ip, snap.Clone(), pod, c.Other)
 		}
 	}
 	if isScore {
-		if ip, ok := pl.(framework.IncrementalPreScorePlugin); ok {
+		if ip, ok := pl.(fastpath.IncrementalPreScorePlugin); ok {
 			checkIncrementalPreScore(t, cov, sp, ip, snap.Clone(), pod, c.Other, c.ScoresEveryNode)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/fastpath"
 	"github.com/schedkit/schedkit/internal/st"
 	"pgregory.net/rapid"
 )
@@ -69,11 +70,11 @@ func (z zoned) FilterBatch(ctx context.Context, state *framework.CycleState, pod
 	}
 }
 
-func (z zoned) FilterRejects(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, _ []int32, rejected []framework.NodeRejection) []framework.NodeRejection {
+func (z zoned) FilterRejects(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, _ []int32, rejected []fastpath.NodeRejection) []fastpath.NodeRejection {
 	start := len(rejected)
 	for i, n := range nodes {
 		if s := z.Filter(ctx, state, pod, n); !s.IsSuccess() {
-			rejected = append(rejected, framework.NodeRejection{Node: int32(i), Status: s})
+			rejected = append(rejected, fastpath.NodeRejection{Node: int32(i), Status: s})
 		}
 	}
 	if z.rejectsSkipLast && len(rejected) > start {
@@ -172,7 +173,7 @@ func (refusing) PreFilter(context.Context, *framework.CycleState, *framework.Pod
 
 func (refusing) PreFilterExtensions() framework.PreFilterExtensions { return nil }
 
-func (refusing) PreFilterAfterAdd(context.Context, *framework.CycleState, *framework.PodInfo, []framework.AddedPod) *framework.Status {
+func (refusing) PreFilterAfterAdd(context.Context, *framework.CycleState, *framework.PodInfo, []fastpath.AddedPod) *framework.Status {
 	return framework.NewStatus(framework.UnschedulableAndUnresolvable, "never")
 }
 

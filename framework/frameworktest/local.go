@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/fastpath"
 	"github.com/schedkit/schedkit/internal/st"
 	"pgregory.net/rapid"
 )
@@ -21,7 +22,7 @@ import (
 // PreScore's statuses do not change, and a node whose Generation did not
 // move keeps the verdict and raw score it had.
 func checkNodeLocal(t *rapid.T, cov *coverage, pl framework.Plugin, snap *framework.Snapshot, pod *framework.PodInfo, other func(name, node string) *api.Pod) {
-	nl, ok := pl.(framework.NodeLocalPlugin)
+	nl, ok := pl.(fastpath.NodeLocalPlugin)
 	if !ok || !nl.NodeLocal(pod) {
 		return
 	}

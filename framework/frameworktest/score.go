@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/fastpath"
 	"github.com/schedkit/schedkit/internal/st"
 	"pgregory.net/rapid"
 )
@@ -35,7 +36,7 @@ func checkBatchScore(t *rapid.T, cov *coverage, pl framework.ScorePlugin, snap *
 // NormalizeScoreBatch with NormalizeScore.
 func batchScoreEqualsScore(t *rapid.T, cov *coverage, what string, pl framework.ScorePlugin, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, chunk int) {
 	ctx := context.Background()
-	if b, ok := pl.(framework.BatchScorePlugin); ok {
+	if b, ok := pl.(fastpath.BatchScorePlugin); ok {
 		cov.hit(pl, "ScoreBatch")
 		idx := snapshotIndices(state, nodes)
 		for lo := 0; lo < len(nodes); lo += chunk {
@@ -77,7 +78,7 @@ func batchScoreEqualsScore(t *rapid.T, cov *coverage, what string, pl framework.
 // idx (nil: none): ScoreBatch's status and scores and, when it succeeds,
 // their least and greatest.
 func checkBounds(t *rapid.T, cov *coverage, what string, pl framework.ScorePlugin, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32) {
-	b, ok := pl.(framework.BoundedBatchScorePlugin)
+	b, ok := pl.(fastpath.BoundedBatchScorePlugin)
 	if !ok {
 		return
 	}
@@ -118,7 +119,7 @@ func checkBounds(t *rapid.T, cov *coverage, what string, pl framework.ScorePlugi
 // decline scores in range too, but one that declines every batch the
 // cases give it fails Run's coverage check.
 func checkAdd(t *rapid.T, cov *coverage, what string, pl framework.ScorePlugin, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32) {
-	a, ok := pl.(framework.AddingBatchScorePlugin)
+	a, ok := pl.(fastpath.AddingBatchScorePlugin)
 	if !ok || pl.ScoreExtensions() != nil {
 		return
 	}
@@ -171,7 +172,7 @@ func rawScores(pl framework.ScorePlugin, state *framework.CycleState, pod *frame
 // the plugin's scores of nodes (when Score succeeds on all of them).
 func checkNormalizeBatch(t *rapid.T, cov *coverage, what string, pl framework.ScorePlugin, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo) {
 	ext := pl.ScoreExtensions()
-	b, ok := ext.(framework.BatchScoreExtensions)
+	b, ok := ext.(fastpath.BatchScoreExtensions)
 	if !ok {
 		return
 	}
@@ -204,7 +205,7 @@ func checkNormalizeBatch(t *rapid.T, cov *coverage, what string, pl framework.Sc
 // NormalizeRange table over the row's bounds: the same scores, and no
 // table where NormalizeScore fails.
 func checkRange(t *rapid.T, cov *coverage, what string, pl framework.ScorePlugin, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo) {
-	if _, ok := pl.ScoreExtensions().(framework.RangeNormalizer); !ok || len(nodes) == 0 {
+	if _, ok := pl.ScoreExtensions().(fastpath.RangeNormalizer); !ok || len(nodes) == 0 {
 		return
 	}
 	if row, ok := rawScores(pl, state, pod, nodes); ok {
@@ -226,7 +227,7 @@ func checkRange(t *rapid.T, cov *coverage, what string, pl framework.ScorePlugin
 // rangeEqualsNormalize normalizes row (row[j] the score of
 // nodes[j%len(nodes)]) with NormalizeScore and through NormalizeRange.
 func rangeEqualsNormalize(t *rapid.T, cov *coverage, what string, pl framework.ScorePlugin, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, row []int64) {
-	rn := pl.ScoreExtensions().(framework.RangeNormalizer)
+	rn := pl.ScoreExtensions().(fastpath.RangeNormalizer)
 	if len(row) == 0 {
 		return
 	}
@@ -324,7 +325,7 @@ func outsideScores(pl framework.ScorePlugin, state *framework.CycleState, pi *fr
 // nodes is drawn; PreScoreAfterAdd brings the carried state up to date
 // for the next replica and a fresh PreScore over the same window must give
 // the same status and scores.
-func checkIncrementalPreScore(t *rapid.T, cov *coverage, pl framework.ScorePlugin, ip framework.IncrementalPreScorePlugin, snap *framework.Snapshot, tmpl *framework.PodInfo, other func(name, node string) *api.Pod, everyNode bool) {
+func checkIncrementalPreScore(t *rapid.T, cov *coverage, pl framework.ScorePlugin, ip fastpath.IncrementalPreScorePlugin, snap *framework.Snapshot, tmpl *framework.PodInfo, other func(name, node string) *api.Pod, everyNode bool) {
 	ctx := context.Background()
 	carried := freshState(snap)
 	ok := ip.PreScore(ctx, carried, tmpl, window(t, snap)).IsSuccess()

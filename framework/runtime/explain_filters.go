@@ -111,9 +111,6 @@ func (f *Framework) explainRejections(ctx context.Context, state *framework.Cycl
 		}
 		pl := f.filter[x.by]
 		ex, ok := pl.(framework.FilterExplainer)
-		if fw, fwd := pl.(framework.FilterForwarder); !ok && fwd {
-			ex, ok = fw.FilterTarget().(framework.FilterExplainer)
-		}
 		if !ok {
 			continue
 		}

@@ -117,7 +117,7 @@ var _ framework.Handle = (*Framework)(nil)
 // plugin and value; the placement points are checked the same way, with at
 // most one PlacementGenerate plugin; a profile whose KubeVersion is set
 // must be of the framework's release. (A configuration file is held to kube-scheduler's own
-// running-total check by configfile.LoadConfig; every profile it loads
+// running-total check by configfile.Load; every profile it loads
 // passes this one.)
 func NewFramework(registry *framework.Registry, p framework.Profile, opts ...Option) (*Framework, error) {
 	if registry == nil {
@@ -335,8 +335,8 @@ func (f *Framework) HasFilterPlugins() bool { return len(f.filter) > 0 }
 func (f *Framework) HasScorePlugins() bool { return len(f.score) > 0 }
 
 // ScoresNodeAlone reports whether a node's total score for pod depends on
-// that node alone: every Score plugin (a forwarder's target) is node-local
-// for pod (framework.NodeLocalPlugin) and does not normalize, and no
+// that node alone: every Score plugin is node-local
+// for pod (fastpath.NodeLocalPlugin) and does not normalize, and no
 // extender is configured. Scoring a set of nodes then gives each node the
 // total it gets when scored alone, whatever the other nodes.
 func (f *Framework) ScoresNodeAlone(pod *framework.PodInfo) bool {
@@ -344,11 +344,7 @@ func (f *Framework) ScoresNodeAlone(pod *framework.PodInfo) bool {
 		return false
 	}
 	for _, sp := range f.score {
-		var t framework.Plugin = sp.ScorePlugin
-		if fw, ok := sp.ScorePlugin.(framework.ScoreForwarder); ok {
-			t = fw.ScoreTarget()
-		}
-		if !isNodeLocal(t, pod) || sp.ScoreExtensions() != nil {
+		if !isNodeLocal(sp.ScorePlugin, pod) || sp.ScoreExtensions() != nil {
 			return false
 		}
 	}
@@ -734,8 +730,7 @@ func (f *Framework) RunPostBindPlugins(ctx context.Context, state *framework.Cyc
 // EnqueueExtensions returns, for every plugin of the profile that can
 // reject a pod before binding (PreEnqueue, PreFilter, Filter, Reserve,
 // Permit; each once, in profile order), the plugin's name and its registered events:
-// its own EventsToRegister, its EnqueueForwarder target's, or AllEvents
-// when it has neither. An EventsToRegister error is returned naming the
+// its own EventsToRegister, or AllEvents when it has none. An EventsToRegister error is returned naming the
 // plugin.
 func (f *Framework) EnqueueExtensions(ctx context.Context) ([]PluginEvents, error) {
 	var out []PluginEvents
@@ -748,11 +743,6 @@ func (f *Framework) EnqueueExtensions(ctx context.Context) ([]PluginEvents, erro
 			seen[n] = true
 			pl := f.plugins[n]
 			ext, ok := pl.(framework.EnqueueExtensions)
-			if !ok {
-				if fw, isFw := pl.(framework.EnqueueForwarder); isFw {
-					ext, ok = fw.EnqueueTarget().(framework.EnqueueExtensions)
-				}
-			}
 			pe := PluginEvents{Plugin: n}
 			if !ok {
 				pe.Events, pe.Default = framework.AllEvents(), true

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/fastpath"
 )
 
 // Incremental runs the scheduling cycles of a run of pods that share one
@@ -84,7 +85,7 @@ type Incremental struct {
 	cNodes       [incChunk]*framework.NodeInfo
 	cIdx         [incChunk]int32
 	cOut         [incChunk]*framework.Status
-	cRej         [incChunk]framework.NodeRejection
+	cRej         [incChunk]fastpath.NodeRejection
 	pre          []incPreFilter
 	skippedF     []string // Result.SkippedFilter
 	preScore     []incPreScore
@@ -113,7 +114,7 @@ type Incremental struct {
 	// (from psFrom) last saw the snapshot; addedBuf their AddedPods.
 	added          []addedRef
 	pfFrom, psFrom int
-	addedBuf       []framework.AddedPod
+	addedBuf       []fastpath.AddedPod
 }
 
 const (
@@ -122,9 +123,9 @@ const (
 )
 
 type incFilter struct {
-	pl      framework.FilterPlugin // the plugin to call (a FilterForwarder's target)
-	batch   framework.BatchFilterPlugin
-	rejects framework.RejectingFilterPlugin
+	pl      framework.FilterPlugin // the plugin to call
+	batch   fastpath.BatchFilterPlugin
+	rejects fastpath.RejectingFilterPlugin
 	trusted bool // rejects is a TrustedRejectingFilterPlugin
 	local   bool
 }
@@ -134,7 +135,7 @@ const incChunk = 64
 
 type incPreFilter struct {
 	pl      framework.PreFilterPlugin
-	inc     framework.IncrementalPreFilterPlugin // nil: PreFilter runs again
+	inc     fastpath.IncrementalPreFilterPlugin // nil: PreFilter runs again
 	skipped bool
 }
 
@@ -142,8 +143,8 @@ type incPreScore struct {
 	pl    framework.PreScorePlugin
 	name  string
 	local bool
-	inc   framework.IncrementalPreScorePlugin // nil: PreScore runs again
-	ran   bool                                // the last call succeeded: state holds its result
+	inc   fastpath.IncrementalPreScorePlugin // nil: PreScore runs again
+	ran   bool                               // the last call succeeded: state holds its result
 }
 
 type addedRef struct {
@@ -341,17 +342,14 @@ func (inc *Incremental) prepare(ctx context.Context, pod *framework.PodInfo, all
 			continue
 		}
 		call := pl
-		if fw, ok := pl.(framework.FilterForwarder); ok {
-			call = fw.FilterTarget()
-		}
 		local := isNodeLocal(call, pod)
 		if !local {
 			inc.nonLocal = append(inc.nonLocal, int16(len(inc.filters)))
 		}
 		e := incFilter{pl: call, local: local}
-		e.batch, _ = call.(framework.BatchFilterPlugin)
-		e.rejects, _ = call.(framework.RejectingFilterPlugin)
-		_, e.trusted = call.(framework.TrustedRejectingFilterPlugin)
+		e.batch, _ = call.(fastpath.BatchFilterPlugin)
+		e.rejects, _ = call.(fastpath.RejectingFilterPlugin)
+		_, e.trusted = call.(fastpath.TrustedRejectingFilterPlugin)
 		inc.filters = append(inc.filters, e)
 	}
 	inc.nonLocalLast = true
@@ -363,26 +361,18 @@ func (inc *Incremental) prepare(ctx context.Context, pod *framework.PodInfo, all
 	inc.pre = inc.pre[:0]
 	for _, pl := range f.preFilter {
 		var target framework.Plugin = pl
-		if fw, ok := pl.(framework.PreFilterForwarder); ok {
-			target = fw.PreFilterTarget()
-		}
 		if isNodeLocal(target, pod) {
 			continue
 		}
 		e := incPreFilter{pl: pl, skipped: state.SkipFilter(pl.Name())}
-		e.inc, _ = target.(framework.IncrementalPreFilterPlugin)
+		e.inc, _ = target.(fastpath.IncrementalPreFilterPlugin)
 		inc.pre = append(inc.pre, e)
 	}
 	inc.preScore = inc.preScore[:0]
 	for _, pl := range f.preScore {
 		var target framework.Plugin = pl
-		if fw, ok := pl.(framework.PreScoreForwarder); ok {
-			if t := fw.PreScoreTarget(); t != nil {
-				target = t
-			}
-		}
 		e := incPreScore{pl: pl, name: pl.Name(), local: isNodeLocal(target, pod)}
-		e.inc, _ = target.(framework.IncrementalPreScorePlugin)
+		e.inc, _ = target.(fastpath.IncrementalPreScorePlugin)
 		inc.preScore = append(inc.preScore, e)
 	}
 	inc.skippedF = sortedKeys(state.SkipFilterPlugins())
@@ -421,17 +411,17 @@ func (inc *Incremental) syncChanges(snap *framework.Snapshot) {
 // isNodeLocal reports whether pl promises node-local state and verdicts
 // for pod (NodeLocalPlugin).
 func isNodeLocal(pl framework.Plugin, pod *framework.PodInfo) bool {
-	nl, ok := pl.(framework.NodeLocalPlugin)
+	nl, ok := pl.(fastpath.NodeLocalPlugin)
 	return ok && nl.NodeLocal(pod)
 }
 
 // addedSince returns the pods added from added[from] on, with the NodeInfo
 // the snapshot holds for their node now.
-func (inc *Incremental) addedSince(from int) []framework.AddedPod {
+func (inc *Incremental) addedSince(from int) []fastpath.AddedPod {
 	out := inc.addedBuf[:0]
 	all := inc.snap.Nodes()
 	for _, a := range inc.added[from:] {
-		out = append(out, framework.AddedPod{Pod: a.pod, Node: all[a.node]})
+		out = append(out, fastpath.AddedPod{Pod: a.pod, Node: all[a.node]})
 	}
 	inc.addedBuf = out
 	return out

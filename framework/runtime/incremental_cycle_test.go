@@ -11,6 +11,7 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
+	"github.com/schedkit/schedkit/framework/fastpath"
 	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/scheduling"
 	"pgregory.net/rapid"
@@ -63,13 +64,13 @@ func (f *fakeZoneCap) Filter(_ context.Context, st *framework.CycleState, _ *fra
 
 type fakeZoneCapInc struct{ fakeZoneCap }
 
-func (f *fakeZoneCapInc) PreFilterAfterAdd(_ context.Context, st *framework.CycleState, _ *framework.PodInfo, added []framework.AddedPod) *framework.Status {
+func (f *fakeZoneCapInc) PreFilterAfterAdd(_ context.Context, st *framework.CycleState, _ *framework.PodInfo, added []fastpath.AddedPod) *framework.Status {
 	return addToCounts(st, zoneCapKey+framework.StateKey(f.name), added)
 }
 
 // addToCounts replaces the zoneCounts under key by a copy counting added
 // too.
-func addToCounts(st *framework.CycleState, key framework.StateKey, added []framework.AddedPod) *framework.Status {
+func addToCounts(st *framework.CycleState, key framework.StateKey, added []fastpath.AddedPod) *framework.Status {
 	d, err := st.Read(key)
 	if err != nil {
 		return framework.AsStatus(err)
@@ -110,7 +111,7 @@ func (f *fakeZoneScore) NormalizeScore(_ context.Context, _ *framework.CycleStat
 
 type fakeZoneScoreInc struct{ fakeZoneScore }
 
-func (f *fakeZoneScoreInc) PreScoreAfterAdd(_ context.Context, st *framework.CycleState, _ *framework.PodInfo, _ []*framework.NodeInfo, added []framework.AddedPod) *framework.Status {
+func (f *fakeZoneScoreInc) PreScoreAfterAdd(_ context.Context, st *framework.CycleState, _ *framework.PodInfo, _ []*framework.NodeInfo, added []fastpath.AddedPod) *framework.Status {
 	return addToCounts(st, zoneScoreKey+framework.StateKey(f.name), added)
 }
 
@@ -128,9 +129,9 @@ func (fakeBroken) Filter(_ context.Context, _ *framework.CycleState, _ *framewor
 }
 
 var (
-	_ framework.NodeLocalPlugin            = fakeBroken{}
-	_ framework.IncrementalPreFilterPlugin = (*fakeZoneCapInc)(nil)
-	_ framework.IncrementalPreScorePlugin  = (*fakeZoneScoreInc)(nil)
+	_ fastpath.NodeLocalPlugin            = fakeBroken{}
+	_ fastpath.IncrementalPreFilterPlugin = (*fakeZoneCapInc)(nil)
+	_ fastpath.IncrementalPreScorePlugin  = (*fakeZoneScoreInc)(nil)
 )
 
 // incCase is a random cluster, profile and template.

@@ -6,6 +6,7 @@ import (
 	"math/bits"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/fastpath"
 )
 
 // incScorer is Incremental's scoring of a cycle's feasible nodes: the
@@ -47,7 +48,7 @@ type incScorer struct {
 	// list handed to a NormalizeScore without a batch form.
 	act      []scorePlugin
 	calls    []framework.ScorePlugin
-	batches  []framework.BatchScorePlugin
+	batches  []fastpath.BatchScorePlugin
 	actIx    []int
 	names    []string
 	weights  []int64
@@ -80,26 +81,23 @@ type lookup struct {
 
 // incScorePlugin is a Score plugin as incScorer runs it.
 type incScorePlugin struct {
-	sp      scorePlugin                       // the profile's entry (name, weight, ScoreExtensions)
-	at      int                               // its index in the profile's Score plugins
-	call    framework.ScorePlugin             // a ScoreForwarder's target
-	batch   framework.BatchScorePlugin        // call's batch form, if any
-	bounded framework.BoundedBatchScorePlugin // call's batch form with bounds, if any
-	ext     framework.ScoreExtensions         // sp's, nil when it does not normalize
-	bext    framework.BatchScoreExtensions
-	ranged  framework.RangeNormalizer
+	sp      scorePlugin                      // the profile's entry (name, weight, ScoreExtensions)
+	at      int                              // its index in the profile's Score plugins
+	call    framework.ScorePlugin            // the plugin to call
+	batch   fastpath.BatchScorePlugin        // call's batch form, if any
+	bounded fastpath.BoundedBatchScorePlugin // call's batch form with bounds, if any
+	ext     framework.ScoreExtensions        // sp's, nil when it does not normalize
+	bext    fastpath.BatchScoreExtensions
+	ranged  fastpath.RangeNormalizer
 }
 
 func newIncScorePlugin(sp scorePlugin, at int) incScorePlugin {
 	call := sp.ScorePlugin
-	if fw, ok := call.(framework.ScoreForwarder); ok {
-		call = fw.ScoreTarget()
-	}
 	e := incScorePlugin{sp: sp, at: at, call: call, ext: sp.ScoreExtensions()}
-	e.batch, _ = call.(framework.BatchScorePlugin)
-	e.bounded, _ = call.(framework.BoundedBatchScorePlugin)
-	e.bext, _ = e.ext.(framework.BatchScoreExtensions)
-	e.ranged, _ = e.ext.(framework.RangeNormalizer)
+	e.batch, _ = call.(fastpath.BatchScorePlugin)
+	e.bounded, _ = call.(fastpath.BoundedBatchScorePlugin)
+	e.bext, _ = e.ext.(fastpath.BatchScoreExtensions)
+	e.ranged, _ = e.ext.(fastpath.RangeNormalizer)
 	return e
 }
 

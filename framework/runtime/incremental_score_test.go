@@ -12,6 +12,7 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
+	"github.com/schedkit/schedkit/framework/fastpath"
 	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/scheduling"
 	"pgregory.net/rapid"
@@ -101,7 +102,7 @@ func (n *fakeNorm) NormalizeScore(_ context.Context, _ *framework.CycleState, _ 
 	return nil
 }
 
-// fakeRangeNorm is fakeNorm with its table (framework.RangeNormalizer);
+// fakeRangeNorm is fakeNorm with its table (fastpath.RangeNormalizer);
 // refuse makes NormalizeRange decline.
 type fakeRangeNorm struct {
 	fakeNorm
@@ -144,7 +145,7 @@ func (f *fakeZoneScoreRaw) Score(ctx context.Context, st *framework.CycleState, 
 // fakeZoneScoreBatch is fakeZoneScore normalized by fakeNorm's minmax
 // (whose table depends on both bounds), with a batch form that scores
 // the nodes one by one; fakeZoneScoreBounded reports the bounds of the
-// batch too (framework.BoundedBatchScorePlugin).
+// batch too (fastpath.BoundedBatchScorePlugin).
 type fakeZoneScoreBatch struct{ fakeZoneScoreInc }
 
 func (f *fakeZoneScoreBatch) ScoreExtensions() framework.ScoreExtensions {
@@ -176,11 +177,11 @@ func (f *fakeZoneScoreBounded) ScoreBatchBounds(ctx context.Context, st *framewo
 }
 
 var (
-	_ framework.NodeLocalPlugin         = (*fakeLocalScore)(nil)
-	_ framework.RangeNormalizer         = (*fakeRangeNorm)(nil)
-	_ framework.RangeNormalizer         = (*fakeZoneScoreRanged)(nil)
-	_ framework.BatchScorePlugin        = (*fakeZoneScoreBatch)(nil)
-	_ framework.BoundedBatchScorePlugin = (*fakeZoneScoreBounded)(nil)
+	_ fastpath.NodeLocalPlugin         = (*fakeLocalScore)(nil)
+	_ fastpath.RangeNormalizer         = (*fakeRangeNorm)(nil)
+	_ fastpath.RangeNormalizer         = (*fakeZoneScoreRanged)(nil)
+	_ fastpath.BatchScorePlugin        = (*fakeZoneScoreBatch)(nil)
+	_ fastpath.BoundedBatchScorePlugin = (*fakeZoneScoreBounded)(nil)
 )
 
 // drawScoreFakes adds (with add, as drawIncCase's) up to three node-local

@@ -10,6 +10,7 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
+	"github.com/schedkit/schedkit/framework/fastpath"
 	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/scheduling"
 )
@@ -31,7 +32,7 @@ func (fakeLabelFailScore) Score(_ context.Context, _ *framework.CycleState, _ *f
 	return 10, nil
 }
 
-var _ framework.NodeLocalPlugin = fakeLabelFailScore{}
+var _ fastpath.NodeLocalPlugin = fakeLabelFailScore{}
 
 // TestIncrementalScoreFailureOnRejectedNode: Incremental scores the
 // stale nodes of the span its cycle covers, those the filters rejected

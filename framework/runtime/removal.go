@@ -17,18 +17,11 @@ type VictimRemovalFilter interface {
 	VictimRemoval(pod *framework.PodInfo) (unchanged, keepsPass bool)
 }
 
-// victimRemovalOf returns the VictimRemovalFilter behind pl: pl itself or
-// the plugin its Filter forwards to (nil when neither implements it).
+// victimRemovalOf returns pl as a VictimRemovalFilter (nil when it does
+// not implement it).
 func victimRemovalOf(pl framework.FilterPlugin) VictimRemovalFilter {
-	if v, ok := pl.(VictimRemovalFilter); ok {
-		return v
-	}
-	if fw, ok := pl.(framework.FilterForwarder); ok {
-		if v, ok := fw.FilterTarget().(VictimRemovalFilter); ok {
-			return v
-		}
-	}
-	return nil
+	v, _ := pl.(VictimRemovalFilter)
+	return v
 }
 
 // RejectionsKeptByRemoval returns the Filter plugins (by name) whose

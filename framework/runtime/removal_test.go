@@ -15,15 +15,6 @@ type removalFake struct {
 
 func (f removalFake) VictimRemoval(*framework.PodInfo) (bool, bool) { return f.unchanged, f.keepsPass }
 
-// forwarder offers target's Filter under its own name, as the split
-// plugins do.
-type forwarder struct {
-	*fake
-	target framework.FilterPlugin
-}
-
-func (f forwarder) FilterTarget() framework.FilterPlugin { return f.target }
-
 func TestRejectionsKeptByRemoval(t *testing.T) {
 	same := func(name string) framework.Plugin { return removalFake{&fake{name: name}, true, true} }
 	keeps := func(name string) framework.Plugin { return removalFake{&fake{name: name}, false, true} }
@@ -39,7 +30,6 @@ func TestRejectionsKeptByRemoval(t *testing.T) {
 		{name: "a plugin that promises nothing ends the list", plugins: []framework.Plugin{same("A"), silent("B"), same("C")}, want: []string{"A"}},
 		{name: "a skipped plugin does not end it", plugins: []framework.Plugin{same("A"), silent("B"), same("C")}, skip: map[string]bool{"B": true}, want: []string{"A", "C"}},
 		{name: "a skipped unchanged plugin is not listed", plugins: []framework.Plugin{same("A"), same("B")}, skip: map[string]bool{"A": true}, want: []string{"B"}},
-		{name: "the forwarded plugin answers", plugins: []framework.Plugin{forwarder{&fake{name: "A"}, removalFake{&fake{name: "a"}, true, true}}, same("B")}, want: []string{"A", "B"}},
 		{name: "the plugin's own answer comes first", plugins: []framework.Plugin{removalFake{&fake{name: "A"}, false, false}, same("B")}, want: nil},
 	}
 	for _, tt := range tests {

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/fastpath"
 	"github.com/schedkit/schedkit/internal/parallel"
 )
 
@@ -43,10 +44,10 @@ type CycleOptions struct {
 	SkipExplanation bool
 	// TotalsOnly drops the per-plugin score tables too, raw and normalized
 	// (Result.Scores is then nil), keeping each feasible node's total: a
-	// plugin that normalizes through a table (framework.RangeNormalizer)
+	// plugin that normalizes through a table (fastpath.RangeNormalizer)
 	// then has its weighted table entries added to the totals without
 	// normalizing its row, and one without a normalizer that adds its
-	// weighted scores itself (framework.AddingBatchScorePlugin) writes no
+	// weighted scores itself (fastpath.AddingBatchScorePlugin) writes no
 	// row. The decision is unchanged.
 	TotalsOnly bool
 	// ExplainFilters runs every Filter plugin on every candidate node
@@ -300,16 +301,13 @@ func (f *Framework) filterNodes(ctx context.Context, state *framework.CycleState
 	bs.deferring = grow(bs.deferring, len(active))
 	deferring := bs.deferring
 	defer clear(deferring)
-	for j, pl := range active { // activeFilters' slice is ours to change
-		if fw, ok := pl.(framework.FilterForwarder); ok {
-			active[j] = fw.FilterTarget()
-		}
-		batch[j], _ = active[j].(framework.BatchFilterPlugin)
-		rejecters[j], _ = active[j].(framework.RejectingFilterPlugin)
-		_, trusted[j] = active[j].(framework.TrustedRejectingFilterPlugin)
+	for j := range active {
+		batch[j], _ = active[j].(fastpath.BatchFilterPlugin)
+		rejecters[j], _ = active[j].(fastpath.RejectingFilterPlugin)
+		_, trusted[j] = active[j].(fastpath.TrustedRejectingFilterPlugin)
 		deferring[j] = nil
 		if lean {
-			deferring[j], _ = active[j].(framework.DeferringRejectingFilterPlugin)
+			deferring[j], _ = active[j].(fastpath.DeferringRejectingFilterPlugin)
 		}
 	}
 	sc := f.getScratch()
@@ -403,15 +401,12 @@ func (f *Framework) deferredStatuses(ctx context.Context, state *framework.Cycle
 			continue
 		}
 		var pl framework.Plugin = f.filter[plugins[p]]
-		if fw, ok := pl.(framework.FilterForwarder); ok {
-			pl = fw.FilterTarget()
-		}
 		k := (start + int(p)) % n
 		ix := int32(k)
 		if candIdx != nil {
 			ix = candIdx[k]
 		}
-		statuses[p] = pl.(framework.DeferringRejectingFilterPlugin).RejectionStatus(ctx, state, pod, candidates[k], ix)
+		statuses[p] = pl.(fastpath.DeferringRejectingFilterPlugin).RejectionStatus(ctx, state, pod, candidates[k], ix)
 	}
 }
 
@@ -641,10 +636,7 @@ func (f *Framework) scoreFeasible(ctx context.Context, state *framework.CycleSta
 			continue
 		}
 		call := sp.ScorePlugin
-		if fw, ok := call.(framework.ScoreForwarder); ok {
-			call = fw.ScoreTarget()
-		}
-		b, _ := call.(framework.BatchScorePlugin)
+		b, _ := call.(fastpath.BatchScorePlugin)
 		active, calls, batches = append(active, sp), append(calls, call), append(batches, b)
 	}
 	np := len(active)
@@ -667,10 +659,10 @@ func (f *Framework) scoreFeasible(ctx context.Context, state *framework.CycleSta
 		bs.bounded, bs.adders = grow(bs.bounded, np), grow(bs.adders, np)
 		adding := false
 		for p, b := range batches {
-			bs.bounded[p], _ = b.(framework.BoundedBatchScorePlugin)
+			bs.bounded[p], _ = b.(fastpath.BoundedBatchScorePlugin)
 			bs.adders[p] = nil
 			if active[p].ScoreExtensions() == nil {
-				bs.adders[p], _ = b.(framework.AddingBatchScorePlugin)
+				bs.adders[p], _ = b.(fastpath.AddingBatchScorePlugin)
 				adding = adding || bs.adders[p] != nil
 			}
 		}
@@ -771,7 +763,7 @@ func (f *Framework) normalizeRow(r *scoreRun, nl *normalizeList, p int) error {
 	}
 	nf := r.nf
 	row := r.vals[p*nf : (p+1)*nf : (p+1)*nf]
-	if b, ok := ext.(framework.BatchScoreExtensions); ok {
+	if b, ok := ext.(fastpath.BatchScoreExtensions); ok {
 		if s := b.NormalizeScoreBatch(r.ctx, r.state, r.pod, r.nodes, row); !s.IsSuccess() {
 			return fmt.Errorf("running Normalize on Score plugins: plugin %q failed with: %w", r.active[p].Name(), s.ErrOrCode())
 		}
@@ -904,28 +896,28 @@ var _ = [1]struct{}{}[framework.MaxNodeScore-100]
 // batchScratch holds the runner's per-cycle buffers for plugin-by-plugin
 // filtering and scoring, pooled per Framework.
 type batchScratch struct {
-	filterBatch []framework.BatchFilterPlugin
-	rejecters   []framework.RejectingFilterPlugin
+	filterBatch []fastpath.BatchFilterPlugin
+	rejecters   []fastpath.RejectingFilterPlugin
 	trusted     []bool // the rejecters that are TrustedRejectingFilterPlugins
 	live        []*framework.NodeInfo
 	livePos     []int32
 	liveIdx     []int32 // snapshot index of each live node
 	out         []*framework.Status
-	rejections  []framework.NodeRejection
+	rejections  []fastpath.NodeRejection
 	dirty       bool // out may hold statuses (see filterBuffers)
 
 	active  []scorePlugin
 	calls   []framework.ScorePlugin
-	batches []framework.BatchScorePlugin
-	bounded []framework.BoundedBatchScorePlugin
-	adders  []framework.AddingBatchScorePlugin
+	batches []fastpath.BatchScorePlugin
+	bounded []fastpath.BoundedBatchScorePlugin
+	adders  []fastpath.AddingBatchScorePlugin
 	// fused, fusedWith and fusedWeights back scoreRun's.
 	fused        []fusedAdder
-	fusedWith    []framework.AddingBatchScorePlugin
+	fusedWith    []fastpath.AddingBatchScorePlugin
 	fusedWeights []int64
 	// deferring are the active filters that leave their rejections'
 	// statuses for later in a lean cycle (nil entries do not).
-	deferring []framework.DeferringRejectingFilterPlugin
+	deferring []fastpath.DeferringRejectingFilterPlugin
 	filter    filterRun
 	// activeFilters and activeIdx back filterNodes' active filters.
 	activeFilters []framework.FilterPlugin
@@ -954,26 +946,26 @@ type scoreRun struct {
 	nf      int
 	active  []scorePlugin
 	calls   []framework.ScorePlugin
-	batches []framework.BatchScorePlugin
-	bounded []framework.BoundedBatchScorePlugin // with bounds collected, batches' bounded forms (or nil)
+	batches []fastpath.BatchScorePlugin
+	bounded []fastpath.BoundedBatchScorePlugin // with bounds collected, batches' bounded forms (or nil)
 	// adders, when not nil, are the plugins that add their weighted
 	// scores to totals (zeroed first) instead of writing rows (nil
 	// entries write rows); addRefused is set when one declined a chunk,
 	// which it then scored into its row.
-	adders     []framework.AddingBatchScorePlugin
+	adders     []fastpath.AddingBatchScorePlugin
 	totals     []int64
 	addRefused atomic.Bool
 	// fused[p] tells, for an adder p, which other adders add their
 	// scores in its pass, fusedWith[from:from+with] with weights
-	// fusedWeights[from:from+with] (framework.FusingBatchScorePlugin),
+	// fusedWeights[from:from+with] (fastpath.FusingBatchScorePlugin),
 	// or that another adder adds p's (with < 0).
 	fused        []fusedAdder
-	fusedWith    []framework.AddingBatchScorePlugin
+	fusedWith    []fastpath.AddingBatchScorePlugin
 	fusedWeights []int64
 
 	// bounds, when collected (startBounds), holds the least and greatest
 	// score of each chunk of each plugin that reports them
-	// (framework.BoundedBatchScorePlugin): plugin p's chunk c at
+	// (fastpath.BoundedBatchScorePlugin): plugin p's chunk c at
 	// [2(p·chunks+c)], [2(p·chunks+c)+1]; an unknown chunk has lo > hi
 	// with hi = boundsUnknown.
 	bounds    []int64
@@ -1064,11 +1056,11 @@ type fusedAdder struct{ from, with int }
 // fields describe, and returns them: in plugin order, each adder that
 // adds other adders' scores in its pass (FusingBatchScorePlugin) takes
 // every adder not yet taken that it accepts (AddsWith).
-func fuseAdders(adders []framework.AddingBatchScorePlugin, active []scorePlugin, fused []fusedAdder, with []framework.AddingBatchScorePlugin, weights []int64) ([]fusedAdder, []framework.AddingBatchScorePlugin, []int64) {
+func fuseAdders(adders []fastpath.AddingBatchScorePlugin, active []scorePlugin, fused []fusedAdder, with []fastpath.AddingBatchScorePlugin, weights []int64) ([]fusedAdder, []fastpath.AddingBatchScorePlugin, []int64) {
 	clear(fused)
 	with, weights = with[:0], weights[:0]
 	for p, a := range adders {
-		fa, ok := a.(framework.FusingBatchScorePlugin)
+		fa, ok := a.(fastpath.FusingBatchScorePlugin)
 		if !ok || fused[p].with != 0 {
 			continue
 		}
@@ -1129,7 +1121,7 @@ func (r *scoreRun) chunk(lo, hi int) bool {
 			case g.with < 0:
 				continue // added by the adder it is fused with, or scored by scoreAdderRows
 			case g.with > 0:
-				fa := a[p].(framework.FusingBatchScorePlugin)
+				fa := a[p].(fastpath.FusingBatchScorePlugin)
 				others, ws := r.fusedWith[g.from:g.from+g.with], r.fusedWeights[g.from:g.from+g.with]
 				if fa.ScoreBatchAddWith(r.ctx, r.state, r.pod, r.nodes[lo:hi:hi], ix, out, r.active[p].weight, others, ws, r.totals[lo:hi:hi]) {
 					continue
@@ -1165,7 +1157,7 @@ func (f *Framework) getBatchScratch() *batchScratch { return f.batch.get() }
 
 // filterPlugins returns three slices of n entries for the batch views of
 // the active filters and whether each is trusted.
-func (s *batchScratch) filterPlugins(n int) ([]framework.BatchFilterPlugin, []framework.RejectingFilterPlugin, []bool) {
+func (s *batchScratch) filterPlugins(n int) ([]fastpath.BatchFilterPlugin, []fastpath.RejectingFilterPlugin, []bool) {
 	s.filterBatch, s.rejecters, s.trusted = grow(s.filterBatch, n), grow(s.rejecters, n), grow(s.trusted, n)
 	return s.filterBatch, s.rejecters, s.trusted
 }
@@ -1176,7 +1168,7 @@ func (s *batchScratch) filterPlugins(n int) ([]framework.BatchFilterPlugin, []fr
 // range). The statuses are all nil: the filter loop sets entries back to
 // nil as it reads them, and a cycle that did not finish (a panicking
 // plugin) leaves dirty set, so the next one clears them.
-func (s *batchScratch) filterBuffers(n int) ([]*framework.NodeInfo, []int32, []int32, []*framework.Status, []framework.NodeRejection) {
+func (s *batchScratch) filterBuffers(n int) ([]*framework.NodeInfo, []int32, []int32, []*framework.Status, []fastpath.NodeRejection) {
 	if s.dirty {
 		clear(s.out[:cap(s.out)])
 	}
@@ -1187,9 +1179,9 @@ func (s *batchScratch) filterBuffers(n int) ([]*framework.NodeInfo, []int32, []i
 }
 
 // scorePlugins returns empty slices with room for n score plugins.
-func (s *batchScratch) scorePlugins(n int) ([]scorePlugin, []framework.ScorePlugin, []framework.BatchScorePlugin) {
+func (s *batchScratch) scorePlugins(n int) ([]scorePlugin, []framework.ScorePlugin, []fastpath.BatchScorePlugin) {
 	if cap(s.active) < n {
-		s.active, s.calls, s.batches = make([]scorePlugin, 0, n), make([]framework.ScorePlugin, 0, n), make([]framework.BatchScorePlugin, 0, n)
+		s.active, s.calls, s.batches = make([]scorePlugin, 0, n), make([]framework.ScorePlugin, 0, n), make([]fastpath.BatchScorePlugin, 0, n)
 	}
 	return s.active[:0], s.calls[:0], s.batches[:0]
 }

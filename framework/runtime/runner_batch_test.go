@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/fastpath"
 	"pgregory.net/rapid"
 )
 
@@ -78,12 +79,12 @@ type rejectFake struct {
 	disorder bool
 }
 
-func (r *rejectFake) FilterRejects(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, _ []int32, rejected []framework.NodeRejection) []framework.NodeRejection {
+func (r *rejectFake) FilterRejects(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, _ []int32, rejected []fastpath.NodeRejection) []fastpath.NodeRejection {
 	r.filterCalls.Add(1)
 	n0 := len(rejected)
 	for i, n := range nodes {
 		if s := r.Filter(ctx, state, pod, n); s != nil && s.Code() != framework.Success {
-			rejected = append(rejected, framework.NodeRejection{Node: int32(i), Status: s})
+			rejected = append(rejected, fastpath.NodeRejection{Node: int32(i), Status: s})
 		}
 	}
 	if r.disorder && len(rejected) > n0 {
@@ -94,13 +95,13 @@ func (r *rejectFake) FilterRejects(ctx context.Context, state *framework.CycleSt
 }
 
 // deferFake is a rejectFake (in order) that leaves its rejections'
-// statuses for later (framework.DeferringRejectingFilterPlugin); its
+// statuses for later (fastpath.DeferringRejectingFilterPlugin); its
 // RejectionStatus checks that it is given the node's snapshot index.
 type deferFake struct{ *rejectFake }
 
 func (d *deferFake) RejectionsTrusted() {}
 
-func (d *deferFake) FilterRejectsDeferred(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, rejected []framework.NodeRejection) []framework.NodeRejection {
+func (d *deferFake) FilterRejectsDeferred(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, rejected []fastpath.NodeRejection) []fastpath.NodeRejection {
 	n0 := len(rejected)
 	rejected = d.FilterRejects(ctx, state, pod, nodes, idx, rejected)
 	for k := n0; k < len(rejected); k++ {
@@ -119,11 +120,11 @@ func (d *deferFake) RejectionStatus(ctx context.Context, state *framework.CycleS
 }
 
 var (
-	_ framework.DeferringRejectingFilterPlugin = (*deferFake)(nil)
-	_ framework.RejectingFilterPlugin          = (*rejectFake)(nil)
-	_ framework.BatchFilterPlugin              = (*batchFake)(nil)
-	_ framework.BatchScorePlugin               = (*batchFake)(nil)
-	_ framework.BatchScoreExtensions           = (*batchFake)(nil)
+	_ fastpath.DeferringRejectingFilterPlugin = (*deferFake)(nil)
+	_ fastpath.RejectingFilterPlugin          = (*rejectFake)(nil)
+	_ fastpath.BatchFilterPlugin              = (*batchFake)(nil)
+	_ fastpath.BatchScorePlugin               = (*batchFake)(nil)
+	_ fastpath.BatchScoreExtensions           = (*batchFake)(nil)
 )
 
 // batchCase is a random profile of filter and score fakes: each filter

@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/fastpath"
 	"github.com/schedkit/schedkit/internal/parallel"
 )
 
@@ -24,10 +25,10 @@ type filterRun struct {
 	n, start   int
 	active     []framework.FilterPlugin
 	idx        []int16 // active[j] is the framework's filter idx[j]
-	batch      []framework.BatchFilterPlugin
-	rejecters  []framework.RejectingFilterPlugin
+	batch      []fastpath.BatchFilterPlugin
+	rejecters  []fastpath.RejectingFilterPlugin
 	trusted    []bool
-	deferring  []framework.DeferringRejectingFilterPlugin
+	deferring  []fastpath.DeferringRejectingFilterPlugin
 	rec        *filterRecorder
 	nominated  func(nodeName string) []*framework.PodInfo
 	// Buffers by position: a chunk uses its [lo, hi) range.
@@ -35,7 +36,7 @@ type filterRun struct {
 	livePos []int32
 	liveIdx []int32
 	out     []*framework.Status // all nil between calls
-	rejBuf  []framework.NodeRejection
+	rejBuf  []fastpath.NodeRejection
 	candIdx []int32 // the candidates' snapshot indices (nil: the snapshot's own nodes)
 	runs    []int32 // the snapshot's index runs, when candIdx is nil
 	// stop is the count of feasible nodes at which the loop stops (kube
@@ -210,7 +211,7 @@ func (r *filterRun) check(lo, hi int) (feasible, rejected int) {
 	var pos []int32
 	for j, pl := range r.active {
 		l := len(nodes)
-		var rl []framework.NodeRejection
+		var rl []fastpath.NodeRejection
 		if d := r.deferring[j]; d != nil {
 			rl = d.FilterRejectsDeferred(r.ctx, r.state, r.pod, nodes, ix[:l:l], rb)
 		} else {

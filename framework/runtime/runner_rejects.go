@@ -5,19 +5,20 @@ import (
 	"slices"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/fastpath"
 )
 
 // collectRejections appends to rl, in increasing order, the entries of o
 // (one FilterBatch call's statuses) that reject a node, and sets o back to
 // all nil.
-func collectRejections(o []*framework.Status, rl []framework.NodeRejection) []framework.NodeRejection {
+func collectRejections(o []*framework.Status, rl []fastpath.NodeRejection) []fastpath.NodeRejection {
 	rl = rl[:len(rl)+len(o)] // the caller leaves room for every node
 	w := len(rl) - len(o)
 	for q := range o {
 		if s := o[q]; s != nil {
 			o[q] = nil
 			if s.Code() != framework.Success {
-				rl[w] = framework.NodeRejection{Node: int32(q), Status: s}
+				rl[w] = fastpath.NodeRejection{Node: int32(q), Status: s}
 				w++
 			}
 		}
@@ -30,7 +31,7 @@ func collectRejections(o []*framework.Status, rl []framework.NodeRejection) []fr
 // increasing order, each with a status that is neither nil nor Success. A
 // list out of order is sorted (keeping a node's first entry); entries out
 // of range or without a failure are dropped.
-func checkRejections(rl []framework.NodeRejection, l int) []framework.NodeRejection {
+func checkRejections(rl []fastpath.NodeRejection, l int) []fastpath.NodeRejection {
 	prev := int32(-1)
 	for _, x := range rl {
 		if x.Node <= prev || int(x.Node) >= l || x.Status == nil || x.Status.Code() == framework.Success {
@@ -41,12 +42,12 @@ func checkRejections(rl []framework.NodeRejection, l int) []framework.NodeReject
 	return rl
 }
 
-func fixRejections(rl []framework.NodeRejection, l int) []framework.NodeRejection {
-	rl = slices.DeleteFunc(rl, func(x framework.NodeRejection) bool {
+func fixRejections(rl []fastpath.NodeRejection, l int) []fastpath.NodeRejection {
+	rl = slices.DeleteFunc(rl, func(x fastpath.NodeRejection) bool {
 		return x.Node < 0 || int(x.Node) >= l || x.Status == nil || x.Status.Code() == framework.Success
 	})
-	slices.SortStableFunc(rl, func(a, b framework.NodeRejection) int { return int(a.Node) - int(b.Node) })
-	return slices.CompactFunc(rl, func(a, b framework.NodeRejection) bool { return a.Node == b.Node })
+	slices.SortStableFunc(rl, func(a, b fastpath.NodeRejection) int { return int(a.Node) - int(b.Node) })
+	return slices.CompactFunc(rl, func(a, b fastpath.NodeRejection) bool { return a.Node == b.Node })
 }
 
 // removeRejected removes from a chunk's live nodes (and their snapshot
@@ -59,7 +60,7 @@ func fixRejections(rl []framework.NodeRejection, l int) []framework.NodeRejectio
 // each entry's Node by the node's position: pos[x], or derived from ix
 // when pos is nil (ix[x] = (start+p) mod n, the candidates being the
 // snapshot's nodes).
-func removeRejected(rl []framework.NodeRejection, nodes []*framework.NodeInfo, ix, pos []int32, start, n int) int {
+func removeRejected(rl []fastpath.NodeRejection, nodes []*framework.NodeInfo, ix, pos []int32, start, n int) int {
 	end := len(nodes)
 	ix = ix[:end]
 	if pos == nil {
@@ -90,7 +91,7 @@ func removeRejected(rl []framework.NodeRejection, nodes []*framework.NodeInfo, i
 // in its Node (removeRejected's output). Its loop records rejections
 // alone and hands the rest of the list to addRest at the first entry that
 // is not one, so that it calls nothing and keeps its values in registers.
-func (r *filterRecorder) add(rl []framework.NodeRejection, pi int16) {
+func (r *filterRecorder) add(rl []fastpath.NodeRejection, pi int16) {
 	statuses, bits := r.statuses, r.rejected
 	plugins := r.plugins[:len(statuses)]
 	for k, x := range rl {
@@ -108,7 +109,7 @@ func (r *filterRecorder) add(rl []framework.NodeRejection, pi int16) {
 // filterRecorder.failure's status. With deferred (a DeferringRejectingFilterPlugin's list), an
 // entry without a status is a rejection whose status deferredStatuses
 // sets when the cycle keeps it.
-func (r *filterRecorder) addRest(rl []framework.NodeRejection, pi int16, deferred bool) {
+func (r *filterRecorder) addRest(rl []fastpath.NodeRejection, pi int16, deferred bool) {
 	statuses, plugins, bits := r.statuses, r.plugins, r.rejected
 	for _, x := range rl {
 		st, p := x.Status, int(x.Node)
@@ -126,7 +127,7 @@ func (r *filterRecorder) addRest(rl []framework.NodeRejection, pi int16, deferre
 // and returns its rejections in increasing order of node, appended to rb
 // (room for every node). out (len(nodes), all nil) receives FilterBatch's
 // statuses and is left with them.
-func filterChunk(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, pl framework.FilterPlugin, b framework.BatchFilterPlugin, r framework.RejectingFilterPlugin, trusted bool, nodes []*framework.NodeInfo, idx []int32, out []*framework.Status, rb []framework.NodeRejection) []framework.NodeRejection {
+func filterChunk(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, pl framework.FilterPlugin, b fastpath.BatchFilterPlugin, r fastpath.RejectingFilterPlugin, trusted bool, nodes []*framework.NodeInfo, idx []int32, out []*framework.Status, rb []fastpath.NodeRejection) []fastpath.NodeRejection {
 	switch {
 	case r != nil:
 		rl := r.FilterRejects(ctx, state, pod, nodes, idx, rb)
@@ -140,7 +141,7 @@ func filterChunk(ctx context.Context, state *framework.CycleState, pod *framewor
 	}
 	for q, ni := range nodes {
 		if s := pl.Filter(ctx, state, pod, ni); s != nil && s.Code() != framework.Success {
-			rb = append(rb, framework.NodeRejection{Node: int32(q), Status: s})
+			rb = append(rb, fastpath.NodeRejection{Node: int32(q), Status: s})
 		}
 	}
 	return rb

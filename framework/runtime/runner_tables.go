@@ -1,10 +1,10 @@
 package runtime
 
-import "github.com/schedkit/schedkit/framework"
+import "github.com/schedkit/schedkit/framework/fastpath"
 
 // weighTables is scoreFeasible's NormalizeScore and weights step for a
 // TotalsOnly cycle, into totals: the row of a plugin whose normalizer is
-// a framework.RangeNormalizer is not normalized; its weighted table over
+// a fastpath.RangeNormalizer is not normalized; its weighted table over
 // the row's span (the bounds the plugin reported as it scored, else the
 // row's) is looked up for each node and added to the node's total. A row
 // of one score throughout (by its reported bounds), normalized through a
@@ -39,7 +39,7 @@ func (f *Framework) weighTables(bs *batchScratch, totals []int64) (done bool, er
 			adds = append(adds, lookup{row: row, w: sp.weight})
 			continue
 		}
-		if rn, ok := ext.(framework.RangeNormalizer); ok {
+		if rn, ok := ext.(fastpath.RangeNormalizer); ok {
 			lo, hi := r.rowBounds(p)
 			if span := uint64(hi) - uint64(lo); hi >= lo && span < uint64(nf) {
 				t := free[: span+1 : span+1]

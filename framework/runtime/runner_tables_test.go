@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/fastpath"
 	"github.com/schedkit/schedkit/framework/runtime"
 	"pgregory.net/rapid"
 )
@@ -57,10 +58,10 @@ func (f *fakeConstBounded) ScoreBatchBounds(_ context.Context, _ *framework.Cycl
 	return f.v, f.v, nil
 }
 
-var _ framework.BoundedBatchScorePlugin = (*fakeConstBounded)(nil)
+var _ fastpath.BoundedBatchScorePlugin = (*fakeConstBounded)(nil)
 
 // fakeAdder scores a node by its name's hash and adds its weighted scores
-// to the totals itself (framework.AddingBatchScorePlugin). A node whose
+// to the totals itself (fastpath.AddingBatchScorePlugin). A node whose
 // hash is a multiple of bad scores 101, out of range; ScoreBatchAdd
 // refuses (having added to the first node) a batch whose first node's
 // hash is a multiple of refuse. bad and refuse of 0 never apply.
@@ -105,13 +106,13 @@ func (f *fakeAdder) ScoreBatchAdd(ctx context.Context, st *framework.CycleState,
 		return false
 	}
 	f.ScoreBatch(ctx, st, pod, nodes, idx, out)
-	return framework.AddScores(out[:len(nodes)], w, totals)
+	return fastpath.AddScores(out[:len(nodes)], w, totals)
 }
 
-var _ framework.AddingBatchScorePlugin = (*fakeAdder)(nil)
+var _ fastpath.AddingBatchScorePlugin = (*fakeAdder)(nil)
 
 // fakeFusingAdder is a fakeAdder that adds the scores of the fakeAdders
-// named in partners with its own (framework.FusingBatchScorePlugin),
+// named in partners with its own (fastpath.FusingBatchScorePlugin),
 // refusing a batch any of them would refuse (having added to the first
 // node), or whose first node's hash is a multiple of fusedRefuse (0:
 // never).
@@ -121,12 +122,12 @@ type fakeFusingAdder struct {
 	fusedRefuse uint64
 }
 
-func (f *fakeFusingAdder) AddsWith(other framework.AddingBatchScorePlugin) bool {
+func (f *fakeFusingAdder) AddsWith(other fastpath.AddingBatchScorePlugin) bool {
 	o, ok := other.(*fakeAdder)
 	return ok && slices.Contains(f.partners, o.name)
 }
 
-func (f *fakeFusingAdder) ScoreBatchAddWith(ctx context.Context, st *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64, w int64, others []framework.AddingBatchScorePlugin, ws []int64, totals []int64) bool {
+func (f *fakeFusingAdder) ScoreBatchAddWith(ctx context.Context, st *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64, w int64, others []fastpath.AddingBatchScorePlugin, ws []int64, totals []int64) bool {
 	if len(nodes) > 0 && f.fusedRefuse != 0 && f.hash(nodes[0])%f.fusedRefuse == 0 {
 		totals[0] += 1000
 		return false
@@ -142,7 +143,7 @@ func (f *fakeFusingAdder) ScoreBatchAddWith(ctx context.Context, st *framework.C
 	return true
 }
 
-var _ framework.FusingBatchScorePlugin = (*fakeFusingAdder)(nil)
+var _ fastpath.FusingBatchScorePlugin = (*fakeFusingAdder)(nil)
 
 // TestPropTotalsOnlyMatchesSchedule places replicas of a template one by
 // one, each cycle run by Schedule with and without TotalsOnly on the same

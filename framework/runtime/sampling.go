@@ -1,13 +1,13 @@
 package runtime
 
-// Adaptive node sampling bounds of kube-scheduler v1.36
-// (pkg/scheduler/schedule_one.go).
+// Adaptive node sampling bounds, kube-scheduler's (the same in v1.36 and
+// v1.37; pkg/scheduler/schedule_one.go).
 const (
 	minFeasibleNodesToFind           = 100
 	minFeasibleNodesPercentageToFind = 5
 )
 
-// NumFeasibleNodesToFind is kube-scheduler v1.36's numFeasibleNodesToFind
+// NumFeasibleNodesToFind is kube-scheduler's numFeasibleNodesToFind
 // (schedule_one.go): how many feasible nodes a cycle over numNodes
 // candidate nodes keeps before it stops filtering (the value for
 // CycleOptions.NumFeasibleToFind), given percentageOfNodesToScore (the

@@ -10,6 +10,7 @@ import (
 
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/fastpath"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -25,14 +26,14 @@ type signState struct {
 	local     []localSigner
 }
 
-// localSigner is a profile's plugin at one extension point (a forwarder's
-// target) as NodeLocalFragments asks it: mark names the point and plugin
+// localSigner is a profile's plugin at one extension point as
+// NodeLocalFragments asks it: mark names the point and plugin
 // (a string in an interface, boxed once), nl is nil when the plugin is
 // never node-local, sp when it does not sign, and dup is set when the same
 // target appeared at an earlier point (it signs once).
 type localSigner struct {
 	mark any
-	nl   framework.NodeLocalPlugin
+	nl   fastpath.NodeLocalPlugin
 	sp   framework.SignPlugin
 	dup  bool
 }
@@ -48,9 +49,6 @@ func (f *Framework) signers() ([]framework.SignPlugin, bool) {
 				}
 				seen[n] = true
 				sp, ok := f.plugins[n].(framework.SignPlugin)
-				if c, isCap := f.plugins[n].(framework.SignCapability); isCap && !c.CanSignPods() {
-					ok = false
-				}
 				if !ok {
 					f.sign.ok = false
 					continue
@@ -67,8 +65,7 @@ func (f *Framework) signers() ([]framework.SignPlugin, bool) {
 
 // CanSign reports whether the profile signs pods: no extender, and every
 // PreFilter, Filter, PreScore and Score plugin implements SignPlugin
-// (kube's computeBatchablePlugins; a SignCapability saying no counts as
-// not implementing it).
+// (kube's computeBatchablePlugins).
 func (f *Framework) CanSign() bool {
 	_, ok := f.signers()
 	return ok
@@ -112,39 +109,21 @@ func (f *Framework) localSigners() []localSigner {
 		add := func(point, name string, t framework.Plugin) {
 			e := localSigner{mark: any(point + "/" + name), dup: seen[t]}
 			seen[t] = true
-			e.nl, _ = t.(framework.NodeLocalPlugin)
+			e.nl, _ = t.(fastpath.NodeLocalPlugin)
 			e.sp, _ = t.(framework.SignPlugin)
 			f.sign.local = append(f.sign.local, e)
 		}
 		for _, pl := range f.preFilter {
-			var t framework.Plugin = pl
-			if fw, ok := pl.(framework.PreFilterForwarder); ok {
-				t = fw.PreFilterTarget()
-			}
-			add("PreFilter", pl.Name(), t)
+			add("PreFilter", pl.Name(), pl)
 		}
 		for _, pl := range f.filter {
-			var t framework.Plugin = pl
-			if fw, ok := pl.(framework.FilterForwarder); ok {
-				t = fw.FilterTarget()
-			}
-			add("Filter", pl.Name(), t)
+			add("Filter", pl.Name(), pl)
 		}
 		for _, pl := range f.preScore {
-			var t framework.Plugin = pl
-			if fw, ok := pl.(framework.PreScoreForwarder); ok {
-				if pt := fw.PreScoreTarget(); pt != nil {
-					t = pt
-				}
-			}
-			add("PreScore", pl.Name(), t)
+			add("PreScore", pl.Name(), pl)
 		}
 		for _, sp := range f.score {
-			var t framework.Plugin = sp.ScorePlugin
-			if fw, ok := sp.ScorePlugin.(framework.ScoreForwarder); ok {
-				t = fw.ScoreTarget()
-			}
-			add("Score", sp.Name(), t)
+			add("Score", sp.Name(), sp.ScorePlugin)
 		}
 	})
 	return f.sign.local
@@ -156,8 +135,8 @@ const nodeLocalKey = "nodeLocal"
 
 // NodeLocalFragments appends to buf what this profile's node-local
 // plugins read of pod, and reports whether they all could say: for each
-// PreFilter, Filter, PreScore and Score plugin (a forwarder's target), in
-// that order, that is node-local for pod (framework.NodeLocalPlugin), a
+// PreFilter, Filter, PreScore and Score plugin, in
+// that order, that is node-local for pod (fastpath.NodeLocalPlugin), a
 // fragment {"nodeLocal", "<point>/<name>"}, then its signature fragments
 // (SignPlugin; once per plugin). Two pods whose fragments are the same
 // (SameFragments) get the same state, verdicts and raw scores from those

@@ -68,9 +68,10 @@ func DriverOf(plugin string) (driver string, ok bool) {
 	return "", false
 }
 
-// MigrationOn reports whether kube-scheduler v1.36 runs CSI migration for
-// the plugin (isCSIMigrationOnForPlugin: EBS, GCE PD, Azure Disk, Cinder and
-// Portworx; Azure File and vSphere are migratable but never counted).
+// MigrationOn reports whether kube-scheduler (v1.36 and v1.37) runs CSI
+// migration for the plugin (isCSIMigrationOnForPlugin: EBS, GCE PD, Azure
+// Disk, Cinder and Portworx; Azure File and vSphere are migratable but never
+// counted).
 func MigrationOn(plugin string) bool {
 	switch plugin {
 	case AWSEBSInTreePluginName, GCEPDInTreePluginName, AzureDiskInTreePluginName, CinderInTreePluginName, PortworxInTreePluginName:

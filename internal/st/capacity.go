@@ -10,6 +10,7 @@ import (
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
+	"github.com/schedkit/schedkit/framework/fastpath"
 )
 
 // This file generates, for the topology plugins' replica benchmarks, a
@@ -100,16 +101,16 @@ func Replica(tmpl *fw.PodInfo, name, node string) *fw.PodInfo {
 // AddedPods adds pods (each naming its node) to snap and returns them as
 // framework.AddedPods whose nodes are the snapshot's NodeInfos after all
 // the additions, as an incremental runner hands them to the plugins.
-func AddedPods(snap *fw.Snapshot, pods []*fw.PodInfo) ([]fw.AddedPod, error) {
+func AddedPods(snap *fw.Snapshot, pods []*fw.PodInfo) ([]fastpath.AddedPod, error) {
 	for _, pi := range pods {
 		if _, err := snap.AddPodInfo(pi, fw.PodAdd{}); err != nil {
 			return nil, err
 		}
 	}
-	added := make([]fw.AddedPod, len(pods))
+	added := make([]fastpath.AddedPod, len(pods))
 	for i, pi := range pods {
 		ni, _ := snap.Get(pi.Pod.Spec.NodeName)
-		added[i] = fw.AddedPod{Pod: pi, Node: ni}
+		added[i] = fastpath.AddedPod{Pod: pi, Node: ni}
 	}
 	return added, nil
 }
@@ -143,7 +144,7 @@ func NewCapacityRun(nodes []*api.Node, pods []*api.Pod, ns []api.Namespace, tmpl
 }
 
 // Add places the next replica and returns it as added.
-func (r *CapacityRun) Add() ([]fw.AddedPod, error) {
+func (r *CapacityRun) Add() ([]fastpath.AddedPod, error) {
 	r.seq++
 	nodes := r.Snap.Nodes()
 	node := nodes[(r.seq*7919)%len(nodes)].Name()
@@ -173,7 +174,7 @@ func (r *CapacityRun) Window(size, step int) ([]*fw.NodeInfo, []int32) {
 // DrawAdded adds to snap, on random nodes, between one and three replicas
 // of tmpl (named r<seq>) and some pods drawn by other (named o<seq>; nil:
 // none), and returns them as AddedPods (see AddedPods).
-func DrawAdded(t *rapid.T, snap *fw.Snapshot, tmpl *fw.PodInfo, other func(name, node string) *api.Pod, seq *int) []fw.AddedPod {
+func DrawAdded(t *rapid.T, snap *fw.Snapshot, tmpl *fw.PodInfo, other func(name, node string) *api.Pod, seq *int) []fastpath.AddedPod {
 	var pods []*fw.PodInfo
 	nodes := snap.Nodes()
 	for range rapid.IntRange(1, 3).Draw(t, "replicas") {
@@ -196,7 +197,7 @@ func DrawAdded(t *rapid.T, snap *fw.Snapshot, tmpl *fw.PodInfo, other func(name,
 // CapacityStep is one timed iteration of CapacityBench in the given mode:
 // the cycle of pi, the next pending replica, over window (the snapshot
 // nodes idx) after added were placed.
-type CapacityStep func(mode string, pi *fw.PodInfo, window []*fw.NodeInfo, idx []int32, added []fw.AddedPod) *fw.Status
+type CapacityStep func(mode string, pi *fw.PodInfo, window []*fw.NodeInfo, idx []int32, added []fastpath.AddedPod) *fw.Status
 
 // CapacityBench runs, for 1,000 and 5,000 nodes (CapacityCluster,
 // generated once per size) and the what-if templates (spread,

@@ -7,18 +7,19 @@ import (
 
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/fastpath"
 )
 
 // DrawShapeVariants adds to snap, on random nodes, between one and four
 // pods, each a replica of tmpl or a pod sharing only part of what
-// podaffinity.Shape holds by identity — tmpl's labels map and terms in
+// InterPodAffinity's pod shape holds by identity — tmpl's labels map and terms in
 // another namespace of namespaces, tmpl's terms and namespace with other
 // labels (app drawn from apps), tmpl's labels map and namespace with the
 // terms of a pod drawn by own — or a pod drawn by own (named a<seq>),
 // and returns them as AddedPods (see AddedPods). Replicas and namespace
 // variants are drawn most often, so that a memo kept for the wrong pod
 // shows.
-func DrawShapeVariants(t *rapid.T, snap *fw.Snapshot, tmpl *fw.PodInfo, namespaces, apps []string, own func(name, node string) *api.Pod, seq *int) []fw.AddedPod {
+func DrawShapeVariants(t *rapid.T, snap *fw.Snapshot, tmpl *fw.PodInfo, namespaces, apps []string, own func(name, node string) *api.Pod, seq *int) []fastpath.AddedPod {
 	nodes := snap.Nodes()
 	var pods []*fw.PodInfo
 	for range rapid.IntRange(1, 4).Draw(t, "added") {

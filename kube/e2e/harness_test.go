@@ -72,7 +72,10 @@ func freePort(t *testing.T) int {
 
 // apiServer is a kube-apiserver with its etcd on loopback, for one test.
 type apiServer struct {
-	URL        string
+	URL string
+	// CertDir holds the serving certificate kube-apiserver made for
+	// itself (apiserver.crt: the certificate and its CA).
+	CertDir    string
 	Token      string
 	Kubeconfig string
 	Config     *rest.Config
@@ -190,7 +193,7 @@ current-context: e2e
 	if err := os.WriteFile(kc, []byte(kcText), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	return &apiServer{URL: url, Token: token, Kubeconfig: kc, Config: cfg, Client: client}
+	return &apiServer{URL: url, CertDir: filepath.Join(dir, "certs"), Token: token, Kubeconfig: kc, Config: cfg, Client: client}
 }
 
 func tail(s string, n int) string {

@@ -50,7 +50,7 @@ func (b *APIBinder) Bind(ctx context.Context, _ *framework.CycleState, pod *fram
 
 // Plugins returns schedkit's default plugins with DefaultBinder binding
 // through client: the plugin set to load a KubeSchedulerConfiguration
-// against (configfile.WithConfigPlugins) for a scheduler of a live
+// against (configfile.WithPlugins) for a scheduler of a live
 // cluster.
 func Plugins(client kubernetes.Interface) []scheduling.PluginSpec {
 	specs := scheduling.DefaultPlugins()

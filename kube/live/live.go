@@ -287,7 +287,7 @@ func Start(ctx context.Context, cfg Config) (*Live, error) {
 		// the informer sees them go, as in kube-scheduler's cache.
 		opts = append(opts, scheduling.WithDecisionHandler(l.writer.decision), scheduling.WithObservedEviction())
 	}
-	w, err := whatif.NewWhatIf(cluster, cfg.Registry, cfg.Profiles, opts...)
+	w, err := whatif.New(cluster, cfg.Registry, cfg.Profiles, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("live: %w", err)
 	}

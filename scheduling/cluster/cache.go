@@ -65,10 +65,10 @@ func (c *Cluster) AssumeKey(key, node string, at int, slab *AssumedSlab) (*frame
 	}
 	cp, ok := c.pods[key]
 	if !ok {
-		return nil, fmt.Errorf("scheduling: assume: unknown pod %s", key)
+		return nil, fmt.Errorf("cluster: assume: unknown pod %s", key)
 	}
 	if cp.state != StatePending {
-		return nil, fmt.Errorf("scheduling: assume: pod %s is %s on node %q, not pending", key, cp.state, cp.info.Pod.Spec.NodeName)
+		return nil, fmt.Errorf("cluster: assume: pod %s is %s on node %q, not pending", key, cp.state, cp.info.Pod.Spec.NodeName)
 	}
 	var a *assumedPod // one allocation for the pod, its PodInfo and records
 	if slab != nil {
@@ -85,7 +85,7 @@ func (c *Cluster) AssumeKey(key, node string, at int, slab *AssumedSlab) (*frame
 	// The snapshot finds the node (a missing one leaves it unchanged).
 	if err := c.snapAddAt(&a.info, at); err != nil {
 		if _, ok := c.snap.Get(node); !ok {
-			return nil, fmt.Errorf("scheduling: assume: pod %s: node %q not found", key, node)
+			return nil, fmt.Errorf("cluster: assume: pod %s: node %q not found", key, node)
 		}
 		return nil, err
 	}
@@ -102,10 +102,10 @@ func (c *Cluster) Forget(namespace, name string) error {
 	key := PodKey(namespace, name)
 	cp, ok := c.pods[key]
 	if !ok {
-		return fmt.Errorf("scheduling: forget: unknown pod %s", key)
+		return fmt.Errorf("cluster: forget: unknown pod %s", key)
 	}
 	if cp.state != StateAssumed {
-		return fmt.Errorf("scheduling: forget: pod %s is %s, not assumed", key, cp.state)
+		return fmt.Errorf("cluster: forget: pod %s is %s, not assumed", key, cp.state)
 	}
 	if err := c.snapRemove(cp.info); err != nil {
 		return err
@@ -135,13 +135,13 @@ func (c *Cluster) BindKey(key, node string) error {
 	}
 	cp, ok := c.pods[key]
 	if !ok {
-		return fmt.Errorf("scheduling: bind: unknown pod %s", key)
+		return fmt.Errorf("cluster: bind: unknown pod %s", key)
 	}
 	if cp.state != StateAssumed {
-		return fmt.Errorf("scheduling: bind: pod %s is %s, not assumed", key, cp.state)
+		return fmt.Errorf("cluster: bind: pod %s is %s, not assumed", key, cp.state)
 	}
 	if cp.info.Pod.Spec.NodeName != node {
-		return fmt.Errorf("scheduling: bind: pod %s is assumed on node %q, not %q", key, cp.info.Pod.Spec.NodeName, node)
+		return fmt.Errorf("cluster: bind: pod %s is assumed on node %q, not %q", key, cp.info.Pod.Spec.NodeName, node)
 	}
 	b := cp.bound // the record assume made for this bind
 	if b == nil || b.info != cp.info {

@@ -314,7 +314,7 @@ func (c *Cluster) Commit() error {
 		return c.zeroErr("Commit")
 	}
 	if len(c.marks) == 0 {
-		return fmt.Errorf("scheduling: Cluster.Commit without Fork")
+		return fmt.Errorf("cluster: Cluster.Commit without Fork")
 	}
 	c.marks = c.marks[:len(c.marks)-1]
 	if len(c.marks) == 0 {
@@ -332,7 +332,7 @@ func (c *Cluster) Revert() error {
 		return c.zeroErr("Revert")
 	}
 	if len(c.marks) == 0 {
-		return fmt.Errorf("scheduling: Cluster.Revert without Fork")
+		return fmt.Errorf("cluster: Cluster.Revert without Fork")
 	}
 	mark := c.marks[len(c.marks)-1]
 	c.marks = c.marks[:len(c.marks)-1]
@@ -506,11 +506,11 @@ func (c *Cluster) snapRemove(pi *framework.PodInfo) error {
 	node := pi.Pod.Spec.NodeName
 	ni, ok := c.snap.Get(node)
 	if !ok {
-		return fmt.Errorf("scheduling: pod %s: node %q not found", pi.Pod.Key(), node)
+		return fmt.Errorf("cluster: pod %s: node %q not found", pi.Pod.Key(), node)
 	}
 	i, ia, ir := slices.Index(ni.Pods, pi), slices.Index(ni.PodsWithAffinity, pi), slices.Index(ni.PodsWithRequiredAntiAffinity, pi)
 	if i < 0 {
-		return fmt.Errorf("scheduling: pod %s is not on node %q", pi.Pod.Key(), node)
+		return fmt.Errorf("cluster: pod %s is not on node %q", pi.Pod.Key(), node)
 	}
 	if err := c.snap.RemovePod(pi.Pod); err != nil {
 		return err
@@ -544,14 +544,14 @@ func (c *Cluster) AddNode(n *api.Node) error {
 		return c.zeroErr("AddNode")
 	}
 	if n == nil {
-		return fmt.Errorf("scheduling: AddNode: nil node")
+		return fmt.Errorf("cluster: AddNode: nil node")
 	}
 	if n.Name == "" {
-		return fmt.Errorf("scheduling: AddNode: node with empty name")
+		return fmt.Errorf("cluster: AddNode: node with empty name")
 	}
 	cp := *n
 	if err := c.snap.AddNode(&cp); err != nil {
-		return fmt.Errorf("scheduling: AddNode: %w", err)
+		return fmt.Errorf("cluster: AddNode: %w", err)
 	}
 	if c.forking() {
 		c.record(func() { _ = c.snap.RemoveNode(cp.Name) })
@@ -566,11 +566,11 @@ func (c *Cluster) UpdateNode(n *api.Node) error {
 		return c.zeroErr("UpdateNode")
 	}
 	if n == nil {
-		return fmt.Errorf("scheduling: UpdateNode: nil node")
+		return fmt.Errorf("cluster: UpdateNode: nil node")
 	}
 	ni, ok := c.snap.Get(n.Name)
 	if !ok {
-		return fmt.Errorf("scheduling: UpdateNode: unknown node %q", n.Name)
+		return fmt.Errorf("cluster: UpdateNode: unknown node %q", n.Name)
 	}
 	old := ni.Node()
 	cp := *n
@@ -593,7 +593,7 @@ func (c *Cluster) RemoveNode(name string) ([]*api.Pod, error) {
 	}
 	ni, ok := c.snap.Get(name)
 	if !ok {
-		return nil, fmt.Errorf("scheduling: RemoveNode: unknown node %q", name)
+		return nil, fmt.Errorf("cluster: RemoveNode: unknown node %q", name)
 	}
 	evicted := make([]*api.Pod, 0, len(ni.Pods))
 	for _, pi := range ni.Pods {
@@ -647,25 +647,25 @@ func (c *Cluster) AddObservedPod(pod *api.Pod) error {
 // addPod is AddPod; controllers creates ephemeral claims.
 func (c *Cluster) addPod(pod *api.Pod, controllers bool) error {
 	if pod == nil {
-		return fmt.Errorf("scheduling: AddPod: nil pod")
+		return fmt.Errorf("cluster: AddPod: nil pod")
 	}
 	if pod.Name == "" {
-		return fmt.Errorf("scheduling: AddPod: pod with empty name in namespace %q", pod.Namespace)
+		return fmt.Errorf("cluster: AddPod: pod with empty name in namespace %q", pod.Namespace)
 	}
 	key := pod.Key()
 	if _, dup := c.pods[key]; dup {
-		return fmt.Errorf("scheduling: AddPod: pod %s already exists", key)
+		return fmt.Errorf("cluster: AddPod: pod %s already exists", key)
 	}
 	if other, dup := c.uids[pod.UID]; dup && pod.UID != "" {
-		return fmt.Errorf("scheduling: AddPod: pod %s: uid %q already used by pod %s", key, pod.UID, other)
+		return fmt.Errorf("cluster: AddPod: pod %s: uid %q already used by pod %s", key, pod.UID, other)
 	}
 	if err := api.ValidatePod(pod); err != nil {
-		return fmt.Errorf("scheduling: AddPod: %w", err)
+		return fmt.Errorf("cluster: AddPod: %w", err)
 	}
 	p := *pod
 	pi, err := c.KubeVersion().NewPodInfo(&p)
 	if err != nil {
-		return fmt.Errorf("scheduling: AddPod: %w", err)
+		return fmt.Errorf("cluster: AddPod: %w", err)
 	}
 	return c.AddPodInfo(key, pi, nil, controllers)
 }
@@ -691,7 +691,7 @@ func (c *Cluster) AddPodInfo(key string, pi *framework.PodInfo, rec *Entry, cont
 	state := StatePending
 	if p.Spec.NodeName != "" {
 		if _, ok := c.snap.Get(p.Spec.NodeName); !ok {
-			return fmt.Errorf("scheduling: AddPod: pod %s: node %q not found", key, p.Spec.NodeName)
+			return fmt.Errorf("cluster: AddPod: pod %s: node %q not found", key, p.Spec.NodeName)
 		}
 		if err := c.snapAdd(pi); err != nil {
 			return err
@@ -700,10 +700,10 @@ func (c *Cluster) AddPodInfo(key string, pi *framework.PodInfo, rec *Entry, cont
 	}
 	if controllers {
 		if err := c.createEphemeralClaims(p); err != nil {
-			return fmt.Errorf("scheduling: AddPod: %w", err)
+			return fmt.Errorf("cluster: AddPod: %w", err)
 		}
 		if err := c.createTemplateClaims(p); err != nil {
-			return fmt.Errorf("scheduling: AddPod: %w", err)
+			return fmt.Errorf("cluster: AddPod: %w", err)
 		}
 	}
 	if rec == nil {
@@ -724,7 +724,7 @@ func (c *Cluster) DeletePod(namespace, name string) (*api.Pod, error) {
 	key := PodKey(namespace, name)
 	cp, ok := c.pods[key]
 	if !ok {
-		return nil, fmt.Errorf("scheduling: DeletePod: unknown pod %s", key)
+		return nil, fmt.Errorf("cluster: DeletePod: unknown pod %s", key)
 	}
 	if cp.state != StatePending {
 		if err := c.snapRemove(cp.info); err != nil {
@@ -744,7 +744,7 @@ func (c *Cluster) UpdateNodeMetric(m *api.NodeMetric) error {
 		return c.zeroErr("UpdateNodeMetric")
 	}
 	if err := m.Validate(); err != nil {
-		return fmt.Errorf("scheduling: UpdateNodeMetric: %w", err)
+		return fmt.Errorf("cluster: UpdateNodeMetric: %w", err)
 	}
 	cp := *m
 	name := cp.Name
@@ -799,7 +799,7 @@ func (c *Cluster) AddNodesOnFork(nodes []*api.Node) error {
 		return c.zeroErr("AddNodesOnFork")
 	}
 	if !c.forking() {
-		return errors.New("scheduling: AddNodesOnFork outside a fork")
+		return errors.New("cluster: AddNodesOnFork outside a fork")
 	}
 	if len(nodes) == 0 {
 		return nil
@@ -810,7 +810,7 @@ func (c *Cluster) AddNodesOnFork(nodes []*api.Node) error {
 	for _, n := range nodes {
 		cp := *n
 		if err := c.snap.AddNode(&cp); err != nil {
-			return fmt.Errorf("scheduling: AddNode: %w", err)
+			return fmt.Errorf("cluster: AddNode: %w", err)
 		}
 	}
 	return nil

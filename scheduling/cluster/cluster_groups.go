@@ -168,10 +168,10 @@ func (c *Cluster) AddPodGroup(g *api.PodGroup) error {
 		return c.zeroErr("AddPodGroup")
 	}
 	if err := g.Validate(); err != nil {
-		return fmt.Errorf("scheduling: AddPodGroup: %w", err)
+		return fmt.Errorf("cluster: AddPodGroup: %w", err)
 	}
 	if _, dup := c.podGroups[g.Key()]; dup {
-		return fmt.Errorf("scheduling: AddPodGroup: PodGroup %s already exists", g.Key())
+		return fmt.Errorf("cluster: AddPodGroup: PodGroup %s already exists", g.Key())
 	}
 	c.setPodGroup(g.Key(), g)
 	return nil
@@ -184,10 +184,10 @@ func (c *Cluster) UpdatePodGroup(g *api.PodGroup) error {
 		return c.zeroErr("UpdatePodGroup")
 	}
 	if err := g.Validate(); err != nil {
-		return fmt.Errorf("scheduling: UpdatePodGroup: %w", err)
+		return fmt.Errorf("cluster: UpdatePodGroup: %w", err)
 	}
 	if _, ok := c.podGroups[g.Key()]; !ok {
-		return fmt.Errorf("scheduling: UpdatePodGroup: unknown PodGroup %s", g.Key())
+		return fmt.Errorf("cluster: UpdatePodGroup: unknown PodGroup %s", g.Key())
 	}
 	c.setPodGroup(g.Key(), g)
 	return nil
@@ -201,7 +201,7 @@ func (c *Cluster) DeletePodGroup(namespace, name string) error {
 	}
 	key := namespace + "/" + name
 	if _, ok := c.podGroups[key]; !ok {
-		return fmt.Errorf("scheduling: DeletePodGroup: unknown PodGroup %s", key)
+		return fmt.Errorf("cluster: DeletePodGroup: unknown PodGroup %s", key)
 	}
 	c.setPodGroup(key, nil)
 	return nil

@@ -15,7 +15,7 @@ func (c *Cluster) UpdateNodeLoad(l *api.NodeLoad) error {
 		return c.zeroErr("UpdateNodeLoad")
 	}
 	if err := l.Validate(); err != nil {
-		return fmt.Errorf("scheduling: UpdateNodeLoad: %w", err)
+		return fmt.Errorf("cluster: UpdateNodeLoad: %w", err)
 	}
 	setCopy(c, c.loads, l.Name, l)
 	return nil

@@ -163,19 +163,19 @@ func (c *Cluster) AddStorageObject(o api.StorageObject) error {
 		return c.zeroErr("AddStorageObject")
 	}
 	if o == nil {
-		return fmt.Errorf("scheduling: AddStorageObject: nil object")
+		return fmt.Errorf("cluster: AddStorageObject: nil object")
 	}
 	if err := api.ValidateStorageObject(o); err != nil {
-		return fmt.Errorf("scheduling: AddStorageObject: %w", err)
+		return fmt.Errorf("cluster: AddStorageObject: %w", err)
 	}
 	k, ns, name := api.StorageObjectKey(o)
 	if _, ok := c.snap.StorageObject(k, ns, name); ok {
-		return fmt.Errorf("scheduling: AddStorageObject: %s already exists", k.Describe(ns, name))
+		return fmt.Errorf("cluster: AddStorageObject: %s already exists", k.Describe(ns, name))
 	}
 	cp := copyStorage(o)
 	c.defaultStorage(cp)
 	if err := c.setStorage(cp); err != nil {
-		return fmt.Errorf("scheduling: AddStorageObject: %w", err)
+		return fmt.Errorf("cluster: AddStorageObject: %w", err)
 	}
 	return nil
 }
@@ -187,19 +187,19 @@ func (c *Cluster) UpdateStorageObject(o api.StorageObject) error {
 		return c.zeroErr("UpdateStorageObject")
 	}
 	if o == nil {
-		return fmt.Errorf("scheduling: UpdateStorageObject: nil object")
+		return fmt.Errorf("cluster: UpdateStorageObject: nil object")
 	}
 	if err := api.ValidateStorageObject(o); err != nil {
-		return fmt.Errorf("scheduling: UpdateStorageObject: %w", err)
+		return fmt.Errorf("cluster: UpdateStorageObject: %w", err)
 	}
 	k, ns, name := api.StorageObjectKey(o)
 	if _, ok := c.snap.StorageObject(k, ns, name); !ok {
-		return fmt.Errorf("scheduling: UpdateStorageObject: unknown %s", k.Describe(ns, name))
+		return fmt.Errorf("cluster: UpdateStorageObject: unknown %s", k.Describe(ns, name))
 	}
 	cp := copyStorage(o)
 	c.defaultStorage(cp)
 	if err := c.setStorage(cp); err != nil {
-		return fmt.Errorf("scheduling: UpdateStorageObject: %w", err)
+		return fmt.Errorf("cluster: UpdateStorageObject: %w", err)
 	}
 	return nil
 }
@@ -213,7 +213,7 @@ func (c *Cluster) DeleteStorageObject(k api.StorageKind, ns, name string) (api.S
 	}
 	old, err := c.deleteStorage(k, ns, name)
 	if err != nil {
-		return nil, fmt.Errorf("scheduling: DeleteStorageObject: %w", err)
+		return nil, fmt.Errorf("cluster: DeleteStorageObject: %w", err)
 	}
 	return old, nil
 }
@@ -307,7 +307,7 @@ func (c *Cluster) BindPodVolumes(node string, pv *api.PodVolumes) error {
 	}
 	ni, ok := c.snap.Get(node)
 	if !ok {
-		return fmt.Errorf("scheduling: BindPodVolumes: node %q not found", node)
+		return fmt.Errorf("cluster: BindPodVolumes: node %q not found", node)
 	}
 	for _, b := range pv.StaticBindings {
 		cur, ok := c.snap.PersistentVolume(b.PV.Name)

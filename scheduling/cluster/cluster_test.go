@@ -442,7 +442,7 @@ func TestAssumeUnknownNodeNamesIt(t *testing.T) {
 	}
 	for _, node := range []string{"nope", ""} {
 		err := c.Assume("default", "a", node)
-		if want := fmt.Sprintf("scheduling: assume: pod default/a: node %q not found", node); err == nil || err.Error() != want {
+		if want := fmt.Sprintf("cluster: assume: pod default/a: node %q not found", node); err == nil || err.Error() != want {
 			t.Errorf("Assume on %q: %v, want %q", node, err, want)
 		}
 	}

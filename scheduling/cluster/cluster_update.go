@@ -18,31 +18,31 @@ func (c *Cluster) UpdatePod(pod *api.Pod) error {
 		return c.zeroErr("UpdatePod")
 	}
 	if pod == nil {
-		return errors.New("scheduling: UpdatePod: nil pod")
+		return errors.New("cluster: UpdatePod: nil pod")
 	}
 	key := pod.Key()
 	cp, ok := c.pods[key]
 	if !ok {
-		return fmt.Errorf("scheduling: UpdatePod: unknown pod %s", key)
+		return fmt.Errorf("cluster: UpdatePod: unknown pod %s", key)
 	}
 	old := cp.info.Pod
 	switch {
 	case cp.state == StatePending:
 		return c.UpdatePendingPod(pod)
 	case cp.state == StateAssumed:
-		return fmt.Errorf("scheduling: UpdatePod: pod %s is assumed on node %q (being bound); update it once bound", key, old.Spec.NodeName)
+		return fmt.Errorf("cluster: UpdatePod: pod %s is assumed on node %q (being bound); update it once bound", key, old.Spec.NodeName)
 	case pod.UID != old.UID:
-		return fmt.Errorf("scheduling: UpdatePod: pod %s: metadata.uid=%q: cannot change (was %q)", key, pod.UID, old.UID)
+		return fmt.Errorf("cluster: UpdatePod: pod %s: metadata.uid=%q: cannot change (was %q)", key, pod.UID, old.UID)
 	case pod.Spec.NodeName != old.Spec.NodeName:
-		return fmt.Errorf("scheduling: UpdatePod: pod %s: spec.nodeName=%q: cannot change (was %q)", key, pod.Spec.NodeName, old.Spec.NodeName)
+		return fmt.Errorf("cluster: UpdatePod: pod %s: spec.nodeName=%q: cannot change (was %q)", key, pod.Spec.NodeName, old.Spec.NodeName)
 	}
 	if err := api.ValidatePod(pod); err != nil {
-		return fmt.Errorf("scheduling: UpdatePod: %w", err)
+		return fmt.Errorf("cluster: UpdatePod: %w", err)
 	}
 	p := *pod
 	pi, err := c.KubeVersion().NewPodInfo(&p)
 	if err != nil {
-		return fmt.Errorf("scheduling: UpdatePod: %w", err)
+		return fmt.Errorf("cluster: UpdatePod: %w", err)
 	}
 	if err := c.snapRemove(cp.info); err != nil {
 		return err
@@ -62,28 +62,28 @@ func (c *Cluster) UpdatePendingPod(pod *api.Pod) error {
 		return c.zeroErr("UpdatePendingPod")
 	}
 	if pod == nil {
-		return errors.New("scheduling: UpdatePendingPod: nil pod")
+		return errors.New("cluster: UpdatePendingPod: nil pod")
 	}
 	key := pod.Key()
 	cp, ok := c.pods[key]
 	if !ok {
-		return fmt.Errorf("scheduling: UpdatePendingPod: unknown pod %s", key)
+		return fmt.Errorf("cluster: UpdatePendingPod: unknown pod %s", key)
 	}
 	switch {
 	case cp.state != StatePending:
-		return fmt.Errorf("scheduling: UpdatePendingPod: pod %s is %s, not pending", key, cp.state)
+		return fmt.Errorf("cluster: UpdatePendingPod: pod %s is %s, not pending", key, cp.state)
 	case pod.UID != cp.info.Pod.UID:
-		return fmt.Errorf("scheduling: UpdatePendingPod: pod %s: uid %q -> %q: may not change", key, cp.info.Pod.UID, pod.UID)
+		return fmt.Errorf("cluster: UpdatePendingPod: pod %s: uid %q -> %q: may not change", key, cp.info.Pod.UID, pod.UID)
 	case pod.Spec.NodeName != "":
-		return fmt.Errorf("scheduling: UpdatePendingPod: pod %s: spec.nodeName=%q: a pending pod names no node", key, pod.Spec.NodeName)
+		return fmt.Errorf("cluster: UpdatePendingPod: pod %s: spec.nodeName=%q: a pending pod names no node", key, pod.Spec.NodeName)
 	}
 	if err := api.ValidatePod(pod); err != nil {
-		return fmt.Errorf("scheduling: UpdatePendingPod: %w", err)
+		return fmt.Errorf("cluster: UpdatePendingPod: %w", err)
 	}
 	p := *pod
 	pi, err := c.KubeVersion().NewPodInfo(&p)
 	if err != nil {
-		return fmt.Errorf("scheduling: UpdatePendingPod: %w", err)
+		return fmt.Errorf("cluster: UpdatePendingPod: %w", err)
 	}
 	c.setPod(key, &Entry{info: pi, state: StatePending})
 	return nil

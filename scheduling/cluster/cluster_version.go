@@ -30,7 +30,7 @@ func (c *Cluster) SetKubeVersion(v framework.KubeVersion) error {
 	case c.snap == nil:
 		return c.zeroErr("SetKubeVersion")
 	case v.IsZero():
-		return errors.New("scheduling: Cluster.SetKubeVersion: the zero KubeVersion names no release")
+		return errors.New("cluster: Cluster.SetKubeVersion: the zero KubeVersion names no release")
 	}
 	was, rule := c.KubeVersion().StatusRule(), v.StatusRule()
 	if was == rule {
@@ -38,7 +38,7 @@ func (c *Cluster) SetKubeVersion(v framework.KubeVersion) error {
 		return nil
 	}
 	if c.forking() {
-		return fmt.Errorf("scheduling: Cluster.SetKubeVersion(%s): the cluster is forked; set the release before Fork", v)
+		return fmt.Errorf("cluster: Cluster.SetKubeVersion(%s): the cluster is forked; set the release before Fork", v)
 	}
 	c.version = v
 	for key, e := range c.pods {

@@ -36,10 +36,10 @@ func (c *Cluster) AddWorkloadPodGroup(g *api.WorkloadPodGroup) error {
 		return c.zeroErr("AddWorkloadPodGroup")
 	}
 	if err := g.Validate(); err != nil {
-		return fmt.Errorf("scheduling: AddWorkloadPodGroup: %w", err)
+		return fmt.Errorf("cluster: AddWorkloadPodGroup: %w", err)
 	}
 	if _, dup := c.wpodGroups[g.Key()]; dup {
-		return fmt.Errorf("scheduling: AddWorkloadPodGroup: PodGroup %s already exists", g.Key())
+		return fmt.Errorf("cluster: AddWorkloadPodGroup: PodGroup %s already exists", g.Key())
 	}
 	c.setWorkloadPodGroup(g.Key(), g)
 	return nil
@@ -53,14 +53,14 @@ func (c *Cluster) UpdateWorkloadPodGroup(g *api.WorkloadPodGroup) error {
 		return c.zeroErr("UpdateWorkloadPodGroup")
 	}
 	if err := g.Validate(); err != nil {
-		return fmt.Errorf("scheduling: UpdateWorkloadPodGroup: %w", err)
+		return fmt.Errorf("cluster: UpdateWorkloadPodGroup: %w", err)
 	}
 	old, ok := c.wpodGroups[g.Key()]
 	if !ok {
-		return fmt.Errorf("scheduling: UpdateWorkloadPodGroup: unknown PodGroup %s", g.Key())
+		return fmt.Errorf("cluster: UpdateWorkloadPodGroup: unknown PodGroup %s", g.Key())
 	}
 	if !reflect.DeepEqual(old.Spec, g.Spec) {
-		return fmt.Errorf("scheduling: UpdateWorkloadPodGroup: PodGroup %s: spec: field is immutable", g.Key())
+		return fmt.Errorf("cluster: UpdateWorkloadPodGroup: PodGroup %s: spec: field is immutable", g.Key())
 	}
 	c.setWorkloadPodGroup(g.Key(), g)
 	return nil
@@ -74,7 +74,7 @@ func (c *Cluster) DeleteWorkloadPodGroup(namespace, name string) error {
 	}
 	key := namespace + "/" + name
 	if _, ok := c.wpodGroups[key]; !ok {
-		return fmt.Errorf("scheduling: DeleteWorkloadPodGroup: unknown PodGroup %s", key)
+		return fmt.Errorf("cluster: DeleteWorkloadPodGroup: unknown PodGroup %s", key)
 	}
 	c.setWorkloadPodGroup(key, nil)
 	return nil
@@ -139,11 +139,11 @@ func (c *Cluster) AddWorkload(w *api.Workload) error {
 		return c.zeroErr("AddWorkload")
 	}
 	if err := w.Validate(); err != nil {
-		return fmt.Errorf("scheduling: AddWorkload: %w", err)
+		return fmt.Errorf("cluster: AddWorkload: %w", err)
 	}
 	key := w.Namespace + "/" + w.Name
 	if _, dup := c.workloads[key]; dup {
-		return fmt.Errorf("scheduling: AddWorkload: Workload %s already exists", key)
+		return fmt.Errorf("cluster: AddWorkload: Workload %s already exists", key)
 	}
 	c.setWorkload(key, w)
 	return nil
@@ -156,11 +156,11 @@ func (c *Cluster) UpdateWorkload(w *api.Workload) error {
 		return c.zeroErr("UpdateWorkload")
 	}
 	if err := w.Validate(); err != nil {
-		return fmt.Errorf("scheduling: UpdateWorkload: %w", err)
+		return fmt.Errorf("cluster: UpdateWorkload: %w", err)
 	}
 	key := w.Namespace + "/" + w.Name
 	if _, ok := c.workloads[key]; !ok {
-		return fmt.Errorf("scheduling: UpdateWorkload: unknown Workload %s", key)
+		return fmt.Errorf("cluster: UpdateWorkload: unknown Workload %s", key)
 	}
 	c.setWorkload(key, w)
 	return nil
@@ -174,7 +174,7 @@ func (c *Cluster) DeleteWorkload(namespace, name string) error {
 	}
 	key := namespace + "/" + name
 	if _, ok := c.workloads[key]; !ok {
-		return fmt.Errorf("scheduling: DeleteWorkload: unknown Workload %s", key)
+		return fmt.Errorf("cluster: DeleteWorkload: unknown Workload %s", key)
 	}
 	c.setWorkload(key, nil)
 	return nil

@@ -17,7 +17,7 @@ func TestConfigResourceListArgs(t *testing.T) {
 	} {
 		cfg := "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- schedulerName: default-scheduler\n" +
 			"  plugins: {score: {enabled: [{name: TargetLoadPacking}]}}\n  pluginConfig:\n  - name: TargetLoadPacking\n    args: {" + tc.args + "}\n"
-		if _, err := LoadConfig([]byte(cfg)); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := Load([]byte(cfg)); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want %q", tc.args, err, tc.want)
 		}
 	}

@@ -3,6 +3,7 @@ package configfile
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/schedkit/schedkit/filter/dynamicresources"
 	"maps"
 	"reflect"
 	"slices"
@@ -12,6 +13,11 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/filter/defaultpreemption"
+	"github.com/schedkit/schedkit/filter/interpodaffinity"
+	"github.com/schedkit/schedkit/filter/nodeaffinity"
+	"github.com/schedkit/schedkit/filter/noderesources"
+	"github.com/schedkit/schedkit/filter/podtopologyspread"
+	"github.com/schedkit/schedkit/filter/volumebinding"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling"
@@ -31,7 +37,7 @@ type args struct {
 	// verr is the args' validation error (already rebased onto path).
 	verr error
 	// atBuild says verr is reported only when the plugin is enabled, as
-	// kube-scheduler v1.36 validates NodeResourcesFit args only in the
+	// kube-scheduler validates NodeResourcesFit args only in the
 	// plugin's constructor (its validation table keys them under the wrong
 	// name) and Koordinator validates LoadAwareScheduling args in New.
 	atBuild bool
@@ -46,19 +52,19 @@ type codec struct {
 	atBuild bool
 }
 
-// codecs are the args kinds of kube-scheduler v1.36 and Koordinator that
+// codecs are the args kinds of kube-scheduler and Koordinator that
 // schedkit decodes into versioned wire types.
 func codecs() map[string]codec {
 	return map[string]codec{
-		config.NodeResourcesFitName:                {decode: decodeNRF, typ: reflect.TypeFor[config.NodeResourcesFitArgs](), atBuild: true},
-		config.NodeResourcesBalancedAllocationName: {decode: decodeBA, typ: reflect.TypeFor[config.NodeResourcesBalancedAllocationArgs]()},
-		config.PodTopologySpreadName:               {decode: decodePTS, typ: reflect.TypeFor[config.PodTopologySpreadArgs]()},
-		config.InterPodAffinityName:                {decode: decodeIPA, typ: reflect.TypeFor[config.InterPodAffinityArgs]()},
-		config.NodeAffinityName:                    {decode: decodeNA, typ: reflect.TypeFor[config.NodeAffinityArgs]()},
+		config.NodeResourcesFitName:                {decode: decodeNRF, typ: reflect.TypeFor[noderesources.NodeResourcesFitArgs](), atBuild: true},
+		config.NodeResourcesBalancedAllocationName: {decode: decodeBA, typ: reflect.TypeFor[noderesources.NodeResourcesBalancedAllocationArgs]()},
+		config.PodTopologySpreadName:               {decode: decodePTS, typ: reflect.TypeFor[podtopologyspread.PodTopologySpreadArgs]()},
+		config.InterPodAffinityName:                {decode: decodeIPA, typ: reflect.TypeFor[interpodaffinity.InterPodAffinityArgs]()},
+		config.NodeAffinityName:                    {decode: decodeNA, typ: reflect.TypeFor[nodeaffinity.NodeAffinityArgs]()},
 		config.LoadAwareSchedulingName:             {decode: decodeLA, typ: reflect.TypeFor[config.LoadAwareSchedulingArgs](), atBuild: true},
 		config.DefaultPreemptionName:               {decode: decodeDP, typ: reflect.TypeFor[defaultpreemption.DefaultPreemptionArgs]()},
 		config.VolumeBindingName:                   volumeBindingCodec(false),
-		dynamicResourcesName:                       {decode: decodeDRA, typ: reflect.TypeFor[config.DynamicResourcesArgs]()},
+		dynamicResourcesName:                       {decode: decodeDRA, typ: reflect.TypeFor[dynamicresources.DynamicResourcesArgs]()},
 	}
 }
 
@@ -68,10 +74,10 @@ func codecs() map[string]codec {
 // allowed (ValidateVolumeBindingArgsWithOptions).
 func volumeBindingCodec(storageCapacityScoring bool) codec {
 	return codec{decode: func(path string, v any) (any, any, error, error) {
-		def := config.DefaultVolumeBindingArgs()
+		def := volumebinding.DefaultVolumeBindingArgs()
 		def.StorageCapacityScoring = &storageCapacityScoring
 		return decodeGeneric(path, v, def)
-	}, typ: reflect.TypeFor[config.VolumeBindingArgs]()}
+	}, typ: reflect.TypeFor[volumebinding.VolumeBindingArgs]()}
 }
 
 // stripTypeMeta removes apiVersion and kind from an args object,
@@ -241,18 +247,18 @@ func resOut(in []config.ResourceSpec) []resourceSpec {
 	return out
 }
 
-// decodeNRF: kube-scheduler v1.36 SetDefaults_NodeResourcesFitArgs (via
-// config.NodeResourcesFitArgs.SetDefaults, which reproduces it).
+// decodeNRF: kube-scheduler's SetDefaults_NodeResourcesFitArgs (via
+// noderesources.NodeResourcesFitArgs.SetDefaults, which reproduces it).
 func decodeNRF(path string, v any) (any, any, error, error) {
 	var w nodeResourcesFitArgs
 	if err := decodeStrict(path, v, &w); err != nil {
 		return nil, nil, nil, err
 	}
-	a := config.NodeResourcesFitArgs{IgnoredResources: w.IgnoredResources, IgnoredResourceGroups: w.IgnoredResourceGroups}
+	a := noderesources.NodeResourcesFitArgs{IgnoredResources: w.IgnoredResources, IgnoredResourceGroups: w.IgnoredResourceGroups}
 	if s := w.ScoringStrategy; s != nil {
-		a.ScoringStrategy = &config.ScoringStrategy{Type: config.ScoringStrategyType(s.Type), Resources: resIn(s.Resources)}
+		a.ScoringStrategy = &noderesources.ScoringStrategy{Type: noderesources.ScoringStrategyType(s.Type), Resources: resIn(s.Resources)}
 		if r := s.RequestedToCapacityRatio; r != nil {
-			p := &config.RequestedToCapacityRatioParam{}
+			p := &noderesources.RequestedToCapacityRatioParam{}
 			for _, sp := range r.Shape {
 				p.Shape = append(p.Shape, config.UtilizationShapePoint{Utilization: sp.Utilization, Score: sp.Score})
 			}
@@ -274,43 +280,43 @@ func decodeNRF(path string, v any) (any, any, error, error) {
 	return a, out, rebase(path, a.Validate()), nil
 }
 
-// decodeBA: kube-scheduler v1.36 SetDefaults_NodeResourcesBalancedAllocationArgs
+// decodeBA: kube-scheduler's SetDefaults_NodeResourcesBalancedAllocationArgs
 // plus schedkit's mode (printed only when it is not the default Delta).
 func decodeBA(path string, v any) (any, any, error, error) {
 	var w balancedAllocationArgs
 	if err := decodeStrict(path, v, &w); err != nil {
 		return nil, nil, nil, err
 	}
-	a := config.NodeResourcesBalancedAllocationArgs{Resources: resIn(w.Resources), Mode: config.BalancedAllocationMode(w.Mode)}
+	a := noderesources.NodeResourcesBalancedAllocationArgs{Resources: resIn(w.Resources), Mode: noderesources.BalancedAllocationMode(w.Mode)}
 	a.SetDefaults()
 	out := balancedAllocationArgs{Resources: resOut(a.Resources)}
-	if a.Mode != config.BalancedAllocationDelta {
+	if a.Mode != noderesources.BalancedAllocationDelta {
 		out.Mode = string(a.Mode)
 	}
 	return a, out, rebase(path, a.Validate()), nil
 }
 
-// decodePTS: kube-scheduler v1.36 SetDefaults_PodTopologySpreadArgs
+// decodePTS: kube-scheduler's SetDefaults_PodTopologySpreadArgs
 // (defaultingType System when empty).
 func decodePTS(path string, v any) (any, any, error, error) {
 	var w podTopologySpreadArgs
 	if err := decodeStrict(path, v, &w); err != nil {
 		return nil, nil, nil, err
 	}
-	a := config.PodTopologySpreadArgs{DefaultConstraints: w.DefaultConstraints, DefaultingType: config.PodTopologySpreadConstraintsDefaulting(w.DefaultingType)}
+	a := podtopologyspread.PodTopologySpreadArgs{DefaultConstraints: w.DefaultConstraints, DefaultingType: podtopologyspread.PodTopologySpreadConstraintsDefaulting(w.DefaultingType)}
 	a.SetDefaults()
 	out := podTopologySpreadArgs{DefaultConstraints: a.DefaultConstraints, DefaultingType: string(a.DefaultingType)}
 	return a, out, rebase(path, a.Validate()), nil
 }
 
-// decodeIPA: kube-scheduler v1.36 SetDefaults_InterPodAffinityArgs: an
+// decodeIPA: kube-scheduler's SetDefaults_InterPodAffinityArgs: an
 // absent hardPodAffinityWeight becomes 1; an explicit 0 stays 0 (valid).
 func decodeIPA(path string, v any) (any, any, error, error) {
 	var w interPodAffinityArgs
 	if err := decodeStrict(path, v, &w); err != nil {
 		return nil, nil, nil, err
 	}
-	a := config.DefaultInterPodAffinityArgs()
+	a := interpodaffinity.DefaultInterPodAffinityArgs()
 	if w.HardPodAffinityWeight != nil {
 		a.HardPodAffinityWeight = *w.HardPodAffinityWeight
 	}
@@ -327,12 +333,12 @@ func decodeNA(path string, v any) (any, any, error, error) {
 	if err := decodeStrict(path, v, &w); err != nil {
 		return nil, nil, nil, err
 	}
-	a := config.NodeAffinityArgs{AddedAffinity: w.AddedAffinity}
+	a := nodeaffinity.NodeAffinityArgs{AddedAffinity: w.AddedAffinity}
 	a.SetDefaults()
 	return a, nodeAffinityArgs{AddedAffinity: a.AddedAffinity}, rebase(path, a.Validate()), nil
 }
 
-// decodeDP: kube-scheduler v1.36 SetDefaults_DefaultPreemptionArgs
+// decodeDP: kube-scheduler's SetDefaults_DefaultPreemptionArgs
 // (minCandidateNodesPercentage 10, minCandidateNodesAbsolute 100 when
 // absent; an explicit 0 stays) and ValidateDefaultPreemptionArgs (through
 // defaultpreemption.DefaultPreemptionArgs.Validate).
@@ -517,8 +523,8 @@ func (l *loader) kubeUnmodelled(name string) bool {
 	return !registered && slices.Contains(kubeUnmodelled, name)
 }
 
-// withKubeUnmodelled is kube-scheduler v1.36's applyFeatureGates for the
-// gates on by default: NodeDeclaredFeatures appended, then
+// withKubeUnmodelled is kube-scheduler's applyFeatureGates for the gates on
+// by default (alike in v1.36 and v1.37): NodeDeclaredFeatures appended, then
 // DynamicResources (weight 2) inserted before DefaultPreemption when the
 // list holds it. A plugin the list already holds is not added again.
 func withKubeUnmodelled(mp []scheduling.WeightedPlugin) []scheduling.WeightedPlugin {
@@ -537,19 +543,19 @@ func withKubeUnmodelled(mp []scheduling.WeightedPlugin) []scheduling.WeightedPlu
 	return out
 }
 
-// dynamicResourcesArgs is kube-scheduler v1.36's DynamicResourcesArgs
+// dynamicResourcesArgs is kube-scheduler's DynamicResourcesArgs
 // (kubescheduler.config.k8s.io/v1).
 type dynamicResourcesArgs struct {
 	FilterTimeout  *duration `json:"filterTimeout,omitempty"`
 	BindingTimeout *duration `json:"bindingTimeout,omitempty"`
 }
 
-// decodeDRA: kube-scheduler v1.36's SetDefaults_DynamicResourcesArgs
-// and ValidateDynamicResourcesArgs with the default feature gates
-// (DRASchedulerFilterTimeout, DRADeviceBindingConditions and
-// DRAResourceClaimDeviceStatus on): filterTimeout 10s and bindingTimeout
-// 10m when absent; filterTimeout must not be negative and bindingTimeout
-// must be at least 1s. The plugin gets them as config.DynamicResourcesArgs.
+// decodeDRA: kube-scheduler's SetDefaults_DynamicResourcesArgs and
+// ValidateDynamicResourcesArgs with the default feature gates of v1.36 and
+// v1.37 (DRASchedulerFilterTimeout, DRADeviceBindingConditions and
+// DRAResourceClaimDeviceStatus on): filterTimeout 10s and bindingTimeout 10m
+// when absent; filterTimeout must not be negative and bindingTimeout must be
+// at least 1s. The plugin gets them as dynamicresources.DynamicResourcesArgs.
 func decodeDRA(path string, v any) (any, any, error, error) {
 	var w dynamicResourcesArgs
 	if err := decodeStrict(path, v, &w); err != nil {
@@ -572,7 +578,7 @@ func decodeDRA(path string, v any) (any, any, error, error) {
 	if len(errs) > 0 {
 		verr = errs.err()
 	}
-	return config.DynamicResourcesArgs{FilterTimeout: w.FilterTimeout.Duration, BindingTimeout: w.BindingTimeout.Duration}, w, verr, nil
+	return dynamicresources.DynamicResourcesArgs{FilterTimeout: w.FilterTimeout.Duration, BindingTimeout: w.BindingTimeout.Duration}, w, verr, nil
 }
 
 // kubeRemoved are the plugins kube-scheduler's v1 validation rejects as

@@ -16,16 +16,17 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter/volumebinding"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/scheduling"
 	"github.com/schedkit/schedkit/scheduling/extender"
 )
 
 // Configuration is a loaded KubeSchedulerConfiguration: ready profiles and
-// the scheduler-wide settings, with every default applied as
-// kube-scheduler v1.36 applies them.
+// the scheduler-wide settings, with every default applied as kube-scheduler
+// applies them (the defaults are alike in v1.36 and v1.37).
 //
-//	cfg, err := configfile.LoadConfigFile("config.yaml")
+//	cfg, err := configfile.LoadFile("config.yaml")
 //	s, err := scheduling.New(cluster, cfg.Registry(), cfg.Profiles, cfg.SchedulerOptions()...)
 type Configuration struct {
 	// Profiles are the resolved profiles, in file order: each extension
@@ -59,7 +60,7 @@ type Configuration struct {
 func (c *Configuration) KubeVersion() framework.KubeVersion { return c.version }
 
 // Registry returns a new registry holding the plugins the configuration was
-// loaded against (DefaultPlugins unless WithConfigPlugins said otherwise).
+// loaded against (DefaultPlugins unless WithPlugins said otherwise).
 func (c *Configuration) Registry() *framework.Registry {
 	r := framework.NewRegistry()
 	for _, p := range c.specs {
@@ -68,10 +69,11 @@ func (c *Configuration) Registry() *framework.Registry {
 	return r
 }
 
-// SchedulerOptions returns the Options carrying the scheduler-wide settings
-// to New: the release (WithKubeVersion), parallelism,
-// percentageOfNodesToScore, the pod backoff bounds, the extenders and,
-// when the configuration was loaded with some, WithWorkloadFeatures.
+// SchedulerOptions returns the scheduling.Options carrying the
+// scheduler-wide settings to scheduling.New: the release
+// (scheduling.WithKubeVersion), parallelism, percentageOfNodesToScore, the
+// pod backoff bounds, the extenders and, when the configuration was loaded
+// with some, scheduling.WithWorkloadFeatures.
 func (c *Configuration) SchedulerOptions() []scheduling.Option {
 	exts := make([]framework.Extender, len(c.Extenders))
 	for i, e := range c.Extenders {
@@ -109,103 +111,104 @@ func (c *Configuration) SchedulerOptions() []scheduling.Option {
 func (c *Configuration) Write(w io.Writer) error {
 	j, err := json.Marshal(&c.written)
 	if err != nil {
-		return fmt.Errorf("scheduling: writing configuration: %w", err)
+		return fmt.Errorf("configfile: writing configuration: %w", err)
 	}
 	y, err := yaml.JSONToYAML(j)
 	if err != nil {
-		return fmt.Errorf("scheduling: writing configuration: %w", err)
+		return fmt.Errorf("configfile: writing configuration: %w", err)
 	}
 	_, err = w.Write(y)
 	return err
 }
 
-// ConfigOption changes how a configuration is loaded.
-type ConfigOption func(*loader)
+// Option changes how a configuration is loaded.
+type Option func(*loader)
 
-// WithConfigPlugins sets the plugins a configuration may name (default
-// DefaultPlugins()): add out-of-tree plugins with
-// WithConfigPlugins(append(DefaultPlugins(), mine...)...). A plugin's
+// WithPlugins sets the plugins a configuration may name (default
+// scheduling.PluginsFor the release loaded, WithKubeVersion): add
+// out-of-tree plugins with WithPlugins(append(scheduling.PluginsFor(v),
+// mine...)...). A plugin's
 // DefaultArgs, when set, is the type its pluginConfig args decode into
 // (strictly, over the default value; SetDefaults and Validate run when the
 // type implements config.Args).
-func WithConfigPlugins(specs ...scheduling.PluginSpec) ConfigOption {
-	return func(l *loader) { l.order = slices.Clone(specs) }
+func WithPlugins(specs ...scheduling.PluginSpec) Option {
+	return func(l *loader) { l.order, l.ownOrder = slices.Clone(specs), true }
 }
 
-// WithConfigDefaultPlugins sets the default multiPoint plugin list user
+// WithDefaultPlugins sets the default multiPoint plugin list user
 // plugin sets are merged with (default: DefaultMultiPointFor of the
 // release, WithKubeVersion, with kube's NodeDeclaredFeatures at its
-// place, see LoadConfig).
-func WithConfigDefaultPlugins(mp []scheduling.WeightedPlugin) ConfigOption {
+// place, see Load).
+func WithDefaultPlugins(mp []scheduling.WeightedPlugin) Option {
 	return func(l *loader) { l.defaults, l.ownDefaults = slices.Clone(mp), true }
 }
 
-// WithConfigWorkloadFeatures loads the configuration as kube-scheduler
+// WithWorkloadFeatures loads the configuration as kube-scheduler
 // v1.36 does with these alpha feature gates on (default: all off): the
 // default multiPoint list gains GangScheduling (GangScheduling gate) and
 // TopologyPlacementGenerator and PodGroupPodsCount with weight 1
 // (TopologyAwareWorkloadScheduling), appended in that order as kube's
 // applyFeatureGates appends them, and SchedulerOptions carries
-// WithWorkloadFeatures(f).
-func WithConfigWorkloadFeatures(f framework.WorkloadFeatures) ConfigOption {
+// scheduling.WithWorkloadFeatures(f).
+func WithWorkloadFeatures(f framework.WorkloadFeatures) Option {
 	return func(l *loader) { l.features = f }
 }
 
 // WithKubeVersion loads the configuration as kube-scheduler release v
 // loads it (default framework.DefaultKubeVersion): the default multiPoint
-// list is DefaultMultiPointFor(v) unless WithConfigDefaultPlugins replaces
+// list is DefaultMultiPointFor(v) unless WithDefaultPlugins replaces
 // it, plugins are built for v to learn their extension points, every
 // profile's KubeVersion is v, and SchedulerOptions carries
 // scheduling.WithKubeVersion(v).
-func WithKubeVersion(v framework.KubeVersion) ConfigOption {
+func WithKubeVersion(v framework.KubeVersion) Option {
 	return func(l *loader) { l.version = v }
 }
 
-// WithConfigStorageCapacityScoring loads the configuration as
+// WithStorageCapacityScoring loads the configuration as
 // kube-scheduler does with its StorageCapacityScoring feature gate on or
 // off (default: the release's, on from v1.37, where the gate is beta, off
 // in v1.36, where it is alpha): on, VolumeBinding's args default their
 // shape to {0: 10, 100: 0} and accept a shape, and VolumeBinding scores
-// (config.VolumeBindingArgs.StorageCapacityScoring); off, a shape is an
+// (volumebinding.VolumeBindingArgs.StorageCapacityScoring); off, a shape is an
 // error naming the gate. As in kube, the gate is not a field of the file's
 // VolumeBindingArgs.
-func WithConfigStorageCapacityScoring(on bool) ConfigOption {
+func WithStorageCapacityScoring(on bool) Option {
 	return func(l *loader) { l.storageCapacityScoring = &on }
 }
 
 // DefaultMaxProfiles is the number of profiles a configuration may hold
-// unless WithConfigMaxProfiles says otherwise. Each profile instantiates
+// unless WithMaxProfiles says otherwise. Each profile instantiates
 // its plugins (about 4 ms and 300 KB with kube's defaults), so a short
 // file of many profiles is costly; kube sets no bound, and a cluster runs
 // a handful.
 const DefaultMaxProfiles = 100
 
-// WithConfigMaxProfiles sets the most profiles a configuration may hold
-// (default DefaultMaxProfiles; n must be positive): past it LoadConfig
+// WithMaxProfiles sets the most profiles a configuration may hold
+// (default DefaultMaxProfiles; n must be positive): past it Load
 // fails naming the count and the bound, before building any profile.
-func WithConfigMaxProfiles(n int) ConfigOption {
+func WithMaxProfiles(n int) Option {
 	return func(l *loader) { l.maxProfiles = n }
 }
 
-// LoadConfigFile reads and loads a configuration file (see LoadConfig).
-func LoadConfigFile(path string, opts ...ConfigOption) (*Configuration, error) {
+// LoadFile reads and loads a configuration file (see Load).
+func LoadFile(path string, opts ...Option) (*Configuration, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("scheduling: %w", err)
+		return nil, fmt.Errorf("configfile: %w", err)
 	}
-	c, err := LoadConfig(data, opts...)
+	c, err := Load(data, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return c, nil
 }
 
-// LoadConfig loads a KubeSchedulerConfiguration (YAML or JSON) as
+// Load loads a KubeSchedulerConfiguration (YAML or JSON) as
 // the kube-scheduler release of WithKubeVersion (default v1.37) does, in
 // its three stages:
 //
 //   - decoding: apiVersion kubescheduler.config.k8s.io/v1 (v1beta3 and
-//     v1beta2 are read in the v1 shape, with v1.36's defaults; the fields
+//     v1beta2 are read in the v1 shape, with the v1 defaults; the fields
 //     those versions lack — multiPoint in v1beta2, preEnqueue,
 //     placementGenerate, placementScore, a profile's
 //     percentageOfNodesToScore, delayCacheUntilActive — and v1beta2's
@@ -227,7 +230,7 @@ func LoadConfigFile(path string, opts ...ConfigOption) (*Configuration, error) {
 //     NodeResourcesBalancedAllocation, PodTopologySpread and
 //     DynamicResources; the extenders' weights, managed resources and
 //     binders). Beyond kube, more than DefaultMaxProfiles profiles is an
-//     error (WithConfigMaxProfiles raises the bound), a backoff longer
+//     error (WithMaxProfiles raises the bound), a backoff longer
 //     than a time.Duration (podInitialBackoffSeconds or
 //     podMaxBackoffSeconds above 9223372036) is an error (kube's
 //     conversion wraps it around), a plugin name the registry does not
@@ -235,7 +238,7 @@ func LoadConfigFile(path string, opts ...ConfigOption) (*Configuration, error) {
 //     known ones (kube ignores unknown names in disabled lists and
 //     pluginConfig), and args for a plugin that takes none are an error.
 //     kube's default list also holds NodeDeclaredFeatures, which schedkit
-//     does not model: unless WithConfigDefaultPlugins replaces the list,
+//     does not model: unless WithDefaultPlugins replaces the list,
 //     it is merged and printed as kube has it, and may be enabled in
 //     multiPoint (kube's written configuration lists it there), but it
 //     never runs; enabling it at another extension point is an error.
@@ -248,8 +251,8 @@ func LoadConfigFile(path string, opts ...ConfigOption) (*Configuration, error) {
 //     (negative weights are allowed, but a plugin checked
 //     while the running total — which counts kube's default VolumeBinding
 //     and DynamicResources — is negative fails), placementScore weights
-//     likewise (kube v1.36's pod group points: see
-//     WithConfigWorkloadFeatures), one QueueSort, at least one Bind plugin
+//     likewise (kube's alpha pod group points: see
+//     WithWorkloadFeatures), one QueueSort, at least one Bind plugin
 //     and at most one placementGenerate plugin are required, and every
 //     profile must resolve
 //     to the same QueueSort plugin and args. Each profile keeps the args
@@ -262,8 +265,8 @@ func LoadConfigFile(path string, opts ...ConfigOption) (*Configuration, error) {
 //
 // Errors name the field path and value, e.g.
 // profiles[0].pluginConfig[1].args.usageThresholds.cpu: 120: must be within [0,100];
-// each such error is a *ConfigFieldError, whose Path the caller can read.
-func LoadConfig(data []byte, opts ...ConfigOption) (*Configuration, error) {
+// each such error is a *FieldError, whose Path the caller can read.
+func Load(data []byte, opts ...Option) (*Configuration, error) {
 	l, err := newLoader(opts)
 	if err != nil {
 		return nil, err
@@ -276,23 +279,26 @@ func LoadConfig(data []byte, opts ...ConfigOption) (*Configuration, error) {
 	}
 	c, err := l.load(data)
 	if err != nil {
-		return nil, fmt.Errorf("scheduling: configuration: %w", err)
+		return nil, fmt.Errorf("configfile: configuration: %w", err)
 	}
 	return c, nil
 }
 
 // newLoader returns a loader with the options applied: the default
 // multiPoint list of its release unless the caller set one.
-func newLoader(opts []ConfigOption) (*loader, error) {
-	l := &loader{order: scheduling.DefaultPlugins(), version: framework.DefaultKubeVersion, codecs: codecs(), maxProfiles: DefaultMaxProfiles}
+func newLoader(opts []Option) (*loader, error) {
+	l := &loader{version: framework.DefaultKubeVersion, codecs: codecs(), maxProfiles: DefaultMaxProfiles}
 	for _, o := range opts {
 		o(l)
 	}
 	if l.maxProfiles <= 0 {
-		return nil, fmt.Errorf("scheduling: configuration: WithConfigMaxProfiles(%d): must be positive", l.maxProfiles)
+		return nil, fmt.Errorf("configfile: configuration: WithMaxProfiles(%d): must be positive", l.maxProfiles)
 	}
 	if l.version.IsZero() {
-		return nil, errors.New("scheduling: configuration: WithKubeVersion: the zero KubeVersion names no release (use framework.DefaultKubeVersion or framework.ParseKubeVersion)")
+		return nil, errors.New("configfile: configuration: WithKubeVersion: the zero KubeVersion names no release (use framework.DefaultKubeVersion or framework.ParseKubeVersion)")
+	}
+	if !l.ownOrder {
+		l.order = scheduling.PluginsFor(l.version)
 	}
 	if !l.ownDefaults {
 		l.defaults = scheduling.DefaultMultiPointFor(l.version)
@@ -305,25 +311,27 @@ type loader struct {
 	// version is the kube-scheduler release the configuration is loaded
 	// as (WithKubeVersion).
 	version framework.KubeVersion
-	// maxProfiles bounds the profiles (WithConfigMaxProfiles).
+	// maxProfiles bounds the profiles (WithMaxProfiles).
 	maxProfiles int
 	order       []scheduling.PluginSpec
-	specs       map[string]scheduling.PluginSpec
-	names       []string // registered names, sorted
-	defaults    []scheduling.WeightedPlugin
-	// ownDefaults says the caller set defaults (WithConfigDefaultPlugins):
+	// ownOrder says the caller set the plugins (WithPlugins).
+	ownOrder bool
+	specs    map[string]scheduling.PluginSpec
+	names    []string // registered names, sorted
+	defaults []scheduling.WeightedPlugin
+	// ownDefaults says the caller set defaults (WithDefaultPlugins):
 	// kube's unmodelled default plugins are not added to them.
 	ownDefaults bool
 	codecs      map[string]codec
 	extOpts     []extender.Option
 	features    framework.WorkloadFeatures
-	// storageCapacityScoring is WithConfigStorageCapacityScoring's gate;
+	// storageCapacityScoring is WithStorageCapacityScoring's gate;
 	// nil follows version.
 	storageCapacityScoring *bool
 }
 
 func (l *loader) init() error {
-	scoring := config.StorageCapacityScoringDefault(l.version)
+	scoring := volumebinding.StorageCapacityScoringDefault(l.version)
 	if l.storageCapacityScoring != nil {
 		scoring = *l.storageCapacityScoring
 	}
@@ -331,10 +339,10 @@ func (l *loader) init() error {
 	l.specs = map[string]scheduling.PluginSpec{}
 	for _, p := range l.order {
 		if p.Name == "" || p.Factory == nil {
-			return fmt.Errorf("scheduling: configuration: plugin spec %q: empty name or nil factory", p.Name)
+			return fmt.Errorf("configfile: configuration: plugin spec %q: empty name or nil factory", p.Name)
 		}
 		if _, dup := l.specs[p.Name]; dup {
-			return fmt.Errorf("scheduling: configuration: plugin %q given twice", p.Name)
+			return fmt.Errorf("configfile: configuration: plugin %q given twice", p.Name)
 		}
 		l.specs[p.Name] = p
 		l.names = append(l.names, p.Name)
@@ -363,7 +371,7 @@ func (l *loader) load(data []byte) (*Configuration, error) {
 	}
 	var errs errorList
 	if len(f.Profiles) > l.maxProfiles {
-		errs.invalid("profiles", len(f.Profiles), fmt.Sprintf("more than %d profiles (WithConfigMaxProfiles)", l.maxProfiles))
+		errs.invalid("profiles", len(f.Profiles), fmt.Sprintf("more than %d profiles (WithMaxProfiles)", l.maxProfiles))
 		return nil, errs.err()
 	}
 	checkPodGroupPostFilter(f, l.version, &errs)
@@ -419,7 +427,7 @@ func (l *loader) load(data []byte) (*Configuration, error) {
 	return c, nil
 }
 
-// setDefaults applies kube-scheduler v1.36's
+// setDefaults applies kube-scheduler's
 // SetDefaults_KubeSchedulerConfiguration to the scheduler-wide fields (the
 // profiles are defaulted by defaultProfile).
 func setDefaults(f *file) {
@@ -559,7 +567,7 @@ func (l *loader) defaultProfile(path string, p *profile, def *plugins, errs *err
 // instantiated returns the args of the plugins the profile instantiates
 // (registered, or one of kube's unmodelled plugins, and enabled in some
 // plugin set, multiPoint included), sorted by plugin name: the
-// pluginConfig kube-scheduler v1.36's NewFramework captures for
+// pluginConfig kube-scheduler's NewFramework captures for
 // --write-config-to (framework/runtime/framework.go), which drops the args
 // of every other plugin. The others are still validated.
 func (st *profileState) instantiated(l *loader) []*args {
@@ -592,7 +600,7 @@ func (l *loader) checkEnabledName(path, name string, errs *errorList) {
 	}
 }
 
-// validate is kube-scheduler v1.36's ValidateKubeSchedulerConfiguration
+// validate is kube-scheduler's ValidateKubeSchedulerConfiguration
 // over the defaulted document (component-base's client-connection and
 // leader-election checks included), plus the args validations kube runs at
 // this stage.
@@ -723,7 +731,7 @@ func setString(s pluginSet) string {
 	return fmt.Sprintf("{enabled: %q, disabled: %q}", names(s.Enabled), names(s.Disabled))
 }
 
-// build resolves one profile (kube-scheduler v1.36 NewFramework).
+// build resolves one profile (kube-scheduler's NewFramework).
 func (l *loader) build(st *profileState, pct *int32) (framework.Profile, error) {
 	fail := func(format string, args ...any) (framework.Profile, error) {
 		return framework.Profile{}, fmt.Errorf("%s (schedulerName %q): %s", st.path, st.name, fmt.Sprintf(format, args...))
@@ -758,6 +766,8 @@ func (l *loader) build(st *profileState, pct *int32) (framework.Profile, error) 
 			return fail("initializing plugin %q: factory returned nil", name)
 		}
 		set := map[string]bool{}
+		// Probed, as kube's multiPoint expansion asks each plugin: a
+		// caller's PluginSpec may come from another release's table.
 		for _, pt := range scheduling.ExtensionPoints(pl) {
 			set[pt] = true
 		}

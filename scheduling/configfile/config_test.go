@@ -11,6 +11,10 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/filter/defaultpreemption"
+	"github.com/schedkit/schedkit/filter/interpodaffinity"
+	"github.com/schedkit/schedkit/filter/noderesources"
+	"github.com/schedkit/schedkit/filter/podtopologyspread"
+	"github.com/schedkit/schedkit/filter/volumebinding"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/resource"
@@ -22,8 +26,8 @@ import (
 const cfgHead = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
 
 // cfgSortSpecs adds a second queue-sort plugin to the default plugins.
-func cfgSortSpecs() ConfigOption {
-	return WithConfigPlugins(append(scheduling.DefaultPlugins(), cfgTSpec("OtherSort", "queueSort"))...)
+func cfgSortSpecs() Option {
+	return WithPlugins(append(scheduling.DefaultPlugins(), cfgTSpec("OtherSort", "queueSort"))...)
 }
 
 // TestConfigErrors: decoding, validation and build errors name the field
@@ -32,7 +36,7 @@ func TestConfigErrors(t *testing.T) {
 	tests := []struct {
 		name string
 		in   string
-		opts []ConfigOption
+		opts []Option
 		want []string
 	}{
 		{name: "empty", in: "", want: []string{"must be an object"}},
@@ -71,7 +75,7 @@ func TestConfigErrors(t *testing.T) {
 		{name: "no queue sort", in: cfgHead + "profiles:\n- plugins:\n    multiPoint:\n      disabled:\n      - name: PrioritySort\n",
 			want: []string{"exactly one queue sort plugin is required, got 0"}},
 		{name: "two queue sorts", in: cfgHead + "profiles:\n- plugins:\n    queueSort:\n      enabled:\n      - name: PrioritySort\n      - name: OtherSort\n",
-			opts: []ConfigOption{cfgSortSpecs()}, want: []string{"profiles[0].plugins.queueSort.enabled: 2: only one queue sort plugin can be enabled"}},
+			opts: []Option{cfgSortSpecs()}, want: []string{"profiles[0].plugins.queueSort.enabled: 2: only one queue sort plugin can be enabled"}},
 		{name: "no bind", in: cfgHead + "profiles:\n- plugins:\n    bind:\n      disabled:\n      - name: '*'\n",
 			want: []string{"at least one bind plugin is needed"}},
 		{name: "negative weight turning the total negative", in: cfgHead + "profiles:\n- plugins:\n    multiPoint:\n      enabled:\n      - name: TaintToleration\n        weight: -100\n",
@@ -83,10 +87,10 @@ func TestConfigErrors(t *testing.T) {
 			want: []string{"profiles[1].schedulerName: required (every profile needs one when there are several)"}},
 		{name: "empty schedulerName of a single profile", in: cfgHead + "profiles:\n- schedulerName: ''\n",
 			want: []string{`profiles[0].schedulerName: required (an empty value is not defaulted; omit the field for "default-scheduler")`}},
-		{name: "queueSort differs", opts: []ConfigOption{cfgSortSpecs()},
+		{name: "queueSort differs", opts: []Option{cfgSortSpecs()},
 			in:   cfgHead + "profiles:\n- schedulerName: a\n- schedulerName: b\n  plugins:\n    queueSort:\n      enabled:\n      - name: OtherSort\n      disabled:\n      - name: '*'\n",
 			want: []string{`profiles[1].plugins.queueSort: {enabled: ["OtherSort"], disabled: ["*"]}: must be the same for all profiles`}},
-		{name: "queueSort through multiPoint differs", opts: []ConfigOption{cfgSortSpecs()},
+		{name: "queueSort through multiPoint differs", opts: []Option{cfgSortSpecs()},
 			in:   cfgHead + "profiles:\n- schedulerName: a\n- schedulerName: b\n  plugins:\n    multiPoint:\n      enabled:\n      - name: OtherSort\n      disabled:\n      - name: PrioritySort\n",
 			want: []string{`profiles[1]: queue sort ["OtherSort"] (with its args) differs from profiles[0]'s ["PrioritySort"]`}},
 		{name: "duplicate pluginConfig", in: cfgHead + "profiles:\n- pluginConfig:\n  - name: NodeAffinity\n  - name: NodeAffinity\n",
@@ -145,7 +149,7 @@ func TestConfigErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := LoadConfig([]byte(tc.in), tc.opts...)
+			_, err := Load([]byte(tc.in), tc.opts...)
 			if err == nil {
 				t.Fatalf("no error, want %q", tc.want)
 			}
@@ -164,7 +168,7 @@ func TestConfigKubeBehaviour(t *testing.T) {
 	def := cfgListsOf(scheduling.DefaultProfile())
 	load := func(t *testing.T, in string) framework.Profile {
 		t.Helper()
-		c, err := LoadConfig([]byte(cfgHead + in))
+		c, err := Load([]byte(cfgHead + in))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -212,7 +216,7 @@ func TestConfigKubeBehaviour(t *testing.T) {
 	})
 	t.Run("hardPodAffinityWeight 0 is kept", func(t *testing.T) {
 		p := load(t, "profiles:\n- pluginConfig:\n  - name: InterPodAffinity\n    args:\n      hardPodAffinityWeight: 0\n")
-		if d := cmp.Diff(config.InterPodAffinityArgs{}, p.Args[config.InterPodAffinityName]); d != "" {
+		if d := cmp.Diff(interpodaffinity.InterPodAffinityArgs{}, p.Args[config.InterPodAffinityName]); d != "" {
 			t.Errorf("args (-want +got):\n%s", d)
 		}
 	})
@@ -234,14 +238,14 @@ func TestConfigKubeBehaviour(t *testing.T) {
 		}
 	})
 	t.Run("args carry apiVersion and kind; JSON input", func(t *testing.T) {
-		c, err := LoadConfig([]byte(`{"apiVersion":"kubescheduler.config.k8s.io/v1","kind":"KubeSchedulerConfiguration","parallelism":4,
+		c, err := Load([]byte(`{"apiVersion":"kubescheduler.config.k8s.io/v1","kind":"KubeSchedulerConfiguration","parallelism":4,
 			"profiles":[{"schedulerName":"j","percentageOfNodesToScore":30,"pluginConfig":[{"name":"NodeResourcesFit",
 			"args":{"apiVersion":"kubescheduler.config.k8s.io/v1","kind":"NodeResourcesFitArgs","ignoredResources":["example.com/foo"]}}]}]}`))
 		if err != nil {
 			t.Fatal(err)
 		}
 		p := c.Profiles[0]
-		want := config.DefaultNodeResourcesFitArgs()
+		want := noderesources.DefaultNodeResourcesFitArgs()
 		want.IgnoredResources = []string{"example.com/foo"}
 		if d := cmp.Diff(want, p.Args[config.NodeResourcesFitName]); d != "" {
 			t.Errorf("args (-want +got):\n%s", d)
@@ -251,7 +255,7 @@ func TestConfigKubeBehaviour(t *testing.T) {
 		}
 	})
 	t.Run("DefaultPreemption args are validated and printed, not passed to an unregistered plugin", func(t *testing.T) {
-		c, err := LoadConfig([]byte(cfgHead + "profiles:\n- pluginConfig:\n  - name: DefaultPreemption\n    args:\n      minCandidateNodesAbsolute: 0\n"))
+		c, err := Load([]byte(cfgHead + "profiles:\n- pluginConfig:\n  - name: DefaultPreemption\n    args:\n      minCandidateNodesAbsolute: 0\n"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -288,8 +292,8 @@ func TestConfigDefaultPreemption(t *testing.T) {
 			mp = append(mp, scheduling.WeightedPlugin{Name: config.DefaultPreemptionName})
 		}
 	}
-	opts := []ConfigOption{WithConfigPlugins(specs...), WithConfigDefaultPlugins(mp)}
-	c, err := LoadConfig([]byte(cfgHead+"profiles:\n- pluginConfig:\n  - name: DefaultPreemption\n    args:\n      minCandidateNodesAbsolute: 0\n"), opts...)
+	opts := []Option{WithPlugins(specs...), WithDefaultPlugins(mp)}
+	c, err := Load([]byte(cfgHead+"profiles:\n- pluginConfig:\n  - name: DefaultPreemption\n    args:\n      minCandidateNodesAbsolute: 0\n"), opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -304,7 +308,7 @@ func TestConfigDefaultPreemption(t *testing.T) {
 	if _, err := runtime.NewFramework(c.Registry(), p); err != nil {
 		t.Fatal(err)
 	}
-	c2, err := LoadConfig([]byte(cfgWriteString(t, c)), opts...)
+	c2, err := Load([]byte(cfgWriteString(t, c)), opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -312,7 +316,7 @@ func TestConfigDefaultPreemption(t *testing.T) {
 		t.Errorf("round trip (-first +second):\n%s", d)
 	}
 	// Without a pluginConfig entry, the defaults are added.
-	c3, err := LoadConfig([]byte(cfgHead), opts...)
+	c3, err := Load([]byte(cfgHead), opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -329,7 +333,7 @@ func TestConfigDefaultPreemption(t *testing.T) {
 // defaults) but completes estimatedScalingFactors with the missing cpu and
 // memory keys (SetDefaults_LoadAwareSchedulingArgs).
 func TestConfigArgsDefaulting(t *testing.T) {
-	c, err := LoadConfig([]byte(cfgHead + `profiles:
+	c, err := Load([]byte(cfgHead + `profiles:
 - plugins:
     multiPoint:
       enabled:
@@ -368,14 +372,14 @@ func TestConfigArgsDefaulting(t *testing.T) {
 	if *la.NodeMetricExpirationSeconds != 180 || !*la.FilterExpiredNodeMetrics || *la.EnableScheduleWhenNodeMetricsExpired {
 		t.Errorf("LoadAware scalar defaults: %+v", la)
 	}
-	fit := args[config.NodeResourcesFitName].(config.NodeResourcesFitArgs)
+	fit := args[config.NodeResourcesFitName].(noderesources.NodeResourcesFitArgs)
 	if d := cmp.Diff([]config.ResourceSpec{{Name: "cpu", Weight: 1}, {Name: "nvidia.com/gpu", Weight: 3}}, fit.ScoringStrategy.Resources); d != "" {
 		t.Errorf("NodeResourcesFit resources (-want +got):\n%s", d)
 	}
-	if got := args[config.PodTopologySpreadName].(config.PodTopologySpreadArgs).DefaultingType; got != config.SystemDefaulting {
+	if got := args[config.PodTopologySpreadName].(podtopologyspread.PodTopologySpreadArgs).DefaultingType; got != podtopologyspread.SystemDefaulting {
 		t.Errorf("defaultingType %q", got)
 	}
-	ba := args[config.NodeResourcesBalancedAllocationName].(config.NodeResourcesBalancedAllocationArgs)
+	ba := args[config.NodeResourcesBalancedAllocationName].(noderesources.NodeResourcesBalancedAllocationArgs)
 	if d := cmp.Diff([]config.ResourceSpec{{Name: "cpu", Weight: 1}}, ba.Resources); d != "" {
 		t.Errorf("BalancedAllocation resources (-want +got):\n%s", d)
 	}
@@ -402,7 +406,7 @@ func slicesContains(s []string, x string) bool {
 
 // TestConfigSchedulerOptions: the scheduler-wide settings reach New.
 func TestConfigSchedulerOptions(t *testing.T) {
-	c, err := LoadConfig([]byte(cfgHead + "parallelism: 3\npercentageOfNodesToScore: 40\npodInitialBackoffSeconds: 2\npodMaxBackoffSeconds: 20\n"))
+	c, err := Load([]byte(cfgHead + "parallelism: 3\npercentageOfNodesToScore: 40\npodInitialBackoffSeconds: 2\npodMaxBackoffSeconds: 20\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -433,7 +437,7 @@ func cfgSame(a, b *Configuration) string { return cmp.Diff(a, b, cfgSameOptions(
 
 // cfgSameOptions compare raw plugin args (json.RawMessage) as whole values:
 // go-cmp walks a byte slice element by element through its options and
-// diffs it as a sequence, which made FuzzLoadConfig's round-trip check
+// diffs it as a sequence, which made FuzzLoad's round-trip check
 // cost ten times the loading and printing it checks (and stalled the
 // fuzzer while it minimised valid inputs).
 func cfgSameOptions() cmp.Option {
@@ -448,9 +452,9 @@ func cfgSameOptions() cmp.Option {
 // TestConfigWriteRoundTrip: for every test file, the printed configuration
 // loads back to the same Configuration and prints identically.
 func TestConfigWriteRoundTrip(t *testing.T) {
-	four := WithConfigPlugins(append(scheduling.DefaultPlugins(), cfgTSpec("MyPlugin", "four"),
+	four := WithPlugins(append(scheduling.DefaultPlugins(), cfgTSpec("MyPlugin", "four"),
 		cfgTSpec("MyCustomPluginA", "score"), cfgTSpec("MyCustomPluginB", "score"))...)
-	files := map[string][]ConfigOption{
+	files := map[string][]Option{
 		"seed000_loadaware.yaml":             nil,
 		"seed004_minimal.yaml":               nil,
 		"seed004_score_custom.yaml":          {four},
@@ -465,7 +469,7 @@ func TestConfigWriteRoundTrip(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			c1 := cfgLoadTestdata(t, name, opts...)
 			out1 := cfgWriteString(t, c1)
-			c2, err := LoadConfig([]byte(out1), opts...)
+			c2, err := Load([]byte(out1), opts...)
 			if err != nil {
 				t.Fatalf("reloading:\n%s\n%v", out1, err)
 			}
@@ -482,7 +486,7 @@ func TestConfigWriteRoundTrip(t *testing.T) {
 // TestConfigVolumePlugins: a configuration that enables or configures the
 // volume plugins and SchedulingGates loads; VolumeBinding's args get
 // kube's defaults and validation (a shape only with the
-// StorageCapacityScoring gate, WithConfigStorageCapacityScoring, which is
+// StorageCapacityScoring gate, WithStorageCapacityScoring, which is
 // not a field of the args: kube's VolumeBindingArgs has
 // bindTimeoutSeconds and shape only, and its strict decoding refuses
 // anything else; SetDefaults_VolumeBindingArgs in
@@ -491,7 +495,7 @@ func TestConfigWriteRoundTrip(t *testing.T) {
 // v1.37 (TestConfigVolumeBindingByVersion).
 func TestConfigVolumePlugins(t *testing.T) {
 	load := func(in string) (*Configuration, error) {
-		return LoadConfig([]byte(cfgHead+in), WithKubeVersion(framework.KubeV136))
+		return Load([]byte(cfgHead+in), WithKubeVersion(framework.KubeV136))
 	}
 	c, err := load("profiles:\n- plugins:\n    preEnqueue:\n      enabled:\n      - name: SchedulingGates\n    filter:\n      enabled:\n      - name: VolumeZone\n  pluginConfig:\n  - name: VolumeBinding\n    args:\n      bindTimeoutSeconds: 0\n")
 	if err != nil {
@@ -501,7 +505,7 @@ func TestConfigVolumePlugins(t *testing.T) {
 	if d := cmp.Diff([]string{config.SchedulingGatesName, config.DynamicResourcesName}, p.PreEnqueue); d != "" {
 		t.Errorf("preEnqueue (-want +got):\n%s", d)
 	}
-	if got := p.Args[config.VolumeBindingName]; !cmp.Equal(got, config.VolumeBindingArgs{BindTimeoutSeconds: 0, StorageCapacityScoring: new(false)}) {
+	if got := p.Args[config.VolumeBindingName]; !cmp.Equal(got, volumebinding.VolumeBindingArgs{BindTimeoutSeconds: 0, StorageCapacityScoring: new(false)}) {
 		t.Errorf("VolumeBinding args %#v, want bindTimeoutSeconds 0 kept", got)
 	}
 	if _, err := runtime.NewFramework(c.Registry(), p, runtime.WithKubeVersion(c.KubeVersion())); err != nil {
@@ -516,7 +520,7 @@ func TestConfigVolumePlugins(t *testing.T) {
 	}
 	// With the gate, VolumeBinding's args (configured or not) get the
 	// default shape, and a shape of the file's is kept.
-	gate := WithConfigStorageCapacityScoring(true)
+	gate := WithStorageCapacityScoring(true)
 	for _, tc := range []struct {
 		in   string
 		want []config.UtilizationShapePoint
@@ -525,16 +529,16 @@ func TestConfigVolumePlugins(t *testing.T) {
 		{"profiles:\n- pluginConfig:\n  - name: VolumeBinding\n    args:\n      shape:\n      - utilization: 50\n        score: 4\n",
 			[]config.UtilizationShapePoint{{Utilization: 50, Score: 4}}},
 	} {
-		c, err := LoadConfig([]byte(cfgHead+tc.in), gate)
+		c, err := Load([]byte(cfgHead+tc.in), gate)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := config.VolumeBindingArgs{BindTimeoutSeconds: 600, StorageCapacityScoring: new(true), Shape: tc.want}
+		want := volumebinding.VolumeBindingArgs{BindTimeoutSeconds: 600, StorageCapacityScoring: new(true), Shape: tc.want}
 		if d := cmp.Diff(want, c.Profiles[0].Args[config.VolumeBindingName]); d != "" {
 			t.Errorf("args with capacity scoring for %q (-want +got):\n%s", tc.in, d)
 		}
 	}
-	if got, err := DecodePluginArgs(config.VolumeBindingName, nil, gate); err != nil || !got.(config.VolumeBindingArgs).CapacityScoring() {
+	if got, err := DecodePluginArgs(config.VolumeBindingName, nil, gate); err != nil || !got.(volumebinding.VolumeBindingArgs).CapacityScoring() {
 		t.Errorf("DecodePluginArgs with the gate: %#v, %v", got, err)
 	}
 	c, err = load("profiles:\n- plugins:\n    multiPoint:\n      disabled:\n      - name: SchedulingGates\n      - name: DynamicResources\n")
@@ -555,7 +559,7 @@ func TestConfigVolumePlugins(t *testing.T) {
 			t.Errorf("config:\n%s\nerr = %v, want %q", tc.in, err, tc.want)
 		}
 	}
-	if _, err := LoadConfig([]byte(cfgHead+"profiles:\n- pluginConfig:\n  - name: VolumeBinding\n    args:\n      shape:\n      - utilization: 50\n        score: 11\n"), gate); err == nil ||
+	if _, err := Load([]byte(cfgHead+"profiles:\n- pluginConfig:\n  - name: VolumeBinding\n    args:\n      shape:\n      - utilization: 50\n        score: 11\n"), gate); err == nil ||
 		!strings.Contains(err.Error(), "profiles[0].pluginConfig[0].args.shape[0].score: 11: not in valid range [0, 10]") {
 		t.Errorf("a bad shape with the gate: %v", err)
 	}
@@ -565,23 +569,23 @@ func TestConfigVolumePlugins(t *testing.T) {
 // with it VolumeBinding's default shape, follows the release loaded as
 // (alpha and off in v1.36, beta and on in v1.37: pkg/features
 // kube_features.go; SetDefaults_VolumeBindingArgs) unless
-// WithConfigStorageCapacityScoring sets it.
+// WithStorageCapacityScoring sets it.
 func TestConfigVolumeBindingByVersion(t *testing.T) {
 	shape := []config.UtilizationShapePoint{{Utilization: 0, Score: 10}, {Utilization: 100, Score: 0}}
 	for _, tc := range []struct {
 		name string
-		opts []ConfigOption
-		want config.VolumeBindingArgs
+		opts []Option
+		want volumebinding.VolumeBindingArgs
 	}{
-		{"v1.36", []ConfigOption{WithKubeVersion(framework.KubeV136)}, config.VolumeBindingArgs{BindTimeoutSeconds: 600, StorageCapacityScoring: new(false)}},
-		{"v1.37", []ConfigOption{WithKubeVersion(framework.KubeV137)}, config.VolumeBindingArgs{BindTimeoutSeconds: 600, StorageCapacityScoring: new(true), Shape: shape}},
-		{"default release", nil, config.VolumeBindingArgs{BindTimeoutSeconds: 600, StorageCapacityScoring: new(true), Shape: shape}},
-		{"v1.37 gate off", []ConfigOption{WithKubeVersion(framework.KubeV137), WithConfigStorageCapacityScoring(false)},
-			config.VolumeBindingArgs{BindTimeoutSeconds: 600, StorageCapacityScoring: new(false)}},
-		{"v1.36 gate on", []ConfigOption{WithConfigStorageCapacityScoring(true), WithKubeVersion(framework.KubeV136)},
-			config.VolumeBindingArgs{BindTimeoutSeconds: 600, StorageCapacityScoring: new(true), Shape: shape}},
+		{"v1.36", []Option{WithKubeVersion(framework.KubeV136)}, volumebinding.VolumeBindingArgs{BindTimeoutSeconds: 600, StorageCapacityScoring: new(false)}},
+		{"v1.37", []Option{WithKubeVersion(framework.KubeV137)}, volumebinding.VolumeBindingArgs{BindTimeoutSeconds: 600, StorageCapacityScoring: new(true), Shape: shape}},
+		{"default release", nil, volumebinding.VolumeBindingArgs{BindTimeoutSeconds: 600, StorageCapacityScoring: new(true), Shape: shape}},
+		{"v1.37 gate off", []Option{WithKubeVersion(framework.KubeV137), WithStorageCapacityScoring(false)},
+			volumebinding.VolumeBindingArgs{BindTimeoutSeconds: 600, StorageCapacityScoring: new(false)}},
+		{"v1.36 gate on", []Option{WithStorageCapacityScoring(true), WithKubeVersion(framework.KubeV136)},
+			volumebinding.VolumeBindingArgs{BindTimeoutSeconds: 600, StorageCapacityScoring: new(true), Shape: shape}},
 	} {
-		c, err := LoadConfig([]byte(cfgHead), tc.opts...)
+		c, err := Load([]byte(cfgHead), tc.opts...)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
@@ -598,7 +602,7 @@ func TestConfigPodGroupPostFilter(t *testing.T) {
 	doc := func(set string) []byte {
 		return []byte(cfgHead + "profiles:\n- plugins:\n    podGroupPostFilter: " + set + "\n")
 	}
-	if _, err := LoadConfig(doc("{}"), WithKubeVersion(framework.KubeV137)); err != nil {
+	if _, err := Load(doc("{}"), WithKubeVersion(framework.KubeV137)); err != nil {
 		t.Errorf("v1.37, empty set: %v", err)
 	}
 	for _, tc := range []struct {
@@ -609,7 +613,7 @@ func TestConfigPodGroupPostFilter(t *testing.T) {
 		{framework.KubeV136, "{}", `profiles[0].plugins.podGroupPostFilter: unknown field "podGroupPostFilter"`},
 		{framework.KubeV137, "{enabled: [{name: DefaultPreemption}]}", "profiles[0].plugins.podGroupPostFilter: schedkit does not run kube's PodGroupPostFilter extension point"},
 	} {
-		if _, err := LoadConfig(doc(tc.set), WithKubeVersion(tc.v)); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := Load(doc(tc.set), WithKubeVersion(tc.v)); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s, %s: err = %v, want %q", tc.v, tc.set, err, tc.want)
 		}
 	}

@@ -17,27 +17,27 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// ConfigFieldError is one error of a configuration file: the field path
+// FieldError is one error of a configuration file: the field path
 // in the file (kube's field.Path rendering:
 // profiles[0].pluginConfig[1].args.x) and what is wrong, the value first
-// when there is one. LoadConfig's error joins one or more of them (find
+// when there is one. Load's error joins one or more of them (find
 // the first with errors.As, all through Unwrap() []error).
-type ConfigFieldError struct {
+type FieldError struct {
 	path string
 	msg  string
 }
 
-// fieldError is the loader's short name for ConfigFieldError.
-type fieldError = ConfigFieldError
+// fieldError is the loader's short name for FieldError.
+type fieldError = FieldError
 
 // Path returns the field path, e.g. profiles[0].plugins.score ("" for an
 // error of the whole file).
-func (e *ConfigFieldError) Path() string { return e.path }
+func (e *FieldError) Path() string { return e.path }
 
 // Detail returns what is wrong with the field, without the path.
-func (e *ConfigFieldError) Detail() string { return e.msg }
+func (e *FieldError) Detail() string { return e.msg }
 
-func (e *ConfigFieldError) Error() string {
+func (e *FieldError) Error() string {
 	if e.path == "" {
 		return e.msg
 	}

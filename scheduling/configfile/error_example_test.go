@@ -7,10 +7,10 @@ import (
 	"github.com/schedkit/schedkit/scheduling/configfile"
 )
 
-// ExampleConfigFieldError finds the field paths of a configuration's
-// errors: LoadConfig joins one ConfigFieldError per problem.
-func ExampleConfigFieldError() {
-	_, err := configfile.LoadConfig([]byte(`
+// ExampleFieldError finds the field paths of a configuration's
+// errors: Load joins one FieldError per problem.
+func ExampleFieldError() {
+	_, err := configfile.Load([]byte(`
 apiVersion: kubescheduler.config.k8s.io/v1
 kind: KubeSchedulerConfiguration
 parallelism: 0
@@ -18,7 +18,7 @@ profiles:
 - schedulerName: a
   percentageOfNodesToScore: 120
 `))
-	var fe *configfile.ConfigFieldError
+	var fe *configfile.FieldError
 	if errors.As(err, &fe) {
 		fmt.Println("first:", fe.Path())
 	}

@@ -4,16 +4,17 @@ import (
 	"fmt"
 
 	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter/noderesources"
 	"github.com/schedkit/schedkit/scheduling/configfile"
 )
 
-// ExampleLoadConfig loads a bin-packing profile: NodeResourcesFit scores
+// ExampleLoad loads a bin-packing profile: NodeResourcesFit scores
 // with MostAllocated and weight 5, ImageLocality is switched off. Listing
 // NodeResourcesFit at score moves it in front of the other default score
 // plugins there (kube-scheduler's multiPoint precedence); the others keep
 // their default order and weights.
-func ExampleLoadConfig() {
-	cfg, err := configfile.LoadConfig([]byte(`
+func ExampleLoad() {
+	cfg, err := configfile.Load([]byte(`
 apiVersion: kubescheduler.config.k8s.io/v1
 kind: KubeSchedulerConfiguration
 percentageOfNodesToScore: 50
@@ -42,11 +43,11 @@ profiles:
 	for _, name := range p.Score {
 		fmt.Println(" ", name, p.Weights[name])
 	}
-	fit := p.Args[config.NodeResourcesFitName].(config.NodeResourcesFitArgs)
+	fit := p.Args[config.NodeResourcesFitName].(noderesources.NodeResourcesFitArgs)
 	fmt.Println("strategy:", fit.ScoringStrategy.Type, fit.ScoringStrategy.Resources)
 	fmt.Println("parallelism:", cfg.Parallelism, "percentageOfNodesToScore:", cfg.PercentageOfNodesToScore)
 
-	_, err = configfile.LoadConfig([]byte(`
+	_, err = configfile.Load([]byte(`
 apiVersion: kubescheduler.config.k8s.io/v1
 kind: KubeSchedulerConfiguration
 profiles:
@@ -68,5 +69,5 @@ profiles:
 	//   NodeResourcesBalancedAllocation 1
 	// strategy: MostAllocated [{cpu 1} {memory 1}]
 	// parallelism: 16 percentageOfNodesToScore: 50
-	// scheduling: configuration: profiles[0].pluginConfig[0].args.hardPodAffinityWeight: 120: not in valid range [0, 100]
+	// configfile: configuration: profiles[0].pluginConfig[0].args.hardPodAffinityWeight: 120: not in valid range [0, 100]
 }

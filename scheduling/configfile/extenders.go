@@ -9,6 +9,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter/noderesources"
 	"github.com/schedkit/schedkit/internal/validation"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling/extender"
@@ -84,7 +85,7 @@ func extenderFrom(c extender.Config) extenderEntry {
 	return e
 }
 
-// validateExtenders is kube-scheduler v1.36's validateExtenders
+// validateExtenders is kube-scheduler's validateExtenders
 // (apis/config/validation): a prioritizing extender needs a positive weight;
 // managed resources must be extended resource names, unique across all
 // extenders; at most one extender binds.
@@ -119,7 +120,7 @@ func validateExtenders(exts []extenderEntry, errs *errorList) {
 	}
 }
 
-// buildExtenders is kube-scheduler v1.36's buildExtenders
+// buildExtenders is kube-scheduler's buildExtenders
 // (pkg/scheduler/scheduler.go): it builds each extender's client (reading
 // its TLS files), orders the ignorable ones last, and makes every
 // profile's NodeResourcesFit ignore the resources marked
@@ -164,7 +165,7 @@ func (l *loader) buildExtenders(exts []extenderEntry, states []*profileState, pr
 		if a == nil {
 			return nil, &fieldError{path: join(st.path, "pluginConfig"), msg: fmt.Sprintf("can't find NodeResourcesFitArgs in plugin config (extenders mark %q ignoredByScheduler)", ignored)}
 		}
-		args, ok := a.value.(config.NodeResourcesFitArgs)
+		args, ok := a.value.(noderesources.NodeResourcesFitArgs)
 		if !ok {
 			return nil, &fieldError{path: join(st.path, "pluginConfig"), msg: fmt.Sprintf("want args to be of type NodeResourcesFitArgs, got %T", a.value)}
 		}
@@ -195,12 +196,12 @@ func (l *loader) buildExtenders(exts []extenderEntry, states []*profileState, pr
 // WithExtenderOptions applies opts to the client of every extender the
 // configuration names, e.g. extender.WithOwnNodes() to score the
 // scheduler's own NodeInfos (kubernetes/kubernetes#141781 fixed).
-func WithExtenderOptions(opts ...extender.Option) ConfigOption {
+func WithExtenderOptions(opts ...extender.Option) Option {
 	return func(l *loader) { l.extOpts = append(l.extOpts, opts...) }
 }
 
 // ExtenderConfigYAML returns a minimal KubeSchedulerConfiguration (v1)
-// naming the extenders, for a kube-scheduler's --config; LoadConfig reads it
+// naming the extenders, for a kube-scheduler's --config; Load reads it
 // back.
 func ExtenderConfigYAML(exts ...extender.Config) ([]byte, error) {
 	doc := struct {

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter/noderesources"
 	"github.com/schedkit/schedkit/scheduling/extender"
 )
 
@@ -66,7 +67,7 @@ func TestConfigExtenderErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := LoadConfig([]byte(cfgHead + tc.in))
+			_, err := Load([]byte(cfgHead + tc.in))
 			if err == nil {
 				t.Fatalf("no error, want %q", tc.want)
 			}
@@ -106,7 +107,7 @@ func TestConfigExtenders(t *testing.T) {
 - urlPrefix: ""
   weight: -3
 `
-	c, err := LoadConfig([]byte(in))
+	c, err := Load([]byte(in))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +130,7 @@ func TestConfigExtenders(t *testing.T) {
 		t.Fatalf("extenders (-want +got):\n%s", d)
 	}
 	v1b3 := strings.Replace(in, "/v1\n", "/v1beta3\n", 1)
-	if _, err := LoadConfig([]byte(v1b3)); err != nil {
+	if _, err := Load([]byte(v1b3)); err != nil {
 		t.Fatalf("v1beta3: %v", err)
 	}
 }
@@ -163,12 +164,12 @@ extenders:
   - name: example.com/nic
     ignoredByScheduler: true
 `
-	c, err := LoadConfig([]byte(in))
+	c, err := Load([]byte(in))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range c.Profiles {
-		a, ok := p.Args[config.NodeResourcesFitName].(config.NodeResourcesFitArgs)
+		a, ok := p.Args[config.NodeResourcesFitName].(noderesources.NodeResourcesFitArgs)
 		if !ok {
 			t.Fatalf("profile %s: NodeResourcesFit args %T", p.SchedulerName, p.Args[config.NodeResourcesFitName])
 		}
@@ -185,7 +186,7 @@ extenders:
 	if strings.Contains(out, "example.com/other") {
 		t.Errorf("written configuration keeps the replaced ignoredResources:\n%s", out)
 	}
-	c2, err := LoadConfig([]byte(out))
+	c2, err := Load([]byte(out))
 	if err != nil {
 		t.Fatalf("reloading:\n%s\n%v", out, err)
 	}

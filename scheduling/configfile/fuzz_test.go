@@ -15,16 +15,16 @@ import (
 	"github.com/schedkit/schedkit/scheduling"
 )
 
-func cfgFuzzOptions() ConfigOption {
-	return WithConfigPlugins(append(scheduling.DefaultPlugins(), cfgTSpec("MyPlugin", "four"),
+func cfgFuzzOptions() Option {
+	return WithPlugins(append(scheduling.DefaultPlugins(), cfgTSpec("MyPlugin", "four"),
 		cfgTSpec("MyCustomPluginA", "score"), cfgTSpec("MyCustomPluginB", "score"), cfgTSpec("OtherSort", "queueSort"))...)
 }
 
-// FuzzLoadConfig: no input makes LoadConfig panic, and every configuration
+// FuzzLoad: no input makes Load panic, and every configuration
 // it accepts prints to YAML that loads back and prints identically. The
 // seed corpus is testdata/config plus a few edge cases; docs/architecture.md
 // ("Fuzzing") says how to run it.
-func FuzzLoadConfig(f *testing.F) {
+func FuzzLoad(f *testing.F) {
 	files, err := filepath.Glob(filepath.Join("testdata", "config", "*.yaml"))
 	if err != nil || len(files) == 0 {
 		f.Fatalf("no seed files: %v", err)
@@ -57,7 +57,7 @@ func FuzzLoadConfig(f *testing.F) {
 		if len(data) > 4<<10 {
 			return
 		}
-		c, err := LoadConfig(data, opt)
+		c, err := Load(data, opt)
 		if err != nil {
 			return
 		}
@@ -65,7 +65,7 @@ func FuzzLoadConfig(f *testing.F) {
 		if err := c.Write(&b); err != nil {
 			t.Fatalf("write: %v", err)
 		}
-		c2, err := LoadConfig(b.Bytes(), opt)
+		c2, err := Load(b.Bytes(), opt)
 		if err != nil {
 			t.Fatalf("reloading the printed configuration:\n%s\n%v", b.String(), err)
 		}
@@ -218,12 +218,12 @@ func TestPropConfigRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c, err := LoadConfig(data, opt)
+		c, err := Load(data, opt)
 		if err != nil {
 			t.Skipf("not a valid configuration: %v", err)
 		}
 		out := cfgWriteString(t, c)
-		c2, err := LoadConfig([]byte(out), opt)
+		c2, err := Load([]byte(out), opt)
 		if err != nil {
 			t.Fatalf("reloading:\n%s\n%v", out, err)
 		}
@@ -241,18 +241,18 @@ func TestPropConfigRoundTrip(t *testing.T) {
 	})
 }
 
-// TestFuzzLoadConfigRoundTripIsCheap: FuzzLoadConfig's comparison of a
+// TestFuzzLoadRoundTripIsCheap: FuzzLoad's comparison of a
 // configuration with its reloaded print compares raw plugin args
 // (json.RawMessage) whole, at about 5,700 allocations for this file; walked
 // byte by byte through go-cmp's options it would cost about 71,000, ten
 // times the load and print it checks, and stall the fuzzer. The bound
 // leaves room for the configuration to grow, not for a byte-wise walk.
-func TestFuzzLoadConfigRoundTripIsCheap(t *testing.T) {
+func TestFuzzLoadRoundTripIsCheap(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join("testdata", "config", "seed000_loadaware.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := LoadConfig(b)
+	c, err := Load(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,7 +260,7 @@ func TestFuzzLoadConfigRoundTripIsCheap(t *testing.T) {
 	if err := c.Write(&out); err != nil {
 		t.Fatal(err)
 	}
-	c2, err := LoadConfig(out.Bytes())
+	c2, err := Load(out.Bytes())
 	if err != nil {
 		t.Fatal(err)
 	}

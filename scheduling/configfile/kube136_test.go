@@ -3,6 +3,7 @@ package configfile
 import (
 	"context"
 	"fmt"
+	"github.com/schedkit/schedkit/filter/dynamicresources"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter/podtopologyspread"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
@@ -31,14 +33,14 @@ func TestConfigPlacementPoints(t *testing.T) {
 		"profiles:\n- plugins:\n    placementScore:\n      disabled:\n      - name: '*'\n",
 		"profiles:\n- plugins:\n    placementGenerate:\n      disabled:\n      - name: NodeResourcesFit\n    placementScore: {}\n",
 	} {
-		c, err := LoadConfig([]byte(cfgHead + in))
+		c, err := Load([]byte(cfgHead + in))
 		if err != nil {
 			t.Fatalf("%s: %v", in, err)
 		}
 		if d := cmp.Diff(cfgListsOf(scheduling.DefaultProfile()), cfgListsOf(c.Profiles[0])); d != "" {
 			t.Errorf("%s: profile (-want +got):\n%s", in, d)
 		}
-		c2, err := LoadConfig([]byte(cfgWriteString(t, c)))
+		c2, err := Load([]byte(cfgWriteString(t, c)))
 		if err != nil {
 			t.Fatalf("reloading the printed configuration: %v", err)
 		}
@@ -54,7 +56,7 @@ func TestConfigPlacementPoints(t *testing.T) {
 		{"apiVersion: kubescheduler.config.k8s.io/v1beta3\nkind: KubeSchedulerConfiguration\nprofiles:\n- plugins:\n    placementScore: {}\n",
 			"profiles[0].plugins.placementScore: not a field of kubescheduler.config.k8s.io/v1beta3 (it needs kubescheduler.config.k8s.io/v1)"},
 	} {
-		_, err := LoadConfig([]byte(tc.in))
+		_, err := Load([]byte(tc.in))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want %q", tc.in, err, tc.want)
 		}
@@ -75,7 +77,7 @@ func TestConfigRequestedToCapacityRatioPaths(t *testing.T) {
 		{args + "        type: RequestedToCapacityRatio\n        requestedToCapacityRatio: {}\n",
 			"profiles[0].pluginConfig[0].args.scoringStrategy.requestedToCapacityRatio.shape: []: at least one point must be specified"},
 	} {
-		_, err := LoadConfig([]byte(cfgHead + tc.in))
+		_, err := Load([]byte(cfgHead + tc.in))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error\n%v\nwant it to contain\n%s", tc.in, err, tc.want)
 		}
@@ -113,7 +115,7 @@ func TestConfigNegativeWeightsAsKube(t *testing.T) {
 		{w: -12, disableVB: true},
 		{w: -13, disableVB: true, wantErr: `plugin "ImageLocality" weight 1, running total -100, wraps around`},
 	} {
-		c, err := LoadConfig([]byte(file(tc.w, tc.disableVB)))
+		c, err := Load([]byte(file(tc.w, tc.disableVB)))
 		if tc.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 				t.Errorf("weight %d (VolumeBinding disabled %v): error %v, want %q", tc.w, tc.disableVB, err, tc.wantErr)
@@ -179,7 +181,7 @@ func cfgRunNegative(t *testing.T, c *Configuration) {
 // (testdata/kubewrite/disabled_with_args pins what Write prints for such
 // a file.)
 func TestConfigArgsOfUnusedPlugins(t *testing.T) {
-	c, err := LoadConfig([]byte(cfgHead + `profiles:
+	c, err := Load([]byte(cfgHead + `profiles:
 - plugins:
     multiPoint:
       disabled:
@@ -207,12 +209,12 @@ func TestConfigArgsOfUnusedPlugins(t *testing.T) {
 			t.Errorf("profile args hold %s, which the profile does not instantiate", gone)
 		}
 	}
-	if got := args[config.PodTopologySpreadName].(config.PodTopologySpreadArgs).DefaultingType; got != config.ListDefaulting {
+	if got := args[config.PodTopologySpreadName].(podtopologyspread.PodTopologySpreadArgs).DefaultingType; got != podtopologyspread.ListDefaulting {
 		t.Errorf("PodTopologySpread defaultingType %q", got)
 	}
 	// Args of a plugin that is not enabled are still validated (kube's
 	// ValidateKubeSchedulerConfiguration checks every pluginConfig entry).
-	_, err = LoadConfig([]byte(cfgHead + "profiles:\n- plugins:\n    multiPoint:\n      disabled:\n      - name: InterPodAffinity\n" +
+	_, err = Load([]byte(cfgHead + "profiles:\n- plugins:\n    multiPoint:\n      disabled:\n      - name: InterPodAffinity\n" +
 		"  pluginConfig:\n  - name: InterPodAffinity\n    args: {hardPodAffinityWeight: 200}\n"))
 	if err == nil || !strings.Contains(err.Error(), "hardPodAffinityWeight: 200") {
 		t.Errorf("invalid args of a plugin that is not enabled: error %v", err)
@@ -286,7 +288,7 @@ func TestConfigWriteAsKube(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					c, err := LoadConfig(src, WithKubeVersion(rel.v))
+					c, err := Load(src, WithKubeVersion(rel.v))
 					if strings.HasPrefix(string(want), "error: ") {
 						if err == nil {
 							t.Fatalf("loaded; kube refused it: %s", want)
@@ -299,7 +301,7 @@ func TestConfigWriteAsKube(t *testing.T) {
 					if got := cfgWriteString(t, c); got != string(want) {
 						t.Errorf("written configuration differs from kube's at %s", cfgFirstDiff(string(want), got))
 					}
-					c2, err := LoadConfig(want, WithKubeVersion(rel.v))
+					c2, err := Load(want, WithKubeVersion(rel.v))
 					if err != nil {
 						t.Fatalf("kube's written configuration does not load: %v", err)
 					}
@@ -323,7 +325,7 @@ func TestConfigErrorSizeBounded(t *testing.T) {
 		fmt.Fprintf(&b, `,"unknown%06d":1`, i)
 	}
 	b.WriteString(`,"profiles":[{"plugins":{"score":{"x` + strings.Repeat("y", 500) + `":1}}}]}`)
-	_, err := LoadConfig([]byte(b.String()))
+	_, err := Load([]byte(b.String()))
 	if err == nil {
 		t.Fatal("accepted")
 	}
@@ -355,7 +357,7 @@ func TestConfigErrorSizeBounded(t *testing.T) {
 		fmt.Fprintf(&b, `{"schedulerName":"s%d","typo":1}`, i)
 	}
 	b.WriteString("]}")
-	_, err = LoadConfig([]byte(b.String()))
+	_, err = Load([]byte(b.String()))
 	if err == nil || len(err.Error()) > 16384 || !strings.Contains(err.Error(), "… and 950 more errors") {
 		t.Errorf("error (%d bytes) does not bound 1,000 mistakes: %.300v", len(fmt.Sprint(err)), err)
 	}
@@ -371,7 +373,7 @@ func TestConfigAPIVersionNotAString(t *testing.T) {
 		{"apiVersion: kubescheduler.config.k8s.io/v1\nkind: 7\n", "kind: 7: must be the string KubeSchedulerConfiguration"},
 		{"apiVersion: ''\nkind: KubeSchedulerConfiguration\n", "apiVersion: required"},
 	} {
-		_, err := LoadConfig([]byte(tc.in))
+		_, err := Load([]byte(tc.in))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: error %v, want %q", tc.in, err, tc.want)
 		}
@@ -388,7 +390,7 @@ func TestConfigAPIVersionNotAString(t *testing.T) {
 // "already registered"). Args for NodeDeclaredFeatures are refused, where
 // kube accepts them.
 func TestConfigDynamicResources(t *testing.T) {
-	c, err := LoadConfig([]byte(cfgHead + "profiles:\n- plugins:\n    multiPoint:\n      enabled:\n      - name: DynamicResources\n        weight: 3\n" +
+	c, err := Load([]byte(cfgHead + "profiles:\n- plugins:\n    multiPoint:\n      enabled:\n      - name: DynamicResources\n        weight: 3\n" +
 		"  pluginConfig:\n  - name: DynamicResources\n    args: {filterTimeout: 0s, bindingTimeout: 1s}\n"))
 	if err != nil {
 		t.Fatal(err)
@@ -399,7 +401,7 @@ func TestConfigDynamicResources(t *testing.T) {
 	if d := cmp.Diff(want, cfgListsOf(p)); d != "" {
 		t.Errorf("profile differs from the default one (-want +got):\n%s", d)
 	}
-	if d := cmp.Diff(config.DynamicResourcesArgs{BindingTimeout: time.Second}, p.Args[config.DynamicResourcesName]); d != "" {
+	if d := cmp.Diff(dynamicresources.DynamicResourcesArgs{BindingTimeout: time.Second}, p.Args[config.DynamicResourcesName]); d != "" {
 		t.Errorf("DynamicResources args (-want +got):\n%s", d)
 	}
 	if out := cfgWriteString(t, c); !strings.Contains(out, "bindingTimeout: 1s\n      filterTimeout: 0s\n      kind: DynamicResourcesArgs") {
@@ -418,7 +420,7 @@ func TestConfigDynamicResources(t *testing.T) {
 		{"profiles:\n- pluginConfig:\n  - name: NodeDeclaredFeatures\n    args: {x: 1}\n",
 			`profiles[0].pluginConfig[0].name: "NodeDeclaredFeatures": kube-scheduler plugin that schedkit does not model; it takes no args`},
 	} {
-		_, err := LoadConfig([]byte(cfgHead + tc.in))
+		_, err := Load([]byte(cfgHead + tc.in))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error\n%v\nwant it to contain\n%s", tc.in, err, tc.want)
 		}
@@ -447,7 +449,7 @@ func TestConfigWriteGateAsKube(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c, err := LoadConfig(src, WithKubeVersion(tc.v), WithConfigStorageCapacityScoring(tc.on))
+			c, err := Load(src, WithKubeVersion(tc.v), WithStorageCapacityScoring(tc.on))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -17,14 +17,14 @@ import (
 // the default is the newest; the zero version is refused.
 func TestConfigKubeVersion(t *testing.T) {
 	for _, tc := range []struct {
-		opts []ConfigOption
+		opts []Option
 		want framework.KubeVersion
 	}{
 		{nil, framework.DefaultKubeVersion},
-		{[]ConfigOption{WithKubeVersion(framework.KubeV136)}, framework.KubeV136},
-		{[]ConfigOption{WithKubeVersion(framework.KubeV137)}, framework.KubeV137},
+		{[]Option{WithKubeVersion(framework.KubeV136)}, framework.KubeV136},
+		{[]Option{WithKubeVersion(framework.KubeV137)}, framework.KubeV137},
 	} {
-		c, err := LoadConfig([]byte(cfgHead), tc.opts...)
+		c, err := Load([]byte(cfgHead), tc.opts...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -46,7 +46,7 @@ func TestConfigKubeVersion(t *testing.T) {
 			t.Errorf("scheduler of release %v, want %v", s.KubeVersion(), tc.want)
 		}
 	}
-	if _, err := LoadConfig([]byte(cfgHead), WithKubeVersion(framework.KubeVersion{})); err == nil || !strings.Contains(err.Error(), "zero KubeVersion") {
+	if _, err := Load([]byte(cfgHead), WithKubeVersion(framework.KubeVersion{})); err == nil || !strings.Contains(err.Error(), "zero KubeVersion") {
 		t.Errorf("zero KubeVersion: %v", err)
 	}
 }
@@ -54,7 +54,7 @@ func TestConfigKubeVersion(t *testing.T) {
 // TestConfigKubeVersionMismatch: a v1.36 configuration's profiles are
 // refused by a scheduler of v1.37, with a message naming both.
 func TestConfigKubeVersionMismatch(t *testing.T) {
-	c, err := LoadConfig([]byte(cfgHead), WithKubeVersion(framework.KubeV136))
+	c, err := Load([]byte(cfgHead), WithKubeVersion(framework.KubeV136))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -419,7 +419,7 @@ func TestConfigWriteMatchesKubeDump(t *testing.T) {
 		if k.Name != c.Name {
 			t.Fatalf("line %d: case %s, kube output %s", i, c.Name, k.Name)
 		}
-		cfg, err := LoadConfig([]byte(c.Config), WithKubeVersion(release))
+		cfg, err := Load([]byte(c.Config), WithKubeVersion(release))
 		var b bytes.Buffer
 		if err == nil {
 			err = cfg.Write(&b)

@@ -19,23 +19,23 @@ func cfgProfiles(n int) string {
 // TestConfigProfileBound: every profile instantiates its plugins, so a
 // short file of many profiles costs the loader and the scheduler much: a
 // configuration holds at most DefaultMaxProfiles profiles unless
-// WithConfigMaxProfiles says otherwise, and past it the error names the
+// WithMaxProfiles says otherwise, and past it the error names the
 // count, the bound and the option, before any profile is built.
 func TestConfigProfileBound(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		n    int
-		opts []ConfigOption
+		opts []Option
 		want string // "" loads
 	}{
 		{"default", DefaultMaxProfiles + 1, nil,
-			fmt.Sprintf("scheduling: configuration: profiles: %d: more than %d profiles (WithConfigMaxProfiles)", DefaultMaxProfiles+1, DefaultMaxProfiles)},
-		{"at the bound", 3, []ConfigOption{WithConfigMaxProfiles(3)}, ""},
-		{"past the bound", 4, []ConfigOption{WithConfigMaxProfiles(3)}, "scheduling: configuration: profiles: 4: more than 3 profiles (WithConfigMaxProfiles)"},
-		{"bad bound", 1, []ConfigOption{WithConfigMaxProfiles(0)}, "scheduling: configuration: WithConfigMaxProfiles(0): must be positive"},
+			fmt.Sprintf("configfile: configuration: profiles: %d: more than %d profiles (WithMaxProfiles)", DefaultMaxProfiles+1, DefaultMaxProfiles)},
+		{"at the bound", 3, []Option{WithMaxProfiles(3)}, ""},
+		{"past the bound", 4, []Option{WithMaxProfiles(3)}, "configfile: configuration: profiles: 4: more than 3 profiles (WithMaxProfiles)"},
+		{"bad bound", 1, []Option{WithMaxProfiles(0)}, "configfile: configuration: WithMaxProfiles(0): must be positive"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c, err := LoadConfig([]byte(cfgProfiles(tc.n)), tc.opts...)
+			c, err := Load([]byte(cfgProfiles(tc.n)), tc.opts...)
 			switch {
 			case tc.want == "" && err != nil:
 				t.Fatal(err)

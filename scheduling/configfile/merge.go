@@ -10,7 +10,7 @@ import (
 	"github.com/schedkit/schedkit/scheduling"
 )
 
-// mergePluginSet is kube-scheduler v1.36's mergePluginSet
+// mergePluginSet is kube-scheduler's mergePluginSet
 // (apis/config/v1/default_plugins.go): the user's and the default's
 // disabled plugins are kept (so that multiPoint expansion can skip them);
 // unless "*" is disabled, every default plugin not disabled stays in its
@@ -66,7 +66,7 @@ func clonePlugin(p plugin) plugin {
 	return p
 }
 
-// mergePlugins is kube-scheduler v1.36's mergePlugins: every plugin set
+// mergePlugins is kube-scheduler's mergePlugins: every plugin set
 // of custom merged into the same set of def. A nil custom leaves def.
 func mergePlugins(def, custom *plugins) *plugins {
 	out := &plugins{}
@@ -81,7 +81,7 @@ func mergePlugins(def, custom *plugins) *plugins {
 }
 
 // defaultPlugins turns a default multiPoint list into the default
-// Plugins of kube-scheduler v1.36's getDefaultPlugins (everything in
+// Plugins of kube-scheduler's getDefaultPlugins (everything in
 // multiPoint; weights only where given).
 func defaultPlugins(mp []scheduling.WeightedPlugin) *plugins {
 	out := &plugins{}
@@ -144,7 +144,7 @@ func (s *orderedSet) delete(n string) {
 
 // expand resolves merged plugin sets into the ordered plugin list of
 // every extension point (AllPoints plus preEnqueue and the two placement
-// points), as kube-scheduler v1.36's NewFramework does: first each point's
+// points), as kube-scheduler's NewFramework does: first each point's
 // enabled list (updatePluginList: the plugin must implement the point and
 // appear once), then expandMultiPointPlugins when multiPoint has enabled plugins:
 //   - a point whose disabled list has "*" is not expanded;
@@ -218,7 +218,7 @@ func expand(p *plugins, implements func(name, point string) bool) (map[string][]
 	return out, nil
 }
 
-// kubeHiddenScorers are the score plugins of kube-scheduler v1.36's
+// kubeHiddenScorers are the score plugins of kube-scheduler's
 // default multiPoint list (apis/config/v1/default_plugins.go) that a
 // registry may lack (DynamicResources always; VolumeBinding in a registry
 // built without it), with their weights and the default plugin they follow.
@@ -260,7 +260,7 @@ func withKubeHiddenScorers(mp []scheduling.WeightedPlugin) []scheduling.Weighted
 	return out
 }
 
-// scoreWeights is kube-scheduler v1.36's getScoreWeights over the score
+// scoreWeights is kube-scheduler's getScoreWeights over the score
 // point's enabled plugins followed by multiPoint's: for every plugin that
 // implements Score (whether or not it ends up at the point), the first
 // entry gives its weight (so a weight at the score point beats

@@ -13,16 +13,16 @@ import (
 // under args), YAML or JSON, without a whole KubeSchedulerConfiguration:
 // apiVersion and kind (<Plugin>Args) are optional, fields are strict (an
 // unknown field or a value of the wrong type is an error), durations are
-// strings such as "5m". The args are defaulted and validated as LoadConfig
+// strings such as "5m". The args are defaulted and validated as Load
 // defaults and validates them (NodeResourcesFit's and LoadAwareScheduling's
-// too, which LoadConfig checks only for enabled plugins), and returned as
-// the plugin's typed args (config.NodeResourcesFitArgs,
+// too, which Load checks only for enabled plugins), and returned as
+// the plugin's typed args (noderesources.NodeResourcesFitArgs,
 // config.LoadAwareSchedulingArgs, …, or the DefaultArgs type of a plugin
-// given with WithConfigPlugins), ready for framework.Profile.Args. Empty
+// given with WithPlugins), ready for framework.Profile.Args. Empty
 // data gives the defaults. A plugin that takes no args gives nil (its data
 // must be empty or {}). Errors name the field under "args", e.g.
 // args.usageThresholds.cpu: 120: must be within [0,100].
-func DecodePluginArgs(plugin string, data []byte, opts ...ConfigOption) (any, error) {
+func DecodePluginArgs(plugin string, data []byte, opts ...Option) (any, error) {
 	l, err := newLoader(opts)
 	if err != nil {
 		return nil, err
@@ -30,7 +30,7 @@ func DecodePluginArgs(plugin string, data []byte, opts ...ConfigOption) (any, er
 	if err := l.init(); err != nil {
 		return nil, err
 	}
-	fail := func(err error) (any, error) { return nil, fmt.Errorf("scheduling: %s args: %w", plugin, err) }
+	fail := func(err error) (any, error) { return nil, fmt.Errorf("configfile: %s args: %w", plugin, err) }
 	var raw json.RawMessage
 	if len(bytes.TrimSpace(data)) > 0 {
 		j, err := yaml.YAMLToJSONStrict(data)
@@ -47,7 +47,7 @@ func DecodePluginArgs(plugin string, data []byte, opts ...ConfigOption) (any, er
 		return fail(a.verr)
 	}
 	if _, registered := l.specs[plugin]; !registered {
-		return fail(fmt.Errorf("plugin %q is not among the plugins given (WithConfigPlugins)", plugin))
+		return fail(fmt.Errorf("plugin %q is not among the plugins given (WithPlugins)", plugin))
 	}
 	return a.value, nil
 }

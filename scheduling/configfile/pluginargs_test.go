@@ -10,6 +10,8 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/filter/defaultpreemption"
+	"github.com/schedkit/schedkit/filter/interpodaffinity"
+	"github.com/schedkit/schedkit/filter/noderesources"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -42,20 +44,20 @@ aggregated:
 	}
 
 	// The same args inside a whole configuration give the same value.
-	c, err := LoadConfig([]byte(cfgHead + "profiles:\n- plugins:\n    multiPoint:\n      enabled:\n      - name: LoadAwareScheduling\n" +
+	c, err := Load([]byte(cfgHead + "profiles:\n- plugins:\n    multiPoint:\n      enabled:\n      - name: LoadAwareScheduling\n" +
 		"  pluginConfig:\n  - name: LoadAwareScheduling\n    args:\n      usageThresholds: {cpu: 70}\n      aggregated: {usageAggregationType: p95, usageAggregatedDuration: 5m}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d := cmp.Diff(c.Profiles[0].Args[config.LoadAwareSchedulingName], got); d != "" {
-		t.Errorf("args differ from LoadConfig's (-config +decoded):\n%s", d)
+		t.Errorf("args differ from Load's (-config +decoded):\n%s", d)
 	}
 
 	// Empty data: the defaults; JSON works too.
 	if got, err := DecodePluginArgs(config.DefaultPreemptionName, nil); err != nil || !cmp.Equal(got, defaultpreemption.DefaultDefaultPreemptionArgs()) {
 		t.Errorf("DefaultPreemption defaults: %v, %v", got, err)
 	}
-	if got, err := DecodePluginArgs(config.InterPodAffinityName, []byte(`{"hardPodAffinityWeight": 0}`)); err != nil || !cmp.Equal(got, config.InterPodAffinityArgs{}) {
+	if got, err := DecodePluginArgs(config.InterPodAffinityName, []byte(`{"hardPodAffinityWeight": 0}`)); err != nil || !cmp.Equal(got, interpodaffinity.InterPodAffinityArgs{}) {
 		t.Errorf("InterPodAffinity from JSON: %v, %v", got, err)
 	}
 	// A plugin without args.
@@ -64,7 +66,7 @@ aggregated:
 	}
 
 	for _, tc := range []struct{ plugin, in, want string }{
-		{config.LoadAwareSchedulingName, "usageThresholds: {cpu: 120}", "scheduling: LoadAwareScheduling args: args.usageThresholds.cpu: 120"},
+		{config.LoadAwareSchedulingName, "usageThresholds: {cpu: 120}", "configfile: LoadAwareScheduling args: args.usageThresholds.cpu: 120"},
 		{config.LoadAwareSchedulingName, "usageTresholds: {cpu: 70}", `args.usageTresholds: unknown field "usageTresholds"`},
 		{config.LoadAwareSchedulingName, "aggregated: {usageAggregatedDuration: 5}", `args.aggregated.usageAggregatedDuration: 5: must be a duration string`},
 		{config.NodeResourcesFitName, "scoringStrategy: {type: Fancy}", `args.scoringStrategy.type: "Fancy"`},
@@ -92,12 +94,12 @@ scoringStrategy:
 		fmt.Println(err)
 		return
 	}
-	fit := args.(config.NodeResourcesFitArgs)
+	fit := args.(noderesources.NodeResourcesFitArgs)
 	fmt.Println(fit.ScoringStrategy.Type, fit.ScoringStrategy.Resources)
 
 	_, err = DecodePluginArgs("NodeResourcesFit", []byte("scoringStrategy: {type: MostAllocated, resources: [{name: cpu, weight: 200}]}"))
 	fmt.Println(err)
 	// Output:
 	// MostAllocated [{cpu 2} {memory 1}]
-	// scheduling: NodeResourcesFit args: args.scoringStrategy.resources[0].weight: 200: resource weight of cpu not in valid range (0, 100]
+	// configfile: NodeResourcesFit args: args.scoringStrategy.resources[0].weight: 200: resource weight of cpu not in valid range (0, 100]
 }

@@ -2,6 +2,7 @@ package configfile
 
 import (
 	"context"
+	"github.com/schedkit/schedkit/scoring/trimaran"
 	"strings"
 	"testing"
 
@@ -22,7 +23,7 @@ import (
 // the pods' schedulingGroup goes unseen (TestLoadedConfigRuns).
 // (config_workload_test.go loads it through the gates and multiPoint.)
 func TestGangSchedulingFromConfig(t *testing.T) {
-	cfg, err := LoadConfig([]byte(cfgHead + "profiles:\n- plugins:\n    permit:\n      enabled: [{name: GangScheduling}]\n"))
+	cfg, err := Load([]byte(cfgHead + "profiles:\n- plugins:\n    permit:\n      enabled: [{name: GangScheduling}]\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,21 +66,21 @@ func TestTrimaranConfig(t *testing.T) {
       metricProvider: {type: Prometheus, address: http://prometheus:9090}
       safeVarianceSensitivity: 2
 `
-	cfg, err := LoadConfig([]byte(in))
+	cfg, err := Load([]byte(in))
 	if err != nil {
 		t.Fatal(err)
 	}
 	p := cfg.Profiles[0]
-	tlp := config.DefaultTargetLoadPackingArgs()
+	tlp := trimaran.DefaultTargetLoadPackingArgs()
 	tlp.WatcherAddress, tlp.TargetUtilization = "http://127.0.0.1:2020", 60
 	tlp.DefaultRequests = resource.List{resource.CPU: resource.MustParse("500m")}
 	if diff := cmp.Diff(tlp, p.Args[config.TargetLoadPackingName], cmp.Comparer(func(a, b resource.Quantity) bool { return a.Equal(b) })); diff != "" {
 		t.Errorf("TargetLoadPacking args (-want +got):\n%s", diff)
 	}
-	lv := config.DefaultLoadVariationRiskBalancingArgs()
+	lv := trimaran.DefaultLoadVariationRiskBalancingArgs()
 	lv.SetDefaults()
 	yes := true
-	lv.MetricProvider = config.MetricProviderSpec{Type: config.Prometheus, Address: "http://prometheus:9090", InsecureSkipVerify: &yes}
+	lv.MetricProvider = trimaran.MetricProviderSpec{Type: trimaran.Prometheus, Address: "http://prometheus:9090", InsecureSkipVerify: &yes}
 	lv.SafeVarianceSensitivity = 2
 	if diff := cmp.Diff(lv, p.Args[config.LoadVariationRiskBalancingName]); diff != "" {
 		t.Errorf("LoadVariationRiskBalancing args (-want +got):\n%s", diff)
@@ -98,7 +99,7 @@ func TestTrimaranConfig(t *testing.T) {
 		{"{metricProvider: {type: Datadog}}", `args.metricProvider.type: "Datadog": invalid`},
 		{"{targetUtilisation: 50}", `unknown field "targetUtilisation"`},
 	} {
-		_, err := LoadConfig([]byte(cfgHead + "profiles:\n- plugins: {multiPoint: {enabled: [{name: TargetLoadPacking}]}}\n  pluginConfig:\n  - name: TargetLoadPacking\n    args: " + bad.args + "\n"))
+		_, err := Load([]byte(cfgHead + "profiles:\n- plugins: {multiPoint: {enabled: [{name: TargetLoadPacking}]}}\n  pluginConfig:\n  - name: TargetLoadPacking\n    args: " + bad.args + "\n"))
 		if err == nil || !strings.Contains(err.Error(), bad.want) {
 			t.Errorf("args %s: err = %v, want it to mention %s", bad.args, err, bad.want)
 		}
@@ -109,7 +110,7 @@ func TestTrimaranConfig(t *testing.T) {
 // KubeSchedulerConfiguration, absent fields keeping scheduler-plugins'
 // defaults, and the plugin takes QueueSort in PrioritySort's place.
 func TestCoschedulingConfig(t *testing.T) {
-	cfg, err := LoadConfig([]byte(cfgHead + "profiles:\n- plugins:\n    multiPoint:\n      enabled: [{name: Coscheduling}]\n      disabled: [{name: PrioritySort}]\n  pluginConfig:\n  - name: Coscheduling\n    args: {permitWaitingTimeSeconds: 10}\n"))
+	cfg, err := Load([]byte(cfgHead + "profiles:\n- plugins:\n    multiPoint:\n      enabled: [{name: Coscheduling}]\n      disabled: [{name: PrioritySort}]\n  pluginConfig:\n  - name: Coscheduling\n    args: {permitWaitingTimeSeconds: 10}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}

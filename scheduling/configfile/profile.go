@@ -36,5 +36,5 @@ func (c *Configuration) ProfileAs(name, schedulerName string) (framework.Profile
 		}
 		return out, nil
 	}
-	return framework.Profile{}, fmt.Errorf("scheduling: configuration has no profile %q (profiles: %q)", name, names)
+	return framework.Profile{}, fmt.Errorf("configfile: configuration has no profile %q (profiles: %q)", name, names)
 }

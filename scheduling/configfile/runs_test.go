@@ -9,7 +9,7 @@ import (
 
 // TestLoadedConfigRuns: every plugin of the default registry enabled
 // through multiPoint, under each release and each combination of the
-// workload gates: what LoadConfig accepts, New runs with the options it
+// workload gates: what Load accepts, New runs with the options it
 // returns.
 func TestLoadedConfigRuns(t *testing.T) {
 	feats := []framework.WorkloadFeatures{{}, {GenericWorkload: true}, gsFeatures,
@@ -18,7 +18,7 @@ func TestLoadedConfigRuns(t *testing.T) {
 		for _, f := range feats {
 			for _, spec := range scheduling.DefaultPlugins() {
 				in := cfgHead + "profiles:\n- plugins:\n    multiPoint:\n      enabled: [{name: " + spec.Name + "}]\n"
-				cfg, err := LoadConfig([]byte(in), WithKubeVersion(v), WithConfigWorkloadFeatures(f))
+				cfg, err := Load([]byte(in), WithKubeVersion(v), WithWorkloadFeatures(f))
 				if err != nil {
 					continue // refused at load: nothing to run
 				}

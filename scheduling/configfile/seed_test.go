@@ -1,6 +1,7 @@
 package configfile
 
 import (
+	"github.com/schedkit/schedkit/filter/dynamicresources"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,15 +11,20 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/filter/defaultpreemption"
+	"github.com/schedkit/schedkit/filter/interpodaffinity"
+	"github.com/schedkit/schedkit/filter/nodeaffinity"
+	"github.com/schedkit/schedkit/filter/noderesources"
+	"github.com/schedkit/schedkit/filter/podtopologyspread"
+	"github.com/schedkit/schedkit/filter/volumebinding"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling"
 )
 
-func cfgLoadTestdata(t *testing.T, name string, opts ...ConfigOption) *Configuration {
+func cfgLoadTestdata(t *testing.T, name string, opts ...Option) *Configuration {
 	t.Helper()
-	c, err := LoadConfigFile(filepath.Join("testdata", "config", name), opts...)
+	c, err := LoadFile(filepath.Join("testdata", "config", name), opts...)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -69,14 +75,14 @@ func TestConfigSeed004Minimal(t *testing.T) {
 	}
 	// Default args are added for the enabled plugins that take args.
 	wantArgs := map[string]any{
-		config.NodeResourcesFitName:                config.DefaultNodeResourcesFitArgs(),
-		config.NodeResourcesBalancedAllocationName: config.DefaultNodeResourcesBalancedAllocationArgs(),
-		config.PodTopologySpreadName:               config.DefaultPodTopologySpreadArgs(),
-		config.InterPodAffinityName:                config.DefaultInterPodAffinityArgs(),
-		config.NodeAffinityName:                    config.DefaultNodeAffinityArgs(),
+		config.NodeResourcesFitName:                noderesources.DefaultNodeResourcesFitArgs(),
+		config.NodeResourcesBalancedAllocationName: noderesources.DefaultNodeResourcesBalancedAllocationArgs(),
+		config.PodTopologySpreadName:               podtopologyspread.DefaultPodTopologySpreadArgs(),
+		config.InterPodAffinityName:                interpodaffinity.DefaultInterPodAffinityArgs(),
+		config.NodeAffinityName:                    nodeaffinity.DefaultNodeAffinityArgs(),
 		config.DefaultPreemptionName:               defaultpreemption.DefaultDefaultPreemptionArgs(),
-		config.VolumeBindingName:                   config.DefaultVolumeBindingArgs().ForKubeVersion(framework.DefaultKubeVersion),
-		config.DynamicResourcesName:                config.DefaultDynamicResourcesArgs(),
+		config.VolumeBindingName:                   volumebinding.DefaultVolumeBindingArgs().ForKubeVersion(framework.DefaultKubeVersion),
+		config.DynamicResourcesName:                dynamicresources.DefaultDynamicResourcesArgs(),
 	}
 	if d := cmp.Diff(wantArgs, c.Profiles[0].Args, cmpopts.EquateEmpty()); d != "" {
 		t.Errorf("args (-want +got):\n%s", d)
@@ -93,7 +99,7 @@ func TestConfigSeed004Minimal(t *testing.T) {
 // the custom plugins run after the defaults with weights 2 and 1.
 func TestConfigSeed004ScoreCustom(t *testing.T) {
 	specs := append(scheduling.DefaultPlugins(), cfgTSpec("MyCustomPluginA", "score"), cfgTSpec("MyCustomPluginB", "score"))
-	c := cfgLoadTestdata(t, "seed004_score_custom.yaml", WithConfigPlugins(specs...))
+	c := cfgLoadTestdata(t, "seed004_score_custom.yaml", WithPlugins(specs...))
 	want := cfgListsOf(scheduling.DefaultProfile())
 	want.Score = []string{config.TaintTolerationName, config.NodeAffinityName, config.NodeResourcesFitName,
 		config.VolumeBindingName, config.InterPodAffinityName, config.DynamicResourcesName, config.NodeResourcesBalancedAllocationName,
@@ -128,7 +134,7 @@ func TestConfigSeed004Profiles(t *testing.T) {
 // after the default plugins (§4.1). Disabling '*' at preScore and score
 // empties those points, the default plugins included.
 func TestConfigSeed004MultiPoint(t *testing.T) {
-	specs := WithConfigPlugins(append(scheduling.DefaultPlugins(), cfgTSpec("MyPlugin", "four"))...)
+	specs := WithPlugins(append(scheduling.DefaultPlugins(), cfgTSpec("MyPlugin", "four"))...)
 	def := cfgListsOf(scheduling.DefaultProfile())
 	want := def
 	want.PreFilter = cfgAppend(def.PreFilter, "MyPlugin")
@@ -153,14 +159,14 @@ func TestConfigSeed004MultiPoint(t *testing.T) {
 // extension points its table gives, plus a binder; the defaults are
 // DefaultQueueSort, DefaultPlugin1, DefaultPlugin2 (weight 1 each, as the
 // text says of default score plugins) and the binder.
-func cfgSeedHierarchyPlugins() []ConfigOption {
-	return []ConfigOption{
-		WithConfigPlugins(
+func cfgSeedHierarchyPlugins() []Option {
+	return []Option{
+		WithPlugins(
 			cfgTSpec("DefaultQueueSort", "queueSort"), cfgTSpec("CustomQueueSort", "queueSort"),
 			cfgTSpec("DefaultPlugin1", "filter+score"), cfgTSpec("DefaultPlugin2", "score"),
 			cfgTSpec("CustomPlugin1", "filter+score"), cfgTSpec("CustomPlugin2", "filter+score"),
 			cfgTSpec("Binder", "bind")),
-		WithConfigDefaultPlugins([]scheduling.WeightedPlugin{{Name: "DefaultQueueSort"}, {Name: "DefaultPlugin1"}, {Name: "DefaultPlugin2"}, {Name: "Binder"}}),
+		WithDefaultPlugins([]scheduling.WeightedPlugin{{Name: "DefaultQueueSort"}, {Name: "DefaultPlugin1"}, {Name: "DefaultPlugin2"}, {Name: "Binder"}}),
 	}
 }
 
@@ -188,7 +194,7 @@ func TestConfigSeed004Hierarchy(t *testing.T) {
 // DefaultPlugin2, which the seed's own table gives only a Score extension
 // point: building the profile fails, as kube's would.
 func TestConfigSeed004HierarchyV1beta2(t *testing.T) {
-	_, err := LoadConfigFile(filepath.Join("testdata", "config", "seed004_hierarchy_v1beta2.yaml"), cfgSeedHierarchyPlugins()...)
+	_, err := LoadFile(filepath.Join("testdata", "config", "seed004_hierarchy_v1beta2.yaml"), cfgSeedHierarchyPlugins()...)
 	if err == nil || !strings.Contains(err.Error(), `plugins.filter: plugin "DefaultPlugin2" does not extend filter`) {
 		t.Fatalf("error %v", err)
 	}
@@ -199,8 +205,8 @@ func TestConfigSeed004HierarchyV1beta2(t *testing.T) {
 // without listing every plugin.
 func TestConfigSeed004ReorderScore(t *testing.T) {
 	c := cfgLoadTestdata(t, "seed004_reorder_score.yaml",
-		WithConfigPlugins(cfgTSpec("Sort", "queueSort"), cfgTSpec("DefaultScore1", "score"), cfgTSpec("DefaultScore2", "score"), cfgTSpec("Binder", "bind")),
-		WithConfigDefaultPlugins([]scheduling.WeightedPlugin{{Name: "Sort"}, {Name: "DefaultScore1", Weight: 1}, {Name: "DefaultScore2", Weight: 1}, {Name: "Binder"}}))
+		WithPlugins(cfgTSpec("Sort", "queueSort"), cfgTSpec("DefaultScore1", "score"), cfgTSpec("DefaultScore2", "score"), cfgTSpec("Binder", "bind")),
+		WithDefaultPlugins([]scheduling.WeightedPlugin{{Name: "Sort"}, {Name: "DefaultScore1", Weight: 1}, {Name: "DefaultScore2", Weight: 1}, {Name: "Binder"}}))
 	want := cfgLists{QueueSort: []string{"Sort"}, Score: []string{"DefaultScore2", "DefaultScore1"}, Bind: []string{"Binder"},
 		Weights: map[string]int64{"DefaultScore2": 5, "DefaultScore1": 1}}
 	cfgDiffLists(t, "profile", want, cfgListsOf(c.Profiles[0]))
@@ -211,7 +217,7 @@ func TestConfigSeed004ReorderScore(t *testing.T) {
 // the single unnamed profile becomes default-scheduler.
 func TestConfigSeed004MostAllocated(t *testing.T) {
 	c := cfgLoadTestdata(t, "seed004_v1beta2_mostallocated.yaml")
-	want := config.NodeResourcesFitArgs{ScoringStrategy: &config.ScoringStrategy{Type: config.MostAllocated,
+	want := noderesources.NodeResourcesFitArgs{ScoringStrategy: &noderesources.ScoringStrategy{Type: noderesources.MostAllocated,
 		Resources: []config.ResourceSpec{{Name: "cpu", Weight: 1}}}}
 	if d := cmp.Diff(want, c.Profiles[0].Args[config.NodeResourcesFitName], cmpopts.EquateEmpty()); d != "" {
 		t.Errorf("NodeResourcesFit args (-want +got):\n%s", d)
@@ -272,7 +278,7 @@ func TestConfigSeed000LoadAware(t *testing.T) {
 // score, weight 5, MostAllocated) and load-aware (LoadAwareScheduling after
 // the defaults at each of its points, weight 2); each builds a framework.
 func TestConfigSimulateExample(t *testing.T) {
-	c, err := LoadConfigFile(filepath.Join("..", "..", "examples", "simulate", "config.yaml"))
+	c, err := LoadFile(filepath.Join("..", "..", "examples", "simulate", "config.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -290,7 +296,7 @@ func TestConfigSimulateExample(t *testing.T) {
 	}
 	bp.Weights[config.NodeResourcesFitName] = 5
 	cfgDiffLists(t, "bin-packing", bp, cfgListsOf(c.Profiles[1]))
-	if got := c.Profiles[1].Args[config.NodeResourcesFitName].(config.NodeResourcesFitArgs).ScoringStrategy.Type; got != config.MostAllocated {
+	if got := c.Profiles[1].Args[config.NodeResourcesFitName].(noderesources.NodeResourcesFitArgs).ScoringStrategy.Type; got != noderesources.MostAllocated {
 		t.Errorf("bin-packing strategy %q", got)
 	}
 

@@ -11,7 +11,7 @@ import (
 )
 
 // Wire types of a KubeSchedulerConfiguration file, mirroring
-// kube-scheduler v1.36's versioned kubescheduler.config.k8s.io/v1 types
+// kube-scheduler's versioned kubescheduler.config.k8s.io/v1 types
 // (staging k8s.io/kube-scheduler/config/v1 and component-base
 // config/v1alpha1): optional fields are pointers so that defaulting can tell
 // an absent field from an explicit zero, and the JSON names are kube's, so
@@ -80,7 +80,7 @@ type profile struct {
 }
 
 // plugins is Plugins: one plugin set per extension point, plus
-// multiPoint and v1.36's two pod-group points (placementGenerate,
+// multiPoint and kube's two alpha pod-group points (placementGenerate,
 // placementScore), which the pod-group cycle runs. Empty sets are omitted
 // when printed.
 type plugins struct {
@@ -173,7 +173,7 @@ func (p *plugins) set(point string) *pluginSet {
 	case pointPlacementScore:
 		return &p.PlacementScore
 	}
-	panic("scheduling: unknown extension point " + point) // callers pass the constants above
+	panic("configfile: unknown extension point " + point) // callers pass the constants above
 }
 
 // allSets lists every plugin set in kube's mergePlugins order.
@@ -219,7 +219,7 @@ func (d *duration) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Plugin args wire types (kube-scheduler v1.36 config/v1/types_pluginargs.go
+// Plugin args wire types (kube-scheduler's config/v1/types_pluginargs.go
 // and Koordinator's v1beta3/v1 LoadAwareSchedulingArgs), plus the two
 // schedkit extensions (mode, compatibilityMode). apiVersion and kind, which
 // args may carry, are checked and removed before decoding.

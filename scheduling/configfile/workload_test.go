@@ -38,7 +38,7 @@ func cfgPlacementOf(p framework.Profile) cfgPlacementLists {
 // the same profile; without the gates only NodeResourcesFit reaches
 // placementScore (kube expands it there too; the cycle never asks it).
 func TestConfigWorkloadDefaults(t *testing.T) {
-	c, err := LoadConfig([]byte(cfgHead), WithConfigWorkloadFeatures(allWorkloadFeatures))
+	c, err := Load([]byte(cfgHead), WithWorkloadFeatures(allWorkloadFeatures))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,14 +60,14 @@ func TestConfigWorkloadDefaults(t *testing.T) {
 	if !strings.Contains(out, "- name: GangScheduling\n") || !strings.Contains(out, "- name: PodGroupPodsCount\n        weight: 1\n") {
 		t.Errorf("written configuration lacks the workload plugins:\n%s", out)
 	}
-	c2, err := LoadConfig([]byte(out), WithConfigWorkloadFeatures(allWorkloadFeatures))
+	c2, err := Load([]byte(out), WithWorkloadFeatures(allWorkloadFeatures))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d := cfgSame(c, c2); d != "" {
 		t.Errorf("reloaded configuration differs:\n%s", d)
 	}
-	off, err := LoadConfig([]byte(cfgHead))
+	off, err := Load([]byte(cfgHead))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func TestConfigPlacementSets(t *testing.T) {
 	second := scheduling.PluginSpec{Name: "SecondGenerator", Factory: func(any, framework.Handle) (framework.Plugin, error) {
 		return &pgPlacementFake{name: "SecondGenerator"}, nil
 	}}
-	opts := []ConfigOption{WithConfigWorkloadFeatures(allWorkloadFeatures), WithConfigPlugins(append(scheduling.DefaultPlugins(), second)...)}
+	opts := []Option{WithWorkloadFeatures(allWorkloadFeatures), WithPlugins(append(scheduling.DefaultPlugins(), second)...)}
 	for _, tc := range []struct {
 		name, in string
 		want     cfgPlacementLists
@@ -114,7 +114,7 @@ func TestConfigPlacementSets(t *testing.T) {
 				Weights: map[string]int64{config.NodeResourcesFitName: 1, config.PodGroupPodsCountName: -5}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c, err := LoadConfig([]byte(cfgHead+tc.in), opts...)
+			c, err := Load([]byte(cfgHead+tc.in), opts...)
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 					t.Fatalf("error %v, want %q", err, tc.wantErr)
@@ -153,7 +153,7 @@ func TestConfigGangSchedulingRuns(t *testing.T) {
 			framework.WorkloadFeatures{GenericWorkload: true, GangScheduling: true, TopologyAwareWorkloadScheduling: true}, refused},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			cfg, err := LoadConfig([]byte(tc.in), WithConfigWorkloadFeatures(tc.feats))
+			cfg, err := Load([]byte(tc.in), WithWorkloadFeatures(tc.feats))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -9,13 +9,12 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/config"
-	"github.com/schedkit/schedkit/filter"
+	"github.com/schedkit/schedkit/filter/noderesources"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	fwruntime "github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/internal/procstat"
 	"github.com/schedkit/schedkit/internal/st"
-	"github.com/schedkit/schedkit/scoring"
 )
 
 // benchServer serves NodeResourcesFit (filter and LeastAllocated score)
@@ -50,9 +49,9 @@ func benchServer(b *testing.B, n int) (*Server, *Cluster) {
 			b.Fatal(err)
 		}
 	}
-	must(reg.Register("FitFilter", framework.TypedFactory(filter.NewNodeResourcesFit)))
-	must(reg.Register(config.NodeResourcesFitName, framework.TypedFactory(scoring.NewNodeResourcesFit)))
-	must(reg.Register(config.NodeResourcesBalancedAllocationName, framework.TypedFactory(scoring.NewNodeResourcesBalancedAllocation)))
+	must(reg.Register("FitFilter", framework.TypedFactory(noderesources.NewFit)))
+	must(reg.Register(config.NodeResourcesFitName, framework.TypedFactory(noderesources.NewFit)))
+	must(reg.Register(config.NodeResourcesBalancedAllocationName, framework.TypedFactory(noderesources.NewBalancedAllocation)))
 	f, err := fwruntime.NewFramework(reg, framework.Profile{
 		PreFilter: []string{"FitFilter"}, Filter: []string{"FitFilter"},
 		PreScore: []string{config.NodeResourcesFitName, config.NodeResourcesBalancedAllocationName},

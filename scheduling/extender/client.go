@@ -23,7 +23,7 @@ import (
 const DefaultTimeout = 5 * time.Second
 
 // Config is one entry of a KubeSchedulerConfiguration's extenders list
-// (kube-scheduler v1.36 config/v1 Extender).
+// (kube-scheduler's config/v1 Extender).
 type Config struct {
 	// URLPrefix is where the extender listens; a call goes to
 	// URLPrefix (without trailing slashes) + "/" + verb.
@@ -91,10 +91,10 @@ func (e *ConfigError) Error() string {
 	return fmt.Sprintf("%s: %q: %s", e.Field, e.Value, e.Reason)
 }
 
-// Client is an HTTP scheduler extender as kube-scheduler v1.36's
-// HTTPExtender (pkg/scheduler/extender.go) calls it: framework.Extender,
-// framework.BindingExtender and framework.PreemptionExtender over the
-// extender/v1 wire format.
+// Client is an HTTP scheduler extender as kube-scheduler's HTTPExtender
+// (pkg/scheduler/extender.go, alike in v1.36.4 and v1.37.2) calls it:
+// framework.Extender, framework.BindingExtender and
+// framework.PreemptionExtender over the extender/v1 wire format.
 //
 // Like kube-scheduler, a client without a node cache returns, for the nodes
 // the extender keeps, new NodeInfos built from the nodes in its answer —
@@ -122,7 +122,8 @@ type Option func(*Client)
 // WithOwnNodes makes a client without a node cache keep the scheduler's own
 // NodeInfos for the nodes the extender passes, so they are scored with their
 // pods: the behaviour kubernetes/kubernetes#141781 asks for. By default the
-// client reproduces kube-scheduler v1.36.4, which scores pod-less copies.
+// client reproduces kube-scheduler (v1.36.4 and v1.37.2), which scores
+// pod-less copies.
 func WithOwnNodes() Option { return func(c *Client) { c.ownNodes = true } }
 
 // WithHTTPClient replaces the HTTP client the Config would build (its
@@ -324,7 +325,7 @@ func (c *Client) args(pod *api.Pod, nodes []*framework.NodeInfo) *Args {
 // pod-less NodeInfos of the returned node objects when it answers with nodes
 // (unless WithOwnNodes); an answer in the other form than the call, with
 // neither list, passes no node and gives no reason (kube-scheduler
-// v1.36.4). A node that was not sent fails the call.
+// v1.36.4 and v1.37.2). A node that was not sent fails the call.
 func (c *Client) Filter(pod *framework.PodInfo, nodes []*framework.NodeInfo) ([]*framework.NodeInfo, map[string]string, map[string]string, error) {
 	if c.cfg.FilterVerb == "" {
 		return nodes, map[string]string{}, map[string]string{}, nil

@@ -44,11 +44,11 @@ type ServerConfig struct {
 	// the API server); its error is returned to the scheduler.
 	Bind func(ctx context.Context, args BindingArgs) error
 	// ScoreRange is the top of the scores the server returns (default
-	// MaxPriority = 10): a node's weighted plugin total t out of
-	// 100 × Σweights becomes round(t × ScoreRange / (100 × Σweights)).
-	// kube-scheduler v1.36 does not clamp extender scores, so 100 keeps
-	// every point of the plugins' precision (each point then weighs 10 ×
-	// the extender's weight in the scheduler's total).
+	// MaxPriority = 10): a node's weighted plugin total t out of 100 ×
+	// Σweights becomes round(t × ScoreRange / (100 × Σweights)).
+	// kube-scheduler (v1.36 and v1.37) does not clamp extender scores, so
+	// 100 keeps every point of the plugins' precision (each point then
+	// weighs 10 × the extender's weight in the scheduler's total).
 	ScoreRange int64
 	// MaxRequestBytes bounds a request body (default 64 MiB, about 5,000
 	// full nodes with many images); a longer one gets 413.

@@ -308,7 +308,7 @@ func TestClusterErrorsNameTheSource(t *testing.T) {
 	const pv = `{"apiVersion":"v1","kind":"PersistentVolume","metadata":{"name":"v"},"spec":{"accessModes":["ReadWriteOnce"],"capacity":{"storage":"1Gi"},"csi":{"driver":"d","volumeHandle":"h"}}}`
 	d := load(t, Options{}, "in", pv+"\n"+podJSON("p", ""))
 	d.Storage.PersistentVolumes = append(d.Storage.PersistentVolumes, d.Storage.PersistentVolumes[0])
-	if _, err := d.Cluster(); err == nil || !strings.Contains(err.Error(), `kubeload: in:1: document 1: PersistentVolume v: scheduling: AddStorageObject: PersistentVolume "v" already exists`) {
+	if _, err := d.Cluster(); err == nil || !strings.Contains(err.Error(), `kubeload: in:1: document 1: PersistentVolume v: cluster: AddStorageObject: PersistentVolume "v" already exists`) {
 		t.Errorf("error %v", err)
 	}
 	d.Storage.PersistentVolumes = d.Storage.PersistentVolumes[:1]
@@ -330,7 +330,7 @@ func TestEphemeralClaimOfANewPod(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := whatif.NewWhatIf(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(1))
+	w, err := whatif.New(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(1))
 	if err != nil {
 		t.Fatal(err)
 	}

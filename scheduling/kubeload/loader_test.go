@@ -271,7 +271,7 @@ func TestPodRules(t *testing.T) {
 	}
 	// The scheduler's SchedulingGates PreEnqueue plugin holds it: a
 	// scale-up leaves it out as gated and targets the ungated pending pod.
-	w, err := whatif.NewWhatIf(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()})
+	w, err := whatif.New(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -116,7 +116,7 @@ func whatIfOf(t *testing.T, d *Dump) *whatif.WhatIf {
 	c, err := d.Cluster()
 	if err == nil {
 		var w *whatif.WhatIf
-		if w, err = whatif.NewWhatIf(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}); err == nil {
+		if w, err = whatif.New(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}); err == nil {
 			return w
 		}
 	}

@@ -111,7 +111,7 @@ func TestLoadResizeInFlight(t *testing.T) {
 			t.Errorf("%s requested cpu %dm, want %dm", node, ni.Requested.MilliCPU, want)
 		}
 	}
-	w, err := whatif.NewWhatIf(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()})
+	w, err := whatif.New(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,12 +18,12 @@ import (
 // never fit stay in the unschedulable pool (queueing hints skip the nodes'
 // heartbeats, so they are not retried) and the replay still reports each
 // of them as pending with its scheduler's reason; every pod of the
-// workload has exactly one outcome and the fates add up to the workload,
+// scenario has exactly one outcome and the fates add up to its pods,
 // with hints as without them. The same accounting is what examples/scale
 // prints at a million pods.
 func TestReplayAccountingParkedPods(t *testing.T) {
 	const nodes, fit, huge, later = 20, 700, 40, 60
-	w := &Workload{}
+	w := &Scenario{}
 	for i := range nodes {
 		n := st.MakeNode().Name(fmt.Sprintf("n%02d", i)).Capacity(map[string]string{"cpu": "4", "memory": "16Gi", "pods": "110"}).Obj()
 		w.Nodes = append(w.Nodes, n)
@@ -48,8 +48,8 @@ func TestReplayAccountingParkedPods(t *testing.T) {
 		}
 		w.Arrivals = append(w.Arrivals, PodArrival{At: at, Pod: p})
 	}
-	run := func(hints bool) *ReplayResult {
-		res, err := Replay(context.Background(), w, ReplayOptions{Seed: 3, ResultsLast: 5,
+	run := func(hints bool) *Result {
+		res, err := Replay(context.Background(), w, Options{Seed: 3, ResultsLast: 5,
 			SchedulerOptions: []scheduling.Option{scheduling.WithQueueOptions(scheduling.QueueOptions{DisableQueueingHints: !hints})}})
 		if err != nil {
 			t.Fatal(err)

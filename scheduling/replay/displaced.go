@@ -14,7 +14,7 @@ type Displacement struct {
 	At            time.Time
 	// Placed reports that the victim was bound again afterwards (a pod
 	// rejected at Permit is requeued; a deleted one comes back only with
-	// ReplayOptions.Resubmit), on PlacedNode at PlacedAt.
+	// Options.Resubmit), on PlacedNode at PlacedAt.
 	Placed     bool
 	PlacedNode string
 	PlacedAt   time.Time

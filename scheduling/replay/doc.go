@@ -1,38 +1,41 @@
-// Package replay runs workloads through a scheduling.Scheduler on a virtual
-// clock: timed pod arrivals with durations, node events, gangs and kube's
-// PodGroups, as a simulation of a cluster over time. It returns every
-// decision, every pod's fate and placement metrics, and the same workload
-// and seed give the same decision log at any parallelism.
+// Package replay runs scenarios through a scheduling.Scheduler on a virtual
+// clock: an initial cluster, then timed pod arrivals with durations, node
+// events, gangs and kube's PodGroups, as a simulation of a cluster over
+// time. It returns every decision, every pod's fate and packing metrics,
+// and the same scenario and seed give the same decision log at any
+// parallelism.
 //
-//	var w replay.Workload
-//	err := replay.ReadCluster(clusterFile, "cluster.json", &w)
-//	err = replay.ReadWorkload(workloadFile, "workload.json", &w)
-//	res, err := replay.Replay(ctx, &w, replay.ReplayOptions{Seed: 1})
+//	var s replay.Scenario
+//	err := replay.ReadCluster(clusterFile, "cluster.json", &s)
+//	err = replay.ReadArrivals(arrivalsFile, "arrivals.json", &s)
+//	res, err := replay.Replay(ctx, &s, replay.Options{Seed: 1})
 //	err = res.WriteLog(os.Stdout)
 //
-// A long replay need not hold its decisions: ReplayOptions.OnDecision
+// A long replay need not hold its decisions: Options.OnDecision
 // receives each one as it is made, and DiscardDecisions leaves
-// ReplayResult.Decisions empty.
+// Result.Decisions empty.
 //
 // Map of the package:
 //
-//   - replay.go: Replay and its ReplayOptions; ReplayResult (decisions,
+//   - replay.go: Replay and its Options; Result (decisions,
 //     PodOutcome per pod with its PodFate, metrics, WriteLog) and the event
 //     loop (arrivals, completions, node events, backoff and Permit
 //     deadlines, the timeline merging the sorted arrivals with the other
 //     events).
-//   - workload.go: Workload (nodes, running pods, arrivals, NodeEvents,
+//   - scenario.go: Scenario (nodes, running pods, arrivals, NodeEvents,
 //     storage, metrics and loads), its Validate, and ReadCluster and
-//     ReadWorkload, the JSON formats of examples/simulate (ReadOptions bound
-//     untrusted input).
-//   - workload_gangs.go: GangArrival and WorkloadGroupArrival, gangs that
+//     ReadArrivals, the JSON formats of examples/simulate's -cluster and
+//     -workload files (ReadOptions bound untrusted input).
+//   - scenario_gangs.go: GangArrival and WorkloadGroupArrival, gangs that
 //     arrive as a whole, and their file form.
-//   - workload_storage.go: the storage objects of a workload file and the
-//     replay's cluster built from them.
+//   - scenario_storage.go: the storage objects of cluster and arrivals
+//     files and the replay's cluster built from them.
+//   - scenario_dra.go: the Dynamic Resource Allocation objects of a
+//     cluster file, validated.
 //   - gangs.go: GangOutcome, each gang's time to become whole and the
 //     pod-seconds its bound pods waited idle.
 //   - displaced.go: Displacement, each pod preempted or evicted and where it
 //     went next.
-//   - metrics.go: MeasurePlacement and PlacementMetrics (utilization,
+//   - metrics.go: MeasurePacking and PackingMetrics (utilization,
 //     imbalance and fragmentation of a snapshot).
 package replay

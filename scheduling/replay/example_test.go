@@ -21,16 +21,16 @@ func exPod(name, cpu string) *api.Pod {
 	return builder.MakePod().Name(name).Req(map[string]string{"cpu": cpu, "memory": "1Gi"}).Obj()
 }
 
-// Replay runs a workload on a virtual clock and logs every decision.
+// Replay runs a scenario on a virtual clock and logs every decision.
 func ExampleReplay() {
-	w := &replay.Workload{
+	w := &replay.Scenario{
 		Nodes: []*api.Node{exNode("n1", "2"), exNode("n2", "4")},
 		Arrivals: []replay.PodArrival{
 			{At: 0, Duration: 30 * time.Second, Pod: exPod("batch", "3")},
 			{At: 10 * time.Second, Pod: exPod("web", "2")},
 		},
 	}
-	res, err := replay.Replay(context.Background(), w, replay.ReplayOptions{Seed: 1})
+	res, err := replay.Replay(context.Background(), w, replay.Options{Seed: 1})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -48,14 +48,14 @@ func ExampleReplay() {
 
 // OnDecision with DiscardDecisions writes the decision log as the replay
 // goes, so that a long replay does not hold its decisions.
-func ExampleReplayOptions_onDecision() {
-	w := &replay.Workload{
+func ExampleOptions_onDecision() {
+	w := &replay.Scenario{
 		Nodes:    []*api.Node{exNode("n1", "2"), exNode("n2", "4")},
 		Arrivals: []replay.PodArrival{{At: 0, Pod: exPod("batch", "3")}, {At: 10 * time.Second, Pod: exPod("web", "2")}},
 	}
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	var line strings.Builder
-	res, err := replay.Replay(context.Background(), w, replay.ReplayOptions{Seed: 1, Start: start, DiscardDecisions: true,
+	res, err := replay.Replay(context.Background(), w, replay.Options{Seed: 1, Start: start, DiscardDecisions: true,
 		OnDecision: func(d scheduling.Decision) {
 			line.Reset()
 			scheduling.FormatDecision(&line, &d, start)

@@ -7,11 +7,11 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 )
 
-// GangOutcome is what became of one gang of the workload (a GangArrival)
+// GangOutcome is what became of one gang of the scenario (a GangArrival)
 // in a replay.
 type GangOutcome struct {
 	// Group is the PodGroup's namespace/name; MinMember its spec.minMember;
-	// Pods the number of workload pods naming it.
+	// Pods the number of pods of the scenario naming it.
 	Group     string
 	MinMember int
 	Pods      int
@@ -35,7 +35,7 @@ type GangOutcome struct {
 }
 
 // WastedPodSeconds sums the gangs' WastedPodSeconds.
-func (r *ReplayResult) WastedPodSeconds() float64 {
+func (r *Result) WastedPodSeconds() float64 {
 	var s float64
 	for _, g := range r.Gangs {
 		s += g.WastedPodSeconds
@@ -55,7 +55,7 @@ type gang struct {
 // their nodes idle, which is what gang scheduling prevents.
 type gangs map[string]*gang
 
-func newGangs(w *Workload, start time.Time) gangs {
+func newGangs(w *Scenario, start time.Time) gangs {
 	g := gangs{}
 	for _, a := range w.Gangs {
 		g[a.Group.Key()] = &gang{out: GangOutcome{Group: a.Group.Key(), MinMember: int(a.Group.Spec.MinMember), Arrival: start.Add(a.At)},
@@ -68,7 +68,7 @@ func newGangs(w *Workload, start time.Time) gangs {
 	return g
 }
 
-// join attaches a workload pod to its gang, if it names one (its
+// join attaches a pod of the scenario to its gang, if it names one (its
 // scheduler-plugins gang first, else its kube PodGroup).
 func (gs gangs) join(rp *pod) {
 	label, kube := gangKeys(rp.pod)

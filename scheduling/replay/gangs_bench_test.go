@@ -16,12 +16,12 @@ import (
 
 var gangBenchFull = flag.Bool("schedkit.gangbench.full", false, "BenchmarkGangReplay: also run 1,000 nodes and 200 gangs (minutes)")
 
-// gangBenchWorkload is nodes 16-cpu nodes and gangs gangs of 8–64 pods of 4
+// gangBenchScenario is nodes 16-cpu nodes and gangs gangs of 8–64 pods of 4
 // cpu (sizes drawn from a fixed seed), arriving 100 ms apart with their
 // pods interleaved (each gang's pods spread over the next second), each
 // running 60 s once whole: about 1.8 times what the cluster holds.
-func gangBenchWorkload(nodes, gangs int) *Workload {
-	w := &Workload{}
+func gangBenchScenario(nodes, gangs int) *Scenario {
+	w := &Scenario{}
 	for i := range nodes {
 		w.Nodes = append(w.Nodes, st.MakeNode().Name(fmt.Sprintf("node-%04d", i)).Capacity(map[string]string{"cpu": "16", "memory": "64Gi", "pods": "110"}).Obj())
 	}
@@ -40,7 +40,7 @@ func gangBenchWorkload(nodes, gangs int) *Workload {
 	return w
 }
 
-// BenchmarkGangReplay replays gangBenchWorkload under kube's default
+// BenchmarkGangReplay replays gangBenchScenario under kube's default
 // profile and with Coscheduling, reporting placements (bound pods) per
 // second of real time, the gangs that ran whole and the pod-seconds pods of
 // incomplete gangs held idle. The small size (100 nodes, 20 gangs) always
@@ -55,7 +55,7 @@ func BenchmarkGangReplay(b *testing.B) {
 		if size.name == "full" && !*gangBenchFull {
 			continue
 		}
-		w := gangBenchWorkload(size.nodes, size.gangs)
+		w := gangBenchScenario(size.nodes, size.gangs)
 		for _, p := range []struct {
 			name    string
 			profile framework.Profile
@@ -65,7 +65,7 @@ func BenchmarkGangReplay(b *testing.B) {
 				var wasted float64
 				var wall time.Duration
 				for b.Loop() {
-					res, err := Replay(context.Background(), w, ReplayOptions{Profiles: []framework.Profile{p.profile}})
+					res, err := Replay(context.Background(), w, Options{Profiles: []framework.Profile{p.profile}})
 					if err != nil {
 						b.Fatal(err)
 					}

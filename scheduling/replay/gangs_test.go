@@ -16,9 +16,9 @@ import (
 	"github.com/schedkit/schedkit/scheduling"
 )
 
-// rgWorkload is two 4-cpu nodes, gang a (4 pods of 1 cpu, 60 s) at 0 s and
-// gang b (6 pods of 1 cpu, 60 s) at 1 s, read from a workload file.
-const rgWorkload = `{
+// rgArrivals is two 4-cpu nodes, gang a (4 pods of 1 cpu, 60 s) at 0 s and
+// gang b (6 pods of 1 cpu, 60 s) at 1 s, read from an arrivals file.
+const rgArrivals = `{
  "gangs": [
   {"podGroup": {"metadata": {"name": "a"}, "spec": {"minMember": 4}}, "count": 4, "arrival": "0s", "duration": "60s",
    "pod": {"spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "1"}}}]}}},
@@ -38,7 +38,7 @@ func csNodeCPU(name, cpu string) *api.Node {
 	return st.MakeNode().Name(name).Capacity(map[string]string{"cpu": cpu, "pods": "32"}).Obj()
 }
 
-// TestReplayGangs: the same gang workload replayed with kube's default
+// TestReplayGangs: the same gang scenario replayed with kube's default
 // profile and with Coscheduling. Without it, gang b binds 4 of its 6 pods
 // at 1 s and they hold their cpu idle until gang a finishes at 60 s
 // (4 × 59 = 236 wasted pod-seconds); both become whole at 60 s. With it, b
@@ -49,8 +49,8 @@ func csNodeCPU(name, cpu string) *api.Node {
 // than 5 minutes after they failed: 5m30s), and without hints are retried
 // when gang a's pods finish at 60 s.
 func TestReplayGangs(t *testing.T) {
-	w := Workload{Nodes: rgNodes(2, "4")}
-	if err := ReadWorkload(strings.NewReader(rgWorkload), "gangs.json", &w); err != nil {
+	w := Scenario{Nodes: rgNodes(2, "4")}
+	if err := ReadArrivals(strings.NewReader(rgArrivals), "gangs.json", &w); err != nil {
 		t.Fatal(err)
 	}
 	start := time.Unix(0, 0).UTC()
@@ -73,7 +73,7 @@ func TestReplayGangs(t *testing.T) {
 			[]scheduling.Option{scheduling.WithQueueOptions(scheduling.QueueOptions{DisableQueueingHints: true})}, want(0, 60*time.Second)},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			res, err := Replay(context.Background(), &w, ReplayOptions{Profiles: []framework.Profile{tt.profile}, SchedulerOptions: tt.opts})
+			res, err := Replay(context.Background(), &w, Options{Profiles: []framework.Profile{tt.profile}, SchedulerOptions: tt.opts})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -88,7 +88,7 @@ func TestReplayGangs(t *testing.T) {
 }
 
 // TestReplayGangErrors: bad gangs are errors naming the group and field
-// before anything runs; a pod naming a PodGroup the workload never creates
+// before anything runs; a pod naming a PodGroup the scenario never creates
 // ends Pending with Coscheduling's verdict naming the group.
 func TestReplayGangErrors(t *testing.T) {
 	bad := []struct{ in, want string }{
@@ -99,19 +99,19 @@ func TestReplayGangErrors(t *testing.T) {
 		{`{"gangs": [{"podGroup": {"metadata": {"name": "g"}, "spec": {"minMember": 1}}}, {"podGroup": {"metadata": {"name": "g"}, "spec": {"minMember": 1}}}]}`, "gang default/g: duplicate PodGroup"},
 	}
 	for _, b := range bad {
-		w := Workload{Nodes: rgNodes(1, "4")}
-		err := ReadWorkload(strings.NewReader(b.in), "w.json", &w)
+		w := Scenario{Nodes: rgNodes(1, "4")}
+		err := ReadArrivals(strings.NewReader(b.in), "w.json", &w)
 		if err == nil {
-			_, err = Replay(context.Background(), &w, ReplayOptions{})
+			_, err = Replay(context.Background(), &w, Options{})
 		}
 		if err == nil || !strings.Contains(err.Error(), b.want) {
 			t.Errorf("%s: err = %v, want it to mention %q", b.in, err, b.want)
 		}
 	}
-	w := Workload{Nodes: rgNodes(1, "4")}
+	w := Scenario{Nodes: rgNodes(1, "4")}
 	p := csPod("default", "orphan", "ghost").Req(map[string]string{"cpu": "1"}).Obj()
 	w.Arrivals = []PodArrival{{Pod: p}}
-	res, err := Replay(context.Background(), &w, ReplayOptions{Profiles: []framework.Profile{scheduling.EnableCoscheduling(scheduling.DefaultProfile(), nil)}})
+	res, err := Replay(context.Background(), &w, Options{Profiles: []framework.Profile{scheduling.EnableCoscheduling(scheduling.DefaultProfile(), nil)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func TestReplayGangErrors(t *testing.T) {
 // reserved at Permit.
 func TestPropGangNeverPartlyBound(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		w := Workload{}
+		w := Scenario{}
 		for i := range rapid.IntRange(1, 4).Draw(t, "nodes") {
 			w.Nodes = append(w.Nodes, csNodeCPU(fmt.Sprintf("n%d", i), fmt.Sprint(rapid.IntRange(1, 8).Draw(t, "cpu"))))
 		}
@@ -151,7 +151,7 @@ func TestPropGangNeverPartlyBound(t *testing.T) {
 				w.Arrivals = append(w.Arrivals, PodArrival{At: at + time.Duration(i)*time.Second/10, Duration: dur, Pod: p})
 			}
 		}
-		res, err := Replay(context.Background(), &w, ReplayOptions{Profiles: []framework.Profile{scheduling.EnableCoscheduling(scheduling.DefaultProfile(), nil)}})
+		res, err := Replay(context.Background(), &w, Options{Profiles: []framework.Profile{scheduling.EnableCoscheduling(scheduling.DefaultProfile(), nil)}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,8 +6,9 @@ package replay
 
 import (
 	"github.com/schedkit/schedkit/config"
-	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/filter/defaultpreemption"
+	"github.com/schedkit/schedkit/filter/noderesources"
+	"github.com/schedkit/schedkit/filter/podtopologyspread"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
@@ -72,7 +73,7 @@ func rpProfile() framework.Profile {
 // extended resources) to the test plugins.
 func scPropRegistry() *framework.Registry {
 	reg := scRegistry(&scRecorder{})
-	if err := reg.Register(config.NodeResourcesFitName, filter.NodeResourcesFitFactory); err != nil {
+	if err := reg.Register(config.NodeResourcesFitName, noderesources.NewFit); err != nil {
 		panic(err)
 	}
 	if err := reg.Register(config.DefaultPreemptionName, defaultpreemption.New); err != nil {
@@ -162,18 +163,18 @@ func ppCap(res map[string]string) map[string]string {
 // reuseProfile is a signable profile: the default plugins without
 // PodTopologySpread's system defaults (which make every pod unsignable,
 // in kube as here) and with the given resource score strategy.
-func reuseProfile(strategy config.ScoringStrategyType) framework.Profile {
+func reuseProfile(strategy noderesources.ScoringStrategyType) framework.Profile {
 	p := scheduling.DefaultProfile()
 	p.Args = map[string]any{
-		config.PodTopologySpreadName: config.PodTopologySpreadArgs{DefaultingType: config.ListDefaulting},
-		config.NodeResourcesFitName:  config.NodeResourcesFitArgs{ScoringStrategy: &config.ScoringStrategy{Type: strategy, Resources: config.DefaultResourceSpecs()}},
+		config.PodTopologySpreadName: podtopologyspread.PodTopologySpreadArgs{DefaultingType: podtopologyspread.ListDefaulting},
+		config.NodeResourcesFitName:  noderesources.NodeResourcesFitArgs{ScoringStrategy: &noderesources.ScoringStrategy{Type: strategy, Resources: config.DefaultResourceSpecs()}},
 	}
 	return p
 }
 
 // resourcesOnlyProfile keeps the score plugins that never normalize over
 // the feasible nodes, so that reuse is exact.
-func resourcesOnlyProfile(strategy config.ScoringStrategyType) framework.Profile {
+func resourcesOnlyProfile(strategy noderesources.ScoringStrategyType) framework.Profile {
 	p := reuseProfile(strategy)
 	p.PreScore = []string{config.NodeResourcesFitName, config.NodeResourcesBalancedAllocationName}
 	p.Score = []string{config.NodeResourcesFitName, config.NodeResourcesBalancedAllocationName, config.ImageLocalityName}

@@ -12,7 +12,7 @@ import (
 	"github.com/schedkit/schedkit/scheduling"
 )
 
-// overloadWorkload is an overloaded cluster as a simulation replays it:
+// overloadScenario is an overloaded cluster as a simulation replays it:
 // nodes full of high-priority pods, pods arriving that never fit (one in
 // four of a priority that may preempt, so every failed attempt of theirs
 // dry-runs preemption on every node, finding no lower-priority victim),
@@ -20,8 +20,8 @@ import (
 // NodeMetric and sends a heartbeat update (the same node object) once per
 // period. Events that cannot help a pod NodeResourcesFit rejected are what
 // queueing hints filter out.
-func overloadWorkload(nodes, pods int, span, period time.Duration) *Workload {
-	w := &Workload{}
+func overloadScenario(nodes, pods int, span, period time.Duration) *Scenario {
+	w := &Scenario{}
 	for i := range nodes {
 		n := builder.MakeNode().Name(fmt.Sprintf("node-%04d", i)).Label("topology.kubernetes.io/zone", fmt.Sprintf("z%d", i%3)).
 			Capacity(map[string]string{"cpu": "4", "memory": "16Gi", "pods": "110"}).Obj()
@@ -48,8 +48,8 @@ func overloadWorkload(nodes, pods int, span, period time.Duration) *Workload {
 	return w
 }
 
-func replayOverload(t testing.TB, w *Workload, hints bool) *ReplayResult {
-	res, err := Replay(context.Background(), w, ReplayOptions{Seed: 1,
+func replayOverload(t testing.TB, w *Scenario, hints bool) *Result {
+	res, err := Replay(context.Background(), w, Options{Seed: 1,
 		SchedulerOptions: []scheduling.Option{scheduling.WithQueueOptions(scheduling.QueueOptions{DisableQueueingHints: !hints})}})
 	if err != nil {
 		t.Fatal(err)
@@ -57,20 +57,20 @@ func replayOverload(t testing.TB, w *Workload, hints bool) *ReplayResult {
 	return res
 }
 
-// TestOverloadedHints: on an overloaded workload, queueing hints leave the
+// TestOverloadedHints: on an overloaded scenario, queueing hints leave the
 // final placements and every pod's outcome (with its reason) as they were
 // without hints, while running at least 20× fewer scheduling cycles (the
 // heartbeats and NodeMetric reports no longer retry every pending pod).
 // The wall-clock comparison at 1,000 nodes is BenchmarkOverloaded and
 // examples/scale -overload.
 func TestOverloadedHints(t *testing.T) {
-	w := overloadWorkload(50, 100, 2*time.Minute, time.Minute)
+	w := overloadScenario(50, 100, 2*time.Minute, time.Minute)
 	with, without := replayOverload(t, w, true), replayOverload(t, w, false)
 	if diff := cmp.Diff(without.Pods, with.Pods); diff != "" {
 		t.Errorf("outcomes differ (-without +with):\n%s", diff)
 	}
 	if diff := cmp.Diff(without.Final, with.Final); diff != "" {
-		t.Errorf("final placement metrics differ (-without +with):\n%s", diff)
+		t.Errorf("final packing metrics differ (-without +with):\n%s", diff)
 	}
 	if with.Count()[FatePending] != 100 {
 		t.Errorf("pending %d, want every arrival (the nodes are full)", with.Count()[FatePending])
@@ -81,11 +81,11 @@ func TestOverloadedHints(t *testing.T) {
 	t.Logf("cycles: %d with hints, %d without (%.0f×)", with.Cycles, without.Cycles, float64(without.Cycles)/float64(with.Cycles))
 }
 
-// BenchmarkOverloaded replays the overloaded workload of TestOverloadedHints
+// BenchmarkOverloaded replays the overloaded scenario of TestOverloadedHints
 // with and without queueing hints at 100 nodes (examples/scale -overload
 // runs 1,000).
 func BenchmarkOverloaded(b *testing.B) {
-	w := overloadWorkload(100, 200, 3*time.Minute, time.Minute)
+	w := overloadScenario(100, 200, 3*time.Minute, time.Minute)
 	for _, hints := range []bool{true, false} {
 		b.Run(fmt.Sprintf("hints=%v", hints), func(b *testing.B) {
 			for b.Loop() {

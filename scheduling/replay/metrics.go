@@ -42,8 +42,9 @@ type Fragmentation struct {
 	FreeCPU, FreeMemory int64
 }
 
-// PlacementMetrics describe how pods sit on the nodes of a snapshot.
-type PlacementMetrics struct {
+// PackingMetrics describe how pods are packed onto the nodes of a snapshot:
+// utilization, balance and fragmentation.
+type PackingMetrics struct {
 	Nodes int
 	Pods  int
 	// CPU and Memory utilization across nodes; Pods is the pod-slot
@@ -67,15 +68,15 @@ type NodeUtilization struct {
 	CPU, Memory float64
 }
 
-// MeasurePlacement computes placement metrics over the nodes of snap, with
+// MeasurePacking computes the packing metrics of the nodes of snap, with
 // reference as the pod shape for fragmentation (a zero shape gives zero
 // fragmentation figures). A nil snap measures as an empty cluster.
-func MeasurePlacement(snap *framework.Snapshot, reference resource.Vector) PlacementMetrics {
+func MeasurePacking(snap *framework.Snapshot, reference resource.Vector) PackingMetrics {
 	var nodes []*framework.NodeInfo
 	if snap != nil {
 		nodes = snap.Nodes()
 	}
-	m := PlacementMetrics{Nodes: len(nodes)}
+	m := PackingMetrics{Nodes: len(nodes)}
 	var cpu, mem, slots []float64
 	var imb float64
 	imbN := 0

@@ -12,14 +12,14 @@ import (
 	"github.com/schedkit/schedkit/resource"
 )
 
-// TestMeasurePlacement, by hand: n1 4 cpu / 8Gi with 1 cpu / 1Gi requested,
+// TestMeasurePacking, by hand: n1 4 cpu / 8Gi with 1 cpu / 1Gi requested,
 // n2 2 cpu / 2Gi empty; reference pod 1 cpu / 2Gi.
 //   - cpu utilization .25 and 0: mean .125, sd .125; memory .125 and 0:
 //     mean .0625, sd .0625; imbalance (|.25−.125| + 0)/2 = .0625.
 //   - n1 free 3 cpu / 7Gi takes min(3, 3) = 3 reference pods, stranding
 //     1Gi; n2 free 2 cpu / 2Gi takes 1, stranding 1 cpu. Fits 4; stranded
 //     cpu 1/5, memory 1Gi/9Gi.
-func TestMeasurePlacement(t *testing.T) {
+func TestMeasurePacking(t *testing.T) {
 	const gi = 1 << 30
 	snap := framework.MustSnapshot(
 		[]*api.Node{
@@ -27,7 +27,7 @@ func TestMeasurePlacement(t *testing.T) {
 			st.MakeNode().Name("n2").Capacity(map[string]string{"cpu": "2", "memory": "2Gi", "pods": "10"}).Obj(),
 		},
 		[]*api.Pod{st.MakePod().Name("p").Req(map[string]string{"cpu": "1", "memory": "1Gi"}).Node("n1").Obj()})
-	m := MeasurePlacement(snap, resource.Vector{MilliCPU: 1000, Memory: 2 * gi})
+	m := MeasurePacking(snap, resource.Vector{MilliCPU: 1000, Memory: 2 * gi})
 	for _, c := range []struct {
 		name      string
 		got, want float64
@@ -45,23 +45,23 @@ func TestMeasurePlacement(t *testing.T) {
 	if m.Fragmentation.Fits != 4 || m.EmptyNodes != 1 || m.Pods != 1 || m.CPU.Requested != 1000 || m.CPU.Allocatable != 6000 {
 		t.Errorf("metrics = %+v", m)
 	}
-	empty := MeasurePlacement(framework.MustSnapshot(nil, nil), resource.Vector{})
+	empty := MeasurePacking(framework.MustSnapshot(nil, nil), resource.Vector{})
 	if empty.CPU.Mean != 0 || empty.Nodes != 0 || empty.Fragmentation.StrandedCPU != 0 {
 		t.Errorf("empty cluster metrics = %+v", empty)
 	}
 }
 
-// TestMeasurePlacementNil: a nil snapshot measures as an empty cluster
+// TestMeasurePackingNil: a nil snapshot measures as an empty cluster
 // (and an empty snapshot gives the same answer), instead of panicking.
-func TestMeasurePlacementNil(t *testing.T) {
+func TestMeasurePackingNil(t *testing.T) {
 	ref := resource.Vector{MilliCPU: 1000}
 	empty, err := framework.NewSnapshot(nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := MeasurePlacement(empty, ref)
-	if d := cmp.Diff(want, MeasurePlacement(nil, ref)); d != "" {
-		t.Errorf("MeasurePlacement(nil) (-empty snapshot +nil):\n%s", d)
+	want := MeasurePacking(empty, ref)
+	if d := cmp.Diff(want, MeasurePacking(nil, ref)); d != "" {
+		t.Errorf("MeasurePacking(nil) (-empty snapshot +nil):\n%s", d)
 	}
 	if want.Nodes != 0 || want.Fragmentation.Reference.MilliCPU != ref.MilliCPU {
 		t.Errorf("empty cluster: %+v", want)

@@ -17,8 +17,8 @@ import (
 	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
-// ReplayOptions configure Replay.
-type ReplayOptions struct {
+// Options configure Replay.
+type Options struct {
 	// Registry and Profiles build the scheduler (defaults:
 	// NewDefaultRegistry() and DefaultProfile(), the newest release's: with
 	// SchedulerOptions naming another release, scheduling.WithKubeVersion,
@@ -62,16 +62,15 @@ type ReplayOptions struct {
 	ResultsFailedOnly bool
 	ResultsLast       int
 	// OnDecision, when set, is called with every decision as it is made,
-	// in the order of ReplayResult.Decisions, with its Result when the
+	// in the order of Result.Decisions, with its runtime.Result when the
 	// replay keeps explanations (whatever ResultsLast later drops).
-	// DiscardDecisions
-	// leaves ReplayResult.Decisions empty, so that the replay's memory
-	// does not grow with its decisions: with OnDecision and
+	// DiscardDecisions leaves Result.Decisions empty, so that the replay's
+	// memory does not grow with its decisions: with OnDecision and
 	// scheduling.FormatDecision a caller writes the decision log (the
 	// bytes of WriteLog) as the replay goes instead of holding it.
 	OnDecision       func(d scheduling.Decision)
 	DiscardDecisions bool
-	// Stopwatch times the replay for ReplayResult.Wall (default framework.RealClock;
+	// Stopwatch times the replay for Result.Wall (default framework.RealClock;
 	// inject a clock for a reproducible Wall). The replay's own events run
 	// on virtual time either way.
 	Stopwatch framework.Clock
@@ -79,28 +78,28 @@ type ReplayOptions struct {
 	// replay stops with an error naming the bound. Pending pods are
 	// retried at every cluster event that may help them, so the cycles
 	// (and the decisions kept) can grow with the pods times the events.
-	// 0 means DefaultCyclesPerPod per pod of the workload (initial and
+	// 0 means DefaultCyclesPerPod per pod of the scenario (initial and
 	// arriving), and at least DefaultMaxCycles; negative is an error.
 	MaxCycles int
 }
 
 // DefaultMaxCycles and DefaultCyclesPerPod make the default of
-// ReplayOptions.MaxCycles: DefaultCyclesPerPod cycles per pod of the
-// workload, and at least DefaultMaxCycles.
+// Options.MaxCycles: DefaultCyclesPerPod cycles per pod of the
+// scenario, and at least DefaultMaxCycles.
 const (
 	DefaultMaxCycles    = 1_000_000
 	DefaultCyclesPerPod = 5
 )
 
 // maxCycles is the replay's bound on scheduling cycles for w.
-func (o ReplayOptions) maxCycles(w *Workload) int {
+func (o Options) maxCycles(w *Scenario) int {
 	if o.MaxCycles > 0 {
 		return o.MaxCycles
 	}
 	return max(DefaultMaxCycles, DefaultCyclesPerPod*(len(w.Pods)+len(w.Arrivals)))
 }
 
-// PodFate is where a workload pod ended.
+// PodFate is where a pod of the scenario ended.
 type PodFate string
 
 // Pod fates.
@@ -113,7 +112,7 @@ const (
 	FateEvicted   PodFate = "Evicted"   // its node was removed
 )
 
-// PodOutcome is the fate of one pod of the workload.
+// PodOutcome is the fate of one pod of the scenario.
 type PodOutcome struct {
 	Pod    string
 	Fate   PodFate
@@ -121,21 +120,21 @@ type PodOutcome struct {
 	Reason string
 }
 
-// ReplayResult is what a replay did: every decision in order, every pod's
-// fate, and placement metrics.
-type ReplayResult struct {
+// Result is what a replay did: every decision in order, every pod's
+// fate, and packing metrics.
+type Result struct {
 	Start, End time.Time
 	Decisions  []scheduling.Decision
-	// Pods has one outcome per workload pod (initial and arriving), sorted
+	// Pods has one outcome per pod of the scenario (initial and arriving), sorted
 	// by namespace/name.
 	Pods []PodOutcome
 	// Metrics are taken when the last arrival has been scheduled (the
 	// loaded cluster); Final at the end of the replay.
-	Metrics, Final PlacementMetrics
+	Metrics, Final PackingMetrics
 	// PendingAtLastArrival counts pods not placed at that moment.
 	PendingAtLastArrival int
 	// Cycles is the number of scheduling cycles; Wall the real time the
-	// replay took, as ReplayOptions.Stopwatch measured it, and SetupWall
+	// replay took, as Options.Stopwatch measured it, and SetupWall
 	// the time building the initial cluster and the scheduler took before.
 	Cycles    int
 	Wall      time.Duration
@@ -143,7 +142,7 @@ type ReplayResult struct {
 	// EventErrors lists the node events the cluster refused, with their
 	// virtual time (e.g. an update of a node that was not there then).
 	EventErrors []string
-	// Gangs has one outcome per gang of the workload, sorted by group.
+	// Gangs has one outcome per gang of the scenario, sorted by group.
 	Gangs []GangOutcome
 	// Displaced lists the pods preemptions displaced, in order, and whether
 	// each was placed again.
@@ -151,7 +150,7 @@ type ReplayResult struct {
 }
 
 // DecisionsPerSecond is scheduling cycles per second of real time.
-func (r *ReplayResult) DecisionsPerSecond() float64 {
+func (r *Result) DecisionsPerSecond() float64 {
 	if r.Wall <= 0 {
 		return 0
 	}
@@ -159,7 +158,7 @@ func (r *ReplayResult) DecisionsPerSecond() float64 {
 }
 
 // Count returns how many pods met each fate.
-func (r *ReplayResult) Count() map[PodFate]int {
+func (r *Result) Count() map[PodFate]int {
 	out := map[PodFate]int{}
 	for _, p := range r.Pods {
 		out[p.Fate]++
@@ -169,9 +168,9 @@ func (r *ReplayResult) Count() map[PodFate]int {
 
 // WriteLog writes the decision log, one line per decision: the virtual
 // time since the start, the cycle, the pod, the outcome and its
-// explanation. Same workload and seed give the same bytes, at any
+// explanation. Same scenario and seed give the same bytes, at any
 // parallelism.
-func (r *ReplayResult) WriteLog(w io.Writer) error {
+func (r *Result) WriteLog(w io.Writer) error {
 	var b strings.Builder
 	for i := range r.Decisions {
 		b.Reset()
@@ -221,7 +220,7 @@ func (h *eventHeap) Pop() any {
 // timeline is a replay's timed events in order: the heap of node events,
 // gang creations and completions merged with the arrivals, which are
 // sorted already and need no heap. At one instant arrivals come after the
-// heap's events (their class is the last) and in workload order, as if they
+// heap's events (their class is the last) and in scenario order, as if they
 // were in the heap: a million arrivals cost no heap operations.
 type timeline struct {
 	events   eventHeap
@@ -231,7 +230,7 @@ type timeline struct {
 	arrived event
 }
 
-// arrival is one workload pod arriving.
+// arrival is one pod of the scenario arriving.
 type arrival struct {
 	at  time.Time
 	pod *pod
@@ -260,52 +259,52 @@ func (t *timeline) pop() *event {
 	return heap.Pop(&t.events).(*event)
 }
 
-// pod tracks one workload pod through the replay.
+// pod tracks one pod of the scenario through the replay.
 type pod struct {
 	pod      *api.Pod
 	duration time.Duration
 	inc      int // bumped at every (re)submission and binding
 	outcome  PodOutcome
-	gang     *gang // the workload gang it belongs to, if any
+	gang     *gang // the gang it belongs to, if any
 }
 
-// Replay runs a workload on a virtual clock through a Scheduler with
+// Replay runs a scenario on a virtual clock through a Scheduler with
 // synchronous binding: at each instant node events apply first, then pods
 // that finished their duration are deleted, then arrivals join the queue,
 // and the scheduler runs every pod that is ready; the clock then jumps to
 // the next event, backoff expiry or Permit timeout. Every decision is
 // recorded, and every pod ends Running, Completed, Pending (with its last
 // failure), Rejected (with the error that refused it), Preempted or
-// Evicted. Gangs (Workload.Gangs, and kube's PodGroups in
-// Workload.WorkloadGroups) are created at their time, before the pods
+// Evicted. Gangs (Scenario.Gangs, and kube's PodGroups in
+// Scenario.WorkloadGroups) are created at their time, before the pods
 // arriving then; a gang's pods start their durations only once minMember
 // (kube: a gang's minCount, one pod for a basic group) of them are bound
-// (until then they hold their nodes idle), and ReplayResult.Gangs says
+// (until then they hold their nodes idle), and Result.Gangs says
 // whether each ran whole, how long it waited and the pod-seconds its pods
-// held while it could not run. The same
-// workload and seed give the same decisions whatever opts.Parallelism is. Invalid input is an error naming the pod or node,
-// before anything runs.
-func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult, error) {
+// held while it could not run. The same scenario and seed give the same
+// decisions whatever opts.Parallelism is. Invalid input is an error
+// naming the pod or node, before anything runs.
+func Replay(ctx context.Context, w *Scenario, opts Options) (*Result, error) {
 	if w == nil {
-		return nil, fmt.Errorf("scheduling: Replay: nil workload")
+		return nil, fmt.Errorf("replay: Replay: nil scenario")
 	}
 	if err := w.Validate(); err != nil {
 		return nil, err
 	}
 	switch {
 	case opts.Parallelism < 0:
-		return nil, fmt.Errorf("scheduling: Replay: ReplayOptions.Parallelism=%d: must not be negative", opts.Parallelism)
+		return nil, fmt.Errorf("replay: Replay: Options.Parallelism=%d: must not be negative", opts.Parallelism)
 	case opts.Parallelism == 0:
 		opts.Parallelism = 1
 	}
 	if opts.Until < 0 {
-		return nil, fmt.Errorf("scheduling: Replay: ReplayOptions.Until=%v: must not be negative", opts.Until)
+		return nil, fmt.Errorf("replay: Replay: Options.Until=%v: must not be negative", opts.Until)
 	}
 	if opts.ResultsLast < 0 {
-		return nil, fmt.Errorf("scheduling: Replay: ReplayOptions.ResultsLast=%d: must not be negative", opts.ResultsLast)
+		return nil, fmt.Errorf("replay: Replay: Options.ResultsLast=%d: must not be negative", opts.ResultsLast)
 	}
 	if opts.MaxCycles < 0 {
-		return nil, fmt.Errorf("scheduling: Replay: ReplayOptions.MaxCycles=%d: must not be negative", opts.MaxCycles)
+		return nil, fmt.Errorf("replay: Replay: Options.MaxCycles=%d: must not be negative", opts.MaxCycles)
 	}
 	maxCycles := opts.maxCycles(w)
 	// A cycle past maxCycles stops the replay with this cause.
@@ -328,7 +327,7 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 		stopwatch = framework.RealClock{}
 	}
 	setupStart := stopwatch.Now()
-	cluster, err := newWorkloadCluster(w, opts.BuildProgress)
+	cluster, err := newScenarioCluster(w, opts.BuildProgress)
 	if err != nil {
 		return nil, err
 	}
@@ -344,7 +343,7 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 		}
 	}
 	clock := framework.NewFakeClock(opts.Start)
-	res := &ReplayResult{Start: opts.Start}
+	res := &Result{Start: opts.Start}
 	if !opts.DiscardDecisions {
 		res.Decisions = make([]scheduling.Decision, 0, len(w.Arrivals)+len(w.Pods))
 	}
@@ -424,11 +423,11 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 	progress := 0 // decisions that placed or preempted
 	handler := func(d scheduling.Decision) {
 		if d.Cycle > int64(maxCycles) {
-			what := "ReplayOptions.MaxCycles"
+			what := "Options.MaxCycles"
 			if opts.MaxCycles == 0 {
-				what = fmt.Sprintf("ReplayOptions.MaxCycles: by default %d per pod of the workload, at least %d", DefaultCyclesPerPod, DefaultMaxCycles)
+				what = fmt.Sprintf("Options.MaxCycles: by default %d per pod of the scenario, at least %d", DefaultCyclesPerPod, DefaultMaxCycles)
 			}
-			stop(fmt.Errorf("scheduling: Replay: the replay ran past %d scheduling cycles (%s)", maxCycles, what))
+			stop(fmt.Errorf("replay: Replay: the replay ran past %d scheduling cycles (%s)", maxCycles, what))
 		}
 		if !opts.DiscardDecisions {
 			res.Decisions = append(res.Decisions, d)
@@ -495,7 +494,7 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 		res.Cycles += cycles
 		now := clock.Now()
 		if !measuredLoaded && (total == 0 || !now.Before(lastArrival)) && done == total {
-			res.Metrics = MeasurePlacement(cluster.Snapshot(), opts.Reference)
+			res.Metrics = MeasurePacking(cluster.Snapshot(), opts.Reference)
 			p, _, _ := cluster.NumPods()
 			res.PendingAtLastArrival = p
 			measuredLoaded = true
@@ -504,7 +503,7 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 		if !ok || (opts.Until > 0 && next.After(opts.Start.Add(opts.Until))) {
 			break
 		}
-		// With no workload event left, the queue's retries of pods that
+		// With no scenario event left, the queue's retries of pods that
 		// failed before the latest cluster event go on while they place
 		// (or preempt) something; a retry after one that placed nothing
 		// ends the replay: the cluster no longer changes.
@@ -577,10 +576,10 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 	res.Wall = stopwatch.Now().Sub(wallStart)
 	res.End = clock.Now()
 	if !measuredLoaded {
-		res.Metrics = MeasurePlacement(cluster.Snapshot(), opts.Reference)
+		res.Metrics = MeasurePacking(cluster.Snapshot(), opts.Reference)
 		res.PendingAtLastArrival, _, _ = cluster.NumPods()
 	}
-	res.Final = MeasurePlacement(cluster.Snapshot(), opts.Reference)
+	res.Final = MeasurePacking(cluster.Snapshot(), opts.Reference)
 	res.Gangs = gangs.outcomes(res.End)
 	res.Displaced = displaced.list
 	if len(pods) > 0 {
@@ -602,13 +601,13 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 }
 
 // kept is a ring of the indices of the decisions that keep their
-// Result, oldest first.
+// runtime.Result, oldest first.
 type kept struct {
 	idx  []int
 	head int
 }
 
-// add records that decision i keeps its Result and, past last of them,
+// add records that decision i keeps its runtime.Result and, past last of them,
 // drops the oldest one's.
 func (k *kept) add(ds []scheduling.Decision, i, last int) {
 	if len(k.idx) < last {
@@ -636,12 +635,12 @@ func meanRequest(as []PodArrival) resource.Vector {
 	return v
 }
 
-// replayNextTime is the next instant something happens: a workload event,
+// replayNextTime is the next instant something happens: a scenario event,
 // a completion, a Permit timeout, a backoff expiry, or — while other
 // events remain — the unschedulable pool's leftover flush. ok is false
 // when nothing more can change.
 //
-// drain reports that no workload event remains and the next instant is the
+// drain reports that no scenario event remains and the next instant is the
 // queue's own retry of pods that failed before the latest cluster event.
 func replayNextTime(s *scheduling.Scheduler, tl *timeline, clock *framework.FakeClock) (next time.Time, ok, drain bool) {
 	var best time.Time
@@ -680,7 +679,7 @@ func replayNextTime(s *scheduling.Scheduler, tl *timeline, clock *framework.Fake
 // replayNodeEvent applies one node event; pods of a removed node are
 // evicted (or resubmitted). An event the cluster refuses (for instance an
 // update of a node that is not there at that time) is returned, and the
-// replay records it in ReplayResult.EventErrors.
+// replay records it in Result.EventErrors.
 func replayNodeEvent(s *scheduling.Scheduler, e *NodeEvent, pods map[string]*pod, resubmit func(*pod, PodFate, string, bool)) error {
 	switch e.Action {
 	case NodeAdd:

@@ -36,7 +36,7 @@ func rpNode(name, cpu string) *api.Node {
 //	      test plugins register no events: every event retries their
 //	      rejections): 0/2 nodes fit
 func TestReplayScenario(t *testing.T) {
-	w := &Workload{
+	w := &Scenario{
 		Nodes: []*api.Node{rpNode("n1", "2"), rpNode("n2", "5")},
 		Arrivals: []PodArrival{
 			{At: 0, Duration: 10 * time.Second, Pod: scPod("a", "1").Obj()},
@@ -53,7 +53,7 @@ func TestReplayScenario(t *testing.T) {
 		},
 	}
 	var progress []int
-	res, err := Replay(context.Background(), w, ReplayOptions{Registry: scRegistry(&scRecorder{}), Profiles: []framework.Profile{rpProfile()}, Seed: 7,
+	res, err := Replay(context.Background(), w, Options{Registry: scRegistry(&scRecorder{}), Profiles: []framework.Profile{rpProfile()}, Seed: 7,
 		Progress: func(done, total int) { progress = append(progress, done) }})
 	if err != nil {
 		t.Fatal(err)
@@ -109,7 +109,7 @@ func TestReplayScenario(t *testing.T) {
 // TestReplayResubmitAndPreemption: with Resubmit, an evicted pod is
 // created again and placed elsewhere; a preempted pod too.
 func TestReplayResubmit(t *testing.T) {
-	w := &Workload{
+	w := &Scenario{
 		Nodes: []*api.Node{rpNode("n1", "2"), rpNode("n2", "2")},
 		Arrivals: []PodArrival{
 			{At: 0, Pod: scPod("a", "2").Obj()},
@@ -117,7 +117,7 @@ func TestReplayResubmit(t *testing.T) {
 		NodeEvents: []NodeEvent{{At: time.Second, Action: NodeRemove, Name: "n2"}, {At: time.Second, Action: NodeRemove, Name: "n1"},
 			{At: 2 * time.Second, Action: NodeAdd, Node: rpNode("n3", "2")}},
 	}
-	res, err := Replay(context.Background(), w, ReplayOptions{Registry: scRegistry(&scRecorder{}), Profiles: []framework.Profile{rpProfile()}, Resubmit: true})
+	res, err := Replay(context.Background(), w, Options{Registry: scRegistry(&scRecorder{}), Profiles: []framework.Profile{rpProfile()}, Resubmit: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,12 +129,12 @@ func TestReplayResubmit(t *testing.T) {
 // TestReplayRecordsRefusedEvents: an event the cluster refuses at its time
 // (an update of a node removed earlier) is recorded, not swallowed.
 func TestReplayRecordsRefusedEvents(t *testing.T) {
-	w := &Workload{
+	w := &Scenario{
 		Nodes: []*api.Node{rpNode("n1", "2"), rpNode("n2", "2")},
 		NodeEvents: []NodeEvent{{At: time.Second, Action: NodeRemove, Name: "n2"},
 			{At: 2 * time.Second, Action: NodeUpdate, Node: rpNode("n2", "4")}},
 	}
-	res, err := Replay(context.Background(), w, ReplayOptions{Registry: scRegistry(&scRecorder{}), Profiles: []framework.Profile{rpProfile()}})
+	res, err := Replay(context.Background(), w, Options{Registry: scRegistry(&scRecorder{}), Profiles: []framework.Profile{rpProfile()}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,27 +143,27 @@ func TestReplayRecordsRefusedEvents(t *testing.T) {
 	}
 }
 
-func TestReplayRejectsBadWorkloads(t *testing.T) {
+func TestReplayRejectsBadScenarios(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		w    Workload
+		w    Scenario
 		want string
 	}{
-		{"negative duration", Workload{Arrivals: []PodArrival{{Duration: -time.Second, Pod: scPod("a", "1").Obj()}}}, "pod default/a: duration=-1s: must not be negative"},
-		{"negative arrival", Workload{Arrivals: []PodArrival{{At: -time.Second, Pod: scPod("a", "1").Obj()}}}, "pod default/a: arrival=-1s"},
-		{"missing node", Workload{Arrivals: []PodArrival{{Pod: scPod("a", "1").Node("nope").Obj()}}}, `pod default/a: node "nope" not found`},
-		{"initial pod without node", Workload{Pods: []*api.Pod{scPod("a", "1").Obj()}}, "pod default/a: an initial pod must name its node"},
-		{"duplicate pod", Workload{Arrivals: []PodArrival{{Pod: scPod("a", "1").Obj()}, {Pod: scPod("a", "1").Obj()}}}, "pod default/a: duplicate name"},
-		{"duplicate node", Workload{Nodes: []*api.Node{rpNode("n", "1"), rpNode("n", "1")}}, `node "n": duplicate name`},
-		{"bad event", Workload{NodeEvents: []NodeEvent{{Action: "explode"}}}, `unknown action "explode"`},
-		{"remove a node that never exists", Workload{Nodes: []*api.Node{rpNode("n1", "1")}, NodeEvents: []NodeEvent{{At: time.Second, Action: NodeRemove, Name: "n9"}}},
+		{"negative duration", Scenario{Arrivals: []PodArrival{{Duration: -time.Second, Pod: scPod("a", "1").Obj()}}}, "pod default/a: duration=-1s: must not be negative"},
+		{"negative arrival", Scenario{Arrivals: []PodArrival{{At: -time.Second, Pod: scPod("a", "1").Obj()}}}, "pod default/a: arrival=-1s"},
+		{"missing node", Scenario{Arrivals: []PodArrival{{Pod: scPod("a", "1").Node("nope").Obj()}}}, `pod default/a: node "nope" not found`},
+		{"initial pod without node", Scenario{Pods: []*api.Pod{scPod("a", "1").Obj()}}, "pod default/a: an initial pod must name its node"},
+		{"duplicate pod", Scenario{Arrivals: []PodArrival{{Pod: scPod("a", "1").Obj()}, {Pod: scPod("a", "1").Obj()}}}, "pod default/a: duplicate name"},
+		{"duplicate node", Scenario{Nodes: []*api.Node{rpNode("n", "1"), rpNode("n", "1")}}, `node "n": duplicate name`},
+		{"bad event", Scenario{NodeEvents: []NodeEvent{{Action: "explode"}}}, `unknown action "explode"`},
+		{"remove a node that never exists", Scenario{Nodes: []*api.Node{rpNode("n1", "1")}, NodeEvents: []NodeEvent{{At: time.Second, Action: NodeRemove, Name: "n9"}}},
 			`nodeEvents[0] (remove at 1s): node "n9" is never in the cluster`},
-		{"misspelt resource", Workload{Arrivals: []PodArrival{{Pod: scPod("a", "1").Req(map[string]string{"cpus": "2"}).Obj()}}},
+		{"misspelt resource", Scenario{Arrivals: []PodArrival{{Pod: scPod("a", "1").Req(map[string]string{"cpus": "2"}).Obj()}}},
 			`pod default/a: spec.containers[1].resources.requests["cpus"]: must be a standard resource for containers`},
-		{"negative allocatable", Workload{Nodes: []*api.Node{rpNode("n1", "-1")}}, `node "n1": status.allocatable["cpu"]=-1: must not be negative`},
+		{"negative allocatable", Scenario{Nodes: []*api.Node{rpNode("n1", "-1")}}, `node "n1": status.allocatable["cpu"]=-1: must not be negative`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Replay(context.Background(), &tc.w, ReplayOptions{Registry: scRegistry(&scRecorder{}), Profiles: []framework.Profile{rpProfile()}})
+			_, err := Replay(context.Background(), &tc.w, Options{Registry: scRegistry(&scRecorder{}), Profiles: []framework.Profile{rpProfile()}})
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want it to contain %q", err, tc.want)
 			}
@@ -171,17 +171,17 @@ func TestReplayRejectsBadWorkloads(t *testing.T) {
 	}
 }
 
-// TestPropReplayLogIndependentOfParallelism: random workloads (with
+// TestPropReplayLogIndependentOfParallelism: random scenarios (with
 // arrivals, durations, priorities, node events and preemption) give a
 // byte-identical decision log at parallelism 1 and 4, and every pod ends
 // in exactly one fate.
 func TestPropReplayLogIndependentOfParallelism(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		w := drawWorkload(t, 150, 60, 90)
+		w := drawScenario(t, 150, 60, 90)
 		seed := rapid.Uint64().Draw(t, "seed")
 		resubmit := rapid.Bool().Draw(t, "resubmit")
-		run := func(par int) (string, *ReplayResult) {
-			res, err := Replay(context.Background(), w, ReplayOptions{Registry: scPropRegistry(), Profiles: []framework.Profile{scPropProfile()},
+		run := func(par int) (string, *Result) {
+			res, err := Replay(context.Background(), w, Options{Registry: scPropRegistry(), Profiles: []framework.Profile{scPropProfile()},
 				Seed: seed, Parallelism: par, Resubmit: resubmit})
 			if err != nil {
 				t.Fatal(err)
@@ -224,8 +224,8 @@ func (c *rpStepClock) Now() time.Time {
 // TestReplayStopwatch: Wall is what the injected stopwatch measured (one
 // reading at the start, one at the end), and DecisionsPerSecond follows.
 func TestReplayStopwatch(t *testing.T) {
-	w := &Workload{Nodes: []*api.Node{rpNode("n1", "4")}, Arrivals: []PodArrival{{Pod: scPod("a", "1").Obj()}, {At: time.Second, Pod: scPod("b", "1").Obj()}}}
-	res, err := Replay(context.Background(), w, ReplayOptions{Registry: scRegistry(&scRecorder{}), Profiles: []framework.Profile{rpProfile()}, Stopwatch: &rpStepClock{}})
+	w := &Scenario{Nodes: []*api.Node{rpNode("n1", "4")}, Arrivals: []PodArrival{{Pod: scPod("a", "1").Obj()}, {At: time.Second, Pod: scPod("b", "1").Obj()}}}
+	res, err := Replay(context.Background(), w, Options{Registry: scRegistry(&scRecorder{}), Profiles: []framework.Profile{rpProfile()}, Stopwatch: &rpStepClock{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,11 +241,11 @@ func TestReplayStopwatch(t *testing.T) {
 // the last N decisions only; ResultsFailedOnly keeps it in failed cycles
 // only (and it explains the failure); a negative ResultsLast is an error.
 func TestReplayExplanationPolicies(t *testing.T) {
-	w := &Workload{Nodes: []*api.Node{rpNode("n1", "2"), rpNode("n2", "2")}}
+	w := &Scenario{Nodes: []*api.Node{rpNode("n1", "2"), rpNode("n2", "2")}}
 	for i := range 6 {
 		w.Arrivals = append(w.Arrivals, PodArrival{At: time.Duration(i) * time.Second, Pod: scPod(fmt.Sprintf("p%d", i), "1").Obj()})
 	}
-	run := func(o ReplayOptions) *ReplayResult {
+	run := func(o Options) *Result {
 		t.Helper()
 		o.Registry, o.Profiles = scRegistry(&scRecorder{}), []framework.Profile{rpProfile()}
 		res, err := Replay(context.Background(), w, o)
@@ -254,13 +254,13 @@ func TestReplayExplanationPolicies(t *testing.T) {
 		}
 		return res
 	}
-	last := run(ReplayOptions{ResultsLast: 3})
+	last := run(Options{ResultsLast: 3})
 	for i, d := range last.Decisions {
 		if want := i >= len(last.Decisions)-3; (d.Result != nil) != want {
 			t.Errorf("ResultsLast=3: decision %d of %d has a Result: %v", i, len(last.Decisions), d.Result != nil)
 		}
 	}
-	failed := run(ReplayOptions{ResultsFailedOnly: true})
+	failed := run(Options{ResultsFailedOnly: true})
 	nFailed := 0
 	for i, d := range failed.Decisions {
 		isFailed := d.Outcome == scheduling.OutcomeUnschedulable || d.Outcome == scheduling.OutcomeError
@@ -275,18 +275,18 @@ func TestReplayExplanationPolicies(t *testing.T) {
 		}
 	}
 	if nFailed == 0 {
-		t.Fatal("no failed decision: the workload should overflow the nodes")
+		t.Fatal("no failed decision: the scenario should overflow the nodes")
 	}
-	if _, err := Replay(context.Background(), w, ReplayOptions{ResultsLast: -1}); err == nil || !strings.Contains(err.Error(), "ResultsLast=-1") {
+	if _, err := Replay(context.Background(), w, Options{ResultsLast: -1}); err == nil || !strings.Contains(err.Error(), "ResultsLast=-1") {
 		t.Errorf("ResultsLast=-1: %v", err)
 	}
 }
 
-// drawWorkload draws a workload of 1..maxNodes nodes, up to 40 arrivals
+// drawScenario draws a scenario of 1..maxNodes nodes, up to 40 arrivals
 // within maxAt seconds lasting up to maxDur seconds, and up to 3 node
 // additions or removals within maxAt seconds.
-func drawWorkload(t *rapid.T, maxNodes, maxAt, maxDur int) *Workload {
-	w := &Workload{}
+func drawScenario(t *rapid.T, maxNodes, maxAt, maxDur int) *Scenario {
+	w := &Scenario{}
 	nodes := rapid.IntRange(1, maxNodes).Draw(t, "nodes")
 	for i := range nodes {
 		w.Nodes = append(w.Nodes, scDrawNode(t, i))
@@ -307,4 +307,48 @@ func drawWorkload(t *rapid.T, maxNodes, maxAt, maxDur int) *Workload {
 		}
 	}
 	return w
+}
+
+// TestReplayNamespaces: the workload's namespaces reach the replay's
+// cluster: a pod whose required pod affinity selects namespaces by label
+// finds the pod of a labelled namespace only when the workload carries
+// that namespace and its labels.
+func TestReplayNamespaces(t *testing.T) {
+	for _, labelled := range []bool{false, true} {
+		w := &Scenario{
+			Nodes: []*api.Node{
+				st.MakeNode().Name("n1").Capacity(map[string]string{"cpu": "4", "memory": "8Gi"}).Obj(),
+				st.MakeNode().Name("n2").Capacity(map[string]string{"cpu": "4", "memory": "8Gi"}).Obj(),
+			},
+			Pods: []*api.Pod{st.MakePod().Name("db").Namespace("prod").Label("app", "db").Node("n2").Obj()},
+		}
+		if labelled {
+			w.Namespaces = []api.Namespace{{Name: "prod", Labels: map[string]string{"team": "a"}}}
+		}
+		term := api.PodAffinityTerm{
+			LabelSelector:     &api.LabelSelector{MatchLabels: map[string]string{"app": "db"}},
+			NamespaceSelector: &api.LabelSelector{MatchLabels: map[string]string{"team": "a"}},
+			TopologyKey:       "kubernetes.io/hostname",
+		}
+		pod := st.MakePod().Name("web").Req(map[string]string{"cpu": "1"}).
+			Affinity(&api.Affinity{PodAffinity: &api.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{term}}}).Obj()
+		w.Arrivals = []PodArrival{{Pod: pod}}
+		res, err := Replay(context.Background(), w, Options{Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got PodOutcome
+		for _, o := range res.Pods {
+			if o.Pod == "default/web" {
+				got = o
+			}
+		}
+		want := PodOutcome{Pod: "default/web", Fate: FatePending}
+		if labelled {
+			want = PodOutcome{Pod: "default/web", Fate: FateRunning, Node: "n2"}
+		}
+		if got.Pod != want.Pod || got.Fate != want.Fate || got.Node != want.Node {
+			t.Errorf("namespaces labelled %v: web %+v, want %+v", labelled, got, want)
+		}
+	}
 }

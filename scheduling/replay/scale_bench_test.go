@@ -18,13 +18,13 @@ import (
 
 var replayScaleLarge = flag.Bool("schedkit.replay100k", false, "BenchmarkReplayScale: also replay 200,000 pods onto 100,000 nodes (minutes)")
 
-// rsWorkload returns nodes and pods arriving in Deployments of 50
+// rsScenario returns nodes and pods arriving in Deployments of 50
 // identical replicas, 20 pods per 10 nodes. Replicas "fit-many" are small
 // (many fit a node: the node chosen last still fits the next replica, so
 // kube's rule never reuses a ranking); "one-per-node" replicas fill a node
 // (every replica after a Deployment's first reuses its ranking).
-func rsWorkload(nodes, pods int, shape string) *Workload {
-	w := &Workload{Nodes: make([]*api.Node, nodes), Arrivals: make([]PodArrival, 0, pods)}
+func rsScenario(nodes, pods int, shape string) *Scenario {
+	w := &Scenario{Nodes: make([]*api.Node, nodes), Arrivals: make([]PodArrival, 0, pods)}
 	sizes := []map[string]string{
 		{"cpu": "8", "memory": "32Gi", "pods": "110"},
 		{"cpu": "16", "memory": "64Gi", "pods": "110"},
@@ -62,7 +62,7 @@ func rsWorkload(nodes, pods int, shape string) *Workload {
 // machine), the CPU time per pod without and with the cluster's setup,
 // pods per wall second, the share of decisions that reused a
 // ranking, the live heap per node of a cluster built from the nodes, and
-// the live heap per pod of the ReplayResult (every decision and outcome,
+// the live heap per pod of the Result (every decision and outcome,
 // without explanations).
 func BenchmarkReplayScale(b *testing.B) {
 	type size struct{ nodes, pods int }
@@ -76,7 +76,7 @@ func BenchmarkReplayScale(b *testing.B) {
 			if shape == "one-per-node" {
 				pods = sz.nodes / 2 // every node takes one
 			}
-			w := rsWorkload(sz.nodes, pods, shape)
+			w := rsScenario(sz.nodes, pods, shape)
 			for _, prof := range []string{"resources", "default"} {
 				profile := scResourceProfile()
 				if prof == "default" {
@@ -93,7 +93,7 @@ func BenchmarkReplayScale(b *testing.B) {
 }
 
 // rsCPUClock reads the process's CPU time as a clock: as a replay's
-// Stopwatch, it makes ReplayResult.Wall and SetupWall CPU times.
+// Stopwatch, it makes Result.Wall and SetupWall CPU times.
 type rsCPUClock struct{ framework.RealClock }
 
 func (rsCPUClock) Now() time.Time {
@@ -121,7 +121,7 @@ func clusterHeap(b *testing.B, nodes []*api.Node) uint64 {
 	return size
 }
 
-func benchReplay(b *testing.B, w *Workload, profile framework.Profile, reuse bool) {
+func benchReplay(b *testing.B, w *Scenario, profile framework.Profile, reuse bool) {
 	pods, nodes := len(w.Arrivals), len(w.Nodes)
 	var cpu, setup, wall time.Duration
 	cpuOK := true
@@ -134,7 +134,7 @@ func benchReplay(b *testing.B, w *Workload, profile framework.Profile, reuse boo
 		b.StartTimer()
 		wall0 := time.Now()
 		_, ok := procstat.CPUTime()
-		res, err := Replay(context.Background(), w, ReplayOptions{Profiles: []framework.Profile{profile}, Start: scT0,
+		res, err := Replay(context.Background(), w, Options{Profiles: []framework.Profile{profile}, Start: scT0,
 			SchedulerOptions: []scheduling.Option{scheduling.WithSignatureReuse(reuse)}, Stopwatch: rsCPUClock{}})
 		if err != nil {
 			b.Fatal(err)

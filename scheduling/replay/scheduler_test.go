@@ -11,6 +11,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter/noderesources"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
@@ -19,7 +20,7 @@ import (
 	"github.com/schedkit/schedkit/scheduling"
 )
 
-// TestPropHintsChangeNothingWithoutUnschedulablePods: on workloads where
+// TestPropHintsChangeNothingWithoutUnschedulablePods: on scenarios where
 // every pod fits when it arrives (big nodes, small pods; node updates,
 // NodeMetric reports, node additions and completions interleaved), the
 // decision log with queueing hints is byte-identical to the log without
@@ -27,7 +28,7 @@ import (
 // byte-identical across parallelism.
 func TestPropHintsChangeNothingWithoutUnschedulablePods(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		w := &Workload{}
+		w := &Scenario{}
 		node := func(i int, label string) *api.Node {
 			return builder.MakeNode().Name(fmt.Sprintf("n%02d", i)).Label("zone", fmt.Sprintf("z%d", i%3)).Label("kind", label).
 				Label("kubernetes.io/hostname", fmt.Sprintf("n%02d", i)).
@@ -63,7 +64,7 @@ func TestPropHintsChangeNothingWithoutUnschedulablePods(t *testing.T) {
 		}
 		seed := rapid.Uint64().Draw(t, "seed")
 		run := func(hints bool, par int) string {
-			res, err := Replay(context.Background(), w, ReplayOptions{Seed: seed, Parallelism: par, Start: scT0,
+			res, err := Replay(context.Background(), w, Options{Seed: seed, Parallelism: par, Start: scT0,
 				SchedulerOptions: []scheduling.Option{scheduling.WithQueueOptions(scheduling.QueueOptions{DisableQueueingHints: !hints})}})
 			if err != nil {
 				t.Fatal(err)
@@ -89,10 +90,10 @@ func TestPropHintsChangeNothingWithoutUnschedulablePods(t *testing.T) {
 	})
 }
 
-// TestTrimaranWorkloadFiles: cluster files carry nodeLoads and workload
+// TestTrimaranScenarioFiles: cluster files carry nodeLoads and arrivals
 // files "load" node events; the replay's Trimaran plugin reads both, and a
 // bad NodeLoad is an error naming it.
-func TestTrimaranWorkloadFiles(t *testing.T) {
+func TestTrimaranScenarioFiles(t *testing.T) {
 	const clusterJSON = `{
  "nodes": [
   {"metadata": {"name": "a"}, "status": {"capacity": {"cpu": "10", "memory": "10Gi", "pods": "100"}, "allocatable": {"cpu": "10", "memory": "10Gi", "pods": "100"}}},
@@ -101,24 +102,24 @@ func TestTrimaranWorkloadFiles(t *testing.T) {
   {"metadata": {"name": "a"}, "metrics": [{"type": "CPU", "operator": "AVG", "value": 10}]},
   {"metadata": {"name": "b"}, "metrics": [{"type": "CPU", "operator": "AVG", "value": 30}]}]
 }`
-	const workloadJSON = `{
+	const arrivalsJSON = `{
  "pods": [
   {"arrival": "0s", "pod": {"metadata": {"name": "p1"}, "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "100m"}}}]}}},
   {"arrival": "20s", "pod": {"metadata": {"name": "p2"}, "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "100m"}}}]}}}],
  "nodeEvents": [
   {"at": "10s", "action": "load", "load": {"metadata": {"name": "b"}, "metrics": [{"type": "CPU", "operator": "AVG", "value": 95}]}}]
 }`
-	var w Workload
+	var w Scenario
 	if err := ReadCluster(strings.NewReader(clusterJSON), "cluster.json", &w); err != nil {
 		t.Fatal(err)
 	}
-	if err := ReadWorkload(strings.NewReader(workloadJSON), "workload.json", &w); err != nil {
+	if err := ReadArrivals(strings.NewReader(arrivalsJSON), "workload.json", &w); err != nil {
 		t.Fatal(err)
 	}
 	p := framework.Profile{QueueSort: []string{config.PrioritySortName}, PreScore: []string{config.TargetLoadPackingName},
 		Score: []string{config.TargetLoadPackingName}, Weights: map[string]int64{config.TargetLoadPackingName: 1},
 		PostBind: []string{config.TargetLoadPackingName}, Bind: []string{config.DefaultBinderName}}
-	res, err := Replay(context.Background(), &w, ReplayOptions{Profiles: []framework.Profile{p}})
+	res, err := Replay(context.Background(), &w, Options{Profiles: []framework.Profile{p}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,11 +130,11 @@ func TestTrimaranWorkloadFiles(t *testing.T) {
 	if want := map[string]string{"default/p1": "b", "default/p2": "a"}; !cmp.Equal(got, want) {
 		t.Errorf("placements %v, want %v", got, want)
 	}
-	bad := Workload{Nodes: w.Nodes, NodeLoads: []*api.NodeLoad{{ObjectMeta: api.ObjectMeta{Name: "a"}, Metrics: []api.LoadMetric{{Type: "CPU", Value: -1}}}}}
+	bad := Scenario{Nodes: w.Nodes, NodeLoads: []*api.NodeLoad{{ObjectMeta: api.ObjectMeta{Name: "a"}, Metrics: []api.LoadMetric{{Type: "CPU", Value: -1}}}}}
 	if err := bad.Validate(); err == nil || !strings.Contains(err.Error(), `nodeLoads[0]: NodeLoad "a": metrics[0] (CPU ).value=-1`) {
 		t.Errorf("Validate = %v", err)
 	}
-	ev := Workload{Nodes: w.Nodes, NodeEvents: []NodeEvent{{Action: NodeLoadUpdate, Load: &api.NodeLoad{ObjectMeta: api.ObjectMeta{Name: "zz"}}}}}
+	ev := Scenario{Nodes: w.Nodes, NodeEvents: []NodeEvent{{Action: NodeLoadUpdate, Load: &api.NodeLoad{ObjectMeta: api.ObjectMeta{Name: "zz"}}}}}
 	if err := ev.Validate(); err == nil || !strings.Contains(err.Error(), `node "zz" is never in the cluster`) {
 		t.Errorf("Validate = %v", err)
 	}
@@ -143,7 +144,7 @@ func TestTrimaranWorkloadFiles(t *testing.T) {
 // replay lists the displacement and, with Resubmit, that the victim was
 // placed again once room came back.
 func TestReplayDisplaced(t *testing.T) {
-	w := Workload{Nodes: []*api.Node{st.MakeNode().Name("n").Capacity(ppCap(map[string]string{"cpu": "1"})).Obj()},
+	w := Scenario{Nodes: []*api.Node{st.MakeNode().Name("n").Capacity(ppCap(map[string]string{"cpu": "1"})).Obj()},
 		Arrivals: []PodArrival{
 			{At: 0, Pod: st.MakePod().Name("low").Priority(ppLow).Req(map[string]string{"cpu": "1"}).Obj()},
 			{At: time.Second, Duration: 10 * time.Second, Pod: st.MakePod().Name("high").Priority(ppHigh).Req(map[string]string{"cpu": "1"}).Obj()},
@@ -157,7 +158,7 @@ func TestReplayDisplaced(t *testing.T) {
 		{true, []Displacement{{Pod: "default/low", By: "default/high", Node: "n", At: start.Add(time.Second),
 			Placed: true, PlacedNode: "n", PlacedAt: start.Add(11 * time.Second)}}},
 	} {
-		res, err := Replay(context.Background(), &w, ReplayOptions{Resubmit: tt.resubmit})
+		res, err := Replay(context.Background(), &w, Options{Resubmit: tt.resubmit})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -174,7 +175,7 @@ func TestReplayDisplaced(t *testing.T) {
 func TestPropReuseExact(t *testing.T) {
 	reusedSome := false
 	rapid.Check(t, func(t *rapid.T) {
-		w := &Workload{}
+		w := &Scenario{}
 		for i := range rapid.IntRange(1, 60).Draw(t, "nodes") {
 			w.Nodes = append(w.Nodes, builder.MakeNode().Name(fmt.Sprintf("n%02d", i)).Label("kubernetes.io/hostname", fmt.Sprintf("n%02d", i)).
 				Capacity(map[string]string{
@@ -193,10 +194,10 @@ func TestPropReuseExact(t *testing.T) {
 				w.Arrivals = append(w.Arrivals, PodArrival{At: at, Pod: builder.MakePod().Name(fmt.Sprintf("d%d-%03d", d, n)).Label("app", fmt.Sprint(d)).Container(img, req).Obj()})
 			}
 		}
-		profile := resourcesOnlyProfile(rapid.SampledFrom([]config.ScoringStrategyType{config.LeastAllocated, config.MostAllocated}).Draw(t, "strategy"))
+		profile := resourcesOnlyProfile(rapid.SampledFrom([]noderesources.ScoringStrategyType{noderesources.LeastAllocated, noderesources.MostAllocated}).Draw(t, "strategy"))
 		seed := rapid.Uint64().Draw(t, "seed")
-		run := func(reuse bool) (*ReplayResult, int) {
-			res, err := Replay(context.Background(), w, ReplayOptions{Seed: seed, Profiles: []framework.Profile{profile},
+		run := func(reuse bool) (*Result, int) {
+			res, err := Replay(context.Background(), w, Options{Seed: seed, Profiles: []framework.Profile{profile},
 				SchedulerOptions: []scheduling.Option{scheduling.WithSignatureReuse(reuse)}})
 			if err != nil {
 				t.Fatal(err)
@@ -236,18 +237,18 @@ func TestPropReuseExact(t *testing.T) {
 // TestReplayRejectsBadOptions: invalid replay options are errors naming
 // the option and the value.
 func TestReplayRejectsBadOptions(t *testing.T) {
-	if _, err := Replay(context.Background(), &Workload{}, ReplayOptions{Parallelism: -1}); err == nil || !strings.Contains(err.Error(), "Parallelism=-1") {
+	if _, err := Replay(context.Background(), &Scenario{}, Options{Parallelism: -1}); err == nil || !strings.Contains(err.Error(), "Parallelism=-1") {
 		t.Fatalf("replay parallelism: %v", err)
 	}
-	if _, err := Replay(context.Background(), &Workload{}, ReplayOptions{Until: -time.Second}); err == nil || !strings.Contains(err.Error(), "Until=-1s") {
+	if _, err := Replay(context.Background(), &Scenario{}, Options{Until: -time.Second}); err == nil || !strings.Contains(err.Error(), "Until=-1s") {
 		t.Fatalf("replay until: %v", err)
 	}
 }
 
-// wgWorkload is two 4-cpu nodes, kube gang a (4 pods of 1 cpu, 60 s,
+// wgArrivals is two 4-cpu nodes, kube gang a (4 pods of 1 cpu, 60 s,
 // minCount 4) at 0 s and kube gang b (6 pods of 1 cpu, 60 s, minCount 6)
-// at 1 s, read from a workload file.
-const wgWorkload = `{
+// at 1 s, read from an arrivals file.
+const wgArrivals = `{
  "workloadGroups": [
   {"podGroup": {"metadata": {"name": "a"}, "spec": {"schedulingPolicy": {"gang": {"minCount": 4}}}}, "count": 4, "arrival": "0s", "duration": "60s",
    "pod": {"spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "1"}}}]}}},
@@ -255,15 +256,15 @@ const wgWorkload = `{
    "pod": {"spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "1"}}}]}}}]
 }`
 
-// TestReplayWorkloadGroups: kube's PodGroups declared in a workload file,
+// TestReplayWorkloadGroups: kube's PodGroups declared in an arrivals file,
 // replayed with the pod group cycle but no GangScheduling (the cycle then
 // places what fits, pod by pod: b binds 4 of its 6 pods at 1 s, which hold
 // their cpu idle until a finishes at 60 s, 4 × 59 = 236 wasted
 // pod-seconds) and with GangScheduling (b waits unbound and wastes
 // nothing). Both become whole at 60 s; the outcomes are marked Kube.
 func TestReplayWorkloadGroups(t *testing.T) {
-	w := Workload{Nodes: rgNodes(2, "4")}
-	if err := ReadWorkload(strings.NewReader(wgWorkload), "kube-gangs.json", &w); err != nil {
+	w := Scenario{Nodes: rgNodes(2, "4")}
+	if err := ReadArrivals(strings.NewReader(wgArrivals), "kube-gangs.json", &w); err != nil {
 		t.Fatal(err)
 	}
 	if p := w.Arrivals[0].Pod; api.WorkloadPodGroupKey(p) != "default/a" || p.Name != "a-0" {
@@ -286,7 +287,7 @@ func TestReplayWorkloadGroups(t *testing.T) {
 		{"GangScheduling", scheduling.EnableWorkloadScheduling(scheduling.DefaultProfile(), wgFeatures), want(0)},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			res, err := Replay(context.Background(), &w, ReplayOptions{Profiles: []framework.Profile{tt.profile},
+			res, err := Replay(context.Background(), &w, Options{Profiles: []framework.Profile{tt.profile},
 				SchedulerOptions: []scheduling.Option{scheduling.WithWorkloadFeatures(wgFeatures)}})
 			if err != nil {
 				t.Fatal(err)
@@ -304,7 +305,7 @@ func TestReplayWorkloadGroups(t *testing.T) {
 	}
 }
 
-// TestReadWorkloadGroupErrors: bad kube PodGroups in a workload file are
+// TestReadWorkloadGroupErrors: bad kube PodGroups in an arrivals file are
 // errors naming the group and the field before anything runs.
 func TestReadWorkloadGroupErrors(t *testing.T) {
 	for _, b := range []struct{ in, want string }{
@@ -321,10 +322,10 @@ func TestReadWorkloadGroupErrors(t *testing.T) {
 			"PodGroup default/g: duplicate kube PodGroup"},
 		{`{"workloadGroups": [{"podGroup": {"metadata": {"name": "g"}, "spec": {"schedulingPolicy": {"basic": {}}}}, "count": 1, "pod": {}, "extra": 1}]}`, "extra"},
 	} {
-		w := Workload{Nodes: rgNodes(1, "4")}
-		err := ReadWorkload(strings.NewReader(b.in), "w.json", &w)
+		w := Scenario{Nodes: rgNodes(1, "4")}
+		err := ReadArrivals(strings.NewReader(b.in), "w.json", &w)
 		if err == nil {
-			_, err = Replay(context.Background(), &w, ReplayOptions{})
+			_, err = Replay(context.Background(), &w, Options{})
 		}
 		if err == nil || !strings.Contains(err.Error(), b.want) {
 			t.Errorf("%s: err = %v, want it to mention %q", b.in, err, b.want)
@@ -344,7 +345,7 @@ func TestPropKubeGangNeverPartlyBound(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		feats := framework.WorkloadFeatures{GenericWorkload: true, GangScheduling: true,
 			TopologyAwareWorkloadScheduling: rapid.Bool().Draw(t, "tas"), WorkloadAwarePreemption: rapid.Bool().Draw(t, "wap")}
-		w := Workload{}
+		w := Scenario{}
 		for i := range rapid.IntRange(1, 4).Draw(t, "nodes") {
 			w.Nodes = append(w.Nodes, plZoneNode(fmt.Sprintf("n%d", i), rapid.SampledFrom([]string{"a", "b"}).Draw(t, "zone")))
 			w.Nodes[i].Status.Capacity[resource.CPU] = resource.MustParse(fmt.Sprint(rapid.IntRange(1, 8).Draw(t, "cpu")))
@@ -372,7 +373,7 @@ func TestPropKubeGangNeverPartlyBound(t *testing.T) {
 				w.Arrivals = append(w.Arrivals, PodArrival{At: at + time.Duration(i)*time.Second/10, Pod: p})
 			}
 		}
-		res, err := Replay(context.Background(), &w, ReplayOptions{Profiles: []framework.Profile{scheduling.EnableWorkloadScheduling(scheduling.DefaultProfile(), feats)},
+		res, err := Replay(context.Background(), &w, Options{Profiles: []framework.Profile{scheduling.EnableWorkloadScheduling(scheduling.DefaultProfile(), feats)},
 			SchedulerOptions: []scheduling.Option{scheduling.WithWorkloadFeatures(feats)}, Until: time.Hour})
 		if err != nil {
 			t.Fatal(err)

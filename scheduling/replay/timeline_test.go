@@ -80,19 +80,19 @@ func TestPropTimelineOrderIsHeapOrder(t *testing.T) {
 }
 
 // TestPropOnDecisionStreamsTheLog: OnDecision sees every decision of
-// ReplayResult.Decisions, in order; with DiscardDecisions the result
+// Result.Decisions, in order; with DiscardDecisions the result
 // holds none, and the log written from OnDecision is WriteLog's, byte for
-// byte, on random workloads with durations, priorities and node events.
+// byte, on random scenarios with durations, priorities and node events.
 func TestPropOnDecisionStreamsTheLog(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		w := drawWorkload(t, 30, 30, 60)
+		w := drawScenario(t, 30, 30, 60)
 		seed := rapid.Uint64().Draw(t, "seed")
 		resubmit := rapid.Bool().Draw(t, "resubmit")
 		start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-		run := func(discard bool) (*ReplayResult, []scheduling.Decision, string) {
+		run := func(discard bool) (*Result, []scheduling.Decision, string) {
 			var seen []scheduling.Decision
 			var log strings.Builder
-			res, err := Replay(context.Background(), w, ReplayOptions{Registry: scPropRegistry(), Profiles: []framework.Profile{scPropProfile()},
+			res, err := Replay(context.Background(), w, Options{Registry: scPropRegistry(), Profiles: []framework.Profile{scPropProfile()},
 				Seed: seed, Resubmit: resubmit, Start: start, DiscardDecisions: discard,
 				OnDecision: func(d scheduling.Decision) {
 					seen = append(seen, d)

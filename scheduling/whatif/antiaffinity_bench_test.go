@@ -49,7 +49,7 @@ func BenchmarkWhatIfCapacityAntiAffinity(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		w, err := whatif.NewWhatIf(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(1))
+		w, err := whatif.New(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(1))
 		if err != nil {
 			b.Fatal(err)
 		}

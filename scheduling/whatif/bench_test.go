@@ -36,7 +36,7 @@ func wbCluster(b *testing.B, nodes, pods, scale int) (*whatif.WhatIf, *kubeload.
 	if err != nil {
 		b.Fatal(err)
 	}
-	w, err := whatif.NewWhatIf(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(1))
+	w, err := whatif.New(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(1))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -102,15 +102,15 @@ func TestQuestionsAboutPodBeingDeleted(t *testing.T) {
 		want     string
 	}{
 		{"Capacity", func() error { _, err := w.Capacity(ctx, pod, CapacityOptions{}); return err },
-			"scheduling: Capacity: template pod default/web " + want},
+			"whatif: Capacity: template pod default/web " + want},
 		{"Place", func() error { _, err := w.Place(ctx, pod); return err },
-			"scheduling: Place: pod default/web " + want},
+			"whatif: Place: pod default/web " + want},
 		{"PlacePending", func() error { _, err := w.PlacePending(ctx, "default", "old"); return err },
-			"scheduling: PlacePending: pod default/old " + want},
+			"whatif: PlacePending: pod default/old " + want},
 		{"ScaleUp", func() error {
 			_, err := w.ScaleUp(ctx, wiNode("new", "4").Obj(), ScaleUpOptions{Pods: []string{"default/old"}})
 			return err
-		}, "scheduling: ScaleUp: pod default/old " + want},
+		}, "whatif: ScaleUp: pod default/old " + want},
 	} {
 		if err := tc.ask(); err == nil || err.Error() != tc.want {
 			t.Errorf("%s: %v, want %q", tc.question, err, tc.want)

@@ -51,7 +51,7 @@ func TestCapacityEvaluatorKeepsSchedulerHandle(t *testing.T) {
 		}
 		profiles = append(profiles, p)
 	}
-	w, err := NewWhatIf(cluster, reg, profiles, scheduling.WithClock(framework.NewFakeClock(time.Unix(0, 0))))
+	w, err := New(cluster, reg, profiles, scheduling.WithClock(framework.NewFakeClock(time.Unix(0, 0))))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -71,7 +71,7 @@ func wcGenCluster(t *rapid.T) *WhatIf {
 			t.Fatal(err)
 		}
 	}
-	w, err := NewWhatIf(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(rapid.Uint64().Draw(t, "seed")),
+	w, err := New(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(rapid.Uint64().Draw(t, "seed")),
 		scheduling.WithClock(framework.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))))
 	if err != nil {
 		t.Fatal(err)

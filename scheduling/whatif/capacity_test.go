@@ -9,7 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter/noderesources"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
@@ -37,7 +37,7 @@ func TestCapacityReusesRankingsAsPlain(t *testing.T) {
 	}
 	// reuseProfile: kube's default profile without PodTopologySpread's
 	// system defaults, which make every pod unsignable.
-	w, err := NewWhatIf(cluster, scheduling.NewDefaultRegistry(), []framework.Profile{reuseProfile(config.LeastAllocated)}, scheduling.WithSeed(3), scheduling.WithClock(framework.NewFakeClock(time.Unix(0, 0))))
+	w, err := New(cluster, scheduling.NewDefaultRegistry(), []framework.Profile{reuseProfile(noderesources.LeastAllocated)}, scheduling.WithSeed(3), scheduling.WithClock(framework.NewFakeClock(time.Unix(0, 0))))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,14 +6,14 @@
 // is reverted afterwards: the cluster is the same after every question as
 // before it.
 //
-//	w, err := whatif.NewWhatIf(cluster, scheduling.NewDefaultRegistry(),
+//	w, err := whatif.New(cluster, scheduling.NewDefaultRegistry(),
 //		[]framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(1))
 //	place, err := w.Place(ctx, pod)
 //	capacity, err := w.Capacity(ctx, template, whatif.CapacityOptions{})
 //
 // Map of the package:
 //
-//   - whatif.go: WhatIf and NewWhatIf, On (questions inside an open fork
+//   - whatif.go: WhatIf and New, On (questions inside an open fork
 //     of a scheduler other goroutines change); Place, PlaceAll and
 //     PlacePending (PlaceAnswer, with the FitError and the
 //     PreemptionPlan); Capacity (CapacityOptions, CapacityAnswer,

@@ -67,7 +67,7 @@ func TestCapacityDRABackedExtendedResource(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			w, err := whatif.NewWhatIf(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfileFor(v)}, scheduling.WithKubeVersion(v))
+			w, err := whatif.New(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfileFor(v)}, scheduling.WithKubeVersion(v))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -54,7 +54,7 @@ func gpuWhatIf(t testing.TB, owned bool) (*whatif.WhatIf, *kubeload.Dump) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := whatif.NewWhatIf(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()})
+	w, err := whatif.New(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()})
 	if err != nil {
 		t.Fatal(err)
 	}

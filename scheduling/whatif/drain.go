@@ -96,16 +96,16 @@ func (w *WhatIf) Drain(ctx context.Context, nodes []string, opts DrainOptions) (
 		return nil, err
 	}
 	if len(nodes) == 0 {
-		return nil, errors.New("scheduling: Drain: no nodes")
+		return nil, errors.New("whatif: Drain: no nodes")
 	}
 	c := w.s.Cluster()
 	seen := map[string]bool{}
 	for _, n := range nodes {
 		if _, ok := c.Node(n); !ok {
-			return nil, fmt.Errorf("scheduling: Drain: unknown node %q", n)
+			return nil, fmt.Errorf("whatif: Drain: unknown node %q", n)
 		}
 		if seen[n] {
-			return nil, fmt.Errorf("scheduling: Drain: node %q given twice", n)
+			return nil, fmt.Errorf("whatif: Drain: node %q given twice", n)
 		}
 		seen[n] = true
 	}
@@ -144,7 +144,7 @@ func drainBudgets(pdbs []api.PodDisruptionBudget) ([]*drainBudget, error) {
 		p := &pdbs[i]
 		sel, err := p.Selector.Compile()
 		if err != nil {
-			return nil, fmt.Errorf("scheduling: Drain: pdb %s/%s: selector: %w", p.Namespace, p.Name, err)
+			return nil, fmt.Errorf("whatif: Drain: pdb %s/%s: selector: %w", p.Namespace, p.Name, err)
 		}
 		out = append(out, &drainBudget{pdb: p, sel: sel, left: p.DisruptionsAllowed})
 	}
@@ -240,7 +240,7 @@ func (w *WhatIf) drain(ctx context.Context, f *branch, nodes []string, pdbs []*d
 		case scheduling.OutcomeUnschedulable:
 			dp.Outcome, dp.Reason = DrainUnschedulable, d.Message
 		default:
-			return fmt.Errorf("scheduling: Drain: replacement of %s: %s: %s", p.Key(), d.Outcome, d.Message)
+			return fmt.Errorf("whatif: Drain: replacement of %s: %s: %s", p.Key(), d.Outcome, d.Message)
 		}
 		ans.Pods = append(ans.Pods, dp)
 	}

@@ -61,7 +61,7 @@ spec:
 		fmt.Println(err)
 		return
 	}
-	w, err := whatif.NewWhatIf(cluster, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(1))
+	w, err := whatif.New(cluster, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(1))
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -94,7 +94,7 @@ func ExampleWhatIf_Place() {
 		builder.MakePod().Name("batch").Node("n1").Req(map[string]string{"cpu": "2"}).Obj(),
 		builder.MakePod().Name("db").Node("n2").Priority(100).Req(map[string]string{"cpu": "2"}).Obj(),
 	})
-	w, err := whatif.NewWhatIf(cluster, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(1))
+	w, err := whatif.New(cluster, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(1))
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -140,7 +140,7 @@ func ExampleWhatIf_Drain() {
 		builder.MakePod().Name("agent").Owner("apps/v1", "DaemonSet", "agent").Node("n1").Req(map[string]string{"cpu": "100m"}).Obj(),
 		builder.MakePod().Name("scratch").Node("n1").Req(map[string]string{"cpu": "500m"}).Obj(),
 	}, framework.WithDisruptionBudgets(*builder.MakePDB("db").MatchLabel("app", "db").DisruptionsAllowed(0).Obj()))
-	w, err := whatif.NewWhatIf(cluster, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(1))
+	w, err := whatif.New(cluster, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(1))
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -176,7 +176,7 @@ func ExampleWhatIf_ScaleUp() {
 		builder.MakePod().Name("gpu-job").Req(map[string]string{"cpu": "1", "nvidia.com/gpu": "1"}).Obj(),
 		builder.MakePod().Name("gated-job").SchedulingGates("example.com/quota").Req(map[string]string{"cpu": "1"}).Obj())
 	cluster, _ := cluster.NewFrom([]*api.Node{exNode("n1", "2")}, pods)
-	w, err := whatif.NewWhatIf(cluster, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(1))
+	w, err := whatif.New(cluster, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(1))
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -219,7 +219,7 @@ func ExampleWhatIf_PlacePending() {
 		builder.MakePod().Name("web").Req(map[string]string{"cpu": "2"}).Obj(),
 	}
 	cluster, _ := cluster.NewFrom([]*api.Node{exNode("n1", "2")}, pods)
-	w, err := whatif.NewWhatIf(cluster, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()})
+	w, err := whatif.New(cluster, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -10,6 +10,8 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter/noderesources"
+	"github.com/schedkit/schedkit/filter/podtopologyspread"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/zerocheck"
@@ -70,11 +72,11 @@ func vpStep(t *rapid.T, s testplugins.VolumeOps[scheduling.Decision], i int) {
 // reuseProfile is a signable profile: the default plugins without
 // PodTopologySpread's system defaults (which make every pod unsignable,
 // in kube as here) and with the given resource score strategy.
-func reuseProfile(strategy config.ScoringStrategyType) framework.Profile {
+func reuseProfile(strategy noderesources.ScoringStrategyType) framework.Profile {
 	p := scheduling.DefaultProfile()
 	p.Args = map[string]any{
-		config.PodTopologySpreadName: config.PodTopologySpreadArgs{DefaultingType: config.ListDefaulting},
-		config.NodeResourcesFitName:  config.NodeResourcesFitArgs{ScoringStrategy: &config.ScoringStrategy{Type: strategy, Resources: config.DefaultResourceSpecs()}},
+		config.PodTopologySpreadName: podtopologyspread.PodTopologySpreadArgs{DefaultingType: podtopologyspread.ListDefaulting},
+		config.NodeResourcesFitName:  noderesources.NodeResourcesFitArgs{ScoringStrategy: &noderesources.ScoringStrategy{Type: strategy, Resources: config.DefaultResourceSpecs()}},
 	}
 	return p
 }

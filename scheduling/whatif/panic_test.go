@@ -56,7 +56,7 @@ func TestQuestionPanicClosesTheFork(t *testing.T) {
 			}
 			p := scheduling.DefaultProfile()
 			p.Filter = append(p.Filter, "Panicky")
-			w, err := NewWhatIf(c, reg, []framework.Profile{p}, scheduling.WithForkWait(50*time.Millisecond))
+			w, err := New(c, reg, []framework.Profile{p}, scheduling.WithForkWait(50*time.Millisecond))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -24,7 +24,7 @@ func pendingCluster(t *testing.T) *WhatIf {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := NewWhatIf(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()},
+	w, err := New(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()},
 		scheduling.WithSeed(7), scheduling.WithClock(framework.NewFakeClock(time.Unix(0, 0))))
 	if err != nil {
 		t.Fatal(err)

@@ -85,16 +85,16 @@ func TestPlaceAllRefuses(t *testing.T) {
 		pods []*api.Pod
 		want string
 	}{
-		{nil, "scheduling: PlaceAll: no pods"},
-		{[]*api.Pod{wiPod("x", "1").Obj(), nil}, "scheduling: PlaceAll: pod 1 is nil"},
-		{[]*api.Pod{wiPod("x", "1").Obj(), wiPod("x", "2").Obj()}, "scheduling: PlaceAll: pod default/x given twice"},
-		{[]*api.Pod{wiPod("waiting", "1").Obj()}, "scheduling: PlaceAll: pod default/waiting is already pending in the cluster"},
+		{nil, "whatif: PlaceAll: no pods"},
+		{[]*api.Pod{wiPod("x", "1").Obj(), nil}, "whatif: PlaceAll: pod 1 is nil"},
+		{[]*api.Pod{wiPod("x", "1").Obj(), wiPod("x", "2").Obj()}, "whatif: PlaceAll: pod default/x given twice"},
+		{[]*api.Pod{wiPod("waiting", "1").Obj()}, "whatif: PlaceAll: pod default/waiting is already pending in the cluster"},
 	} {
 		if _, err := w.PlaceAll(ctx, tc.pods); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("%d pods: %v, want %q", len(tc.pods), err, tc.want)
 		}
 	}
-	if _, err := w.Place(ctx, nil); err == nil || err.Error() != "scheduling: Place: nil pod" {
+	if _, err := w.Place(ctx, nil); err == nil || err.Error() != "whatif: Place: nil pod" {
 		t.Errorf("Place(nil): %v", err)
 	}
 }

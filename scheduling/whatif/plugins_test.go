@@ -49,7 +49,7 @@ func TestWhatIfLeavesPluginStateAsItWas(t *testing.T) {
 			}
 		}
 		clock := framework.NewFakeClock(now)
-		w, err := NewWhatIf(c, reg, []framework.Profile{prof}, scheduling.WithSeed(7), scheduling.WithClock(clock))
+		w, err := New(c, reg, []framework.Profile{prof}, scheduling.WithSeed(7), scheduling.WithClock(clock))
 		if err != nil {
 			t.Fatal(err)
 		}

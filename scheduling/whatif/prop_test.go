@@ -61,7 +61,7 @@ func wiGenCluster(t *rapid.T) *WhatIf {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := NewWhatIf(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(rapid.Uint64().Draw(t, "seed")))
+	w, err := New(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(rapid.Uint64().Draw(t, "seed")))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,7 +50,7 @@ type ScaleUpTrial struct {
 	Scheduled int
 	Failed    []PodFailure
 	// Placements are where the pods went (full trials only).
-	Placements []Placement
+	Placements []PodPlacement
 	// Complete is set when every pod was tried (the answer and the trial
 	// one node short of it are complete; search trials may stop early).
 	Complete bool
@@ -113,19 +113,19 @@ func (w *WhatIf) ScaleUp(ctx context.Context, template *api.Node, opts ScaleUpOp
 		return nil, err
 	}
 	if template == nil {
-		return nil, errors.New("scheduling: ScaleUp: nil node template")
+		return nil, errors.New("whatif: ScaleUp: nil node template")
 	}
 	if template.Name == "" {
-		return nil, errors.New("scheduling: ScaleUp: node template without a name")
+		return nil, errors.New("whatif: ScaleUp: node template without a name")
 	}
 	if err := api.ValidateNode(template); err != nil {
-		return nil, fmt.Errorf("scheduling: ScaleUp: %w", err)
+		return nil, fmt.Errorf("whatif: ScaleUp: %w", err)
 	}
 	if opts.MaxNodes < 0 {
-		return nil, fmt.Errorf("scheduling: ScaleUp: MaxNodes=%d: must not be negative", opts.MaxNodes)
+		return nil, fmt.Errorf("whatif: ScaleUp: MaxNodes=%d: must not be negative", opts.MaxNodes)
 	}
 	if err := checkNodeSlices(opts.ResourceSlices); err != nil {
-		return nil, fmt.Errorf("scheduling: ScaleUp: %w", err)
+		return nil, fmt.Errorf("whatif: ScaleUp: %w", err)
 	}
 	targets, gated, err := w.scaleUpTargets(opts.Pods)
 	if err != nil {
@@ -223,19 +223,19 @@ func (w *WhatIf) scaleUpTargets(keys []string) ([]*api.Pod, []PodFailure, error)
 	for _, key := range keys {
 		ns, name, ok := strings.Cut(key, "/")
 		if !ok {
-			return nil, nil, fmt.Errorf("scheduling: ScaleUp: pod %q: want namespace/name", key)
+			return nil, nil, fmt.Errorf("whatif: ScaleUp: pod %q: want namespace/name", key)
 		}
 		r, found := c.Pod(ns, name)
 		switch {
 		case !found:
-			return nil, nil, fmt.Errorf("scheduling: ScaleUp: unknown pod %s", key)
+			return nil, nil, fmt.Errorf("whatif: ScaleUp: unknown pod %s", key)
 		case r.State != cluster.StatePending:
-			return nil, nil, fmt.Errorf("scheduling: ScaleUp: pod %s is %s on node %q, not pending", key, r.State, r.Pod.Spec.NodeName)
+			return nil, nil, fmt.Errorf("whatif: ScaleUp: pod %s is %s on node %q, not pending", key, r.State, r.Pod.Spec.NodeName)
 		case seen[key]:
-			return nil, nil, fmt.Errorf("scheduling: ScaleUp: pod %s given twice", key)
+			return nil, nil, fmt.Errorf("whatif: ScaleUp: pod %s given twice", key)
 		}
 		if err := beingDeleted(r.Pod); err != nil {
-			return nil, nil, fmt.Errorf("scheduling: ScaleUp: %w", err)
+			return nil, nil, fmt.Errorf("whatif: ScaleUp: %w", err)
 		}
 		seen[key] = true
 		out = append(out, r.Pod)
@@ -425,13 +425,13 @@ func (w *WhatIf) scaleUpTrial(ctx context.Context, template nodeTemplate, names 
 			case scheduling.OutcomeScheduled:
 				t.Scheduled++
 				if full {
-					t.Placements = append(t.Placements, Placement{Pod: p.Key(), Node: d.Node})
+					t.Placements = append(t.Placements, PodPlacement{Pod: p.Key(), Node: d.Node})
 				}
 				continue
 			case scheduling.OutcomeUnschedulable:
 				t.Failed = append(t.Failed, PodFailure{Pod: p.Key(), Reason: d.Message})
 			default:
-				return fmt.Errorf("scheduling: ScaleUp: pod %s: %s: %s", p.Key(), d.Outcome, d.Message)
+				return fmt.Errorf("whatif: ScaleUp: pod %s: %s: %s", p.Key(), d.Outcome, d.Message)
 			}
 			if !full {
 				t.Complete = t.Scheduled+len(t.Failed) == len(pods)

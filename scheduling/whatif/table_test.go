@@ -56,7 +56,7 @@ func TestPlaceAnswerScoreTableColumns(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			w, err := NewWhatIf(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, append([]scheduling.Option{scheduling.WithSeed(7)}, tc.opts...)...)
+			w, err := New(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, append([]scheduling.Option{scheduling.WithSeed(7)}, tc.opts...)...)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -44,7 +44,7 @@ func wiVersionCluster(t *testing.T, v framework.KubeVersion) *WhatIf {
 			t.Fatal(err)
 		}
 	}
-	w, err := NewWhatIf(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfileFor(v)}, scheduling.WithSeed(7), scheduling.WithKubeVersion(v))
+	w, err := New(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfileFor(v)}, scheduling.WithSeed(7), scheduling.WithKubeVersion(v))
 	if err != nil {
 		t.Fatal(err)
 	}

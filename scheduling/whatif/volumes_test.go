@@ -9,7 +9,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 
-	"github.com/schedkit/schedkit/filter"
+	"github.com/schedkit/schedkit/filter/nodevolumelimits"
+	"github.com/schedkit/schedkit/filter/volumebinding"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
@@ -36,7 +37,7 @@ func wiVolumeCluster(t testing.TB, limit int32, objs ...api.StorageObject) *What
 			t.Fatal(err)
 		}
 	}
-	w, err := NewWhatIf(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(7))
+	w, err := New(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(7))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +89,7 @@ func TestWhatIfCapacityClaimTemplates(t *testing.T) {
 				t.Errorf("%s holds %d replicas, want 2", nc.Node, nc.Count)
 			}
 		}
-		if want := "0/6 nodes are available: 6 " + filter.ReasonMaxVolumeCountExceeded + "."; ans.Stop == nil || !strings.HasPrefix(ans.Stop.Message, want) {
+		if want := "0/6 nodes are available: 6 " + nodevolumelimits.ReasonMaxVolumeCountExceeded + "."; ans.Stop == nil || !strings.HasPrefix(ans.Stop.Message, want) {
 			t.Errorf("stop %v, want %q", ans.Stop, want)
 		}
 		if s := ans.Summary(); !strings.Contains(s, "12 more replica(s) of default/db (cpu 1, memory 1Gi; claim data: storage 10Gi, class zonal each) fit") {
@@ -130,8 +131,8 @@ func TestWhatIfCapacityClaimTemplates(t *testing.T) {
 			!cmp.Equal(zones, map[string]int{"zone-a": 2, "zone-b": 1, "zone-c": 1}) {
 			t.Fatalf("replicas %d on %v (zones %v)", ans.Replicas, ans.Placements, zones)
 		}
-		if ans.Stop == nil || !strings.Contains(ans.Stop.Message, filter.ReasonVolumeNotEnoughSpace) {
-			t.Errorf("stop %v, want %q", ans.Stop, filter.ReasonVolumeNotEnoughSpace)
+		if ans.Stop == nil || !strings.Contains(ans.Stop.Message, volumebinding.ErrReasonNotEnoughSpace) {
+			t.Errorf("stop %v, want %q", ans.Stop, volumebinding.ErrReasonNotEnoughSpace)
 		}
 	})
 	t.Run("bad templates", func(t *testing.T) {
@@ -144,7 +145,7 @@ func TestWhatIfCapacityClaimTemplates(t *testing.T) {
 			{[]*api.PersistentVolumeClaim{{}}, "ClaimTemplates[0].metadata.name: empty"},
 			{[]*api.PersistentVolumeClaim{wiDataClaim(), wiDataClaim()}, `ClaimTemplates[1].metadata.name="data": duplicate`},
 			{[]*api.PersistentVolumeClaim{st.MakePVC("data", "").Request("0").Obj()},
-				`scheduling: Capacity: replica default/db-1: claim default/data-db-1 from template "data": scheduling: AddStorageObject: framework: persistentvolumeclaim "default/data-db-1": spec.resources.requests["storage"]: 0: must be greater than zero`},
+				`whatif: Capacity: replica default/db-1: claim default/data-db-1 from template "data": cluster: AddStorageObject: framework: persistentvolumeclaim "default/data-db-1": spec.resources.requests["storage"]: 0: must be greater than zero`},
 		} {
 			before := wiCapture(w)
 			_, err := w.Capacity(ctx, wiDBTemplate(), CapacityOptions{ClaimTemplates: tc.claims})
@@ -178,7 +179,7 @@ func TestWhatIfPlaceZonalVolume(t *testing.T) {
 	for _, v := range ans.Decision.Result.NodeVerdicts() {
 		if v.Verdict == runtime.VerdictRejected {
 			rejected++
-			if v.Plugin != "VolumeBinding" || len(v.Reasons) != 1 || v.Reasons[0] != filter.ReasonVolumeNodeConflict || wiZoneOf(v.Node) == "zone-b" {
+			if v.Plugin != "VolumeBinding" || len(v.Reasons) != 1 || v.Reasons[0] != volumebinding.ErrReasonNodeConflict || wiZoneOf(v.Node) == "zone-b" {
 				t.Errorf("%s rejected by %s for %v", v.Node, v.Plugin, v.Reasons)
 			}
 		}
@@ -212,7 +213,7 @@ func TestWhatIfPlaceZonalVolume(t *testing.T) {
 	if ans.Placed() || ans.FitError == nil {
 		t.Fatalf("placed on %q with zone-b full", ans.Decision.Node)
 	}
-	if msg := ans.FitError.Error(); !strings.Contains(msg, "2 Insufficient cpu") || !strings.Contains(msg, "4 "+filter.ReasonVolumeNodeConflict) {
+	if msg := ans.FitError.Error(); !strings.Contains(msg, "2 Insufficient cpu") || !strings.Contains(msg, "4 "+volumebinding.ErrReasonNodeConflict) {
 		t.Errorf("FitError %q", msg)
 	}
 }
@@ -246,7 +247,7 @@ func TestWhatIfDrainVolumes(t *testing.T) {
 		t.Fatal(err)
 	}
 	wiUnchanged(t, w, before)
-	if ans.Drainable || len(ans.Pods) != 1 || ans.Pods[0].Outcome != DrainUnschedulable || !strings.Contains(ans.Pods[0].Reason, "4 "+filter.ReasonVolumeNodeConflict) {
+	if ans.Drainable || len(ans.Pods) != 1 || ans.Pods[0].Outcome != DrainUnschedulable || !strings.Contains(ans.Pods[0].Reason, "4 "+volumebinding.ErrReasonNodeConflict) {
 		t.Fatalf("drain %+v", ans.Pods)
 	}
 }
@@ -305,7 +306,7 @@ func TestWhatIfScaleUpGated(t *testing.T) {
 func TestPropWhatIfVolumesUnchanged(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		c := svZonedCluster(t, int32(rapid.IntRange(1, 4).Draw(t, "limit")))
-		w, err := NewWhatIf(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(rapid.Uint64().Draw(t, "seed")))
+		w, err := New(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(rapid.Uint64().Draw(t, "seed")))
 		if err != nil {
 			t.Fatal(err)
 		}

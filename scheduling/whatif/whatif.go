@@ -32,7 +32,7 @@ import (
 // The cluster is the same after every question as before it (node order,
 // pods, pod order on each node, nominations, the queue). Questions are
 // answered one at a time; a WhatIf is not safe for concurrent use. Build
-// one with NewWhatIf: a zero WhatIf{} answers every question with an error
+// one with New: a zero WhatIf{} answers every question with an error
 // saying so.
 type WhatIf struct {
 	s *scheduling.Scheduler
@@ -43,16 +43,16 @@ type WhatIf struct {
 	plainCapacity bool
 }
 
-// NewWhatIf builds the scheduler that answers questions about cluster:
-// registry, profiles and options as for New, so the kube-scheduler release
-// is scheduling.WithKubeVersion's (default framework.DefaultKubeVersion),
-// with profiles built for it (scheduling.DefaultProfileFor, or a
-// configuration loaded with configfile.WithKubeVersion, whose
-// SchedulerOptions carry it). The cluster's pending pods
-// must belong to the profiles (kubeload leaves out those of other
-// schedulers). Change the cluster only between questions, and only through
+// New builds the scheduler that answers questions about cluster:
+// registry, profiles and options as for scheduling.New, so the
+// kube-scheduler release is scheduling.WithKubeVersion's (default
+// framework.DefaultKubeVersion), with profiles built for it
+// (scheduling.DefaultProfileFor, or a configuration loaded with
+// configfile.WithKubeVersion, whose SchedulerOptions carry it). The
+// cluster's pending pods must belong to the profiles (kubeload leaves out
+// those of other schedulers). Change the cluster only between questions, and only through
 // WhatIf.Scheduler's event methods.
-func NewWhatIf(cluster *cluster.Cluster, registry *framework.Registry, profiles []framework.Profile, opts ...scheduling.Option) (*WhatIf, error) {
+func New(cluster *cluster.Cluster, registry *framework.Registry, profiles []framework.Profile, opts ...scheduling.Option) (*WhatIf, error) {
 	s, err := scheduling.New(cluster, registry, profiles, opts...)
 	if err != nil {
 		return nil, err
@@ -79,16 +79,16 @@ func (w *WhatIf) Cluster() *cluster.Cluster {
 }
 
 // check is the error of the question op on a WhatIf not built by
-// NewWhatIf.
+// New.
 func (w *WhatIf) check(op string) error {
 	if w == nil || w.s == nil {
-		return fmt.Errorf("scheduling: WhatIf.%s: zero WhatIf: build it with NewWhatIf", op)
+		return fmt.Errorf("whatif: WhatIf.%s: zero WhatIf: build it with New", op)
 	}
 	return nil
 }
 
-// Placement is one pod and the node it was placed on.
-type Placement struct {
+// PodPlacement is one pod and the node it was placed on.
+type PodPlacement struct {
 	Pod  string // namespace/name
 	Node string
 }
@@ -142,7 +142,7 @@ func (f *branch) schedule(ctx context.Context, pod *api.Pod) (scheduling.Decisio
 func (f *branch) scheduleQueued(ctx context.Context, key string) (scheduling.Decision, error) {
 	d, err := f.f.ScheduleQueued(ctx, key)
 	if err != nil {
-		return d, fmt.Errorf("scheduling: PlacePending: %w", err)
+		return d, fmt.Errorf("whatif: PlacePending: %w", err)
 	}
 	return d, nil
 }
@@ -150,7 +150,7 @@ func (f *branch) scheduleQueued(ctx context.Context, key string) (scheduling.Dec
 // delete deletes a pod on the fork.
 func (f *branch) delete(namespace, name string) error {
 	if _, ok := f.f.Cluster().Pod(namespace, name); !ok {
-		return fmt.Errorf("scheduling: what-if: unknown pod %s/%s", namespace, name)
+		return fmt.Errorf("whatif: unknown pod %s/%s", namespace, name)
 	}
 	return f.f.DeletePod(namespace, name)
 }
@@ -226,27 +226,27 @@ func (w *WhatIf) placeAll(ctx context.Context, op string, pods []*api.Pod) ([]*P
 		return nil, err
 	}
 	if len(pods) == 0 {
-		return nil, fmt.Errorf("scheduling: %s: no pods", op)
+		return nil, fmt.Errorf("whatif: %s: no pods", op)
 	}
 	keys := make([]string, len(pods))
 	seen := make(map[string]bool, len(pods))
 	for i, pod := range pods {
 		if pod == nil && len(pods) == 1 {
-			return nil, fmt.Errorf("scheduling: %s: nil pod", op)
+			return nil, fmt.Errorf("whatif: %s: nil pod", op)
 		}
 		if pod == nil {
-			return nil, fmt.Errorf("scheduling: %s: pod %d is nil", op, i)
+			return nil, fmt.Errorf("whatif: %s: pod %d is nil", op, i)
 		}
 		if err := beingDeleted(pod); err != nil {
-			return nil, fmt.Errorf("scheduling: %s: %w", op, err)
+			return nil, fmt.Errorf("whatif: %s: %w", op, err)
 		}
 		key := pod.Key()
 		if r, ok := w.s.Cluster().Pod(pod.Namespace, pod.Name); ok && r.State == cluster.StatePending {
-			return nil, fmt.Errorf("scheduling: %s: pod %s is already pending in the cluster: PlacePending(%q, %q) explains its next scheduling cycle (%s asks about a pod the cluster does not hold)",
+			return nil, fmt.Errorf("whatif: %s: pod %s is already pending in the cluster: PlacePending(%q, %q) explains its next scheduling cycle (%s asks about a pod the cluster does not hold)",
 				op, key, pod.Namespace, pod.Name, op)
 		}
 		if seen[key] {
-			return nil, fmt.Errorf("scheduling: %s: pod %s given twice", op, key)
+			return nil, fmt.Errorf("whatif: %s: pod %s given twice", op, key)
 		}
 		seen[key], keys[i] = true, key
 	}
@@ -270,12 +270,12 @@ func (w *WhatIf) PlacePending(ctx context.Context, namespace, name string) (*Pla
 	r, ok := w.s.Cluster().Pod(namespace, name)
 	switch {
 	case !ok:
-		return nil, fmt.Errorf("scheduling: PlacePending: unknown pod %s", key)
+		return nil, fmt.Errorf("whatif: PlacePending: unknown pod %s", key)
 	case r.State != cluster.StatePending:
-		return nil, fmt.Errorf("scheduling: PlacePending: pod %s is %s on node %q, not pending", key, r.State, r.Pod.Spec.NodeName)
+		return nil, fmt.Errorf("whatif: PlacePending: pod %s is %s on node %q, not pending", key, r.State, r.Pod.Spec.NodeName)
 	}
 	if err := beingDeleted(r.Pod); err != nil {
-		return nil, fmt.Errorf("scheduling: PlacePending: %w", err)
+		return nil, fmt.Errorf("whatif: PlacePending: %w", err)
 	}
 	answers, err := w.place("PlacePending", []string{key}, nil, func(f *branch, _ int) (scheduling.Decision, error) { return f.scheduleQueued(ctx, key) })
 	if err != nil {
@@ -330,7 +330,7 @@ func (w *WhatIf) place(op string, keys []string, added []*api.Pod, cycle func(f 
 	for i, ans := range answers {
 		d := &ans.Decision
 		if d.Outcome == scheduling.OutcomeError {
-			return nil, fmt.Errorf("scheduling: %s: pod %s: %s", op, keys[i], d.Message)
+			return nil, fmt.Errorf("whatif: %s: pod %s: %s", op, keys[i], d.Message)
 		}
 		if d.NominatedNode == "" && len(d.Victims) == 0 {
 			continue
@@ -406,7 +406,7 @@ type CapacityAnswer struct {
 	Stopped CapacityStop
 	// Placements are the replicas in placement order, named
 	// <template>-1, <template>-2, ...
-	Placements []Placement
+	Placements []PodPlacement
 	// Stop is the decision of the first replica that did not fit, with
 	// its full explanation (nil when the question stopped at Limit).
 	Stop *scheduling.Decision
@@ -457,17 +457,17 @@ func (w *WhatIf) Capacity(ctx context.Context, template *api.Pod, opts CapacityO
 		return nil, err
 	}
 	if template == nil {
-		return nil, errors.New("scheduling: Capacity: nil template")
+		return nil, errors.New("whatif: Capacity: nil template")
 	}
 	if err := beingDeleted(template); err != nil {
 		// Every replica would copy the timestamp.
-		return nil, fmt.Errorf("scheduling: Capacity: template %w", err)
+		return nil, fmt.Errorf("whatif: Capacity: template %w", err)
 	}
 	if opts.Max < 0 {
-		return nil, fmt.Errorf("scheduling: Capacity: Max=%d: must not be negative", opts.Max)
+		return nil, fmt.Errorf("whatif: Capacity: Max=%d: must not be negative", opts.Max)
 	}
 	if err := checkClaimTemplates(opts.ClaimTemplates); err != nil {
-		return nil, fmt.Errorf("scheduling: Capacity: %w", err)
+		return nil, fmt.Errorf("whatif: Capacity: %w", err)
 	}
 	ans := &CapacityAnswer{Template: template.Key(), Profile: profileOf(template), Requests: api.PodRequests(template, api.RequestOptions{}),
 		NumNodes: w.Cluster().NumNodes(), Limit: opts.Max, Stopped: StopMax}
@@ -505,7 +505,7 @@ func (w *WhatIf) capacity(ctx context.Context, f *branch, template *api.Pod, opt
 		}
 		p, key, err := reps.Next()
 		if err != nil {
-			return fmt.Errorf("scheduling: Capacity: %w", err)
+			return fmt.Errorf("whatif: Capacity: %w", err)
 		}
 		var d scheduling.Decision
 		if w.plainCapacity {
@@ -524,13 +524,13 @@ func (w *WhatIf) capacity(ctx context.Context, f *branch, template *api.Pod, opt
 				// allocates about five times the final size in all.
 				ans.Placements = slices.Grow(ans.Placements, max(len(ans.Placements), 16))
 			}
-			ans.Placements = append(ans.Placements, Placement{Pod: key, Node: d.Node})
+			ans.Placements = append(ans.Placements, PodPlacement{Pod: key, Node: d.Node})
 			continue
 		case scheduling.OutcomeError:
-			return fmt.Errorf("scheduling: Capacity: replica %s: %s", key, d.Message)
+			return fmt.Errorf("whatif: Capacity: replica %s: %s", key, d.Message)
 		case scheduling.OutcomeUnschedulable:
 		default:
-			return fmt.Errorf("scheduling: Capacity: replica %s: outcome %s (the profile waits or binds asynchronously)", key, d.Outcome)
+			return fmt.Errorf("whatif: Capacity: replica %s: outcome %s (the profile waits or binds asynchronously)", key, d.Outcome)
 		}
 		// Run the failing cycle again with its explanation: a cycle that
 		// finds no node draws no random number and evaluates every node,

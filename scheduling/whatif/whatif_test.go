@@ -36,7 +36,7 @@ func wiCluster(t testing.TB, nodes []*api.Node, pods []*api.Pod, opts ...framewo
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := NewWhatIf(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(7))
+	w, err := New(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(7))
 	if err != nil {
 		t.Fatal(err)
 	}

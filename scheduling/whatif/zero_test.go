@@ -7,7 +7,7 @@ import (
 )
 
 // Every method of a zero WhatIf{} returns nothing or an error saying to
-// build it with NewWhatIf; none panics.
+// build it with New; none panics.
 func TestZeroWhatIfMethods(t *testing.T) {
 	zerocheck.Methods(t, func() any { return &WhatIf{} }, zeroArg)
 }

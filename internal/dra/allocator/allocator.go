@@ -10,7 +10,7 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/dra/cel"
-	"github.com/schedkit/schedkit/internal/nodeaffinity"
+	"github.com/schedkit/schedkit/internal/nodeselector"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -163,7 +163,7 @@ type Slices struct {
 
 	// inputs are the devices prepared for CEL (*api.Device to
 	// *lazyInput), and selectors the slices' and devices' node selectors
-	// compiled (*api.NodeSelector to *nodeaffinity.Selector), both made
+	// compiled (*api.NodeSelector to *nodeselector.Selector), both made
 	// on first use.
 	inputs    sync.Map
 	selectors sync.Map
@@ -295,12 +295,12 @@ func NewFromSlices(f Features, state AllocatedState, classes ClassLister, slices
 }
 
 // nodeSelector returns sel compiled.
-func (x *Slices) nodeSelector(sel *api.NodeSelector) *nodeaffinity.Selector {
+func (x *Slices) nodeSelector(sel *api.NodeSelector) *nodeselector.Selector {
 	if s, ok := x.selectors.Load(sel); ok {
-		return s.(*nodeaffinity.Selector)
+		return s.(*nodeselector.Selector)
 	}
-	s, _ := x.selectors.LoadOrStore(sel, nodeaffinity.NewSelector(sel, "nodeSelector"))
-	return s.(*nodeaffinity.Selector)
+	s, _ := x.selectors.LoadOrStore(sel, nodeselector.NewSelector(sel, "nodeSelector"))
+	return s.(*nodeselector.Selector)
 }
 
 // input returns the CEL input of a device of driver.

@@ -7,7 +7,7 @@ import (
 
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/dra/cel"
-	"github.com/schedkit/schedkit/internal/nodeaffinity"
+	"github.com/schedkit/schedkit/internal/nodeselector"
 )
 
 // ClassCounter counts, per node, the devices of a DeviceClass a node
@@ -25,7 +25,7 @@ type ClassCounter struct {
 	shared    []*api.ResourceSlice
 	allocated map[DeviceID]struct{}
 
-	selectors sync.Map // *api.NodeSelector → *nodeaffinity.Selector
+	selectors sync.Map // *api.NodeSelector → *nodeselector.Selector
 	inputs    sync.Map // *api.Device → *lazyInput
 }
 
@@ -130,9 +130,9 @@ func (c *ClassCounter) add(ctx context.Context, s *api.ResourceSlice, d *api.Dev
 func (c *ClassCounter) matchNode(node *api.Node, sel *api.NodeSelector) (bool, error) {
 	v, ok := c.selectors.Load(sel)
 	if !ok {
-		v, _ = c.selectors.LoadOrStore(sel, nodeaffinity.NewSelector(sel, "nodeSelector"))
+		v, _ = c.selectors.LoadOrStore(sel, nodeselector.NewSelector(sel, "nodeSelector"))
 	}
-	s := v.(*nodeaffinity.Selector)
+	s := v.(*nodeselector.Selector)
 	if err := s.Err(); err != nil {
 		return false, fmt.Errorf("failed to parse node selector %s: %w", nodeSelectorString(sel), err)
 	}

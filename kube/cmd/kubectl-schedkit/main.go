@@ -136,7 +136,7 @@ func load(path, name string) (*framework.Registry, []framework.Profile, []schedu
 		prof.SchedulerName = name
 		return scheduling.NewDefaultRegistry(), []framework.Profile{prof}, nil, nil
 	}
-	cfg, err := configfile.LoadConfigFile(path)
+	cfg, err := configfile.LoadFile(path)
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -179,7 +179,7 @@ func load(client kubernetes.Interface, path, name string) (*framework.Registry, 
 		prof.SchedulerName = name
 		return reg, []framework.Profile{prof}, nil, nil
 	}
-	cfg, err := configfile.LoadConfigFile(path, configfile.WithConfigPlugins(plugins...))
+	cfg, err := configfile.LoadFile(path, configfile.WithPlugins(plugins...))
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -12,7 +12,8 @@ import (
 	"github.com/schedkit/schedkit/internal/journal"
 )
 
-// Flush periods, as kube-scheduler v1.36 (backend/queue/scheduling_queue.go).
+// Flush periods, kube-scheduler's (the same in v1.36 and v1.37;
+// backend/queue/scheduling_queue.go).
 const (
 	// backoffFlushPeriod and leftoverFlushPeriod are kube-scheduler's
 	// flush ticks of the backoff queue and of the unschedulable pool.

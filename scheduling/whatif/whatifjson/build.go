@@ -164,7 +164,7 @@ func failures(fs []whatif.PodFailure) []PodFailure {
 	return out
 }
 
-func placements(ps []whatif.Placement) []Placement {
+func placements(ps []whatif.PodPlacement) []Placement {
 	out := make([]Placement, 0, len(ps))
 	for _, p := range ps {
 		out = append(out, Placement{Pod: p.Pod, Node: p.Node})

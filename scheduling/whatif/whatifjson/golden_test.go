@@ -44,7 +44,7 @@ func sampleWhatIf(t testing.TB) *whatif.WhatIf {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := whatif.NewWhatIf(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()},
+	w, err := whatif.New(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()},
 		scheduling.WithSeed(1), scheduling.WithClock(framework.NewFakeClock(time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC))))
 	if err != nil {
 		t.Fatal(err)

@@ -47,7 +47,7 @@ func genWhatIf(t *rapid.T) *whatif.WhatIf {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := whatif.NewWhatIf(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(rapid.Uint64().Draw(t, "seed")))
+	w, err := whatif.New(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(rapid.Uint64().Draw(t, "seed")))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,199 @@
+package nodeaffinity
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/fastpath"
+)
+
+// naPreFilterKey is kube's "PreFilter"+NodeAffinity state key.
+const naPreFilterKey framework.StateKey = "PreFilter" + config.NodeAffinityName
+
+type naPreFilterState struct {
+	required requiredTerms
+	// indexed is required resolved against snap, the cycle's snapshot.
+	indexed *api.IndexedNodeMatch
+	snap    *framework.Snapshot
+}
+
+// Clone returns the state itself: other pods never change it.
+func (s *naPreFilterState) Clone() framework.StateData { return s }
+
+// PreFilter compiles the pod's hard node constraints and derives the
+// PreFilterResult from metadata.name terms.
+func (pl *NodeAffinity) PreFilter(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, _ []*framework.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
+	spec := &pod.Pod.Spec
+	var required *api.NodeSelector
+	if a := spec.Affinity; a != nil && a.NodeAffinity != nil {
+		required = a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution
+	}
+	if required == nil && pl.addedRequired == nil && spec.NodeSelector == nil {
+		return nil, framework.NewStatus(framework.Skip)
+	}
+	ps := &naPreFilterState{required: podRequired(pod.Pod), snap: state.Snapshot()}
+	if ps.snap != nil {
+		m := ps.required.Indexed(ps.snap)
+		ps.indexed = &m
+	}
+	state.Write(naPreFilterKey, ps)
+	if required == nil || len(required.NodeSelectorTerms) == 0 {
+		return nil, nil
+	}
+	names, all := nodeNames(required.NodeSelectorTerms)
+	if all {
+		return nil, nil
+	}
+	if len(names) == 0 {
+		return nil, pl.conflict
+	}
+	return &framework.PreFilterResult{NodeNames: names}, nil
+}
+
+// PreFilterExtensions returns nil: the state does not depend on other pods.
+func (pl *NodeAffinity) PreFilterExtensions() framework.PreFilterExtensions { return nil }
+
+// VictimRemoval reports that removing pods from a node leaves the verdict
+// unchanged (the verdict reads the node's labels and fields alone;
+// runtime.VictimRemovalFilter).
+func (pl *NodeAffinity) VictimRemoval(*framework.PodInfo) (unchanged, keepsPass bool) {
+	return true, true
+}
+
+// Filter checks the added affinity, then the pod's constraints. Without
+// PreFilter state it compiles them itself, as kube does.
+func (pl *NodeAffinity) Filter(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
+	n := node.Node()
+	if pl.addedRequired != nil && !pl.addedRequired.Match(n) {
+		return pl.rejectEnforced
+	}
+	req, st := pl.required(state, pod)
+	if st != nil {
+		return st
+	}
+	if !req.Match(n) {
+		return pl.rejectPod
+	}
+	return nil
+}
+
+// required returns the PreFilter state's constraints, or the pod's
+// compiled afresh when PreFilter did not run.
+func (pl *NodeAffinity) required(state *framework.CycleState, pod *framework.PodInfo) (*requiredTerms, *framework.Status) {
+	if d, err := state.Read(naPreFilterKey); err == nil {
+		s, ok := d.(*naPreFilterState)
+		if !ok {
+			return nil, framework.AsStatus(fmt.Errorf("invalid PreFilter state, got type %T", d))
+		}
+		return &s.required, nil
+	}
+	r := podRequired(pod.Pod)
+	return &r, nil
+}
+
+// FilterBatch is Filter over nodes (fastpath.BatchFilterPlugin), by way
+// of FilterRejects.
+func (pl *NodeAffinity) FilterBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []*framework.Status) {
+	fastpath.FilterBatchFromRejects(ctx, pl, state, pod, nodes, idx, out)
+}
+
+// FilterRejects is Filter over nodes, reporting the rejected ones
+// (fastpath.RejectingFilterPlugin): the pod's constraints are read (or
+// compiled) once. With the runner's snapshot indices, a node is matched by
+// the constraints PreFilter resolved against the snapshot's label values.
+func (pl *NodeAffinity) FilterRejects(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, rejected []fastpath.NodeRejection) []fastpath.NodeRejection {
+	if idx != nil && pl.addedRequired == nil {
+		if d, err := state.Read(naPreFilterKey); err == nil {
+			if s, ok := d.(*naPreFilterState); ok && s.indexed != nil && s.snap == state.Snapshot() {
+				if domain, pass, ok := s.indexed.Single(); ok {
+					rejected, added := filter.MarkRejections(rejected, len(idx), func(room []fastpath.NodeRejection) int { return naUnmatched(room, idx, domain, pass) })
+					filter.SetStatus(added, pl.rejectPod)
+					return rejected
+				}
+				s.indexed.EachUnmatched(idx, func(i int) {
+					rejected = append(rejected, fastpath.NodeRejection{Node: int32(i), Status: pl.rejectPod})
+				})
+				return rejected
+			}
+		}
+	}
+	var req *requiredTerms
+	var st *framework.Status
+	for i, node := range nodes {
+		n := node.Node()
+		if pl.addedRequired != nil && !pl.addedRequired.Match(n) {
+			rejected = append(rejected, fastpath.NodeRejection{Node: int32(i), Status: pl.rejectEnforced})
+			continue
+		}
+		if req == nil && st == nil {
+			req, st = pl.required(state, pod)
+		}
+		if st != nil {
+			rejected = append(rejected, fastpath.NodeRejection{Node: int32(i), Status: st})
+			continue
+		}
+		if !req.Match(n) {
+			rejected = append(rejected, fastpath.NodeRejection{Node: int32(i), Status: pl.rejectPod})
+		}
+	}
+	return rejected
+}
+
+// naUnmatched sets the Node of out[0:n] to the positions i (in increasing
+// order) of the nodes idx[i] that a single indexed expression (domain,
+// pass: api.IndexedNodeMatch.Single) does not match, and returns n; the
+// statuses are left to the caller. out has room for every node. It is
+// not inlined, so that its loop, which calls nothing, keeps every value
+// in a register.
+//
+//go:noinline
+func naUnmatched(out []fastpath.NodeRejection, idx, domain []int32, pass []bool) int {
+	out = out[:len(idx)]
+	n := 0
+	for i, k := range idx {
+		if !pass[domain[k]+1] {
+			out[n].Node = int32(i)
+			n++
+		}
+	}
+	return n
+}
+
+// RejectionsTrusted marks FilterRejects as keeping its contract
+// (fastpath.TrustedRejectingFilterPlugin).
+func (pl *NodeAffinity) RejectionsTrusted() {}
+
+var _ framework.EnqueueExtensions = (*NodeAffinity)(nil)
+
+// EventsToRegister: a node added or its labels changed
+// (nodeaffinity/node_affinity.go).
+func (pl *NodeAffinity) EventsToRegister(context.Context) ([]framework.ClusterEventWithHint, error) {
+	return []framework.ClusterEventWithHint{
+		{Event: filter.NodeEvent(framework.Add | framework.UpdateNodeLabel), QueueingHintFn: pl.afterNodeChange},
+	}, nil
+}
+
+// afterNodeChange: Queue when the node matches the added affinity and the
+// pod's nodeSelector and required affinity now, and did not before (or
+// was added).
+func (pl *NodeAffinity) afterNodeChange(_ *framework.Snapshot, pod *framework.PodInfo, oldObj, newObj any) (framework.QueueingHint, error) {
+	oldNode, newNode, err := framework.EventObjects[api.Node](oldObj, newObj)
+	if err != nil {
+		return framework.Queue, err
+	}
+	if pl.addedRequired != nil && !pl.addedRequired.Match(newNode) {
+		return framework.QueueSkip, nil
+	}
+	req := api.GetRequiredNodeAffinity(pod.Pod)
+	if !req.Match(newNode) {
+		return framework.QueueSkip, nil
+	}
+	if oldNode == nil || !req.Match(oldNode) {
+		return framework.Queue, nil
+	}
+	return framework.QueueSkip, nil
+}

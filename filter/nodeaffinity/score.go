@@ -1,0 +1,130 @@
+package nodeaffinity
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/fastpath"
+	"github.com/schedkit/schedkit/scoring"
+)
+
+// naPreScoreKey is kube's "PreScore"+NodeAffinity state key.
+const naPreScoreKey framework.StateKey = "PreScore" + config.NodeAffinityName
+
+type naPreScoreState struct {
+	preferred *preferredTerms
+	// indexed is the added and the pod's preferred terms resolved against
+	// snap, the cycle's snapshot.
+	added, indexed *indexedPreferred
+	snap           *framework.Snapshot
+}
+
+// Clone returns the state itself; it is read-only.
+func (s *naPreScoreState) Clone() framework.StateData { return s }
+
+func naPodPreferred(pod *api.Pod) (*preferredTerms, error) {
+	if a := pod.Spec.Affinity; a != nil && a.NodeAffinity != nil && a.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution != nil {
+		return newPreferred(a.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution, "spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution")
+	}
+	return nil, nil
+}
+
+// PreScore compiles the pod's preferred terms.
+func (pl *NodeAffinity) PreScore(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, _ []*framework.NodeInfo) *framework.Status {
+	pref, err := naPodPreferred(pod.Pod)
+	if err != nil {
+		return framework.AsStatus(err)
+	}
+	if pref == nil && pl.addedPreferred == nil {
+		return framework.NewStatus(framework.Skip)
+	}
+	ps := &naPreScoreState{preferred: pref, snap: state.Snapshot()}
+	if ps.snap != nil {
+		ps.added, ps.indexed = pl.addedPreferred.Indexed(ps.snap), pref.Indexed(ps.snap)
+	}
+	state.Write(naPreScoreKey, ps)
+	return nil
+}
+
+// Score sums the weights of the matching preferred terms. Without PreScore
+// state it compiles the pod's terms itself, as kube does.
+func (pl *NodeAffinity) Score(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) (int64, *framework.Status) {
+	n := node.Node()
+	count := pl.addedPreferred.Score(n)
+	pref, st := naReadPreferred(state, pod)
+	if st != nil {
+		return 0, st
+	}
+	return count + pref.Score(n), nil
+}
+
+// naReadPreferred returns the PreScore state's preferred terms, or the
+// pod's compiled afresh when PreScore did not run.
+func naReadPreferred(state *framework.CycleState, pod *framework.PodInfo) (*preferredTerms, *framework.Status) {
+	if d, err := state.Read(naPreScoreKey); err == nil {
+		s, ok := d.(*naPreScoreState)
+		if !ok {
+			return nil, framework.AsStatus(fmt.Errorf("invalid PreScore state, got type %T", d))
+		}
+		return s.preferred, nil
+	}
+	pref, err := naPodPreferred(pod.Pod)
+	if err != nil {
+		return nil, framework.AsStatus(err)
+	}
+	return pref, nil
+}
+
+// ScoreBatch is Score over nodes (fastpath.BatchScorePlugin), reading (or
+// compiling) the preferred terms once. With the runner's snapshot
+// indices, a node is scored by the terms PreScore resolved against the
+// snapshot's label values.
+func (pl *NodeAffinity) ScoreBatch(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64) *framework.Status {
+	if idx != nil {
+		if d, err := state.Read(naPreScoreKey); err == nil {
+			if s, ok := d.(*naPreScoreState); ok && s.indexed != nil && s.snap == state.Snapshot() {
+				out = out[:len(idx)]
+				clear(out)
+				s.added.AddScores(idx, out)
+				s.indexed.AddScores(idx, out)
+				return nil
+			}
+		}
+	}
+	pref, st := naReadPreferred(state, pod)
+	if st != nil {
+		return st
+	}
+	for i, node := range nodes {
+		n := node.Node()
+		out[i] = pl.addedPreferred.Score(n) + pref.Score(n)
+	}
+	return nil
+}
+
+// ScoreExtensions returns the plugin itself (NormalizeScore).
+func (pl *NodeAffinity) ScoreExtensions() framework.ScoreExtensions { return pl }
+
+// NormalizeScoreBatch is NormalizeScore over a row of scores
+// (fastpath.BatchScoreExtensions).
+func (pl *NodeAffinity) NormalizeScoreBatch(_ context.Context, _ *framework.CycleState, _ *framework.PodInfo, _ []*framework.NodeInfo, scores []int64) *framework.Status {
+	scoring.DefaultNormalizeRow(framework.MaxNodeScore, false, scores)
+	return nil
+}
+
+// NormalizeScore applies DefaultNormalizeScore(100, reverse=false).
+func (pl *NodeAffinity) NormalizeScore(_ context.Context, _ *framework.CycleState, _ *framework.PodInfo, scores framework.NodeScoreList) *framework.Status {
+	return framework.DefaultNormalizeScore(framework.MaxNodeScore, false, scores)
+}
+
+var _ fastpath.RangeNormalizer = (*NodeAffinity)(nil)
+
+// NormalizeRange is NormalizeScore's table (fastpath.RangeNormalizer):
+// DefaultNormalizeScore(100, reverse=false).
+func (pl *NodeAffinity) NormalizeRange(_ context.Context, _ *framework.CycleState, _ *framework.PodInfo, lo int64, out []int64) bool {
+	framework.DefaultNormalizeRange(framework.MaxNodeScore, false, lo, out)
+	return true
+}

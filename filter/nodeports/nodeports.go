@@ -1,0 +1,183 @@
+// Package nodeports is kube-scheduler's NodePorts plugin: a node where one
+// of the pod's host ports is already in use rejects the pod. Its verdicts
+// and reason are those of v1.37 (the default release) and v1.36 alike.
+package nodeports
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/fastpath"
+)
+
+// Reason is NodePorts' filter reason.
+const Reason = "node(s) didn't have free ports for the requested pod ports"
+
+// npPreFilterKey is kube's "PreFilter"+NodePorts state key.
+const npPreFilterKey framework.StateKey = "PreFilter" + config.NodePortsName
+
+// npPreFilterState holds the host ports the pod wants.
+type npPreFilterState []api.ContainerPort
+
+// Clone returns the state itself: other pods never change it.
+func (s npPreFilterState) Clone() framework.StateData { return s }
+
+// NodePorts is kube-scheduler's NodePorts filter. PreFilter collects
+// the host ports (hostPort > 0) of the pod's containers and of its sidecar
+// (restartable) init containers — plain init containers do not count — and
+// returns Skip when there are none. Filter rejects a node where one of them
+// conflicts with a port in use (Unschedulable: evicting the user may help),
+// with kube's wildcard rules: host IP 0.0.0.0 (or empty) conflicts with
+// every IP on the same protocol and port, a specific IP with itself and
+// 0.0.0.0; an empty protocol means TCP.
+type NodePorts struct{ reject *framework.Status }
+
+var (
+	_ framework.PreFilterPlugin             = (*NodePorts)(nil)
+	_ framework.FilterPlugin                = (*NodePorts)(nil)
+	_ fastpath.BatchFilterPlugin            = (*NodePorts)(nil)
+	_ fastpath.TrustedRejectingFilterPlugin = (*NodePorts)(nil)
+)
+
+// New builds the NodePorts filter.
+// It takes no args (args must be nil), so it is itself a framework.Factory.
+func New(args any, _ framework.Handle) (framework.Plugin, error) {
+	if err := config.NoArgs(config.NodePortsName, args); err != nil {
+		return nil, err
+	}
+	return &NodePorts{reject: framework.NewStatus(framework.Unschedulable, Reason)}, nil
+}
+
+// Name returns "NodePorts".
+func (pl *NodePorts) Name() string { return config.NodePortsName }
+
+// PreFilter stores the pod's host ports, or returns Skip when it has none.
+func (pl *NodePorts) PreFilter(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, _ []*framework.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
+	ports := pod.HostPorts()
+	if len(ports) == 0 {
+		return nil, framework.NewStatus(framework.Skip)
+	}
+	state.Write(npPreFilterKey, npPreFilterState(ports))
+	return nil, nil
+}
+
+// PreFilterExtensions returns nil.
+func (pl *NodePorts) PreFilterExtensions() framework.PreFilterExtensions { return nil }
+
+// VictimRemoval reports that removing pods from a node keeps a pass
+// (removing pods only frees host ports; runtime.VictimRemovalFilter).
+func (pl *NodePorts) VictimRemoval(*framework.PodInfo) (unchanged, keepsPass bool) {
+	return false, true
+}
+
+// Filter rejects node when a wanted host port is in use there. Without
+// PreFilter state it returns an Error, as kube does.
+func (pl *NodePorts) Filter(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
+	ports, st := npReadPreFilterState(state)
+	if st != nil {
+		return st
+	}
+	return pl.filter(ports, node)
+}
+
+func npReadPreFilterState(state *framework.CycleState) (npPreFilterState, *framework.Status) {
+	d, err := state.Read(npPreFilterKey)
+	if err != nil {
+		return nil, framework.AsStatus(fmt.Errorf("reading %q from cycleState: %w", npPreFilterKey, err))
+	}
+	ports, ok := d.(npPreFilterState)
+	if !ok {
+		return nil, framework.AsStatus(fmt.Errorf("%+v  convert to nodeports.preFilterState error", d))
+	}
+	return ports, nil
+}
+
+// FilterBatch is Filter over nodes (fastpath.BatchFilterPlugin), by way
+// of FilterRejects.
+func (pl *NodePorts) FilterBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []*framework.Status) {
+	fastpath.FilterBatchFromRejects(ctx, pl, state, pod, nodes, idx, out)
+}
+
+// FilterRejects is Filter over nodes, reporting the rejected ones
+// (fastpath.RejectingFilterPlugin), reading the PreFilter state once.
+func (pl *NodePorts) FilterRejects(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, nodes []*framework.NodeInfo, _ []int32, rejected []fastpath.NodeRejection) []fastpath.NodeRejection {
+	ports, st := npReadPreFilterState(state)
+	for i, node := range nodes {
+		if st != nil {
+			_, st := npReadPreFilterState(state)
+			rejected = append(rejected, fastpath.NodeRejection{Node: int32(i), Status: st})
+			continue
+		}
+		if st := pl.filter(ports, node); st != nil {
+			rejected = append(rejected, fastpath.NodeRejection{Node: int32(i), Status: st})
+		}
+	}
+	return rejected
+}
+
+// RejectionsTrusted marks FilterRejects as keeping its contract
+// (fastpath.TrustedRejectingFilterPlugin).
+func (pl *NodePorts) RejectionsTrusted() {}
+
+func (pl *NodePorts) filter(ports npPreFilterState, node *framework.NodeInfo) *framework.Status {
+	for i := range ports {
+		if node.UsedPorts.CheckConflict(ports[i].HostIP, ports[i].Protocol, ports[i].HostPort) {
+			return pl.reject
+		}
+	}
+	return nil
+}
+
+var _ framework.EnqueueExtensions = (*NodePorts)(nil)
+
+// EventsToRegister: a placed pod deleted, or a node added (without a hint)
+// (nodeports/node_ports.go).
+func (pl *NodePorts) EventsToRegister(context.Context) ([]framework.ClusterEventWithHint, error) {
+	return []framework.ClusterEventWithHint{
+		{Event: filter.PodEvent(framework.Delete), QueueingHintFn: pl.afterPodDeleted},
+		{Event: filter.NodeEvent(framework.Add)},
+	}, nil
+}
+
+// afterPodDeleted: Queue when the deleted pod was placed (or nominated) and
+// held a host port the rejected pod wants.
+func (pl *NodePorts) afterPodDeleted(_ *framework.Snapshot, pod *framework.PodInfo, oldObj, _ any) (framework.QueueingHint, error) {
+	deleted, _, err := framework.EventObjects[framework.PodInfo](oldObj, nil)
+	if err != nil {
+		return framework.Queue, err
+	}
+	if deleted.Pod.Spec.NodeName == "" && deleted.Pod.Status.NominatedNodeName == "" {
+		return framework.QueueSkip, nil
+	}
+	ports := deleted.HostPorts()
+	if len(ports) == 0 {
+		return framework.QueueSkip, nil
+	}
+	inUse := framework.HostPortInfo{}
+	for _, p := range ports {
+		inUse.Add(p.HostIP, p.Protocol, p.HostPort)
+	}
+	for _, p := range pod.HostPorts() {
+		if inUse.CheckConflict(p.HostIP, p.Protocol, p.HostPort) {
+			return framework.Queue, nil
+		}
+	}
+	return framework.QueueSkip, nil
+}
+
+var _ fastpath.NodeLocalPlugin = (*NodePorts)(nil)
+
+// NodeLocal is true: the verdict reads the host ports of the node's pods
+// (NodeInfo.UsedPorts).
+func (pl *NodePorts) NodeLocal(*framework.PodInfo) bool { return true }
+
+var _ framework.SignPlugin = (*NodePorts)(nil)
+
+// SignPod signs the pod's host ports (nodeports/node_ports.go).
+func (pl *NodePorts) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
+	return []framework.SignFragment{{Key: framework.SignerHostPorts, Value: pod.HostPorts()}}, nil
+}

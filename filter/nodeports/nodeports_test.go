@@ -1,0 +1,139 @@
+package nodeports
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/builder"
+	"github.com/schedkit/schedkit/framework/frameworktest"
+	"github.com/schedkit/schedkit/internal/st"
+)
+
+type npPort struct {
+	ip    string
+	proto api.Protocol
+	port  int32
+}
+
+func npPod(ports ...npPort) *st.PodWrapper {
+	w := st.MakePod().Name("p")
+	for _, p := range ports {
+		w = w.HostPort(p.ip, p.proto, p.port)
+	}
+	return w
+}
+
+// Cases of kube-scheduler v1.36 nodeports/node_ports_test.go (TestNodePorts),
+// rewritten in our types.
+func TestNodePortsFilter(t *testing.T) {
+	reject := fw.NewStatus(fw.Unschedulable, Reason)
+	tcp, udp := api.ProtocolTCP, api.ProtocolUDP
+	tests := []struct {
+		name     string
+		pod      *api.Pod
+		existing *api.Pod
+		want     *fw.Status
+	}{
+		{"same udp port", npPod(npPort{"127.0.0.1", udp, 8080}).Obj(), npPod(npPort{"127.0.0.1", udp, 8080}).Obj(), reject},
+		{"same tcp port", npPod(npPort{"127.0.0.1", tcp, 8080}).Obj(), npPod(npPort{"127.0.0.1", tcp, 8080}).Obj(), reject},
+		{"different host ip", npPod(npPort{"127.0.0.1", tcp, 8080}).Obj(), npPod(npPort{"127.0.0.2", tcp, 8080}).Obj(), nil},
+		{"different protocol", npPod(npPort{"127.0.0.1", tcp, 8080}).Obj(), npPod(npPort{"127.0.0.1", udp, 8080}).Obj(), nil},
+		{"first udp port conflict", npPod(npPort{"127.0.0.1", udp, 8000}, npPort{"127.0.0.1", udp, 8080}).Obj(), npPod(npPort{"127.0.0.1", udp, 8080}).Obj(), reject},
+		{"first tcp port conflict", npPod(npPort{"127.0.0.1", tcp, 8001}, npPort{"127.0.0.1", tcp, 8080}).Obj(), npPod(npPort{"127.0.0.1", tcp, 8001}).Obj(), reject},
+		{"first tcp port conflict due to 0.0.0.0 hostIP", npPod(npPort{"0.0.0.0", tcp, 8001}).Obj(), npPod(npPort{"127.0.0.1", tcp, 8001}).Obj(), reject},
+		{"TCP hostPort conflict due to 0.0.0.0 hostIP", npPod(npPort{"10.0.10.10", tcp, 8001}, npPort{"0.0.0.0", tcp, 8001}).Obj(), npPod(npPort{"127.0.0.1", tcp, 8001}).Obj(), reject},
+		{"second tcp port conflict to 0.0.0.0 hostIP", npPod(npPort{"127.0.0.1", tcp, 8001}).Obj(), npPod(npPort{"0.0.0.0", tcp, 8001}).Obj(), reject},
+		{"second different protocol", npPod(npPort{"127.0.0.1", udp, 8001}).Obj(), npPod(npPort{"0.0.0.0", tcp, 8001}).Obj(), nil},
+		{"UDP hostPort conflict due to 0.0.0.0 hostIP", npPod(npPort{"127.0.0.1", udp, 8001}).Obj(), npPod(npPort{"0.0.0.0", tcp, 8001}, npPort{"0.0.0.0", udp, 8001}).Obj(), reject},
+		{"empty IP and protocol mean 0.0.0.0/TCP", npPod(npPort{"", "", 9000}).Obj(), npPod(npPort{"10.1.1.1", tcp, 9000}).Obj(), reject},
+		// Sidecar (restartable) init containers bind their host ports for the
+		// pod's whole life and count; plain init containers do not.
+		{"sidecar port conflicts", st.MakePod().Name("p").InitHostPort("", tcp, 7000, true).Obj(), npPod(npPort{"", tcp, 7000}).Obj(), reject},
+		{"existing sidecar port conflicts", npPod(npPort{"", tcp, 7000}).Obj(), st.MakePod().Name("e").InitHostPort("", tcp, 7000, true).Obj(), reject},
+		{"plain init container port ignored", st.MakePod().Name("p").InitHostPort("", tcp, 7000, false).Req(nil).Obj(), npPod(npPort{"", tcp, 7000}).Obj(), nil},
+	}
+	pl, _ := New(nil, nil)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.existing.Name, tc.existing.UID = "e", "e"
+			ni := st.NodeInfo(t, "n", map[string]string{"pods": "10"}, tc.existing)
+			state := fw.NewCycleState()
+			pi := fw.MustPodInfo(tc.pod)
+			_, s := pl.(fw.PreFilterPlugin).PreFilter(context.Background(), state, pi, nil)
+			if s.IsSkip() {
+				if tc.want != nil {
+					t.Fatalf("PreFilter skipped, want %v", tc.want)
+				}
+				return
+			}
+			if got := pl.(fw.FilterPlugin).Filter(context.Background(), state, pi, ni); !got.Equal(tc.want) {
+				t.Errorf("Filter = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// kube's TestPreFilterDisabled and the Skip rule.
+func TestNodePortsPreFilter(t *testing.T) {
+	pl, _ := New(nil, nil)
+	_, s := pl.(fw.PreFilterPlugin).PreFilter(context.Background(), fw.NewCycleState(), fw.MustPodInfo(st.MakePod().Req(nil).Obj()), nil)
+	if !s.IsSkip() {
+		t.Errorf("pod without host ports: PreFilter = %v, want Skip", s)
+	}
+	ni := st.NodeInfo(t, "n", nil)
+	got := pl.(fw.FilterPlugin).Filter(context.Background(), fw.NewCycleState(), fw.MustPodInfo(npPod(npPort{"", "", 80}).Obj()), ni)
+	if got.Code() != fw.Error || got.Message() != `reading "PreFilterNodePorts" from cycleState: framework: state key not found` {
+		t.Errorf("without PreFilter: %v", got)
+	}
+}
+
+func TestNodePortsFilterAllocs(t *testing.T) {
+	pl, _ := New(nil, nil)
+	pi := fw.MustPodInfo(npPod(npPort{"", "", 8080}, npPort{"10.0.0.1", api.ProtocolUDP, 53}).Obj())
+	state := fw.NewCycleState()
+	pl.(fw.PreFilterPlugin).PreFilter(context.Background(), state, pi, nil)
+	free := st.NodeInfo(t, "a", nil)
+	busy := st.NodeInfo(t, "b", nil, npPod(npPort{"", "", 8080}).Obj())
+	for _, ni := range []*fw.NodeInfo{free, busy} {
+		if a := testing.AllocsPerRun(100, func() { pl.(fw.FilterPlugin).Filter(context.Background(), state, pi, ni) }); a != 0 {
+			t.Errorf("%s: %v allocs, want 0", ni.Name(), a)
+		}
+	}
+}
+
+func BenchmarkNodePortsFilter(b *testing.B) {
+	pl, _ := New(nil, nil)
+	st.BenchFilter(b, pl, fw.MustPodInfo(npPod(npPort{"", api.ProtocolTCP, 8080}).Obj()))
+}
+
+// nodeports/node_ports_test.go Test_isSchedulableAfterPodDeleted.
+func TestNodePortsHints(t *testing.T) {
+	pl := st.HintPlugin[*NodePorts](t)(New(nil, nil))
+	pod := builder.MakePod().Name("p").HostPort("", api.ProtocolTCP, 8080).Obj()
+	st.RunHints(t, pl.afterPodDeleted, nil, []st.HintCase{
+		{Name: "backoff-wrong-old-object", Pod: pod, Old: "not-a-pod", Want: fw.Queue, WantErr: true},
+		{Name: "skip-queue-on-unscheduled", Pod: pod, Old: st.HintPod(t, builder.MakePod().Name("q").Obj()), Want: fw.QueueSkip},
+		{Name: "skip-queue-on-non-hostport", Pod: pod, Old: st.HintPod(t, builder.MakePod().Name("q").Node("fake-node").Obj()), Want: fw.QueueSkip},
+		{Name: "skip-queue-on-unrelated-hostport", Pod: pod, Old: st.HintPod(t, builder.MakePod().Name("q").Node("fake-node").HostPort("", api.ProtocolTCP, 8081).Obj()), Want: fw.QueueSkip},
+		{Name: "queue-on-released-hostport", Pod: pod, Old: st.HintPod(t, builder.MakePod().Name("q").Node("fake-node").HostPort("", api.ProtocolTCP, 8080).Obj()), Want: fw.Queue},
+	})
+}
+
+// TestConformance holds NodePorts' fast forms to its PreFilter and Filter
+// on the harness's random clusters.
+func TestConformance(t *testing.T) {
+	frameworktest.Run(t, func() (fw.Plugin, error) { return New(nil, nil) })
+}
+
+// TestEventsToRegister pins NodePorts' registered events: a pod deleted, a
+// node added (nodeports/node_ports.go, SchedulerQueueingHints on).
+func TestEventsToRegister(t *testing.T) {
+	pl, _ := New(nil, nil)
+	want := []fw.ClusterEvent{{Resource: fw.ResourcePod, ActionType: fw.Delete}, {Resource: fw.ResourceNode, ActionType: fw.Add}}
+	if got := st.RegisteredEvents(t, pl); !slices.Equal(got, want) {
+		t.Errorf("events %v, want %v", got, want)
+	}
+}

@@ -1,0 +1,195 @@
+package noderesources
+
+import (
+	"context"
+	"slices"
+
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/fastpath"
+)
+
+var _ fastpath.TrustedRejectingFilterPlugin = (*NodeResourcesFit)(nil)
+
+// FilterRejects is FilterBatch reporting the rejected nodes alone
+// (fastpath.RejectingFilterPlugin): with the runner's snapshot indices, a
+// node is checked on the snapshot's dense numbers and only a node short of
+// something takes a status; without them, each node takes Filter's path.
+func (pl *NodeResourcesFit) FilterRejects(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, rejected []fastpath.NodeRejection) []fastpath.NodeRejection {
+	return pl.filterRejects(state, nodes, idx, rejected, true)
+}
+
+var _ fastpath.DeferringRejectingFilterPlugin = (*NodeResourcesFit)(nil)
+
+// FilterRejectsDeferred is FilterRejects leaving nil the statuses of the
+// nodes it checks on the snapshot's dense numbers
+// (fastpath.DeferringRejectingFilterPlugin).
+func (pl *NodeResourcesFit) FilterRejectsDeferred(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, rejected []fastpath.NodeRejection) []fastpath.NodeRejection {
+	return pl.filterRejects(state, nodes, idx, rejected, false)
+}
+
+// RejectionStatus is FilterRejects' status of a node it rejects
+// (fastpath.DeferringRejectingFilterPlugin).
+func (pl *NodeResourcesFit) RejectionStatus(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, node *framework.NodeInfo, idx int32) *framework.Status {
+	s, st := nrfReadPreFilterState(state)
+	if st != nil {
+		return st
+	}
+	if snap := state.Snapshot(); idx >= 0 && snap != nil && len(s.scalars) == 0 {
+		return pl.maskStatus(nrfRowShortfalls(s, &snap.Resources()[idx]))
+	}
+	return pl.filter(s, node)
+}
+
+// filterRejects is FilterRejects; without withStatus, the rejections
+// found on the dense numbers keep a nil status.
+func (pl *NodeResourcesFit) filterRejects(state *framework.CycleState, nodes []*framework.NodeInfo, idx []int32, rejected []fastpath.NodeRejection, withStatus bool) []fastpath.NodeRejection {
+	s, st := nrfReadPreFilterState(state)
+	if st != nil {
+		for i := range nodes {
+			_, st := nrfReadPreFilterState(state)
+			rejected = append(rejected, fastpath.NodeRejection{Node: int32(i), Status: st})
+		}
+		return rejected
+	}
+	snap := state.Snapshot()
+	if idx == nil || snap == nil {
+		for i, node := range nodes {
+			alloc, used := &node.Allocatable, &node.Requested
+			if len(s.scalars) == 0 && !s.short(int64(len(node.Pods)), alloc.Pods, alloc.MilliCPU-used.MilliCPU,
+				alloc.Memory-used.Memory, alloc.EphemeralStorage-used.EphemeralStorage) {
+				continue
+			}
+			if st := pl.filter(s, node); st != nil {
+				rejected = append(rejected, fastpath.NodeRejection{Node: int32(i), Status: st})
+			}
+		}
+		return rejected
+	}
+	res := snap.Resources()
+	if len(s.scalars) > 0 {
+		// A node without scalar resources misses every scalar the pod
+		// requests: its status follows from the dense numbers.
+		for i, x := range idx {
+			r := &res[x]
+			var st *framework.Status
+			if r.HasScalars {
+				st = pl.filter(s, nodes[i])
+			} else {
+				st = pl.missingStatus(s, s.rowMask(r))
+			}
+			if st != nil {
+				rejected = append(rejected, fastpath.NodeRejection{Node: int32(i), Status: st})
+			}
+		}
+		return rejected
+	}
+	// The first pass over a cycle's nodes streams the 32-byte free
+	// amounts (Snapshot.Free), one comparison per resource: a request of
+	// 0 (not checked) becomes math.MinInt64, which no free amount is
+	// below, and pods+1 > allocPods is allocPods − pods ≤ 0. Only a node
+	// short of something has its full row read.
+	//
+	// The pass writes every node's position into the room after rejected
+	// and keeps it only when the node is short (nrfShortNodes), so that no
+	// branch depends on the node; the statuses follow for the kept ones.
+	// (markRejections would do the same through a closure, which costs
+	// this loop's statuses about 10 instructions each.)
+	start := len(rejected)
+	rejected = slices.Grow(rejected, len(idx))
+	var n int
+	if s.eph > 0 {
+		n = nrfShortNodes(rejected[start:start+len(idx)], snap.Free(), idx, nrfChecked(s.cpu), nrfChecked(s.mem), s.eph)
+	} else {
+		n = nrfShortNodes2(rejected[start:start+len(idx)], snap.Free(), idx, nrfChecked(s.cpu), nrfChecked(s.mem))
+	}
+	rejected = rejected[:start+n]
+	if !withStatus {
+		for k := start; k < len(rejected); k++ {
+			rejected[k].Status = nil
+		}
+		return rejected
+	}
+	for k := start; k < len(rejected); k++ {
+		rejected[k].Status = pl.maskStatus(nrfRowShortfalls(s, &res[idx[rejected[k].Node]]))
+	}
+	return rejected
+}
+
+// RejectionsTrusted marks FilterRejects as keeping its contract
+// (fastpath.TrustedRejectingFilterPlugin).
+func (pl *NodeResourcesFit) RejectionsTrusted() {}
+
+// nrfShortNodes sets the Node of out[0:n] to the positions i (in
+// increasing order) of the nodes idx[i] that lack a pod slot or the room
+// for cpu, mem or eph (nrfChecked amounts), and returns n; the entries'
+// statuses are left as they were. out has room for every node (n ≤ i
+// when out[n] is written for node i).
+func nrfShortNodes(out []fastpath.NodeRejection, free []framework.NodeFree, idx []int32, cpu, mem, eph int64) int {
+	out = out[:len(idx)]
+	n := 0
+	for i, x := range idx {
+		f := &free[x]
+		out[n].Node = int32(i) // the Status, set by the caller, is not written here: no write barrier
+		n += int(b2u8(f.Pods <= 0) | b2u8(cpu > f.MilliCPU) | b2u8(mem > f.Memory) | b2u8(eph > f.EphemeralStorage))
+	}
+	return n
+}
+
+// nrfShortNodes2 is nrfShortNodes for a pod that requests no ephemeral
+// storage (most pods): a comparison fewer a node, and a register more for
+// the loop. It is not inlined, so that its loop keeps every value in a
+// register.
+//
+//go:noinline
+func nrfShortNodes2(out []fastpath.NodeRejection, free []framework.NodeFree, idx []int32, cpu, mem int64) int {
+	out = out[:len(idx)]
+	n := 0
+	for i, x := range idx {
+		f := &free[x]
+		out[n].Node = int32(i)
+		n += int(b2u8(f.Pods <= 0) | b2u8(cpu > f.MilliCPU) | b2u8(mem > f.Memory))
+	}
+	return n
+}
+
+// b2u8 is 1 for true and 0 for false, which the compiler turns into a
+// flag set (SETcc) rather than a branch; the flags of several conditions
+// are or'ed as bytes before one widening.
+func b2u8(b bool) uint8 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// nrfRowShortfalls is rowMask (the nrfMasks mask of a node's shortfalls
+// in pods, cpu, memory and ephemeral storage) written out without
+// shortMask's loop, for the nodes FilterRejects finds short.
+func nrfRowShortfalls(s *nrfPreFilterState, r *framework.NodeResources) uint {
+	var mask uint
+	if r.NumPods+1 > r.AllocatablePods {
+		mask = 1
+	}
+	if s.podsOnly {
+		return mask
+	}
+	if s.cpu > 0 && s.cpu > r.AllocatableMilliCPU-r.RequestedMilliCPU {
+		mask |= 1 << 1
+		if s.cpu > r.AllocatableMilliCPU {
+			mask |= 1 << 2
+		}
+	}
+	if s.mem > 0 && s.mem > r.AllocatableMemory-r.RequestedMemory {
+		mask |= 1 << 3
+		if s.mem > r.AllocatableMemory {
+			mask |= 1 << 4
+		}
+	}
+	if s.eph > 0 && s.eph > r.AllocatableEphemeralStorage-r.RequestedEphemeralStorage {
+		mask |= 1 << 5
+		if s.eph > r.AllocatableEphemeralStorage {
+			mask |= 1 << 6
+		}
+	}
+	return mask
+}

@@ -1,0 +1,863 @@
+package podtopologyspread
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"slices"
+
+	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/fastpath"
+	"github.com/schedkit/schedkit/internal/parallel"
+	"github.com/schedkit/schedkit/internal/slicepool"
+)
+
+const ptsPreFilterStateKey framework.StateKey = "PreFilter" + config.PodTopologySpreadName
+
+// Sentinels of ptsPreFilterState.nodeDom.
+const (
+	// ptsNoKey: the node lacks the constraint's topology key.
+	ptsNoKey int32 = -2
+	// ptsNoDomain: the node's value is not one of the domains counted in
+	// PreFilter (count 0 unless AddPod/RemovePod created it since).
+	ptsNoDomain int32 = -1
+	// ptsPending marks a value not yet resolved while PreFilter runs.
+	ptsPending int32 = -3
+)
+
+// ptsPools recycles a fast PreFilter state's per-domain slices: counts,
+// domain values and the value-to-domain numbering.
+type ptsPools struct {
+	counts slicepool.Pool[int]
+	values slicepool.Pool[string]
+	domOf  slicepool.Pool[int32]
+}
+
+// takeCounts returns a zeroed count slice of n domains, recycled when n is
+// large.
+func (pl *PodTopologySpread) takeCounts(n int) []int {
+	b := pl.pools.counts.Take(n)
+	clear(b)
+	return b
+}
+
+var (
+	_ framework.PreFilterPlugin     = (*PodTopologySpread)(nil)
+	_ framework.FilterPlugin        = (*PodTopologySpread)(nil)
+	_ fastpath.BatchFilterPlugin    = (*PodTopologySpread)(nil)
+	_ framework.PreFilterExtensions = (*PodTopologySpread)(nil)
+
+	_ framework.ReleasableStateData = (*ptsPreFilterState)(nil)
+)
+
+// ptsPath is one of kube-scheduler's two "critical paths" of a constraint:
+// a domain (its index, -1 for none) and its matching-pod count.
+type ptsPath struct {
+	Domain   int32
+	MatchNum int
+}
+
+// ptsPaths holds the domain with the fewest matching pods in [0] and a
+// domain with at least as many in [1] (not necessarily the second
+// smallest once AddPod/RemovePod have run, exactly as in kube-scheduler).
+type ptsPaths [2]ptsPath
+
+func ptsNewPaths() ptsPaths {
+	return ptsPaths{{Domain: -1, MatchNum: math.MaxInt32}, {Domain: -1, MatchNum: math.MaxInt32}}
+}
+
+// update records that domain d now holds num matching pods, with
+// kube-scheduler's criticalPaths.update rules.
+func (p *ptsPaths) update(d int32, num int) {
+	switch d {
+	case p[0].Domain:
+		p[0].MatchNum = num
+	case p[1].Domain:
+		p[1].MatchNum = num
+	default:
+		if num < p[0].MatchNum {
+			p[1] = p[0]
+			p[0] = ptsPath{Domain: d, MatchNum: num}
+		} else if num < p[1].MatchNum {
+			p[1] = ptsPath{Domain: d, MatchNum: num}
+		}
+		return
+	}
+	if p[0].MatchNum > p[1].MatchNum {
+		p[0], p[1] = p[1], p[0]
+	}
+}
+
+// ptsPreFilterState is what PreFilter computes for Filter. Per constraint c:
+// DomainIndex[c] maps each eligible topology value to a domain index,
+// DomainValues[c] lists the values by index, Counts[c] the matching pods per
+// domain (kube-scheduler's TpValueToMatchNum) and Paths[c] the critical
+// paths. nodeDom holds, for node i of PreFilter's list and constraint c, the
+// domain index of the node's value at [i*len(Constraints)+c] (or ptsNoKey,
+// ptsNoDomain), so that Filter reads slices instead of maps.
+//
+// Clone copies Counts and Paths; everything else is shared and read-only.
+// DomainIndex[c] and DomainValues[c] are replaced, never written, when
+// AddPod/RemovePod meet a value that was not a domain.
+type ptsPreFilterState struct {
+	Constraints  []constraint
+	DomainIndex  []map[string]int32
+	DomainValues [][]string
+	Counts       [][]int
+	Paths        []ptsPaths
+	// SelfMatch[c] is 1 when the incoming pod matches constraint c's
+	// selector, else 0.
+	SelfMatch []int
+
+	nodes       []*framework.NodeInfo
+	nodeDom     []int32
+	baseDomains []int
+	snap        *framework.Snapshot
+	inclusion   *inclusion
+
+	// Fast mode (PreFilter ran over the snapshot's own node list): tvs[c]
+	// numbers constraint c's topology values over the snapshot and
+	// domOf[c][id] is the domain index of value id (-1: not a domain); a
+	// nil domOf[c] is the identity (every value id is its own domain, the
+	// numbering when every node has every key and counts). DomainIndex is
+	// then nil and nodes, nodeDom and baseDomains unused.
+	tvs   []*api.TopologyValues
+	domOf [][]int32
+
+	// pool, when set, takes the large count slices back on Release, and
+	// also DomainValues and domOf when pooledDoms is set (they are then
+	// the state's own, not the snapshot's TopologyValues).
+	pool       *ptsPools
+	pooledDoms bool
+}
+
+// Clone returns a copy whose counts and critical paths AddPod/RemovePod can
+// change without affecting s. The copy owns its counts: releasing either
+// state does not touch the other's.
+func (s *ptsPreFilterState) Clone() framework.StateData {
+	if s == nil {
+		return nil
+	}
+	c := *s
+	c.Counts = make([][]int, len(s.Counts))
+	for i := range s.Counts {
+		c.Counts[i] = slices.Clone(s.Counts[i])
+	}
+	c.Paths = slices.Clone(s.Paths)
+	c.DomainIndex = slices.Clone(s.DomainIndex)
+	c.DomainValues = slices.Clone(s.DomainValues)
+	if s.pooledDoms { // s recycles its arrays on filter.Release: copy them
+		for i := range c.DomainValues {
+			c.DomainValues[i] = slices.Clone(c.DomainValues[i])
+		}
+	}
+	if s.domOf != nil {
+		c.domOf = make([][]int32, len(s.domOf))
+		for i := range s.domOf {
+			c.domOf[i] = slices.Clone(s.domOf[i])
+		}
+	}
+	return &c
+}
+
+// Release hands large count slices back to the plugin's pool
+// (framework.ReleasableStateData); the state must not be used afterwards.
+func (s *ptsPreFilterState) Release() {
+	if s == nil || s.pool == nil {
+		return
+	}
+	for c, counts := range s.Counts {
+		s.pool.counts.Put(counts)
+		s.Counts[c] = nil
+	}
+	if s.pooledDoms {
+		for c := range s.DomainValues {
+			s.pool.values.Put(s.DomainValues[c])
+			s.pool.domOf.Put(s.domOf[c])
+			s.DomainValues[c], s.domOf[c] = nil, nil
+		}
+	}
+	s.pool = nil
+}
+
+// minMatch is the global minimum for constraint c: 0 while there are fewer
+// domains than minDomains, else the smallest count.
+func (s *ptsPreFilterState) minMatch(c int) int {
+	if len(s.Counts[c]) < int(s.Constraints[c].MinDomains) {
+		return 0
+	}
+	return s.Paths[c][0].MatchNum
+}
+
+// countOf returns the matching pods of the domain with value v (0 when v is
+// not a domain).
+func (s *ptsPreFilterState) countOf(c int, v string) int {
+	if s.tvs != nil {
+		if d := s.findDomain(c, v); d >= 0 {
+			return s.Counts[c][d]
+		}
+		return 0
+	}
+	if d, ok := s.DomainIndex[c][v]; ok {
+		return s.Counts[c][d]
+	}
+	return 0
+}
+
+// findDomain returns the domain index of value v in fast mode, or -1 (a
+// linear scan: only nodes outside the snapshot get here).
+func (s *ptsPreFilterState) findDomain(c int, v string) int32 {
+	for d, dv := range s.DomainValues[c] {
+		if dv == v {
+			return int32(d)
+		}
+	}
+	return -1
+}
+
+// domainOfID returns the domain of value id of constraint c in fast mode
+// (-1: not a domain).
+func (s *ptsPreFilterState) domainOfID(c int, id int32) int32 {
+	if s.domOf[c] == nil {
+		return id
+	}
+	return s.domOf[c][id]
+}
+
+// snapIndex returns node's position in the snapshot when it is (a copy
+// of) the snapshot's NodeInfo there, with the same Node object, else -1.
+func (s *ptsPreFilterState) snapIndex(node *framework.NodeInfo) int {
+	i := node.Index()
+	if s.snap == nil || i < 0 || i >= s.snap.NumNodes() || s.snap.Nodes()[i].Node() != node.Node() {
+		return -1
+	}
+	return i
+}
+
+// domain returns the index of value v, adding a domain with count 0 when v
+// is new (kube-scheduler's map insertion in updateWithPod).
+func (s *ptsPreFilterState) domain(c int, v string) int32 {
+	if s.tvs != nil {
+		return s.domainFast(c, -1, v)
+	}
+	if d, ok := s.DomainIndex[c][v]; ok {
+		return d
+	}
+	d := int32(len(s.Counts[c]))
+	idx := make(map[string]int32, len(s.DomainIndex[c])+1)
+	for k, i := range s.DomainIndex[c] {
+		idx[k] = i
+	}
+	idx[v] = d
+	s.DomainIndex[c] = idx
+	s.DomainValues[c] = append(slices.Clip(s.DomainValues[c]), v)
+	s.Counts[c] = append(s.Counts[c], 0)
+	return d
+}
+
+// domainFast is domain in fast mode; id is v's value id in tvs[c] when
+// known, else -1.
+func (s *ptsPreFilterState) domainFast(c int, id int32, v string) int32 {
+	if id < 0 {
+		if d := s.findDomain(c, v); d >= 0 {
+			return d
+		}
+		for j, tv := range s.tvs[c].Values {
+			if tv == v {
+				id = int32(j)
+				break
+			}
+		}
+	}
+	if id >= 0 {
+		if d := s.domainOfID(c, id); d >= 0 {
+			return d
+		}
+	}
+	d := int32(len(s.Counts[c]))
+	s.DomainValues[c] = append(slices.Clip(s.DomainValues[c]), v)
+	s.Counts[c] = append(s.Counts[c], 0)
+	if id >= 0 {
+		s.domOf[c][id] = d
+	}
+	return d
+}
+
+// row returns the precomputed domain indices of node, or nil when node is
+// not the NodeInfo (or a clone of it) that PreFilter saw at its snapshot
+// position.
+func (s *ptsPreFilterState) row(node *framework.NodeInfo) []int32 {
+	if s.snap == nil {
+		return nil
+	}
+	i := s.snap.Index(node.Name())
+	if i < 0 || i >= len(s.nodes) || s.nodes[i].Node() != node.Node() {
+		return nil
+	}
+	n := len(s.Constraints)
+	return s.nodeDom[i*n : (i+1)*n : (i+1)*n]
+}
+
+// PreFilter builds the pod's hard constraints (its own DoNotSchedule
+// constraints, or the DoNotSchedule defaults when it has none and a default
+// selector exists) and counts, over all nodes, the matching pods of every
+// eligible domain. It returns Skip when there is no hard constraint.
+func (pl *PodTopologySpread) PreFilter(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
+	cs, err := buildConstraints(pod.Pod, api.DoNotSchedule, pl.defaults, state.Snapshot())
+	if err != nil {
+		return nil, framework.AsStatus(fmt.Errorf("podtopologyspread: hard topology spread constraints: %w", err))
+	}
+	if len(cs) == 0 {
+		return nil, framework.NewStatus(framework.Skip)
+	}
+	snap := state.Snapshot()
+	if state.AllNodes() {
+		state.Write(ptsPreFilterStateKey, pl.calPreFilterStateFast(pod.Pod, cs, snap))
+		return nil, nil
+	}
+	state.Write(ptsPreFilterStateKey, pl.calPreFilterState(pod.Pod, cs, nodes, snap))
+	return nil, nil
+}
+
+// calPreFilterStateFast is calPreFilterState when PreFilter's nodes are the
+// snapshot's own list: topology values come from Snapshot.TopologyValues
+// and per-node matching counts from the snapshot's pod index, so the cycle
+// costs O(nodes) slice reads instead of O(pods) label matches. It numbers
+// domains in the same order (first appearance among counted nodes) and
+// fills the same exported fields. When every node carries every key and
+// counts (no inclusion policy excludes any), that numbering is the
+// snapshot's value numbering itself: domOf stays nil (the identity),
+// DomainValues[c] shares TopologyValues.Values (clipped: AddPod appends to
+// a copy) and the counts are the snapshot's per-domain sums
+// (Snapshot.PodDomainCounts), O(values) instead of O(nodes).
+func (pl *PodTopologySpread) calPreFilterStateFast(pod *api.Pod, cs []constraint, snap *framework.Snapshot) *ptsPreFilterState {
+	nc, n := len(cs), snap.NumNodes()
+	s := &ptsPreFilterState{
+		Constraints:  cs,
+		DomainValues: make([][]string, nc),
+		Counts:       make([][]int, nc),
+		Paths:        make([]ptsPaths, nc),
+		SelfMatch:    make([]int, nc),
+		snap:         snap,
+		inclusion:    newInclusion(pod, cs),
+		tvs:          make([]*api.TopologyValues, nc),
+		domOf:        make([][]int32, nc),
+	}
+	keyed := true // every node carries every key
+	for c := range cs {
+		tv := snap.TopologyValues(cs[c].TopologyKey)
+		s.tvs[c] = tv
+		keyed = keyed && tv.Unkeyed == 0
+		if cs[c].Selector.Matches(pod.Labels) {
+			s.SelfMatch[c] = 1
+		}
+	}
+	all := s.inclusion.IncludesAll()
+	if all && keyed {
+		pl.identityCounts(s, pod.Namespace)
+		return s
+	}
+	perNode := make([][]int32, nc)
+	for c := range cs {
+		if q, ok := selectorQuery(cs[c].Selector, pod.Namespace); ok {
+			perNode[c] = snap.PodCounts(q)
+		}
+	}
+	// The per-domain slices, sized by the values (one per node for
+	// kubernetes.io/hostname), come from the plugin's pools and go back on
+	// Release.
+	s.pool, s.pooledDoms = pl.pools, true
+	for c := range cs {
+		nv := len(s.tvs[c].Values)
+		dom := pl.pools.domOf.Take(nv)
+		for j := range dom {
+			dom[j] = -1
+		}
+		s.domOf[c] = dom
+		s.DomainValues[c] = pl.pools.values.Take(nv)[:0]
+		s.Counts[c] = pl.pools.counts.Take(nv)[:0]
+	}
+	var inclusion *indexedInclusion
+	if !all {
+		inclusion = s.inclusion.Indexed(snap)
+	}
+	// open counts the values not yet numbered as domains. Once every value
+	// of every key is a domain, a node can only change counts: the nodes
+	// without matching pods are skipped unread.
+	open := 0
+	for c := range cs {
+		open += len(s.tvs[c].Values)
+	}
+	for i := 0; i < n; i++ {
+		if open == 0 && !ptsAnyAt(perNode, i) {
+			continue
+		}
+		if !keyed && !ptsHasAll(s.tvs, i) {
+			continue
+		}
+		var verdict nodeVerdict
+		if !all {
+			verdict = inclusion.Eval(i)
+		}
+		for c := range cs {
+			if !all && !verdict.Includes(&cs[c]) {
+				continue
+			}
+			id := s.tvs[c].Domain[i]
+			d := s.domOf[c][id]
+			if d < 0 {
+				d = int32(len(s.Counts[c]))
+				s.domOf[c][id] = d
+				s.DomainValues[c] = append(s.DomainValues[c], s.tvs[c].Values[id])
+				s.Counts[c] = append(s.Counts[c], 0)
+				open--
+			}
+			if perNode[c] != nil {
+				s.Counts[c][d] += int(perNode[c][i])
+			}
+		}
+	}
+	for c := range cs {
+		s.Paths[c] = ptsPathsOf(s.Counts[c])
+	}
+	return s
+}
+
+// identityCounts fills s in the identity numbering, when every node
+// carries every key and counts (the caller checked): each constraint's
+// counts are the snapshot's matching pods per value of its key
+// (Snapshot.PodDomainCounts, kept across cycles), copied in O(values).
+func (pl *PodTopologySpread) identityCounts(s *ptsPreFilterState, ns string) {
+	for c, tv := range s.tvs {
+		counts := pl.takeCounts(len(tv.Values))
+		if q, ok := selectorQuery(s.Constraints[c].Selector, ns); ok {
+			for id, n := range s.snap.PodDomainCounts(q, tv.Key).Count {
+				counts[id] = int(n)
+			}
+		}
+		s.Counts[c] = counts
+		s.DomainValues[c] = slices.Clip(tv.Values)
+		s.Paths[c] = ptsPathsOf(counts)
+	}
+	s.pool = pl.pools
+}
+
+// ptsAnyAt reports whether some constraint counts matching pods on
+// snapshot node i.
+func ptsAnyAt(perNode [][]int32, i int) bool {
+	for _, pn := range perNode {
+		if pn != nil && pn[i] != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// ptsHasAll reports whether snapshot node i carries every constraint's key.
+func ptsHasAll(tvs []*api.TopologyValues, i int) bool {
+	for _, tv := range tvs {
+		if tv.Domain[i] < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// ptsPathsOf returns the critical paths of counts, as kube-scheduler builds
+// them: update(d, counts[d]) for every domain in order from empty paths.
+func ptsPathsOf(counts []int) ptsPaths {
+	// update's default case (d is never one of the paths' domains yet),
+	// on locals so that the loop runs in registers.
+	d0, m0, d1, m1 := int32(-1), math.MaxInt32, int32(-1), math.MaxInt32
+	for d, num := range counts {
+		if num < m1 {
+			if num < m0 {
+				d1, m1 = d0, m0
+				d0, m0 = int32(d), num
+			} else {
+				d1, m1 = int32(d), num
+			}
+		}
+	}
+	return ptsPaths{{Domain: d0, MatchNum: m0}, {Domain: d1, MatchNum: m1}}
+}
+
+func (pl *PodTopologySpread) calPreFilterState(pod *api.Pod, cs []constraint, nodes []*framework.NodeInfo, snap *framework.Snapshot) *ptsPreFilterState {
+	nc, n := len(cs), len(nodes)
+	s := &ptsPreFilterState{
+		Constraints:  cs,
+		DomainIndex:  make([]map[string]int32, nc),
+		DomainValues: make([][]string, nc),
+		Counts:       make([][]int, nc),
+		Paths:        make([]ptsPaths, nc),
+		SelfMatch:    make([]int, nc),
+		nodes:        nodes,
+		nodeDom:      make([]int32, n*nc),
+		baseDomains:  make([]int, nc),
+		snap:         snap,
+		inclusion:    newInclusion(pod, cs),
+	}
+	for c := range cs {
+		hint := 0
+		if cs[c].IsHostname() {
+			hint = n
+		}
+		s.DomainIndex[c] = make(map[string]int32, hint)
+		if cs[c].Selector.Matches(pod.Labels) {
+			s.SelfMatch[c] = 1
+		}
+	}
+	// Pass 1, in node order: which (node, constraint) pairs count, and the
+	// domain index of each counted value (domains numbered by first
+	// appearance, so the result does not depend on map order).
+	eligible := make([]bool, n*nc)
+	pending := false
+	vals := make([]string, nc)
+	for i, ni := range nodes {
+		node := ni.Node()
+		row := s.nodeDom[i*nc : (i+1)*nc]
+		all := true
+		for c := range cs {
+			v, ok := node.Labels[cs[c].TopologyKey]
+			if !ok {
+				row[c] = ptsNoKey
+				all = false
+				continue
+			}
+			vals[c] = v
+			row[c] = ptsPending
+		}
+		if !all {
+			pending = true
+			continue
+		}
+		verdict := s.inclusion.Eval(node)
+		for c := range cs {
+			if !verdict.Includes(&cs[c]) {
+				pending = true
+				continue
+			}
+			d, ok := s.DomainIndex[c][vals[c]]
+			if !ok {
+				d = int32(len(s.DomainValues[c]))
+				s.DomainIndex[c][vals[c]] = d
+				s.DomainValues[c] = append(s.DomainValues[c], vals[c])
+			}
+			row[c] = d
+			eligible[i*nc+c] = true
+		}
+	}
+	// Pass 2: nodes that do not count still need the domain of their value
+	// for Filter.
+	if pending {
+		for i, ni := range nodes {
+			row := s.nodeDom[i*nc : (i+1)*nc]
+			for c := range cs {
+				if row[c] != ptsPending {
+					continue
+				}
+				row[c] = ptsNoDomain
+				if d, ok := s.DomainIndex[c][ni.Node().Labels[cs[c].TopologyKey]]; ok {
+					row[c] = d
+				}
+			}
+		}
+	}
+	// Pass 3, in parallel: count the matching pods of every counted pair,
+	// once per distinct selector (default constraints all share one).
+	same := make([]int, nc)
+	for c := range cs {
+		same[c] = c
+		for o := range c {
+			if reflect.DeepEqual(cs[o].Selector, cs[c].Selector) {
+				same[c] = o
+				break
+			}
+		}
+	}
+	perNode := make([]int32, n*nc)
+	parallel.Until(pl.parallelism, n, func(i int) {
+		row := perNode[i*nc : (i+1)*nc]
+		done := uint64(0) // bit o: row[o] holds the count of selector o
+		for c := range cs {
+			if !eligible[i*nc+c] {
+				continue
+			}
+			if o := same[c]; o < 64 && done&(1<<o) != 0 {
+				row[c] = row[o]
+				continue
+			}
+			row[c] = int32(countMatching(nodes[i].Pods, &cs[c].Selector, pod.Namespace))
+			if c < 64 {
+				done |= 1 << c
+			}
+		}
+	})
+	for c := range cs {
+		s.Counts[c] = make([]int, len(s.DomainValues[c]))
+		s.baseDomains[c] = len(s.DomainValues[c])
+	}
+	for i := range n {
+		for c := range cs {
+			if eligible[i*nc+c] {
+				s.Counts[c][s.nodeDom[i*nc+c]] += int(perNode[i*nc+c])
+			}
+		}
+	}
+	for c := range cs {
+		s.Paths[c] = ptsNewPaths()
+		for d, num := range s.Counts[c] {
+			s.Paths[c].update(int32(d), num)
+		}
+	}
+	return s
+}
+
+// PreFilterExtensions returns the plugin: it updates its state for added and
+// removed pods.
+func (pl *PodTopologySpread) PreFilterExtensions() framework.PreFilterExtensions { return pl }
+
+// AddPod counts podToAdd, placed on node, in the PreFilter state (for
+// nominated pods and preemption dry runs).
+func (pl *PodTopologySpread) AddPod(_ context.Context, state *framework.CycleState, podToSchedule, podToAdd *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
+	s, err := ptsReadPreFilterState(state)
+	if err != nil {
+		return framework.AsStatus(err)
+	}
+	s.updateWithPod(podToAdd.Pod, podToSchedule.Pod, node, 1)
+	return nil
+}
+
+// RemovePod uncounts podToRemove, placed on node, in the PreFilter state.
+func (pl *PodTopologySpread) RemovePod(_ context.Context, state *framework.CycleState, podToSchedule, podToRemove *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
+	s, err := ptsReadPreFilterState(state)
+	if err != nil {
+		return framework.AsStatus(err)
+	}
+	s.updateWithPod(podToRemove.Pod, podToSchedule.Pod, node, -1)
+	return nil
+}
+
+// updateWithPod applies kube-scheduler's updateWithPod: a pod in the
+// incoming pod's namespace, on a node carrying every topology key, changes
+// the count of each constraint whose selector it matches and whose
+// inclusion policies admit the node. (Like kube-scheduler, it does not look
+// at the pod's deletionTimestamp nor at an empty selector.)
+func (s *ptsPreFilterState) updateWithPod(updated, preemptor *api.Pod, ni *framework.NodeInfo, delta int) {
+	if s == nil || updated.Namespace != preemptor.Namespace || ni == nil || ni.Node() == nil {
+		return
+	}
+	node := ni.Node()
+	if !hasAllKeys(node.Labels, s.Constraints) {
+		return
+	}
+	var verdict nodeVerdict
+	evaluated := false
+	for c := range s.Constraints {
+		tc := &s.Constraints[c]
+		if !tc.Selector.Matches(updated.Labels) {
+			continue
+		}
+		if !evaluated {
+			verdict, evaluated = s.inclusion.Eval(node), true
+		}
+		if !verdict.Includes(tc) {
+			continue
+		}
+		var d int32
+		if s.tvs != nil {
+			id := int32(-1)
+			if i := s.snapIndex(ni); i >= 0 {
+				id = s.tvs[c].Domain[i]
+			}
+			d = s.domainFast(c, id, node.Labels[tc.TopologyKey])
+		} else {
+			d = s.domain(c, node.Labels[tc.TopologyKey])
+		}
+		s.Counts[c][d] += delta
+		s.Paths[c].update(d, s.Counts[c][d])
+	}
+}
+
+var errPTSNoPreFilterState = errors.New(`podtopologyspread: reading "` + string(ptsPreFilterStateKey) + `" from cycle state: not found (PreFilter did not run)`)
+
+func ptsReadPreFilterState(state *framework.CycleState) (*ptsPreFilterState, error) {
+	d, err := state.Read(ptsPreFilterStateKey)
+	if err != nil {
+		return nil, errPTSNoPreFilterState
+	}
+	s, ok := d.(*ptsPreFilterState)
+	if !ok {
+		return nil, fmt.Errorf("podtopologyspread: cycle state %q holds %T, want PodTopologySpread's PreFilter state", ptsPreFilterStateKey, d)
+	}
+	return s, nil
+}
+
+// Filter checks the node against every hard constraint, in order: a node
+// without the constraint's topology key is UnschedulableAndUnresolvable
+// (ErrReasonNodeLabelNotMatch); a node where
+// count(node's domain) + selfMatch − minMatch > maxSkew is Unschedulable
+// (ErrReasonConstraintsNotMatch). minMatch is 0 while fewer
+// domains than minDomains exist. It does not allocate.
+func (pl *PodTopologySpread) Filter(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
+	s, err := ptsReadPreFilterState(state)
+	if err != nil {
+		return framework.AsStatus(err)
+	}
+	if len(s.Constraints) == 0 {
+		return nil
+	}
+	if node == nil || node.Node() == nil {
+		return framework.AsStatus(errors.New("podtopologyspread: node not found"))
+	}
+	if s.tvs != nil {
+		if i := s.snapIndex(node); i >= 0 {
+			for c := range s.Constraints {
+				id := s.tvs[c].Domain[i]
+				if id < 0 {
+					return pl.missingLabel
+				}
+				var count int
+				if d := s.domainOfID(c, id); d >= 0 {
+					count = s.Counts[c][d]
+				}
+				if count+s.SelfMatch[c]-s.minMatch(c) > int(s.Constraints[c].MaxSkew) {
+					return pl.notMatch
+				}
+			}
+			return nil
+		}
+	}
+	row := s.row(node)
+	labels := node.Node().Labels
+	for c := range s.Constraints {
+		tc := &s.Constraints[c]
+		var count int
+		if row != nil {
+			switch d := row[c]; {
+			case d >= 0:
+				count = s.Counts[c][d]
+			case d == ptsNoKey:
+				return pl.missingLabel
+			case len(s.Counts[c]) != s.baseDomains[c]:
+				// AddPod/RemovePod created domains since PreFilter.
+				count = s.countOf(c, labels[tc.TopologyKey])
+			}
+		} else {
+			v, ok := labels[tc.TopologyKey]
+			if !ok {
+				return pl.missingLabel
+			}
+			count = s.countOf(c, v)
+		}
+		if count+s.SelfMatch[c]-s.minMatch(c) > int(tc.MaxSkew) {
+			return pl.notMatch
+		}
+	}
+	return nil
+}
+
+// ptsHoisted is what FilterBatch reads of a constraint in fast mode.
+type ptsHoisted struct {
+	dom    []int32 // value id by snapshot index
+	domOf  []int32 // domain by value id (nil: the identity)
+	counts []int
+	limit  int // a domain holding more matching pods is rejected
+}
+
+// count returns the matching pods of the domain of value id (0 when the
+// value is not a domain).
+func (h *ptsHoisted) count(id int32) int {
+	if h.domOf == nil {
+		return h.counts[id]
+	}
+	if d := h.domOf[id]; d >= 0 {
+		return h.counts[d]
+	}
+	return 0
+}
+
+// ptsBatchMax bounds the constraints FilterBatch hoists (more take Filter).
+const ptsBatchMax = 8
+
+// FilterBatch is Filter over nodes (fastpath.BatchFilterPlugin). In fast
+// mode each constraint's slices and its bound maxSkew + minMatch −
+// selfMatch are read once, so a snapshot node costs a few slice reads per
+// constraint; any other node takes Filter.
+func (pl *PodTopologySpread) FilterBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []*framework.Status) {
+	s, err := ptsReadPreFilterState(state)
+	nc := 0
+	if err == nil {
+		nc = len(s.Constraints)
+	}
+	if err != nil || nc == 0 || nc > ptsBatchMax || s.tvs == nil {
+		for i, n := range nodes {
+			out[i] = pl.Filter(ctx, state, pod, n)
+		}
+		return
+	}
+	var buf [ptsBatchMax]ptsHoisted
+	cs := buf[:nc]
+	for c := range cs {
+		cs[c] = ptsHoisted{dom: s.tvs[c].Domain, domOf: s.domOf[c], counts: s.Counts[c],
+			limit: int(s.Constraints[c].MaxSkew) + s.minMatch(c) - s.SelfMatch[c]}
+	}
+	snapNodes := s.snap.Nodes()
+	useIdx := idx != nil && state.Snapshot() == s.snap // the runner's indices: no NodeInfo to read
+	if useIdx && nc == 1 && len(s.tvs[0].Values) <= ptsVerdictsMax {
+		pl.filterOneByValue(&cs[0], len(s.tvs[0].Values), idx[:len(nodes)], out)
+		return
+	}
+	for i, node := range nodes {
+		k := -1
+		if useIdx {
+			k = int(idx[i])
+		} else if node != nil && node.Node() != nil {
+			if k = node.Index(); k >= len(snapNodes) || snapNodes[k].Node() != node.Node() {
+				k = -1
+			}
+		}
+		if k < 0 {
+			out[i] = pl.Filter(ctx, state, pod, node)
+			continue
+		}
+		for c := range cs {
+			h := &cs[c]
+			id := h.dom[k]
+			if id < 0 {
+				out[i] = pl.missingLabel
+				break
+			}
+			if h.count(id) > h.limit {
+				out[i] = pl.notMatch
+				break
+			}
+		}
+	}
+}
+
+// ptsVerdictsMax bounds the values filterOneByValue tabulates.
+const ptsVerdictsMax = 256
+
+// filterOneByValue is FilterBatch for one constraint h, whose key has
+// values ids, over the snapshot nodes idx: each value's verdict is decided
+// once, and a node's is one table read (slot 0 for a node without the
+// key).
+func (pl *PodTopologySpread) filterOneByValue(h *ptsHoisted, values int, idx []int32, out []*framework.Status) {
+	var buf [ptsVerdictsMax + 1]*framework.Status
+	verdicts := buf[:values+1]
+	verdicts[0] = pl.missingLabel
+	for id := range int32(values) {
+		if h.count(id) > h.limit {
+			verdicts[id+1] = pl.notMatch
+		}
+	}
+	dom := h.dom
+	for i, k := range idx {
+		out[i] = verdicts[dom[k]+1]
+	}
+}

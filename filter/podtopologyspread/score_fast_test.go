@@ -1,0 +1,151 @@
+package podtopologyspread
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"pgregory.net/rapid"
+
+	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/slicepool"
+	"github.com/schedkit/schedkit/internal/st"
+)
+
+// ptsRunScores runs PreScore over nodes, then Score and NormalizeScore on
+// each; it returns the state and the raw and normalized scores.
+func ptsRunScores(t *rapid.T, p *PodTopologySpread, snap *fw.Snapshot, pi *fw.PodInfo, nodes []*fw.NodeInfo) (*ptsPreScoreState, []int64, []int64) {
+	ctx := context.Background()
+	state := fw.NewCycleState()
+	state.SetSnapshot(snap)
+	if s := p.PreScore(ctx, state, pi, nodes); s.IsSkip() {
+		return nil, nil, nil
+	} else if !s.IsSuccess() {
+		t.Fatalf("PreScore: %v", s)
+	}
+	st, err := ptsReadPreScoreState(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw []int64
+	list := make(fw.NodeScoreList, len(nodes))
+	for j, ni := range nodes {
+		v, s := p.Score(ctx, state, pi, ni)
+		if !s.IsSuccess() {
+			t.Fatalf("Score(%s): %v", ni.Name(), s)
+		}
+		raw = append(raw, v)
+		list[j] = fw.NodeScore{Name: ni.Name(), Score: v}
+	}
+	if s := p.NormalizeScore(ctx, state, pi, list); !s.IsSuccess() {
+		t.Fatalf("NormalizeScore: %v", s)
+	}
+	norm := make([]int64, len(list))
+	for j := range list {
+		norm[j] = list[j].Score
+	}
+	// A clone scores alike after the state is released and another
+	// cycle, over half the nodes, took the released bitmap; the next call
+	// takes that cycle's.
+	clone := state.Clone()
+	state.Release()
+	other := fw.NewCycleState()
+	other.SetSnapshot(snap)
+	p.PreScore(ctx, other, pi, nodes[:len(nodes)/2])
+	for j, ni := range nodes {
+		if v, s := p.Score(ctx, clone, pi, ni); !s.IsSuccess() || v != raw[j] {
+			t.Fatalf("Score(%s) on a clone after the release: %d %v, want %d", ni.Name(), v, s, raw[j])
+		}
+	}
+	other.Release()
+	return st, raw, norm
+}
+
+// TestPropPodTopologySpreadScoreFastMatchesReference: PreScore over the
+// snapshot's own NodeInfos (pod index, TopologyValues) and over copies of
+// them (the reference walk) give the same ignored nodes, domains in the same
+// order, counts and weights, and the same raw and normalized scores; also
+// in a second cycle after the snapshot changed, and with nodes whose zone
+// label is present but empty.
+func TestPropPodTopologySpreadScoreFastMatchesReference(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		c := ptsDrawScoreCase(t)
+		for _, n := range c.nodes {
+			if rapid.IntRange(0, 5).Draw(t, "emptyZone") == 0 {
+				if n.Labels == nil {
+					n.Labels = map[string]string{}
+				}
+				n.Labels["topology.kubernetes.io/zone"] = ""
+			}
+		}
+		pl, err := New(c.args, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := pl.(*PodTopologySpread)
+		p.members = &slicepool.Pool[uint64]{SmallestBytes: 1} // recycle every bitmap
+		snap := fw.MustSnapshot(c.nodes, c.existing, c.opts...)
+		pi := fw.MustPodInfo(c.pod)
+		for round := range 2 {
+			var fast, ref []*fw.NodeInfo
+			start := 0
+			if len(c.nodes) > 0 {
+				start = rapid.IntRange(0, len(c.nodes)-1).Draw(t, "start")
+			}
+			for k := range c.nodes { // round-robin order, as the runner
+				i := (start + k) % len(c.nodes)
+				if c.feasible[i] {
+					fast = append(fast, snap.Nodes()[i])
+					ref = append(ref, snap.Nodes()[i].Clone())
+				}
+			}
+			fs, fraw, fnorm := ptsRunScores(t, p, snap, pi, fast)
+			rs, rraw, rnorm := ptsRunScores(t, p, snap, pi, ref)
+			if (fs == nil) != (rs == nil) {
+				t.Fatalf("round %d: PreScore skipped on one path only", round)
+			}
+			if fs == nil {
+				return
+			}
+			if len(ref) > 0 && (fs.DomainIndex != nil || rs.DomainIndex == nil) {
+				t.Fatal("the states did not take the fast and the reference paths")
+			}
+			fv, rv := ptsScoreViewOf(fs), ptsScoreViewOf(rs)
+			sort.Strings(fv.IgnoredNodes)
+			sort.Strings(rv.IgnoredNodes)
+			if diff := cmp.Diff(rv, fv, cmpopts.EquateEmpty()); diff != "" {
+				t.Fatalf("round %d: state (-ref +fast):\n%s", round, diff)
+			}
+			if diff := cmp.Diff(rs.DomainValues, fs.DomainValues, cmpopts.EquateEmpty()); diff != "" {
+				t.Fatalf("round %d: domain order (-ref +fast):\n%s", round, diff)
+			}
+			if diff := cmp.Diff(rraw, fraw); diff != "" {
+				t.Fatalf("round %d: raw scores (-ref +fast):\n%s", round, diff)
+			}
+			if diff := cmp.Diff(rnorm, fnorm); diff != "" {
+				t.Fatalf("round %d: normalized scores (-ref +fast):\n%s", round, diff)
+			}
+			if len(c.nodes) == 0 {
+				return
+			}
+			// Bind a pod and evict another between the cycles.
+			n := c.nodes[rapid.IntRange(0, len(c.nodes)-1).Draw(t, "bind")]
+			w := st.MakePod().Name(fmt.Sprintf("bound%d", round)).Node(n.Name)
+			if rapid.Bool().Draw(t, "bindApp") {
+				w.Label("app", "a")
+			}
+			if err := snap.AddPod(w.Obj()); err != nil {
+				t.Fatal(err)
+			}
+			if len(c.existing) > 0 {
+				if err := snap.RemovePod(c.existing[0]); err != nil {
+					t.Fatal(err)
+				}
+				c.existing = c.existing[1:]
+			}
+		}
+	})
+}

@@ -1,0 +1,171 @@
+package tainttoleration
+
+import (
+	"context"
+
+	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/fastpath"
+)
+
+// VictimRemoval reports that removing pods from a node leaves the verdict
+// unchanged (the verdict reads the node's taints alone;
+// runtime.VictimRemovalFilter).
+func (pl *TaintToleration) VictimRemoval(*framework.PodInfo) (unchanged, keepsPass bool) {
+	return true, true
+}
+
+// Filter rejects node when one of its NoSchedule/NoExecute taints is not
+// tolerated.
+func (pl *TaintToleration) Filter(_ context.Context, _ *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
+	return pl.filter(pod.Pod.Spec.Tolerations, node.Node().Spec.Taints)
+}
+
+// FilterBatch is Filter over nodes (fastpath.BatchFilterPlugin), by way
+// of FilterRejects.
+func (pl *TaintToleration) FilterBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []*framework.Status) {
+	fastpath.FilterBatchFromRejects(ctx, pl, state, pod, nodes, idx, out)
+}
+
+// FilterRejects is Filter over nodes, reporting the rejected ones
+// (fastpath.RejectingFilterPlugin); an untainted node costs one length
+// check. With the runner's snapshot indices, the verdict is decided once
+// per taint class (Snapshot.TaintClasses), when there are few, and read by
+// each node of the class.
+func (pl *TaintToleration) FilterRejects(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, rejected []fastpath.NodeRejection) []fastpath.NodeRejection {
+	tols := pod.Pod.Spec.Tolerations
+	if idx != nil {
+		if verdicts, class := pl.classVerdicts(state, tols); verdicts != nil {
+			var rej uint64 // the rejected classes (ttMaxClasses ≤ 64)
+			for c, v := range verdicts {
+				if v != nil {
+					rej |= 1 << c
+				}
+			}
+			if rej == 0 {
+				return rejected
+			}
+			rejected, added := filter.MarkRejections(rejected, len(idx), func(room []fastpath.NodeRejection) int { return ttRejectedNodes(room, class, idx, rej) })
+			for j := range added {
+				added[j].Status = verdicts[class[idx[added[j].Node]]]
+			}
+			return rejected
+		}
+	}
+	for i, node := range nodes {
+		if taints := node.Node().Spec.Taints; len(taints) > 0 {
+			if st := pl.filter(tols, taints); st != nil {
+				rejected = append(rejected, fastpath.NodeRejection{Node: int32(i), Status: st})
+			}
+		}
+	}
+	return rejected
+}
+
+// RejectionsTrusted marks FilterRejects as keeping its contract
+// (fastpath.TrustedRejectingFilterPlugin).
+func (pl *TaintToleration) RejectionsTrusted() {}
+
+// ttRejectedNodes sets the Node of out[0:n] to the positions i (in
+// increasing order) of the nodes idx[i] whose taint class has its bit set
+// in rej, and returns n; the statuses are left to the caller. out has room
+// for every node. It is not inlined, so that its loop, which calls
+// nothing, keeps every value in a register.
+//
+//go:noinline
+func ttRejectedNodes(out []fastpath.NodeRejection, class, idx []int32, rej uint64) int {
+	out = out[:len(idx)]
+	n := 0
+	for i, k := range idx {
+		if rej>>(class[k]&63)&1 != 0 {
+			out[n].Node = int32(i)
+			n++
+		}
+	}
+	return n
+}
+
+// ttClassesKey holds the cycle's verdicts by taint class, decided by the
+// first FilterBatch call of the cycle.
+const ttClassesKey framework.StateKey = "FilterBatch" + config.TaintTolerationName
+
+type ttClassVerdicts struct {
+	classes  *framework.TaintClasses
+	verdicts []*framework.Status
+}
+
+// Clone returns the verdicts themselves; they are read-only.
+func (v *ttClassVerdicts) Clone() framework.StateData { return v }
+
+// classVerdicts returns the verdict of every taint class of the cycle's
+// snapshot and the nodes' classes, deciding them on the cycle's first call,
+// or nil when there are more than ttMaxClasses classes.
+func (pl *TaintToleration) classVerdicts(state *framework.CycleState, tols []api.Toleration) ([]*framework.Status, []int32) {
+	tc := state.Snapshot().TaintClasses()
+	if len(tc.Taints) > ttMaxClasses {
+		return nil, nil
+	}
+	if d, err := state.Read(ttClassesKey); err == nil {
+		if v, ok := d.(*ttClassVerdicts); ok && v.classes == tc {
+			return v.verdicts, tc.Class
+		}
+	}
+	v := &ttClassVerdicts{classes: tc, verdicts: make([]*framework.Status, len(tc.Taints))}
+	for c, taints := range tc.Taints {
+		v.verdicts[c] = pl.filter(tols, taints)
+	}
+	// Concurrent first calls may each decide them; the verdicts are equal.
+	state.Write(ttClassesKey, v)
+	return v.verdicts, tc.Class
+}
+
+func (pl *TaintToleration) filter(tols []api.Toleration, taints []api.Taint) *framework.Status {
+	for i := range taints {
+		t := &taints[i]
+		if t.Effect != api.TaintEffectNoSchedule && t.Effect != api.TaintEffectNoExecute {
+			continue
+		}
+		if !api.TolerationsTolerateTaint(tols, t) {
+			return pl.reject
+		}
+	}
+	return nil
+}
+
+// EventsToRegister: a node added or its taints changed, or a new toleration
+// of the pod (tainttoleration/taint_toleration.go).
+func (pl *TaintToleration) EventsToRegister(context.Context) ([]framework.ClusterEventWithHint, error) {
+	return []framework.ClusterEventWithHint{
+		{Event: filter.NodeEvent(framework.Add | framework.UpdateNodeTaint), QueueingHintFn: pl.afterNodeChange},
+		{Event: filter.PodEvent(framework.UpdatePodToleration), QueueingHintFn: pl.afterPodTolerationChange},
+	}, nil
+}
+
+// afterNodeChange: Queue when the node had (or, added, is taken to have
+// had) an untolerated NoSchedule/NoExecute taint and now has none.
+func (pl *TaintToleration) afterNodeChange(_ *framework.Snapshot, pod *framework.PodInfo, oldObj, newObj any) (framework.QueueingHint, error) {
+	oldNode, newNode, err := framework.EventObjects[api.Node](oldObj, newObj)
+	if err != nil {
+		return framework.Queue, err
+	}
+	tols := pod.Pod.Spec.Tolerations
+	wasUntolerated := oldNode == nil || pl.filter(tols, oldNode.Spec.Taints) != nil
+	if wasUntolerated && pl.filter(tols, newNode.Spec.Taints) == nil {
+		return framework.Queue, nil
+	}
+	return framework.QueueSkip, nil
+}
+
+// afterPodTolerationChange: Queue when the updated pod is the rejected one.
+func (pl *TaintToleration) afterPodTolerationChange(_ *framework.Snapshot, pod *framework.PodInfo, oldObj, newObj any) (framework.QueueingHint, error) {
+	_, modified, err := framework.EventObjects[framework.PodInfo](oldObj, newObj)
+	if err != nil {
+		return framework.Queue, err
+	}
+	if framework.SamePod(modified.Pod, pod.Pod) {
+		return framework.Queue, nil
+	}
+	return framework.QueueSkip, nil
+}

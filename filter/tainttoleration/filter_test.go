@@ -1,0 +1,115 @@
+package tainttoleration
+
+import (
+	"context"
+	"testing"
+
+	"github.com/schedkit/schedkit/config"
+	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/builder"
+	"github.com/schedkit/schedkit/internal/st"
+)
+
+func ttTol(key, op, value string, effect api.TaintEffect) api.Toleration {
+	return api.Toleration{Key: key, Operator: api.TolerationOperator(op), Value: value, Effect: effect}
+}
+
+// Cases of kube-scheduler v1.36 tainttoleration/taint_toleration_test.go
+// (TestTaintTolerationFilter), rewritten in our types, with v1.36's generic
+// reason "node(s) had untolerated taint(s)".
+func TestTaintTolerationFilter(t *testing.T) {
+	reject := fw.NewStatus(fw.UnschedulableAndUnresolvable, ReasonUntoleratedTaint)
+	ns, pns, ne := api.TaintEffectNoSchedule, api.TaintEffectPreferNoSchedule, api.TaintEffectNoExecute
+	tests := []struct {
+		name   string
+		tols   []api.Toleration
+		taints []api.Taint
+		want   *fw.Status
+	}{
+		{"a pod having no tolerations can't be scheduled onto a node with nonempty taints", nil,
+			[]api.Taint{{Key: "dedicated", Value: "user1", Effect: ns}}, reject},
+		{"a pod which can be scheduled on a dedicated node assigned to user1 with effect NoSchedule",
+			[]api.Toleration{ttTol("dedicated", "Equal", "user1", ns)}, []api.Taint{{Key: "dedicated", Value: "user1", Effect: ns}}, nil},
+		{"a pod which can't be scheduled on a dedicated node assigned to user2 with effect NoSchedule",
+			[]api.Toleration{ttTol("dedicated", "Equal", "user2", ns)}, []api.Taint{{Key: "dedicated", Value: "user1", Effect: ns}}, reject},
+		{"a pod can be scheduled onto the node, with a toleration uses operator Exists",
+			[]api.Toleration{ttTol("foo", "Exists", "", ns)}, []api.Taint{{Key: "foo", Value: "bar", Effect: ns}}, nil},
+		{"multiple tolerations, multiple taints, all tolerated",
+			[]api.Toleration{ttTol("dedicated", "Equal", "user2", ns), ttTol("foo", "Exists", "", ns)},
+			[]api.Taint{{Key: "dedicated", Value: "user2", Effect: ns}, {Key: "foo", Value: "bar", Effect: ns}}, nil},
+		{"key and value match but the non-empty effect doesn't",
+			[]api.Toleration{ttTol("foo", "Equal", "bar", pns)}, []api.Taint{{Key: "foo", Value: "bar", Effect: ns}}, reject},
+		{"empty toleration effect matches NoSchedule",
+			[]api.Toleration{ttTol("foo", "Equal", "bar", "")}, []api.Taint{{Key: "foo", Value: "bar", Effect: ns}}, nil},
+		{"untolerated PreferNoSchedule taints do not filter",
+			[]api.Toleration{ttTol("dedicated", "Equal", "user2", ns)}, []api.Taint{{Key: "dedicated", Value: "user1", Effect: pns}}, nil},
+		{"no toleration, PreferNoSchedule taint", nil, []api.Taint{{Key: "dedicated", Value: "user1", Effect: pns}}, nil},
+		{"untolerated NoExecute taint", nil, []api.Taint{{Key: "evict", Effect: ne}}, reject},
+		{"empty operator means Equal", []api.Toleration{ttTol("foo", "", "bar", ns)}, []api.Taint{{Key: "foo", Value: "bar", Effect: ns}}, nil},
+		{"empty key with Exists tolerates everything", []api.Toleration{ttTol("", "Exists", "", "")},
+			[]api.Taint{{Key: "a", Effect: ns}, {Key: "b", Value: "x", Effect: ne}}, nil},
+		{"Gt is feature-gated off in v1.36 and tolerates nothing", []api.Toleration{ttTol("n", "Gt", "1", ns)}, []api.Taint{{Key: "n", Value: "5", Effect: ns}}, reject},
+		{"no taints", nil, nil, nil},
+	}
+	pl, _ := New(nil, nil)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			w := st.MakePod().Name("p")
+			for _, tol := range tc.tols {
+				w = w.Toleration(tol)
+			}
+			node := st.MakeNode().Name("n").Obj()
+			node.Spec.Taints = tc.taints
+			ni, _ := fw.NewNodeInfo(node)
+			got := pl.(fw.FilterPlugin).Filter(context.Background(), fw.NewCycleState(), fw.MustPodInfo(w.Obj()), ni)
+			if !got.Equal(tc.want) {
+				t.Errorf("Filter = %v, want %v", got, tc.want)
+			}
+		})
+	}
+	if pl.Name() != config.TaintTolerationName {
+		t.Errorf("Name = %q", pl.Name())
+	}
+}
+
+func BenchmarkTaintTolerationFilter(b *testing.B) {
+	pl, _ := New(nil, nil)
+	pod := fw.MustPodInfo(st.MakePod().Name("bench").Toleration(ttTol("other", "Exists", "", "")).Obj())
+	st.BenchFilter(b, pl, pod)
+}
+
+// tainttoleration/taint_toleration_test.go TestIsSchedulableAfterNodeChange
+// and Test_isSchedulableAfterPodTolerationChange.
+func TestTaintTolerationHints(t *testing.T) {
+	pl := st.HintPlugin[*TaintToleration](t)(New(nil, nil))
+	pod := builder.MakePod().Name("pod1").Toleration(api.Toleration{Key: "dedicated", Operator: api.TolerationOpEqual, Value: "user2", Effect: api.TaintEffectNoSchedule}).Obj()
+	tainted := func(vals ...string) *api.Node {
+		w := builder.MakeNode().Name("nodeA")
+		for _, v := range vals {
+			w = w.Taint("dedicated", v, api.TaintEffectNoSchedule)
+		}
+		return w.Obj()
+	}
+	st.RunHints(t, pl.afterNodeChange, nil, []st.HintCase{
+		{Name: "backoff-wrong-new-object", Pod: pod, New: "not-a-node", Want: fw.Queue, WantErr: true},
+		{Name: "backoff-wrong-old-object", Pod: pod, New: tainted("user1"), Old: "not-a-node", Want: fw.Queue, WantErr: true},
+		{Name: "skip-queue-on-untoleratedtaint-node-added", Pod: pod, New: tainted("user1"), Want: fw.QueueSkip},
+		{Name: "queue-on-toleratedtaint-node-added", Pod: pod, New: tainted("user2"), Want: fw.Queue},
+		{Name: "skip-unrelated-change", Pod: pod, Old: tainted("user1"), New: tainted("user1", "user3"), Want: fw.QueueSkip},
+		{Name: "queue-on-taint-change", Pod: pod, Old: tainted("user1"), New: tainted("user2"), Want: fw.Queue},
+	})
+	p1 := builder.MakePod().Namespace("ns-1").Name("pod-1").UID("uid0").Obj()
+	st.RunHints(t, pl.afterPodTolerationChange, nil, []st.HintCase{
+		{Name: "backoff-wrong-new-object", Pod: p1, New: "not-a-pod", Want: fw.Queue, WantErr: true},
+		{Name: "backoff-wrong-old-object", Pod: p1, Old: "not-a-pod", New: st.HintPod(t, p1), Want: fw.Queue, WantErr: true},
+		{Name: "skip-updates-other-pod", Pod: p1,
+			Old:  st.HintPod(t, builder.MakePod().Namespace("ns-1").Name("pod-2").UID("uid1").Obj()),
+			New:  st.HintPod(t, builder.MakePod().Namespace("ns-1").Name("pod-2").UID("uid1").Toleration(api.Toleration{Key: "foo", Operator: api.TolerationOpExists, Effect: api.TaintEffectNoSchedule}).Obj()),
+			Want: fw.QueueSkip},
+		{Name: "queue-on-toleration-added", Pod: p1,
+			Old:  st.HintPod(t, p1),
+			New:  st.HintPod(t, builder.MakePod().Namespace("ns-1").Name("pod-1").UID("uid0").Toleration(api.Toleration{Key: "foo", Operator: api.TolerationOpExists, Effect: api.TaintEffectNoSchedule}).Obj()),
+			Want: fw.Queue},
+	})
+}

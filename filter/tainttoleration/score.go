@@ -1,0 +1,157 @@
+package tainttoleration
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/bits"
+
+	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/fastpath"
+	"github.com/schedkit/schedkit/scoring"
+)
+
+// ttPreScoreKey is kube's "PreScore"+TaintToleration state key.
+const ttPreScoreKey framework.StateKey = "PreScore" + config.TaintTolerationName
+
+type ttPreScoreState struct{ tolerations []api.Toleration }
+
+// Clone returns the state itself; it is read-only.
+func (s *ttPreScoreState) Clone() framework.StateData { return s }
+
+// PreScore keeps the pod's tolerations whose effect is empty or
+// PreferNoSchedule.
+func (pl *TaintToleration) PreScore(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, _ []*framework.NodeInfo) *framework.Status {
+	var tols []api.Toleration
+	for _, t := range pod.Pod.Spec.Tolerations {
+		if t.Effect == "" || t.Effect == api.TaintEffectPreferNoSchedule {
+			tols = append(tols, t)
+		}
+	}
+	state.Write(ttPreScoreKey, &ttPreScoreState{tolerations: tols})
+	return nil
+}
+
+// Score counts the intolerable PreferNoSchedule taints of node. Without
+// PreScore state it returns an Error, as kube does.
+func (pl *TaintToleration) Score(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, node *framework.NodeInfo) (int64, *framework.Status) {
+	s, st := ttReadPreScoreState(state)
+	if st != nil {
+		return 0, st
+	}
+	return ttIntolerable(s.tolerations, node.Node().Spec.Taints), nil
+}
+
+func ttReadPreScoreState(state *framework.CycleState) (*ttPreScoreState, *framework.Status) {
+	d, err := state.Read(ttPreScoreKey)
+	if err != nil {
+		return nil, framework.AsStatus(fmt.Errorf("failed to read %q from cycleState: %w", ttPreScoreKey, err))
+	}
+	s, ok := d.(*ttPreScoreState)
+	if !ok {
+		return nil, framework.AsStatus(fmt.Errorf("%+v convert to tainttoleration.preScoreState error", d))
+	}
+	return s, nil
+}
+
+// ttIntolerable counts the PreferNoSchedule taints that tols do not
+// tolerate.
+func ttIntolerable(tols []api.Toleration, taints []api.Taint) int64 {
+	var n int64
+	for i := range taints {
+		if taints[i].Effect == api.TaintEffectPreferNoSchedule && !api.TolerationsTolerateTaint(tols, &taints[i]) {
+			n++
+		}
+	}
+	return n
+}
+
+// ScoreBatch is Score over nodes (fastpath.BatchScorePlugin), reading the
+// PreScore state once; an untainted node costs one length check. With the
+// runner's snapshot indices, the count is taken once per taint class
+// (Snapshot.TaintClasses), when there are few, and read by each node of
+// the class.
+func (pl *TaintToleration) ScoreBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64) *framework.Status {
+	_, _, st := pl.ScoreBatchBounds(ctx, state, pod, nodes, idx, out)
+	return st
+}
+
+var _ fastpath.BoundedBatchScorePlugin = (*TaintToleration)(nil)
+
+// ScoreBatchBounds is ScoreBatch that also returns the least and greatest
+// score it wrote (fastpath.BoundedBatchScorePlugin).
+func (pl *TaintToleration) ScoreBatchBounds(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64) (lo, hi int64, _ *framework.Status) {
+	s, st := ttReadPreScoreState(state)
+	if st != nil {
+		return 0, 0, st
+	}
+	out = out[:len(nodes)]
+	if idx != nil {
+		if tc := state.Snapshot().TaintClasses(); len(tc.Taints) <= ttMaxClasses {
+			var buf [ttMaxClasses]int64
+			counts := buf[:len(tc.Taints)]
+			for c, taints := range tc.Taints {
+				counts[c] = ttIntolerable(s.tolerations, taints)
+			}
+			return ttClassScores(out, counts, tc.Class, idx[:len(nodes)])
+		}
+	}
+	for i, node := range nodes {
+		var n int64
+		if taints := node.Node().Spec.Taints; len(taints) > 0 {
+			n = ttIntolerable(s.tolerations, taints)
+		}
+		out[i] = n
+	}
+	lo, hi = scoring.RowBounds(out)
+	return lo, hi, nil
+}
+
+// ttClassScores sets out[i] to the count of node idx[i]'s taint class and
+// returns the least and greatest count written. The loop marks the
+// classes met (len(counts) ≤ ttMaxClasses = 64) and the bounds are read
+// from the marked classes' counts afterwards. It is not inlined, so that
+// its loop keeps every value in a register.
+//
+//go:noinline
+func ttClassScores(out, counts []int64, class, idx []int32) (lo, hi int64, _ *framework.Status) {
+	out = out[:len(idx)]
+	var met uint64
+	for i, k := range idx {
+		c := class[k]
+		out[i] = counts[c]
+		met |= 1 << (c & 63)
+	}
+	lo, hi = math.MaxInt64, math.MinInt64
+	for ; met != 0; met &= met - 1 {
+		v := counts[bits.TrailingZeros64(met)]
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	return lo, hi, nil
+}
+
+// ScoreExtensions returns the plugin itself (NormalizeScore).
+func (pl *TaintToleration) ScoreExtensions() framework.ScoreExtensions { return pl }
+
+// NormalizeScoreBatch is NormalizeScore over a row of scores
+// (fastpath.BatchScoreExtensions).
+func (pl *TaintToleration) NormalizeScoreBatch(_ context.Context, _ *framework.CycleState, _ *framework.PodInfo, _ []*framework.NodeInfo, scores []int64) *framework.Status {
+	scoring.DefaultNormalizeRow(framework.MaxNodeScore, true, scores)
+	return nil
+}
+
+// NormalizeScore applies DefaultNormalizeScore(100, reverse=true).
+func (pl *TaintToleration) NormalizeScore(_ context.Context, _ *framework.CycleState, _ *framework.PodInfo, scores framework.NodeScoreList) *framework.Status {
+	return framework.DefaultNormalizeScore(framework.MaxNodeScore, true, scores)
+}
+
+var _ fastpath.RangeNormalizer = (*TaintToleration)(nil)
+
+// NormalizeRange is NormalizeScore's table (fastpath.RangeNormalizer):
+// DefaultNormalizeScore(100, reverse=true).
+func (pl *TaintToleration) NormalizeRange(_ context.Context, _ *framework.CycleState, _ *framework.PodInfo, lo int64, out []int64) bool {
+	framework.DefaultNormalizeRange(framework.MaxNodeScore, true, lo, out)
+	return true
+}

@@ -1,0 +1,316 @@
+// Package fastpath holds the optional forms a plugin may add beside its
+// plain extension points so that a runner schedules faster: batch filters
+// and scores over a chunk of nodes, reject lists, bounded and adding batch
+// scores, batch and range normalizers, node-local verdicts and scores, and
+// incremental PreFilter and PreScore for runs of replicas. Each is a
+// promise of exactness: a cycle through it decides number for number as
+// through the plain points (framework/frameworktest checks it). The plain
+// contract is package framework's; a plugin needs none of these.
+package fastpath
+
+import (
+	"context"
+
+	"github.com/schedkit/schedkit/framework"
+)
+
+// BatchFilterPlugin is an optional extension of FilterPlugin for plugins
+// that filter many nodes faster in one call than node by node (their
+// PreFilter state is read once per call and the loop over nodes has no
+// dynamic call). When a Filter plugin implements it, the runner filters each chunk of nodes plugin by plugin:
+// it calls FilterBatch with the chunk's nodes that every earlier plugin
+// accepted, in no particular order (the runner removes a rejected node by
+// moving the chunk's last node into its place).
+//
+// idx, when not nil, gives each node's index in the cycle's snapshot:
+// nodes[i] is state.Snapshot().Nodes()[idx[i]], so the plugin may read
+// state.Snapshot().Resources()[idx[i]] instead of nodes[i]'s fields. It is
+// nil when the nodes are not the snapshot's own, and read-only.
+//
+// On entry out (len(out) == len(nodes)) is all nil. FilterBatch must leave
+// in out[i] exactly what Filter(ctx, state, pod, nodes[i]) would return,
+// for every i: nil (or a Success status) to accept, the rejection or error
+// status otherwise; it need not write the entries of accepted nodes. It
+// must not allocate on the success path and may be called concurrently on
+// disjoint node lists.
+type BatchFilterPlugin interface {
+	framework.FilterPlugin
+	FilterBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []*framework.Status)
+}
+
+// RejectingFilterPlugin is an optional extension of FilterPlugin, a
+// BatchFilterPlugin that reports only the nodes it rejects: the runner
+// calls FilterRejects as it would call FilterBatch (the chunk's nodes that
+// every earlier plugin accepted, in no particular order, and idx as for
+// FilterBatch), and its cost per accepted node is then the plugin's own
+// check alone, with nothing for the runner to read back.
+//
+// FilterRejects must append to rejected, in increasing order of Node, one
+// NodeRejection for every i such that Filter(ctx, state, pod, nodes[i])
+// would return neither nil nor a Success status, with that status, and
+// return the extended slice; nothing for an accepted node. The runner
+// passes rejected with room for len(nodes) entries, so it must not
+// allocate. It may be called concurrently on disjoint node lists.
+type RejectingFilterPlugin interface {
+	framework.FilterPlugin
+	FilterRejects(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, rejected []NodeRejection) []NodeRejection
+}
+
+// TrustedRejectingFilterPlugin is a RejectingFilterPlugin whose
+// FilterRejects keeps its contract on every input (frameworktest.Run
+// checks it): the runner then uses its list as it comes. From any other
+// RejectingFilterPlugin it sorts a list out of order and drops the
+// entries out of range or without a failure, a check that costs about as
+// much per rejection as recording it.
+type TrustedRejectingFilterPlugin interface {
+	RejectingFilterPlugin
+	// RejectionsTrusted marks the plugin; it does nothing.
+	RejectionsTrusted()
+}
+
+// DeferringRejectingFilterPlugin is an optional extension of
+// TrustedRejectingFilterPlugin for a filter whose statuses cost more than
+// finding the nodes it rejects: in a cycle that keeps rejections only
+// when no node fits (runtime.CycleOptions.RejectionsOnFailure), the
+// runner asks it for the rejected nodes alone, and for their statuses
+// only when it keeps them.
+//
+// FilterRejectsDeferred is FilterRejects, except that an entry may leave
+// its Status nil. RejectionStatus returns that status, FilterRejects'
+// status of node, whose snapshot index is idx (−1 when the nodes were not
+// the snapshot's own), under the same cycle's state.
+type DeferringRejectingFilterPlugin interface {
+	TrustedRejectingFilterPlugin
+	FilterRejectsDeferred(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, rejected []NodeRejection) []NodeRejection
+	RejectionStatus(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo, idx int32) *framework.Status
+}
+
+// NodeRejection is a node a RejectingFilterPlugin rejects: its index in
+// the nodes it was given and the status Filter returns for it.
+type NodeRejection struct {
+	Node   int32
+	Status *framework.Status
+}
+
+// Rejects reports whether x.Status, which must not be nil, rejects the
+// node (Status.IsRejected) rather than reporting a failure: the runner's
+// check of every rejection, without IsRejected's test for nil.
+func (x NodeRejection) Rejects() bool {
+	c := x.Status.Code()
+	return c == framework.Unschedulable || c == framework.UnschedulableAndUnresolvable || c == framework.Pending
+}
+
+// BatchScorePlugin is an optional extension of ScorePlugin, the scoring
+// counterpart of BatchFilterPlugin: the runner scores each chunk of
+// feasible nodes with one ScoreBatch call instead of one Score call per
+// node.
+//
+// idx is as for FilterBatch: nil, or the snapshot index of each node.
+//
+// ScoreBatch must set out[i] (len(out) == len(nodes)) to the score that
+// Score(ctx, state, pod, nodes[i]) would return, and return nil (or a
+// Success status) when Score succeeds on every node. When Score would fail
+// on some node it returns a non-success status (out is then ignored), and
+// the runner calls Score node by node over the chunk to report the first
+// failure exactly as without batching. It may be called concurrently on
+// disjoint node lists. nodes and idx are read-only: they may be views of
+// the snapshot's own lists.
+type BatchScorePlugin interface {
+	framework.ScorePlugin
+	ScoreBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64) *framework.Status
+}
+
+// BoundedBatchScorePlugin is an optional extension of BatchScorePlugin
+// for scorers that know, as they score a batch, its least and greatest
+// score. ScoreBatchBounds is ScoreBatch (same arguments, same scores in
+// out, same status) that also returns lo and hi, the least and greatest
+// of out[0:len(nodes)] (lo > hi when nodes is empty; unspecified when the
+// status is not a success).
+//
+// Incremental and the runner's TotalsOnly cycles normalize the row
+// through its plugin's RangeNormalizer table from these bounds, without a
+// pass over the row to find them, and add a row whose bounds are equal as
+// one score for every node, without reading it: they trust the bounds,
+// and wrong bounds give wrong scores (a score found outside them in a
+// table lookup hands the cycle back to the plain one, or in a TotalsOnly
+// cycle to the in-place normalization).
+type BoundedBatchScorePlugin interface {
+	BatchScorePlugin
+	ScoreBatchBounds(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64) (lo, hi int64, s *framework.Status)
+}
+
+// AddingBatchScorePlugin is an optional extension of BatchScorePlugin
+// for a plugin without a normalizer (ScoreExtensions nil): in a cycle
+// that keeps only each node's total (runtime.CycleOptions.TotalsOnly), the
+// runner has it add its weighted scores to the totals as it scores,
+// instead of writing a row that a later pass weighs.
+//
+// ScoreBatchAdd takes ScoreBatch's arguments and adds w·s_i to
+// totals[i] for every node i, s_i being the score ScoreBatch would give
+// it, and reports true; out (len(nodes)) is scratch it may write. When
+// ScoreBatch would fail, or some s_i would lie outside [framework.MinNodeScore,
+// framework.MaxNodeScore], it must report false, whatever it added; it may report
+// false in other cases too (a check cheaper than the exact one). The
+// runner then scores the plugin's nodes with ScoreBatch, weighs every
+// plugin's row afresh and reports the failure, or the score out of range,
+// as without it (AddScores is the check for a plugin that scores into out
+// first). The runner trusts a true: the scores added are not checked. It
+// may be called concurrently on disjoint node lists (and disjoint
+// totals).
+type AddingBatchScorePlugin interface {
+	BatchScorePlugin
+	ScoreBatchAdd(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64, w int64, totals []int64) bool
+}
+
+// FusingBatchScorePlugin is an optional extension of
+// AddingBatchScorePlugin for a plugin that can add other adders' scores
+// together with its own, in one pass over the nodes, when they run in the
+// same totals-only cycle.
+//
+// AddsWith reports whether ScoreBatchAddWith takes other among its
+// others, from the plugins' configurations alone; the runner asks once
+// per cycle, about every other adder, and hands each it accepts to this
+// plugin alone. ScoreBatchAddWith adds w·s_i + Σ_j ws[j]·o_ji to
+// totals[i], s and o_j being the plugin's and others[j]'s ScoreBatch
+// scores, and reports true; it must report false whenever any of their
+// ScoreBatchAdd must, and may whenever any may. The runner then treats
+// all of them as adders that declined.
+type FusingBatchScorePlugin interface {
+	AddingBatchScorePlugin
+	AddsWith(other AddingBatchScorePlugin) bool
+	ScoreBatchAddWith(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64, w int64, others []AddingBatchScorePlugin, ws []int64, totals []int64) bool
+}
+
+// AddScores adds w·scores[i] to totals[i] for every i (len(totals) ≥
+// len(scores)) and reports true when every score lies in
+// [framework.MinNodeScore, framework.MaxNodeScore]; otherwise it reports false and adds
+// nothing. It is ScoreBatchAdd for a plugin that has scored into out.
+func AddScores(scores []int64, w int64, totals []int64) bool {
+	totals = totals[:len(scores)]
+	for _, s := range scores {
+		if s < framework.MinNodeScore || s > framework.MaxNodeScore {
+			return false
+		}
+	}
+	for i, s := range scores {
+		totals[i] += w * s
+	}
+	return true
+}
+
+// BatchScoreExtensions is an optional extension of ScoreExtensions for
+// normalizers that need no NodeScoreList: NormalizeScoreBatch normalizes in
+// place scores[j], the score of nodes[j], exactly as NormalizeScore would
+// normalize the list {Name: nodes[j].Name(), Score: scores[j]}. When a
+// plugin's ScoreExtensions implements it, the runner hands it the plugin's
+// row of scores and the feasible nodes directly, without building the list
+// (and so without reading every node's name).
+type BatchScoreExtensions interface {
+	framework.ScoreExtensions
+	NormalizeScoreBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, scores []int64) *framework.Status
+}
+
+// RangeNormalizer is an optional extension of ScoreExtensions for
+// normalizers that map each node's score through a function of that score
+// and of the least and greatest scores of the list alone (not of the
+// nodes, their names or their order). NormalizeRange writes to out[i] what
+// NormalizeScore makes of the score lo+i in a list of the cycle's scores
+// whose least is lo and greatest lo+len(out)-1, and reports whether it
+// did: false when this cycle's normalization depends on more than that
+// (the caller then runs NormalizeScore or NormalizeScoreBatch). An
+// evaluator that knows a row's least and greatest score then normalizes
+// it with one table lookup per node.
+type RangeNormalizer interface {
+	framework.ScoreExtensions
+	NormalizeRange(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, lo int64, out []int64) bool
+}
+
+// FilterBatchFromRejects is FilterBatch for a RejectingFilterPlugin: it
+// sets out[i] to the status of every node pl.FilterRejects rejects, so a
+// plugin can offer both interfaces from one loop. It allocates only when
+// some node is rejected.
+func FilterBatchFromRejects(ctx context.Context, pl RejectingFilterPlugin, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []*framework.Status) {
+	for _, x := range pl.FilterRejects(ctx, state, pod, nodes, idx, nil) {
+		out[x.Node] = x.Status
+	}
+}
+
+// The interfaces in this file let a runner schedule a run of pods that
+// share one PodInfo (the replicas of a capacity question: copies of one
+// template that differ only in name) incrementally: between two of those
+// cycles the only change to the snapshot is that the replicas placed in
+// between were added to their nodes. A plugin that implements them lets
+// the runner carry its cycle state from one replica's cycle to the next
+// instead of recomputing it from the whole cluster; a plugin that does not
+// is run as in any cycle. Every one of them is optional, and implementing
+// one is a promise of exactness: the cycle must decide number for number
+// as a fresh cycle over the same snapshot would.
+
+// AddedPod is a pod added to the snapshot since a plugin last computed its
+// state: the pod and the NodeInfo of the node it was added to, as the
+// snapshot holds it now (the pod is among Node.Pods).
+type AddedPod struct {
+	Pod  *framework.PodInfo
+	Node *framework.NodeInfo
+}
+
+// NodeLocalPlugin is an optional extension of Filter and Score plugins
+// whose verdict or raw score for a node depends on nothing that adding a
+// pod to another node changes. NodeLocal(pod) reports true when, for pods
+// sharing pod's PodInfo:
+//   - the state the plugin's PreFilter and PreScore write (if it has
+//     them) derives from the pod alone and from data that adding or
+//     removing pods does not change (node labels, taints, images,
+//     allocatable, the number of nodes), so it stays valid for the next
+//     replica without running them again;
+//   - its Filter verdict (with its status) and its raw Score for a node
+//     are functions of that state and of the node's NodeInfo, whose
+//     Generation changes whenever anything the plugin reads of it does.
+//
+// A runner may then cache the plugin's verdict and raw score per node and
+// compute them again only for nodes that changed (Incremental learns
+// which from the snapshot's journal of changed nodes), and may score a
+// node a cycle's filters rejected (a failure there is not the cycle's).
+// Normalization (ScoreExtensions) still runs every cycle over the cycle's
+// nodes.
+type NodeLocalPlugin interface {
+	framework.Plugin
+	NodeLocal(pod *framework.PodInfo) bool
+}
+
+// IncrementalPreFilterPlugin is an optional extension of PreFilter plugins
+// whose Filter depends on other nodes' pods (topology spread, inter-pod
+// affinity). PreFilterAfterAdd brings state, which PreFilter or
+// PreFilterAfterAdd computed for a pod sharing pod's PodInfo on this
+// snapshot, up to date after the pods in added were added to the snapshot
+// (in order; the snapshot already holds them): afterwards state must be
+// what PreFilter(ctx, state, pod, snapshot nodes) would write now, and the
+// returned status what it would return. After a PreFilter that returned
+// Skip (state holds nothing of the plugin's) it returns Skip again, or, when
+// the pods added end the reason to skip, what PreFilter would now. It is
+// used only when the plugin's PreFilter returned a nil PreFilterResult (all
+// nodes) or Skip. The runner does
+// not release a value it replaces in state (it may share the old one's
+// buffers): a plugin that recycles buffers (ReleasableStateData) hands
+// back those it no longer uses itself.
+type IncrementalPreFilterPlugin interface {
+	framework.PreFilterPlugin
+	PreFilterAfterAdd(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, added []AddedPod) *framework.Status
+}
+
+// IncrementalPreScorePlugin is an optional extension of PreScore plugins
+// whose scores depend on other nodes' pods. PreScoreAfterAdd has exactly
+// the effect of PreScore(ctx, state, pod, nodes) (the state it writes and
+// the status it returns), given that state holds what PreScore or
+// PreScoreAfterAdd computed for a pod sharing pod's PodInfo on this
+// snapshot before the pods in added were added to it (in order; the
+// snapshot already holds them). nodes are this cycle's feasible nodes, as
+// for PreScore; their set may differ from the last call's. It is called
+// only after PreScore or PreScoreAfterAdd succeeded on state (after a
+// Skip or a failure the runner calls PreScore again), and, as for
+// PreFilterAfterAdd, a value it replaces in state is the plugin's to
+// release.
+type IncrementalPreScorePlugin interface {
+	framework.PreScorePlugin
+	PreScoreAfterAdd(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, added []AddedPod) *framework.Status
+}

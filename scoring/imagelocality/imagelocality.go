@@ -1,0 +1,586 @@
+// Package imagelocality is kube-scheduler's ImageLocality score plugin:
+// nodes that already hold the pod's images, weighted by how widely the
+// images are spread, score higher. It reproduces v1.37 (the default
+// release, which counts image volumes) and v1.36. NodeResourcesFit adds
+// its dense scores in its own pass (DenseScores).
+package imagelocality
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/fastpath"
+	"github.com/schedkit/schedkit/scoring"
+)
+
+// ImageLocality thresholds: image scores below 23 MiB count as nothing;
+// 1000 MiB per counted image is the top.
+const (
+	ilMB                    int64 = 1024 * 1024
+	ilMinThreshold          int64 = 23 * ilMB
+	ilMaxContainerThreshold int64 = 1000 * ilMB
+)
+
+// ilStateKey holds the pod's normalized images and their spread, computed
+// by the first Score call of a cycle (kube-scheduler's ImageLocality has no
+// PreScore, so neither has ours).
+const ilStateKey framework.StateKey = "Score" + config.ImageLocalityName
+
+// ilImage is one image the pod uses, normalized, with its spread over the
+// cluster.
+type ilImage struct {
+	name   string
+	spread float64 // nodes with the image / all nodes
+	id     int32   // the snapshot's number of the image, -1 for none
+	mask   uint64  // framework.ImageMaskBit(id), 0 for none
+}
+
+type ilPreScoreState struct {
+	images []ilImage
+	masks  uint64 // the or of the images' masks
+	// count is the number of the pod's images that set the top threshold:
+	// init containers and containers, and image volumes from v1.37.
+	count int
+	// somewhere is set when some image is on some node of the snapshot;
+	// otherwise every node scores the floor (each image adds size × 0).
+	somewhere bool
+	// dense, when set, is the score of every node of the state's
+	// snapshot, computed from the image table's holders.
+	dense *ilDense
+}
+
+// ilDense is every snapshot node's score above the floor (the score of a
+// node holding none of the pod's images): delta[k] for node k, 0 unless
+// some image of the pod is on k. It is computed once per cycle from the
+// nodes holding each image (ImageTable.Holders), so that scoring a node
+// is one read, and its arrays go back to the plugin when the cycle ends
+// (Release), cleared where they were written.
+type ilDense struct {
+	delta   []int64
+	seen    []uint64 // bit k: k is in touched
+	touched []int32  // the nodes holding some image of the pod
+	pool    *sync.Pool
+	// cached marks scores the plugin's ilDenseCache holds: shared by the
+	// cycles of pods running the same images, never cleared.
+	cached bool
+}
+
+var _ framework.ReleasableStateData = (*ilPreScoreState)(nil)
+
+// Clone returns the state without its pooled scores (a clone scores
+// from the image table instead); the rest is read-only.
+func (s *ilPreScoreState) Clone() framework.StateData {
+	if s.dense == nil {
+		return s
+	}
+	c := *s
+	c.dense = nil
+	return &c
+}
+
+// Release hands the dense scores back to the plugin
+// (framework.ReleasableStateData), cleared.
+func (s *ilPreScoreState) Release() {
+	d := s.dense
+	if d == nil {
+		return
+	}
+	s.dense = nil
+	if d.cached {
+		return
+	}
+	for _, k := range d.touched {
+		d.delta[k] = 0
+		d.seen[k>>6] = 0
+	}
+	d.touched = d.touched[:0]
+	if d.pool != nil {
+		d.pool.Put(d)
+	}
+}
+
+// denseWorthIt reports whether scoring every node holding one of the
+// pod's images (fillDense, and clearing it afterwards) costs less than
+// finding the images of each scored node: when the holders are fewer than
+// the nodes scored (kube's node sampling scores a fraction of the cluster,
+// and then the cycle's work stays proportional to it), or when the number
+// scored is not known.
+func (s *ilPreScoreState) denseWorthIt(state *framework.CycleState) bool {
+	scored := state.ScoredNodes()
+	if scored == 0 {
+		return true
+	}
+	table, holders := state.Snapshot().ImageTable(), 0
+	for i := range s.images {
+		if s.images[i].mask != 0 {
+			holders += len(table.Holders(s.images[i].id))
+		}
+	}
+	return holders < scored
+}
+
+// fillDense sets s.dense from the holders of the pod's images in the
+// snapshot's image table: the sum of int64(size × spread) over the pod's
+// images on each node holding one (integer sums, so the order of the
+// images does not matter), then ilPriority minus the floor.
+func (s *ilPreScoreState) fillDense(snap *framework.Snapshot, pool *sync.Pool) {
+	n := snap.NumNodes()
+	var d *ilDense
+	if pool != nil {
+		d, _ = pool.Get().(*ilDense)
+	}
+	if d == nil || len(d.delta) < n {
+		d = &ilDense{delta: make([]int64, n), seen: make([]uint64, (n+63)/64)}
+	}
+	d.pool = pool
+	table := snap.ImageTable()
+	delta, seen := d.delta[:n], d.seen
+	for i := range s.images {
+		im := &s.images[i]
+		if im.mask == 0 {
+			continue // on no node
+		}
+		for _, h := range table.Holders(im.id) {
+			if bit := uint64(1) << (h.Node & 63); seen[h.Node>>6]&bit == 0 {
+				seen[h.Node>>6] |= bit
+				d.touched = append(d.touched, h.Node)
+			}
+			delta[h.Node] += int64(float64(h.Size) * im.spread)
+		}
+	}
+	none := ilPriority(0, s.count)
+	for _, k := range d.touched {
+		delta[k] = ilPriority(delta[k], s.count) - none
+	}
+	s.dense = d
+}
+
+// dense sets s.dense: the cache's scores of a recent pod that runs the
+// same images on the same image table, else filled afresh and cached.
+func (pl *ImageLocality) dense(s *ilPreScoreState, snap *framework.Snapshot) {
+	var buf [ilCacheMaxImages]int32
+	key, ok := s.denseKey(buf[:0])
+	if !ok || pl.cache == nil {
+		s.fillDense(snap, pl.bufs)
+		return
+	}
+	table := snap.ImageTable()
+	if d := pl.cache.find(table, key, s.count); d != nil {
+		s.dense = d
+		return
+	}
+	s.fillDense(snap, nil)
+	d := s.dense
+	d.cached, d.seen, d.touched = true, nil, nil // never released
+	pl.cache.add(table, key, s.count, d, snap.NumNodes())
+}
+
+// denseKey appends to key the numbers of the pod's images that some node
+// holds, sorted (fillDense's sums do not depend on their order), and
+// reports false when there are more than ilCacheMaxImages.
+func (s *ilPreScoreState) denseKey(key []int32) ([]int32, bool) {
+	for i := range s.images {
+		if s.images[i].mask == 0 {
+			continue
+		}
+		if len(key) == ilCacheMaxImages {
+			return nil, false
+		}
+		key = append(key, s.images[i].id)
+	}
+	slices.Sort(key)
+	return key, true
+}
+
+// ilCacheMaxImages bounds the images of a pod whose dense scores are
+// cached; ilCacheEntries and ilCacheBytes bound the entries.
+const (
+	ilCacheMaxImages = 8
+	ilCacheEntries   = 64
+	ilCacheBytes     = 4 << 20
+)
+
+// ilDenseCache holds the dense scores (ilDense) of the last image sets
+// scored on one image table. A snapshot replaces its table whenever its
+// nodes change (Snapshot.ImageTable), and the scores depend only on the
+// table, the images (their numbers) and the count of images that sets the
+// top threshold; a table other than the cache's empties it.
+type ilDenseCache struct {
+	mu      sync.Mutex
+	table   *framework.ImageTable
+	entries []ilCached // least recently added first
+}
+
+// ilCached is one cached image set's scores.
+type ilCached struct {
+	key   []int32
+	count int
+	dense *ilDense
+}
+
+// find returns the scores of key and count on table, or nil.
+func (c *ilDenseCache) find(table *framework.ImageTable, key []int32, count int) *ilDense {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.table != table {
+		return nil
+	}
+	for i := range c.entries {
+		if e := &c.entries[i]; e.count == count && slices.Equal(e.key, key) {
+			return e.dense
+		}
+	}
+	return nil
+}
+
+// add caches d as the scores of key and count on table (of n nodes),
+// dropping the oldest entries beyond ilCacheEntries or ilCacheBytes.
+func (c *ilDenseCache) add(table *framework.ImageTable, key []int32, count int, d *ilDense, n int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.table != table {
+		c.table, c.entries = table, nil
+	}
+	limit := max(1, min(ilCacheEntries, ilCacheBytes/(8*max(n, 1))))
+	if len(c.entries) >= limit {
+		c.entries = slices.Delete(c.entries, 0, len(c.entries)-limit+1)
+	}
+	c.entries = append(c.entries, ilCached{key: slices.Clone(key), count: count, dense: d})
+}
+
+// ImageLocality is kube-scheduler's ImageLocality score: it favours nodes
+// that already hold the pod's images. For each image of the pod's init
+// containers, containers and image volumes (names normalized with ":latest"
+// when untagged) that the node has, it adds int64(size ×
+// nodesWithImage/allNodes) — the spread counts every node of the snapshot,
+// not only the feasible ones — then clamps the sum to [23 MiB, 1000 MiB ×
+// count] and maps it linearly to 0–100. The count is the pod's init
+// containers and containers; from v1.37 (the handle's KubeVersion) its
+// image volumes too, present on the node or not, so in v1.36 image volumes
+// add to the sum but not to the threshold.
+//
+// Like kube-scheduler's, the plugin implements Score only. The first Score
+// call of a cycle normalizes the names and computes each image's spread and
+// caches them in the CycleState, so later calls allocate nothing.
+type ImageLocality struct {
+	// bufs recycles the per-node score arrays of released states (ilDense).
+	bufs *sync.Pool
+	// cache holds the dense scores of recent image sets.
+	cache *ilDenseCache
+	// countVolumes counts image volumes in the threshold (v1.37).
+	countVolumes bool
+	// decide serializes the computing of cycle states (readState), so
+	// that a runner's workers scoring one cycle's chunks at once compute
+	// its state once.
+	decide *sync.Mutex
+}
+
+var (
+	_ framework.ScorePlugin     = (*ImageLocality)(nil)
+	_ fastpath.BatchScorePlugin = (*ImageLocality)(nil)
+)
+
+// New builds the ImageLocality score plugin of the handle's
+// kube-scheduler release (framework.DefaultKubeVersion without a handle).
+// It takes no args (args must be nil), so it is itself a framework.Factory.
+func New(args any, h framework.Handle) (framework.Plugin, error) {
+	if err := config.NoArgs(config.ImageLocalityName, args); err != nil {
+		return nil, err
+	}
+	v := framework.DefaultKubeVersion
+	if h != nil {
+		v = h.KubeVersion()
+	}
+	return &ImageLocality{bufs: &sync.Pool{}, cache: &ilDenseCache{}, countVolumes: v.AtLeast(framework.KubeV137), decide: &sync.Mutex{}}, nil
+}
+
+// Name returns "ImageLocality".
+func (pl *ImageLocality) Name() string { return config.ImageLocalityName }
+
+// NormalizedImageName appends ":latest" to an image name without a tag
+// (no ':' after the last '/'), as kube-scheduler's normalizedImageName.
+func NormalizedImageName(name string) string {
+	if strings.LastIndex(name, ":") <= strings.LastIndex(name, "/") {
+		name = name + ":latest"
+	}
+	return name
+}
+
+func (pl *ImageLocality) state(snap *framework.Snapshot, pod *api.Pod) (*ilPreScoreState, error) {
+	if snap == nil {
+		return nil, errors.New("imagelocality: the cycle state has no snapshot")
+	}
+	total := snap.NumNodes()
+	s := &ilPreScoreState{count: len(pod.Spec.InitContainers) + len(pod.Spec.Containers)}
+	add := func(image string) {
+		n := NormalizedImageName(image)
+		k := snap.ImageNumNodes(n)
+		s.somewhere = s.somewhere || k > 0
+		im := ilImage{name: n, spread: float64(k) / float64(total), id: snap.ImageID(n)}
+		if im.id >= 0 && k > 0 {
+			im.mask = framework.ImageMaskBit(im.id)
+			s.masks |= im.mask
+		}
+		s.images = append(s.images, im)
+	}
+	for i := range pod.Spec.InitContainers {
+		add(pod.Spec.InitContainers[i].Image)
+	}
+	for i := range pod.Spec.Containers {
+		add(pod.Spec.Containers[i].Image)
+	}
+	for i := range pod.Spec.Volumes {
+		if v := pod.Spec.Volumes[i].Image; v != nil {
+			add(v.Reference)
+			if pl.countVolumes {
+				s.count++ // image_locality.go:sumImageScores (v1.37)
+			}
+		}
+	}
+	return s, nil
+}
+
+// Score returns the image-locality score of node (0–100).
+func (pl *ImageLocality) Score(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) (int64, *framework.Status) {
+	s, st := pl.readState(state, pod, false)
+	if st != nil {
+		return 0, st
+	}
+	return s.score(node), nil
+}
+
+// readState returns the cycle's image state, computing and storing it on
+// the cycle's first call, with every node's score (ilDense) when dense is
+// set.
+func (pl *ImageLocality) readState(state *framework.CycleState, pod *framework.PodInfo, dense bool) (*ilPreScoreState, *framework.Status) {
+	if s, st, ok := readILState(state); ok {
+		return s, st
+	}
+	if pl.decide != nil {
+		pl.decide.Lock()
+		defer pl.decide.Unlock()
+		if s, st, ok := readILState(state); ok {
+			return s, st // another worker's first call computed it
+		}
+	}
+	s, err := pl.state(state.Snapshot(), pod.Pod)
+	if err != nil {
+		return nil, framework.AsStatus(err)
+	}
+	if dense && s.somewhere && s.denseWorthIt(state) {
+		pl.dense(s, state.Snapshot())
+	}
+	state.Write(ilStateKey, s)
+	return s, nil
+}
+
+// readILState returns the cycle's image state, ok when it has one.
+func readILState(state *framework.CycleState) (*ilPreScoreState, *framework.Status, bool) {
+	d, err := state.Read(ilStateKey)
+	if err != nil {
+		return nil, nil, false
+	}
+	s, ok := d.(*ilPreScoreState)
+	if !ok {
+		return nil, framework.AsStatus(fmt.Errorf("imagelocality: invalid cycle state, got type %T", d)), true
+	}
+	return s, nil, true
+}
+
+// DenseScores returns the cycle's scores of pod as a floor and per-node
+// additions, when they are dense this cycle: the snapshot's node k scores
+// floor + delta[k]. delta is nil when they are not (no image of the pod
+// is on any node, or the cycle's first call did not find them worth
+// computing); st reports a state that cannot be read. NodeResourcesFit
+// adds the scores so in its pass over the dense rows
+// (noderesources.NodeResourcesFit.ScoreBatchAddWith); delta is the
+// plugin's, read-only, valid for the cycle.
+func (pl *ImageLocality) DenseScores(state *framework.CycleState, pod *framework.PodInfo) (floor int64, delta []int64, st *framework.Status) {
+	s, st := pl.readState(state, pod, true)
+	if st != nil {
+		return 0, nil, st
+	}
+	if s.somewhere && s.dense != nil {
+		return ilPriority(0, s.count), s.dense.delta, nil
+	}
+	return 0, nil, nil
+}
+
+// ScoreBatch is Score over nodes (fastpath.BatchScorePlugin): the state is
+// read once, and every node scores the floor directly when none of the
+// pod's images is on any node. With the runner's snapshot indices, the
+// cycle's first call scores every node holding one of the pod's images
+// (ilDense, from Snapshot.ImageTable's holders) when they are fewer than
+// the nodes scored, and each node is then one read; otherwise (or with a
+// state computed by Score) a node's images are found by number, its image
+// mask (NodeResources.ImageMask) ruling out those it cannot hold.
+func (pl *ImageLocality) ScoreBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64) *framework.Status {
+	_, _, st := pl.ScoreBatchBounds(ctx, state, pod, nodes, idx, out)
+	return st
+}
+
+var _ fastpath.BoundedBatchScorePlugin = (*ImageLocality)(nil)
+
+// ScoreBatchBounds is ScoreBatch that also returns the least and greatest
+// score it wrote (fastpath.BoundedBatchScorePlugin): a pod none of whose
+// images any node holds scores the same on every node.
+func (pl *ImageLocality) ScoreBatchBounds(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64) (lo, hi int64, _ *framework.Status) {
+	s, st := pl.readState(state, pod, idx != nil)
+	if st != nil {
+		return 0, 0, st
+	}
+	out = out[:len(nodes)]
+	if len(nodes) == 0 {
+		return 1, 0, nil
+	}
+	none := ilPriority(0, s.count)
+	if !s.somewhere {
+		for i := range out {
+			out[i] = none
+		}
+		return none, none, nil
+	}
+	if d := s.dense; idx != nil && d != nil {
+		delta := d.delta
+		lo, hi = math.MaxInt64, math.MinInt64
+		for i, k := range idx[:len(out)] {
+			v := none + delta[k]
+			out[i] = v
+			lo, hi = min(lo, v), max(hi, v)
+		}
+		return lo, hi, nil
+	}
+	s.scoreRest(state, nodes, idx, out, none)
+	lo, hi = scoring.RowBounds(out)
+	return lo, hi, nil
+}
+
+var _ fastpath.AddingBatchScorePlugin = (*ImageLocality)(nil)
+
+// ScoreBatchAdd adds w times ScoreBatch's scores to totals
+// (fastpath.AddingBatchScorePlugin): nothing when every score is 0, and
+// with the dense deltas as it scores each node.
+func (pl *ImageLocality) ScoreBatchAdd(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64, w int64, totals []int64) bool {
+	s, st := pl.readState(state, pod, idx != nil)
+	if st != nil {
+		return false
+	}
+	none := ilPriority(0, s.count)
+	switch d := s.dense; {
+	case !s.somewhere && none == 0:
+		return true
+	case s.somewhere && idx != nil && d != nil:
+		// Each score is ilPriority's, in range.
+		delta, wn := d.delta, w*none
+		totals = totals[:len(idx)]
+		for i, k := range idx {
+			totals[i] += wn + w*delta[k]
+		}
+		return true
+	}
+	if _, _, st := pl.ScoreBatchBounds(ctx, state, pod, nodes, idx, out); st != nil {
+		return false
+	}
+	return fastpath.AddScores(out[:len(nodes)], w, totals)
+}
+
+// scoreRest is ScoreBatch for a pod whose images some node holds,
+// without the dense deltas: from the snapshot's image masks and table
+// with the runner's indices, else node by node.
+func (s *ilPreScoreState) scoreRest(state *framework.CycleState, nodes []*framework.NodeInfo, idx []int32, out []int64, none int64) {
+	if idx != nil {
+		snap := state.Snapshot()
+		res, table := snap.Resources(), snap.ImageTable()
+		for i, k := range idx[:len(out)] {
+			m := res[k].ImageMask
+			if m&s.masks == 0 {
+				out[i] = none
+				continue
+			}
+			out[i] = s.numberedScore(table, int(k), m)
+		}
+		return
+	}
+	for i, node := range nodes {
+		if len(node.ImageSizes) == 0 || len(s.images) == 0 {
+			out[i] = none
+			continue
+		}
+		out[i] = s.score(node)
+	}
+}
+
+// numberedScore is score for the snapshot's node k, whose image mask is
+// m: images are matched by number, and those whose bit m lacks (or that no
+// node holds) are not looked for.
+func (s *ilPreScoreState) numberedScore(table *framework.ImageTable, k int, m uint64) int64 {
+	var sum int64
+	for i := range s.images {
+		im := &s.images[i]
+		if im.mask&m == 0 {
+			continue
+		}
+		if size, ok := table.Size(k, im.id); ok {
+			sum += int64(float64(size) * im.spread)
+		}
+	}
+	return ilPriority(sum, s.count)
+}
+
+// score is the node's score given the pod's images.
+func (s *ilPreScoreState) score(node *framework.NodeInfo) int64 {
+	var sum int64
+	for i := range s.images {
+		if size, ok := node.ImageSizes[s.images[i].name]; ok {
+			sum += int64(float64(size) * s.images[i].spread)
+		}
+	}
+	return ilPriority(sum, s.count)
+}
+
+// ilPriority is kube's calculatePriority for the pod's image count.
+func ilPriority(sum int64, count int) int64 {
+	maxThreshold := ilMaxContainerThreshold * int64(count)
+	if sum < ilMinThreshold {
+		sum = ilMinThreshold
+	} else if sum > maxThreshold {
+		sum = maxThreshold
+	}
+	return framework.MaxNodeScore * (sum - ilMinThreshold) / (maxThreshold - ilMinThreshold)
+}
+
+// ScoreExtensions returns nil: scores are not normalized.
+func (pl *ImageLocality) ScoreExtensions() framework.ScoreExtensions { return nil }
+
+var _ fastpath.NodeLocalPlugin = (*ImageLocality)(nil)
+
+// NodeLocal is true: the score reads the node's images and each image's
+// spread over the snapshot's nodes, which depends on nodes only.
+func (pl *ImageLocality) NodeLocal(*framework.PodInfo) bool { return true }
+
+var _ framework.SignPlugin = (*ImageLocality)(nil)
+
+// SignPod signs the pod's image names, normalized and sorted
+// (imagelocality/image_locality.go).
+func (pl *ImageLocality) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
+	set := map[string]bool{}
+	var names []string
+	for _, cs := range [][]api.Container{pod.Pod.Spec.Containers, pod.Pod.Spec.InitContainers} {
+		for i := range cs {
+			if n := NormalizedImageName(cs[i].Image); !set[n] {
+				set[n] = true
+				names = append(names, n)
+			}
+		}
+	}
+	slices.Sort(names)
+	return []framework.SignFragment{{Key: framework.SignerImageNames, Value: names}}, nil
+}
