@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/schedkit/schedkit/framework"
@@ -62,12 +63,16 @@ type Framework struct {
 	parallelism int
 	// workers run the per-node loops (WithWorkers, or the Framework's own
 	// when ownWorkers); pool is theirs (nil: every loop runs inline).
-	workers     *Workers
-	workersSet  bool
-	ownWorkers  bool
-	pool        *parallel.Pool
-	minChunk    int // the workers' MinChunk
-	passLeast   int // and their passLeast
+	workers    *Workers
+	workersSet bool
+	ownWorkers bool
+	pool       *parallel.Pool
+	minChunk   int // the workers' MinChunk
+	passLeast  int // and their passLeast
+	// sampledSpan is how many positions recent filter loops that stopped
+	// early evaluated per feasible node they needed, in sixteenths (0: no
+	// such loop yet): the estimate of the next such loop's length.
+	sampledSpan atomic.Uint64
 	kubeVersion framework.KubeVersion
 	extenders   []framework.Extender
 	plugins     map[string]framework.Plugin

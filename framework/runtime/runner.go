@@ -326,9 +326,13 @@ func (f *Framework) filterNodes(ctx context.Context, state *framework.CycleState
 	}
 	var end int
 	if want < n {
-		// Chunks sized to the feasible nodes still needed.
-		r.stopping, r.width = true, f.pool.Width(n, f.minChunk)
-		end = f.pool.Ordered(n, f.minChunk, sizedFilterRun{r})
+		// Chunks sized to the feasible nodes still needed, on the
+		// workers only when the loop is expected to be long enough to
+		// share (sampledPool).
+		pool := f.sampledPool(n, stop)
+		r.stopping, r.width = true, pool.Width(n, f.minChunk)
+		end = pool.Ordered(n, f.minChunk, sizedFilterRun{r})
+		f.noteSampled(end, stop)
 	} else {
 		pool, chunk := f.loop(n)
 		r.width = pool.Width(n, chunk)
@@ -473,6 +477,41 @@ const seqChunk = 512
 // join. Results do not depend on it.
 func (f *Framework) loop(n int) (*parallel.Pool, int) {
 	return f.loopOf(n, f.minChunk)
+}
+
+// sampledPool returns the pool for a filter loop over n positions that
+// stops at the stop-th feasible node, or nil to run it on the caller's
+// goroutine: when the positions it is expected to evaluate (stop times the
+// positions per feasible node of recent such loops, noteSampled; stop
+// itself for the first) are too few for two workers' MinChunk. Kube's sampling keeps a
+// few hundred feasible nodes of a large cluster: when most nodes fit,
+// that loop is as short as a cluster of a few hundred nodes, which a
+// second worker slows down rather than shortens; when few fit, it runs
+// over thousands of positions and is shared.
+func (f *Framework) sampledPool(n int, stop int64) *parallel.Pool {
+	if f.pool.Width(n, f.minChunk) <= 1 {
+		return nil
+	}
+	span := f.sampledSpan.Load()
+	if span == 0 {
+		span = 16
+	}
+	if expect := min(uint64(stop)*span/16, uint64(n)); f.pool.Width(int(expect), f.minChunk) <= 1 {
+		return nil
+	}
+	return f.pool
+}
+
+// noteSampled folds the span of a filter loop that evaluated end
+// positions to find stop feasible nodes into the running estimate
+// (sampledPool): a moving average, a quarter from this loop, so that a
+// stream of pods that fit unevenly is judged by its typical loop.
+func (f *Framework) noteSampled(end int, stop int64) {
+	span := max(uint64(end)*16/uint64(max(stop, 1)), 1)
+	if old := f.sampledSpan.Load(); old != 0 {
+		span = (3*old + span) / 4
+	}
+	f.sampledSpan.Store(max(span, 1))
 }
 
 // cheapPass is how many times the workers' MinChunk a worker's chunk of

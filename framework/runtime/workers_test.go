@@ -174,3 +174,40 @@ func TestLoopCutoff(t *testing.T) {
 		}
 	}
 }
+
+// TestSampledLoopShared: a filter loop that stops early is shared only
+// when recent such loops suggest it runs over enough positions for two
+// workers' chunks: a first short loop and a stream of short ones stay on
+// the caller's goroutine, a stream of long ones (few nodes fit) is
+// shared, and the estimate follows the stream when it changes.
+func TestSampledLoopShared(t *testing.T) {
+	defer atLeastProcs(2)()
+	w, err := NewWorkers(2, WithMinChunk(100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	f, err := NewFramework(registryOf(), framework.Profile{}, WithWorkers(w))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n, stop = 5000, 101
+	if f.sampledPool(n, stop) != nil {
+		t.Fatal("first loop of 101 feasible nodes: shared, want the caller's goroutine")
+	}
+	for range 4 {
+		f.noteSampled(3000, stop) // about 30 positions per feasible node
+	}
+	if f.sampledPool(n, stop) == nil {
+		t.Fatal("after loops of 3,000 positions: not shared")
+	}
+	if f.sampledPool(200, stop) != nil {
+		t.Fatal("a loop over 200 positions: shared, want the caller's goroutine")
+	}
+	for range 16 {
+		f.noteSampled(stop, stop) // every node fits
+	}
+	if f.sampledPool(n, stop) != nil {
+		t.Fatal("after loops where every node fits: shared, want the caller's goroutine")
+	}
+}
