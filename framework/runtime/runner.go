@@ -332,7 +332,9 @@ func (f *Framework) filterNodes(ctx context.Context, state *framework.CycleState
 		pool := f.sampledPool(n, stop)
 		r.stopping, r.width = true, pool.Width(n, f.minChunk)
 		end = pool.Ordered(n, f.minChunk, sizedFilterRun{r})
-		f.noteSampled(end, stop)
+		if f.pool.Width(n, f.minChunk) > 1 {
+			f.noteSampled(end, stop)
+		}
 	} else {
 		pool, chunk := f.loop(n)
 		r.width = pool.Width(n, chunk)
@@ -481,13 +483,13 @@ func (f *Framework) loop(n int) (*parallel.Pool, int) {
 
 // sampledPool returns the pool for a filter loop over n positions that
 // stops at the stop-th feasible node, or nil to run it on the caller's
-// goroutine: when the positions it is expected to evaluate (stop times the
-// positions per feasible node of recent such loops, noteSampled; stop
-// itself for the first) are too few for two workers' MinChunk. Kube's sampling keeps a
-// few hundred feasible nodes of a large cluster: when most nodes fit,
-// that loop is as short as a cluster of a few hundred nodes, which a
-// second worker slows down rather than shortens; when few fit, it runs
-// over thousands of positions and is shared.
+// goroutine: when the positions it is expected to evaluate (stop times
+// the positions per feasible node of recent such loops, noteSampled;
+// stop itself for the first) are too few for two workers' MinChunk.
+// Kube's sampling keeps a few hundred feasible nodes of a large cluster:
+// when most nodes fit, that loop is as short as a cluster of a few
+// hundred nodes, which a second worker slows down rather than shortens;
+// when few fit, it runs over thousands of positions and is shared.
 func (f *Framework) sampledPool(n int, stop int64) *parallel.Pool {
 	if f.pool.Width(n, f.minChunk) <= 1 {
 		return nil
