@@ -413,7 +413,7 @@ func replayOptions(o options, p namedProfile, progress func(done, total int)) re
 type decisionLog struct {
 	f     *os.File
 	start time.Time
-	buf   strings.Builder
+	buf   []byte
 	err   error // the first write error
 	// queue and done, with a writer of its own: the decisions to format
 	// and the writer's end.
@@ -464,21 +464,20 @@ func (l *decisionLog) write(d scheduling.Decision) {
 
 // format appends d's line and writes the block when it is full.
 func (l *decisionLog) format(d *scheduling.Decision) {
-	if l.buf.Len() == 0 {
-		l.buf.Grow(logBlock + 1024)
+	if l.buf == nil {
+		l.buf = make([]byte, 0, logBlock+1024)
 	}
-	scheduling.FormatDecision(&l.buf, d, l.start)
-	l.buf.WriteByte('\n')
-	if l.buf.Len() >= logBlock {
+	l.buf = append(scheduling.AppendDecision(l.buf, d, l.start), '\n')
+	if len(l.buf) >= logBlock {
 		l.flush()
 	}
 }
 
 func (l *decisionLog) flush() {
-	if l.err == nil && l.buf.Len() > 0 {
-		_, l.err = io.WriteString(l.f, l.buf.String())
+	if l.err == nil && len(l.buf) > 0 {
+		_, l.err = l.f.Write(l.buf)
 	}
-	l.buf.Reset()
+	l.buf = l.buf[:0]
 }
 
 // close writes what is left and closes the file, returning the first

@@ -171,12 +171,10 @@ func (r *Result) Count() map[PodFate]int {
 // explanation. Same scenario and seed give the same bytes, at any
 // parallelism.
 func (r *Result) WriteLog(w io.Writer) error {
-	var b strings.Builder
+	var b []byte
 	for i := range r.Decisions {
-		b.Reset()
-		scheduling.FormatDecision(&b, &r.Decisions[i], r.Start)
-		b.WriteByte('\n')
-		if _, err := io.WriteString(w, b.String()); err != nil {
+		b = append(scheduling.AppendDecision(b[:0], &r.Decisions[i], r.Start), '\n')
+		if _, err := w.Write(b); err != nil {
 			return err
 		}
 	}

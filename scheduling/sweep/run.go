@@ -253,14 +253,12 @@ func (r *runner) heartbeat() func() {
 type hashWriter struct {
 	h     hash.Hash
 	start time.Time
-	buf   strings.Builder
+	buf   []byte
 }
 
 func (l *hashWriter) write(d scheduling.Decision) {
-	l.buf.Reset()
-	scheduling.FormatDecision(&l.buf, &d, l.start)
-	l.buf.WriteByte('\n')
-	io.WriteString(l.h, l.buf.String())
+	l.buf = append(scheduling.AppendDecision(l.buf[:0], &d, l.start), '\n')
+	l.h.Write(l.buf)
 }
 
 // runUnit runs u, timed by clock, and reports the replay's arrivals to
