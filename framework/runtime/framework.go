@@ -94,6 +94,9 @@ type Framework struct {
 	filterNames []string // filterNames[i] is filter[i].Name()
 	// preFilterNames[i] is preFilter[i].Name().
 	preFilterNames []string
+	// skipFilter and skipScore are the combinations of PreFilter and
+	// PreScore plugins that returned Skip in a cycle.
+	skipFilter, skipScore skipSets
 	// removal[i] is filter[i]'s VictimRemovalFilter, if it has one.
 	removal []VictimRemovalFilter
 	// extensions are the PreFilter plugins' non-nil PreFilterExtensions,
@@ -265,6 +268,12 @@ func NewFramework(registry *framework.Registry, p framework.Profile, opts ...Opt
 	for i, pl := range f.score {
 		f.scoreIndex[pl.Name()] = i
 	}
+	f.skipFilter.init(f.preFilterNames)
+	preScoreNames := make([]string, len(f.preScore))
+	for i, pl := range f.preScore {
+		preScoreNames[i] = pl.Name()
+	}
+	f.skipScore.init(preScoreNames)
 	f.minChunk, f.passLeast = DefaultMinChunk, cheapPass*DefaultMinChunk
 	if f.workers == nil && f.parallelism > 1 {
 		f.workers, _ = NewWorkers(f.parallelism) // parallelism ≥ 1 was checked
@@ -404,11 +413,19 @@ func (f *Framework) RunPreFilterPlugins(ctx context.Context, state *framework.Cy
 	var result *framework.PreFilterResult
 	var withNodes []string
 	var ret *framework.Status
-	skip := map[string]bool{}
-	for _, pl := range f.preFilter {
+	var skip map[string]bool // more plugins than a mask holds
+	var mask uint64
+	for i, pl := range f.preFilter {
 		r, s := pl.PreFilter(ctx, state, pod, nodes)
 		if s.IsSkip() {
-			skip[pl.Name()] = true
+			if f.skipFilter.masked() {
+				mask |= 1 << uint(i)
+			} else {
+				if skip == nil {
+					skip = map[string]bool{}
+				}
+				skip[pl.Name()] = true
+			}
 			continue
 		}
 		if !s.IsSuccess() {
@@ -434,6 +451,9 @@ func (f *Framework) RunPreFilterPlugins(ctx context.Context, state *framework.Cy
 			}
 			return result, framework.NewStatus(framework.UnschedulableAndUnresolvable, msg), withNodes
 		}
+	}
+	if f.skipFilter.masked() {
+		skip = f.skipFilter.of(mask).set
 	}
 	state.SetSkipFilterPlugins(skip)
 	return result, ret, withNodes
@@ -584,7 +604,8 @@ func (f *Framework) RunPostFilterPlugins(ctx context.Context, state *framework.C
 // worker (each writes its own state; none reads another's PreScore
 // state), and their statuses are then read in profile order.
 func (f *Framework) RunPreScorePlugins(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo) *framework.Status {
-	skip := map[string]bool{}
+	var skip map[string]bool // more plugins than a mask holds
+	var mask uint64
 	state.SetScoredNodes(len(nodes))
 	var statuses []*framework.Status // each plugin's, when they ran on the workers
 	if len(f.preScore) > 1 && f.pool.Width(len(nodes), f.minChunk) > 1 {
@@ -604,12 +625,22 @@ func (f *Framework) RunPreScorePlugins(ctx context.Context, state *framework.Cyc
 			s = pl.PreScore(ctx, state, pod, nodes)
 		}
 		if s.IsSkip() {
-			skip[pl.Name()] = true
+			if f.skipScore.masked() {
+				mask |= 1 << uint(i)
+			} else {
+				if skip == nil {
+					skip = map[string]bool{}
+				}
+				skip[pl.Name()] = true
+			}
 			continue
 		}
 		if !s.IsSuccess() {
 			return framework.AsStatus(fmt.Errorf("running PreScore plugin %q: %w", pl.Name(), s.ErrOrCode())).WithPlugin(pl.Name())
 		}
+	}
+	if f.skipScore.masked() {
+		skip = f.skipScore.of(mask).set
 	}
 	state.SetSkipScorePlugins(skip)
 	return nil

@@ -375,7 +375,7 @@ func (inc *Incremental) prepare(ctx context.Context, pod *framework.PodInfo, all
 		e.inc, _ = target.(fastpath.IncrementalPreScorePlugin)
 		inc.preScore = append(inc.preScore, e)
 	}
-	inc.skippedF = sortedKeys(state.SkipFilterPlugins())
+	inc.skippedF = f.skipFilter.sortedOf(state.SkipFilterPlugins())
 	n := len(all)
 	inc.initVerdicts(n)
 	inc.fresh = grow(inc.fresh, (n+63)>>6)

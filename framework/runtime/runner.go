@@ -158,7 +158,7 @@ func (f *Framework) Schedule(ctx context.Context, state *framework.CycleState, s
 		preRes, s, withNodes = f.RunPreFilterPlugins(ctx, state, pod)
 	}
 	res.PreFilterResult = preRes
-	res.SkippedFilter = sortedKeys(state.SkipFilterPlugins())
+	res.SkippedFilter = f.skipFilter.sortedOf(state.SkipFilterPlugins())
 	if !s.IsSuccess() {
 		res.PreFilterStatus = s
 		if !s.IsRejected() {
@@ -659,7 +659,7 @@ func (f *Framework) scoreNodes(ctx context.Context, state *framework.CycleState,
 	if s := f.RunPreScorePlugins(ctx, state, pod, nodes); !s.IsSuccess() {
 		return s.AsError()
 	}
-	res.SkippedScore = sortedKeys(state.SkipScorePlugins())
+	res.SkippedScore = f.skipScore.sortedOf(state.SkipScorePlugins())
 	return f.scoreFeasible(ctx, state, pod, opts, res, extenders)
 }
 

@@ -1,0 +1,114 @@
+package runtime
+
+import (
+	"math/bits"
+	"sync"
+	"sync/atomic"
+)
+
+// skipSets are the sets of one extension point's plugins that returned
+// Skip in a cycle, each made once: the set CycleState records and its
+// names in sorted order (Result.SkippedFilter, SkippedScore). A profile
+// has few combinations of skipping plugins, so a cycle's skip set costs no
+// allocation, no map insertion and no sort once its combination has been
+// seen. Both are shared by every cycle with that combination and are
+// read-only.
+type skipSets struct {
+	names []string // the point's plugins in profile order
+	order []int    // indices into names, in name order
+	mu    sync.Mutex
+	memo  atomic.Pointer[map[uint64]skipSet] // copy-on-write
+}
+
+// skipSet is one combination of skipping plugins.
+type skipSet struct {
+	set    map[string]bool
+	sorted []string
+}
+
+// maxSkipMemo bounds the combinations kept; one more is made afresh each
+// time it is met.
+const maxSkipMemo = 64
+
+// init readies k for a point whose plugins are names (profile order).
+func (k *skipSets) init(names []string) {
+	k.names = names
+	k.order = make([]int, len(names))
+	for i := range k.order {
+		k.order[i] = i
+	}
+	// Insertion sort: a point has a handful of plugins.
+	for i := 1; i < len(k.order); i++ {
+		for j := i; j > 0 && names[k.order[j]] < names[k.order[j-1]]; j-- {
+			k.order[j], k.order[j-1] = k.order[j-1], k.order[j]
+		}
+	}
+}
+
+// masked reports whether the point's plugins fit a uint64 mask (bit i for
+// plugin i).
+func (k *skipSets) masked() bool { return len(k.names) <= 64 }
+
+// of returns the skip set of the plugins whose bits mask sets (the zero
+// skipSet for none).
+func (k *skipSets) of(mask uint64) skipSet {
+	if mask == 0 {
+		return skipSet{}
+	}
+	memo := k.memo.Load()
+	if memo != nil {
+		if s, ok := (*memo)[mask]; ok {
+			return s
+		}
+	}
+	n := bits.OnesCount64(mask)
+	s := skipSet{set: make(map[string]bool, n), sorted: make([]string, 0, n)}
+	for _, i := range k.order {
+		if mask&(1<<uint(i)) != 0 {
+			s.set[k.names[i]] = true
+			s.sorted = append(s.sorted, k.names[i])
+		}
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	cur := k.memo.Load()
+	if cur != nil && len(*cur) >= maxSkipMemo {
+		return s
+	}
+	next := make(map[uint64]skipSet, 1+len(k.memoOf(cur)))
+	for m, v := range k.memoOf(cur) {
+		next[m] = v
+	}
+	next[mask] = s
+	k.memo.Store(&next)
+	return s
+}
+
+func (k *skipSets) memoOf(p *map[uint64]skipSet) map[uint64]skipSet {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
+
+// sortedOf returns the names set holds in sorted order (nil for none),
+// read-only.
+func (k *skipSets) sortedOf(set map[string]bool) []string {
+	if len(set) == 0 {
+		return nil
+	}
+	if k.masked() {
+		var mask uint64
+		n := 0
+		for i, name := range k.names {
+			if set[name] {
+				mask |= 1 << uint(i)
+				n++
+			}
+		}
+		if n == len(set) {
+			return k.of(mask).sorted
+		}
+	}
+	return sortedKeys(set) // names of another profile's plugins too
+}

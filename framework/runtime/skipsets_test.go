@@ -1,0 +1,88 @@
+package runtime
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// TestPropSkipSets: the set and sorted names of a mask are the plugins
+// whose bits it sets, the same objects for the same mask, and sortedOf
+// gives the sorted names of any set, including names of no plugin of the
+// point.
+func TestPropSkipSets(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(0, 70).Draw(t, "plugins")
+		names := make([]string, n)
+		perm := rapid.Permutation(seq(n)).Draw(t, "order")
+		for i, p := range perm {
+			names[i] = fmt.Sprintf("P%02d", p)
+		}
+		var k skipSets
+		k.init(names)
+		set := map[string]bool{}
+		var mask uint64
+		for i, name := range names {
+			if rapid.Bool().Draw(t, "skip") {
+				set[name] = true
+				if i < 64 {
+					mask |= 1 << uint(i)
+				}
+			}
+		}
+		if rapid.Bool().Draw(t, "stranger") {
+			set["Other"] = true
+		}
+		want := slices.Sorted(maps.Keys(set))
+		if len(want) == 0 {
+			want = nil
+		}
+		if got := k.sortedOf(set); !slices.Equal(got, want) {
+			t.Fatalf("sortedOf(%v) = %v, want %v", set, got, want)
+		}
+		if !k.masked() || set["Other"] {
+			return
+		}
+		s1, s2 := k.of(mask), k.of(mask)
+		if !maps.Equal(s1.set, set) || !slices.Equal(s1.sorted, want) {
+			t.Fatalf("of(%b) = %v %v, want %v %v", mask, s1.set, s1.sorted, set, want)
+		}
+		if mask != 0 && (len(s1.sorted) > 0 && &s1.sorted[0] != &s2.sorted[0]) {
+			t.Fatalf("of(%b) made twice", mask)
+		}
+	})
+}
+
+func seq(n int) []int {
+	s := make([]int, n)
+	for i := range s {
+		s[i] = i
+	}
+	return s
+}
+
+// TestSkipSetsMemoBounded: past maxSkipMemo combinations the sets are
+// still right, and the memo stops growing.
+func TestSkipSetsMemoBounded(t *testing.T) {
+	names := []string{"h", "g", "f", "e", "d", "c", "b", "a"}
+	var k skipSets
+	k.init(names)
+	for mask := uint64(1); mask < 256; mask++ {
+		s := k.of(mask)
+		var want []string
+		for i := len(names) - 1; i >= 0; i-- { // names are in reverse order
+			if mask&(1<<uint(i)) != 0 {
+				want = append(want, names[i])
+			}
+		}
+		if !slices.Equal(s.sorted, want) || len(s.set) != len(want) {
+			t.Fatalf("of(%08b) = %v, want %v", mask, s.sorted, want)
+		}
+	}
+	if got := len(*k.memo.Load()); got != maxSkipMemo {
+		t.Errorf("memo holds %d combinations, want %d", got, maxSkipMemo)
+	}
+}
