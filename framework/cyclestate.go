@@ -194,7 +194,9 @@ func (c *CycleState) SkipScore(plugin string) bool { return c.skipScore[plugin] 
 func (c *CycleState) SetScoredNodes(n int) { c.scoredNodes = n }
 
 // SetSkipFilterPlugins records the plugins whose PreFilter returned Skip:
-// their Filter does not run this cycle. The runner calls it.
+// their Filter does not run this cycle. The runner calls it. The state
+// keeps skip itself (the runner gives cycles with the same skipping
+// plugins one map), so nobody changes it afterwards.
 func (c *CycleState) SetSkipFilterPlugins(skip map[string]bool) {
 	c.skipFilter = skip
 	c.skipped.Store(nil)
@@ -245,7 +247,8 @@ func (c *CycleState) SkippedFilters(names []string) []bool {
 func (c *CycleState) SkipFilterPlugins() map[string]bool { return c.skipFilter }
 
 // SetSkipScorePlugins records the plugins whose PreScore returned Skip:
-// their Score does not run this cycle. The runner calls it.
+// their Score does not run this cycle. The runner calls it. The state
+// keeps skip itself, as SetSkipFilterPlugins does.
 func (c *CycleState) SetSkipScorePlugins(skip map[string]bool) { c.skipScore = skip }
 
 // SkipScorePlugins returns the set SetSkipScorePlugins recorded

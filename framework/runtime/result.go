@@ -131,7 +131,8 @@ type Result struct {
 	// PreFilterResult is the merged PreFilterResult (nil: all nodes).
 	PreFilterResult *framework.PreFilterResult
 	// SkippedFilter and SkippedScore name plugins whose PreFilter or
-	// PreScore returned Skip.
+	// PreScore returned Skip, in name order; read-only (cycles with the
+	// same skipping plugins share them).
 	SkippedFilter []string
 	SkippedScore  []string
 	// StartIndex is the round-robin offset actually used.
