@@ -195,8 +195,8 @@ func (c *CycleState) SetScoredNodes(n int) { c.scoredNodes = n }
 
 // SetSkipFilterPlugins records the plugins whose PreFilter returned Skip:
 // their Filter does not run this cycle. The runner calls it. The state
-// keeps skip itself (the runner gives cycles with the same skipping
-// plugins one map), so nobody changes it afterwards.
+// keeps skip itself, not a copy: the runner gives cycles with the same
+// skipping plugins one map, which readers must not change.
 func (c *CycleState) SetSkipFilterPlugins(skip map[string]bool) {
 	c.skipFilter = skip
 	c.skipped.Store(nil)
