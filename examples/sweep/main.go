@@ -7,6 +7,7 @@
 //	go run ./examples/sweep                                  # the example comparison, a tenth of its size
 //	go run ./examples/sweep demo -full                       # the same at full size (36 units of 20,000 pods)
 //	go run ./examples/sweep run -spec S -shard 0 -of 4 -o shard-0.jsonl
+//	go run ./examples/sweep run -spec S -parallel 2 -procs 2 -o all.jsonl
 //	go run ./examples/sweep merge -spec S -svg chart.svg shard-*.jsonl
 //	go run ./examples/sweep units -spec S
 //
@@ -27,6 +28,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"time"
 
@@ -45,8 +47,9 @@ commands:
   demo   [-full] [-parallel N] [-out DIR]
          the example comparison: 3 node shapes x 4 profiles x 3 seeds; its
          report on stdout, its lines, CSV and chart in DIR
-  run    -spec FILE [-shard I -of N] [-parallel N] [-o FILE]
-         run one shard's units, a JSON line per unit (exit 3 when a unit failed)
+  run    -spec FILE [-shard I -of N] [-parallel N] [-procs P] [-o FILE]
+         run one shard's units, a JSON line per unit (exit 3 when a unit failed);
+         -procs P spreads them over P processes of this program
   merge  (-spec FILE | -units FILE) [-csv FILE] [-svg FILE] [-jsonl FILE] [-allow-missing] RESULTS...
          merge shards' lines into one report: a table on stdout, CSV, chart, lines
   units  -spec FILE [-jsonl]
@@ -63,6 +66,9 @@ const (
 )
 
 func main() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(sweep.GCPercent)
+	}
 	os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr, os.Getenv))
 }
 
@@ -181,10 +187,14 @@ func runShard(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 	shard := fs.Int("shard", -1, "this shard, from 0 (default: $JOB_COMPLETION_INDEX, or 0)")
 	shards := fs.Int("of", 0, "the number of shards (default: $SCHEDKIT_SWEEP_SHARDS, or 1)")
 	parallel := fs.Int("parallel", 0, "units at once (0: GOMAXPROCS)")
+	procs := fs.Int("procs", 1, "processes: above 1, the program runs again that many times, each process taking its share of the units and of -parallel, and the lines are merged in unit order")
 	outPath := fs.String("o", "", "write the lines to this file (default: stdout)")
 	limits := limitFlags(fs)
 	if err := parse(fs, args, false); err != nil {
 		return err
+	}
+	if *procs < 1 {
+		return usageError{fmt.Errorf("-procs=%d: must be at least 1", *procs)}
 	}
 	var err error
 	if *shard < 0 {
@@ -210,7 +220,20 @@ func runShard(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 		defer f.Close()
 		out = f
 	}
-	sum, err := sweep.Run(ctx, us, sweep.RunOptions{Shard: *shard, Shards: *shards, Parallel: *parallel, Progress: stderr, Heartbeat: heartbeat}, out)
+	var sum sweep.Summary
+	if *procs > 1 {
+		if _, err := sweep.Select(us, *shard, *shards); err != nil {
+			return err
+		}
+		each := *parallel
+		if each <= 0 {
+			each = runtime.GOMAXPROCS(0)
+		}
+		each = max(each / *procs, 1)
+		sum, err = runProcs(ctx, procRun{spec: *specPath, shard: *shard, shards: *shards, procs: *procs, parallel: each, limits: *limits}, out, stderr)
+	} else {
+		sum, err = sweep.Run(ctx, us, sweep.RunOptions{Shard: *shard, Shards: *shards, Parallel: *parallel, Progress: stderr, Heartbeat: heartbeat}, out)
+	}
 	if err != nil {
 		return err
 	}

@@ -158,6 +158,8 @@ func TestCommandLine(t *testing.T) {
 		{nil, []string{"run"}, 2, "sweep run: -spec: required"},
 		{nil, []string{"run", "-spec", spec, "extra"}, 2, `sweep run: unexpected arguments ["extra"]`},
 		{nil, []string{"run", "-nope"}, 2, "flag provided but not defined: -nope"},
+		{nil, []string{"run", "-spec", spec, "-procs", "0"}, 2, "sweep run: -procs=0: must be at least 1"},
+		{nil, []string{"run", "-spec", spec, "-procs", "2", "-shard", "3", "-of", "3"}, 1, "shard=3: must be within [0,3)"},
 		{map[string]string{"JOB_COMPLETION_INDEX": "x"}, []string{"run", "-spec", spec}, 1, `JOB_COMPLETION_INDEX="x": not an integer`},
 		{map[string]string{"JOB_COMPLETION_INDEX": "4", "SCHEDKIT_SWEEP_SHARDS": "4"}, []string{"run", "-spec", spec}, 1, "shard=4: must be within [0,4)"},
 		{nil, []string{"run", "-spec", spec, "-max-units", "3"}, 1, "8 units: more than Limits.MaxUnits=3"},
@@ -180,5 +182,44 @@ func TestProcess(t *testing.T) {
 	code, stdout, stderr := exampletest.Run(t, "nope")
 	if code != 2 || stdout != "" || !strings.Contains(stderr, "usage: sweep [command] [flags]") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
+
+// TestProcs: a run split over processes (-procs) writes the lines of the
+// run in one process, in unit order, for a whole spec and for a shard, and
+// a failing unit's line and exit code come through.
+func TestProcs(t *testing.T) {
+	dir := t.TempDir()
+	spec := filepath.Join(dir, "spec.yaml")
+	if err := os.WriteFile(spec, []byte(smallSpec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, shard := range [][]string{nil, {"-shard", "1", "-of", "3"}} {
+		one, split := filepath.Join(dir, "one.jsonl"), filepath.Join(dir, "split.jsonl")
+		if code, _, errs := runCmd(t, nil, append([]string{"run", "-spec", spec, "-o", one}, shard...)...); code != 0 {
+			t.Fatalf("run %v: exit %d: %s", shard, code, errs)
+		}
+		code, stdout, errs := exampletest.Run(t, append([]string{"run", "-spec", spec, "-parallel", "2", "-procs", "3", "-o", split}, shard...)...)
+		if code != 0 || stdout != "" {
+			t.Fatalf("run -procs 3 %v: exit %d, stdout %q: %s", shard, code, stdout, errs)
+		}
+		got, want := withoutTiming(t, split), withoutTiming(t, one)
+		if len(want) == 0 || len(got) != len(want) {
+			t.Fatalf("%v: %d lines from three processes, %d from one", shard, len(got), len(want))
+		}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Errorf("%v: line %d: %+v\nwant %+v", shard, i, got[i], want[i])
+			}
+		}
+	}
+	failing := filepath.Join(dir, "failing.yaml")
+	if err := os.WriteFile(failing, []byte(smallSpec+"maxCycles: 10\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "failing.jsonl")
+	code, _, errs := exampletest.Run(t, "run", "-spec", failing, "-procs", "2", "-o", out)
+	if code != exitFailedUnits || !strings.Contains(errs, "sweep run: 8 of 8 units failed") || len(withoutTiming(t, out)) != 8 {
+		t.Errorf("failing units over two processes: exit %d: %s", code, errs)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -171,6 +172,10 @@ func TestSweepJob(t *testing.T) {
 				env = append(env, e.Name+"="+name) // the Job controller's label on its pods
 			case e.ValueFrom.FieldRef != nil && e.ValueFrom.FieldRef.FieldPath == "metadata.namespace":
 				env = append(env, e.Name+"="+ns)
+			case e.ValueFrom.ResourceFieldRef != nil && e.ValueFrom.ResourceFieldRef.Resource == "limits.memory":
+				// The kubelet gives the limit in bytes (divisor 1).
+				limit := container.Resources.Limits[corev1.ResourceMemory]
+				env = append(env, e.Name+"="+strconv.FormatInt(limit.Value(), 10))
 			default:
 				t.Fatalf("env %s: %+v: no value for it here", e.Name, e.ValueFrom)
 			}

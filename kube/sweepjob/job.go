@@ -228,6 +228,9 @@ func New(spec *sweep.Spec, units []sweep.Unit, opts Options) (*Objects, error) {
 						Env: []corev1.EnvVar{
 							{Name: "JOB_NAME", ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{FieldPath: "metadata.labels['batch.kubernetes.io/job-name']"}}},
 							{Name: "POD_NAMESPACE", ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{FieldPath: "metadata.namespace"}}},
+							// The shard keeps the Go heap under nine tenths of
+							// the container's memory limit (EnvMemoryLimit).
+							{Name: EnvMemoryLimit, ValueFrom: &corev1.EnvVarSource{ResourceFieldRef: &corev1.ResourceFieldSelector{ContainerName: ContainerName, Resource: "limits.memory"}}},
 						},
 						Resources:    corev1.ResourceRequirements{Requests: res, Limits: res},
 						VolumeMounts: []corev1.VolumeMount{{Name: "spec", MountPath: SpecDir, ReadOnly: true}},
@@ -244,6 +247,10 @@ func New(spec *sweep.Spec, units []sweep.Unit, opts Options) (*Objects, error) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// EnvMemoryLimit is the environment variable in which a shard's pod gets
+// its container's memory limit, in bytes (from the downward API).
+const EnvMemoryLimit = "SCHEDKIT_MEMORY_LIMIT"
 
 // SpecConfigMapName is the name of a Job's spec ConfigMap.
 func SpecConfigMapName(job string) string { return job + "-spec" }

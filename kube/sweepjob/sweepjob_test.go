@@ -123,9 +123,15 @@ func TestNew(t *testing.T) {
 	}
 	env := map[string]string{}
 	for _, e := range c.Env {
-		env[e.Name] = e.ValueFrom.FieldRef.FieldPath
+		switch v := e.ValueFrom; {
+		case v.FieldRef != nil:
+			env[e.Name] = v.FieldRef.FieldPath
+		case v.ResourceFieldRef != nil:
+			env[e.Name] = v.ResourceFieldRef.ContainerName + ":" + v.ResourceFieldRef.Resource
+		}
 	}
-	if env["JOB_NAME"] != "metadata.labels['batch.kubernetes.io/job-name']" || env["POD_NAMESPACE"] != "metadata.namespace" {
+	if env["JOB_NAME"] != "metadata.labels['batch.kubernetes.io/job-name']" || env["POD_NAMESPACE"] != "metadata.namespace" ||
+		env[EnvMemoryLimit] != ContainerName+":limits.memory" || len(env) != 3 {
 		t.Errorf("env %v", env)
 	}
 	vol := pod.Volumes[0].ConfigMap

@@ -23,6 +23,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
@@ -52,7 +53,32 @@ commands:
 "schedkit-sweep COMMAND -h" lists a command's flags.
 `
 
+// gcPercent is the collector's target the program runs with unless GOGC
+// sets one (sweep.GCPercent).
+const gcPercent = sweep.GCPercent
+
+// memoryLimit returns the soft memory limit a shard's pod gets from its
+// container's limit (sweepjob.EnvMemoryLimit, in bytes): nine tenths of
+// it, leaving the rest to what the Go runtime does not count. false when
+// GOMEMLIMIT sets one or the container has no limit.
+func memoryLimit(getenv func(string) string) (int64, bool) {
+	if getenv("GOMEMLIMIT") != "" {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(getenv(sweepjob.EnvMemoryLimit), 10, 64)
+	if err != nil || n <= 0 {
+		return 0, false
+	}
+	return n - n/10, true
+}
+
 func main() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(gcPercent)
+	}
+	if limit, ok := memoryLimit(os.Getenv); ok {
+		debug.SetMemoryLimit(limit)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr, os.Getenv)
 	stop()

@@ -10,6 +10,8 @@ import (
 
 	batchv1 "k8s.io/api/batch/v1"
 	"sigs.k8s.io/yaml"
+
+	"github.com/schedkit/schedkit/kube/sweepjob"
 )
 
 func runCmd(env map[string]string, args ...string) (int, string, string) {
@@ -77,6 +79,29 @@ func TestCommandLine(t *testing.T) {
 		code, out, errs := runCmd(tc.env, tc.args...)
 		if code != tc.code || !strings.Contains(out+errs, tc.want) {
 			t.Errorf("%v: exit %d, %q %q; want exit %d and %q", tc.args, code, out, errs, tc.code, tc.want)
+		}
+	}
+}
+
+// TestMemoryLimit: a shard keeps nine tenths of its container's memory
+// limit as its soft limit, unless GOMEMLIMIT sets one or there is no
+// usable limit.
+func TestMemoryLimit(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		env      map[string]string
+		want     int64
+		wantSome bool
+	}{
+		{"container limit", map[string]string{sweepjob.EnvMemoryLimit: "2147483648"}, 2147483648 - 214748364, true},
+		{"GOMEMLIMIT wins", map[string]string{sweepjob.EnvMemoryLimit: "2147483648", "GOMEMLIMIT": "1GiB"}, 0, false},
+		{"no limit", map[string]string{}, 0, false},
+		{"zero", map[string]string{sweepjob.EnvMemoryLimit: "0"}, 0, false},
+		{"not bytes", map[string]string{sweepjob.EnvMemoryLimit: "2Gi"}, 0, false},
+	} {
+		got, ok := memoryLimit(func(k string) string { return tc.env[k] })
+		if got != tc.want || ok != tc.wantSome {
+			t.Errorf("%s: memoryLimit = %d, %v; want %d, %v", tc.name, got, ok, tc.want, tc.wantSome)
 		}
 	}
 }
