@@ -19,9 +19,8 @@ import (
 // procRun is a shard's run split over processes (run -procs): process j
 // of procs runs shard shard+shards·j of shards·procs, the units of this
 // shard whose position among them is j modulo procs, parallel at a time.
-// Two units in two processes run faster than in one on a machine whose
-// cores share cache and memory bandwidth, as each process's heap and
-// collector serve one unit (docs/performance.md#sweeps).
+// Two units in two processes run faster than in one, where they share a
+// heap, an allocator and a collector (docs/performance.md#sweeps).
 type procRun struct {
 	spec                           string
 	shard, shards, procs, parallel int
