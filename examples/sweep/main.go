@@ -222,7 +222,8 @@ func runShard(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 	}
 	var sum sweep.Summary
 	if *procs > 1 {
-		if _, err := sweep.Select(us, *shard, *shards); err != nil {
+		var mine []sweep.Unit
+		if mine, err = sweep.Select(us, *shard, *shards); err != nil {
 			return err
 		}
 		each := *parallel
@@ -230,7 +231,7 @@ func runShard(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 			each = runtime.GOMAXPROCS(0)
 		}
 		each = max(each / *procs, 1)
-		sum, err = runProcs(ctx, procRun{spec: *specPath, shard: *shard, shards: *shards, procs: *procs, parallel: each, limits: *limits}, out, stderr)
+		sum, err = runProcs(ctx, procRun{spec: *specPath, shard: *shard, shards: *shards, procs: *procs, parallel: each, limits: *limits}, mine, out, stderr)
 	} else {
 		sum, err = sweep.Run(ctx, us, sweep.RunOptions{Shard: *shard, Shards: *shards, Parallel: *parallel, Progress: stderr, Heartbeat: heartbeat}, out)
 	}

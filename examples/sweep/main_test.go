@@ -223,3 +223,18 @@ func TestProcs(t *testing.T) {
 		t.Errorf("failing units over two processes: exit %d: %s", code, errs)
 	}
 }
+
+// TestReadProcLines: a process's lines are handed over in order with
+// their unit index and failure; anything else on its stdout is an error.
+func TestReadProcLines(t *testing.T) {
+	var got []procLine
+	err := readProcLines(strings.NewReader(`{"unit":"a","index":4}`+"\n"+`{"unit":"b","index":7,"error":"boom"}`+"\n"), func(l procLine) { got = append(got, l) })
+	if err != nil || len(got) != 2 || got[0].index != 4 || got[0].failed || got[1].index != 7 || !got[1].failed {
+		t.Errorf("lines %+v, error %v", got, err)
+	}
+	got = nil
+	err = readProcLines(strings.NewReader(`{"unit":"a","index":1}`+"\nsweep: progress on stdout\n"), func(l procLine) { got = append(got, l) })
+	if err == nil || !strings.Contains(err.Error(), "not a result line") || len(got) != 1 {
+		t.Errorf("a stray line: lines %+v, error %v", got, err)
+	}
+}

@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"slices"
 	"strconv"
 	"sync"
 
@@ -53,65 +52,135 @@ type procLine struct {
 	line   []byte
 }
 
+// procLines are the lines a process has written and not yet been taken,
+// and whether it has ended (with err).
+type procLines struct {
+	mu    sync.Mutex
+	lines []procLine
+	ended bool
+	err   error
+	ready chan struct{} // a send after each change, dropped when one waits
+}
+
+func (q *procLines) put(l procLine) {
+	q.mu.Lock()
+	q.lines = append(q.lines, l)
+	q.mu.Unlock()
+	q.signal()
+}
+
+func (q *procLines) end(err error) {
+	q.mu.Lock()
+	q.ended, q.err = true, err
+	q.mu.Unlock()
+	q.signal()
+}
+
+func (q *procLines) signal() {
+	select {
+	case q.ready <- struct{}{}:
+	default:
+	}
+}
+
+// take waits for the process's next line; false when it has ended
+// without one.
+func (q *procLines) take() (procLine, bool) {
+	for {
+		q.mu.Lock()
+		if len(q.lines) > 0 {
+			l := q.lines[0]
+			q.lines = q.lines[1:]
+			q.mu.Unlock()
+			return l, true
+		}
+		ended := q.ended
+		q.mu.Unlock()
+		if ended {
+			return procLine{}, false
+		}
+		<-q.ready
+	}
+}
+
 // runProcs starts this program p.procs times, each process writing its
-// lines on its stdout and its progress on stderr, and writes all the
-// lines to out in unit order once every process has ended. A process
+// lines on its stdout and its progress on stderr, and writes the lines of
+// units (the shard's, in order) to out as soon as each one's turn comes:
+// the unit at position k is process k mod procs's next line. A process
 // that exits with exitFailedUnits has its failed units counted from its
-// lines; any other failure is an error naming the process.
-func runProcs(ctx context.Context, p procRun, out, stderr io.Writer) (sweep.Summary, error) {
+// lines; any other failure, or a line out of turn, is an error naming the
+// process.
+func runProcs(ctx context.Context, p procRun, units []sweep.Unit, out, stderr io.Writer) (sweep.Summary, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return sweep.Summary{}, fmt.Errorf("-procs: the program's own path: %w", err)
 	}
-	lines := make([][]procLine, p.procs)
-	errs := make([]error, p.procs)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	queues := make([]*procLines, p.procs)
 	var wg sync.WaitGroup
+	defer wg.Wait()
 	for j := range p.procs {
+		q := &procLines{ready: make(chan struct{}, 1)}
+		queues[j] = q
 		cmd := exec.CommandContext(ctx, exe, p.args(j)...)
 		cmd.Stderr = stderr
 		stdout, err := cmd.StdoutPipe()
-		if err != nil {
-			return sweep.Summary{}, err
+		if err == nil {
+			err = cmd.Start()
 		}
-		if err := cmd.Start(); err != nil {
-			wg.Wait()
+		if err != nil {
 			return sweep.Summary{}, fmt.Errorf("-procs: starting process %d: %w", j, err)
 		}
 		wg.Go(func() {
-			lines[j], errs[j] = readProcLines(stdout)
-			if err := cmd.Wait(); err != nil && errs[j] == nil {
+			err := readProcLines(stdout, q.put)
+			if werr := cmd.Wait(); werr != nil && err == nil {
 				var ee *exec.ExitError
-				if !errors.As(err, &ee) || ee.ExitCode() != exitFailedUnits {
-					errs[j] = err
+				if !errors.As(werr, &ee) || ee.ExitCode() != exitFailedUnits {
+					err = werr
 				}
 			}
-			if errs[j] != nil {
-				errs[j] = fmt.Errorf("-procs: process %d (%v): %w", j, p.args(j), errs[j])
-			}
+			q.end(err)
 		})
 	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return sweep.Summary{}, err
+	procErr := func(j int, err error) error {
+		return fmt.Errorf("-procs: process %d (%v): %w", j, p.args(j), err)
 	}
-	all := slices.Concat(lines...)
-	slices.SortFunc(all, func(a, b procLine) int { return a.index - b.index })
 	var sum sweep.Summary
-	for _, l := range all {
+	for k, u := range units {
+		j := k % p.procs
+		l, ok := queues[j].take()
+		if !ok {
+			q := queues[j]
+			if q.err != nil {
+				return sum, procErr(j, q.err)
+			}
+			return sum, procErr(j, fmt.Errorf("ended before unit %d's line", u.Index))
+		}
+		if l.index != u.Index {
+			return sum, procErr(j, fmt.Errorf("wrote unit %d's line where unit %d's was due", l.index, u.Index))
+		}
 		if _, err := out.Write(l.line); err != nil {
-			return sweep.Summary{}, err
+			return sum, err
 		}
 		sum.Units++
 		if l.failed {
 			sum.Failed++
 		}
 	}
+	for j, q := range queues {
+		if _, more := q.take(); more {
+			return sum, procErr(j, errors.New("wrote more lines than its units"))
+		}
+		if q.err != nil {
+			return sum, procErr(j, q.err)
+		}
+	}
 	return sum, nil
 }
 
-// readProcLines reads a process's result lines.
-func readProcLines(r io.Reader) ([]procLine, error) {
-	var out []procLine
+// readProcLines reads a process's result lines, handing each to put.
+func readProcLines(r io.Reader, put func(procLine)) error {
 	br := bufio.NewReader(r)
 	for {
 		line, err := br.ReadBytes('\n')
@@ -121,15 +190,16 @@ func readProcLines(r io.Reader) ([]procLine, error) {
 				Error string `json:"error"`
 			}
 			if jerr := json.Unmarshal(line, &head); jerr != nil || head.Index == nil {
-				return out, fmt.Errorf("not a result line: %.80q", line)
+				_, _ = io.Copy(io.Discard, br) // let the process finish writing
+				return fmt.Errorf("not a result line: %.80q", line)
 			}
-			out = append(out, procLine{index: *head.Index, failed: head.Error != "", line: line})
+			put(procLine{index: *head.Index, failed: head.Error != "", line: line})
 		}
 		if err == io.EOF {
-			return out, nil
+			return nil
 		}
 		if err != nil {
-			return out, err
+			return err
 		}
 	}
 }
