@@ -115,11 +115,13 @@ func runProcs(ctx context.Context, p procRun, units []sweep.Unit, out, stderr io
 	if err != nil {
 		return sweep.Summary{}, fmt.Errorf("-procs: the program's own path: %w", err)
 	}
+	// On an early return the processes are stopped (cancel), then waited
+	// for (wg.Wait, deferred first so that it runs last).
+	var wg sync.WaitGroup
+	defer wg.Wait()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	queues := make([]*procLines, p.procs)
-	var wg sync.WaitGroup
-	defer wg.Wait()
 	for j := range p.procs {
 		q := &procLines{ready: make(chan struct{}, 1)}
 		queues[j] = q
