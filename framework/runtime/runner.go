@@ -342,6 +342,11 @@ func (f *Framework) filterNodes(ctx context.Context, state *framework.CycleState
 	}
 	bs.dirty = false
 	sc.written = end // positions past end were never filtered
+	if end < n && want >= n {
+		// A stop (a failed filter, a cancelled cycle) in a loop of
+		// fixed chunks may leave chunks above end filtered.
+		sc.written = n
+	}
 	rejected, candIdx := r.rejected(), r.candIdx
 
 	res.order = candidates
@@ -1016,6 +1021,9 @@ type scoreRun struct {
 
 	firstErr positionedError
 	failed   atomic.Bool
+	// failedAt is one more than the lowest node position of a failure
+	// (0: none).
+	failedAt atomic.Int64
 }
 
 // boundsUnknown marks a chunk whose bounds its plugin did not report.
@@ -1073,6 +1081,8 @@ func (r *scoreRun) reportedBounds(p int) (lo, hi int64, ok bool) {
 func (r *scoreRun) fail(p, j int, s *framework.Status) {
 	r.firstErr.record(j, fmt.Errorf("running Score plugins: plugin %q failed on node %q with: %w", r.active[p].Name(), r.nodes[j].Name(), s.ErrOrCode()))
 	r.failed.Store(true)
+	for at := r.failedAt.Load(); (at == 0 || int64(j) < at-1) && !r.failedAt.CompareAndSwap(at, int64(j)+1); at = r.failedAt.Load() {
+	}
 }
 
 // scoreEach scores nodes [lo, hi) with plugin p node by node, stopping at
@@ -1141,9 +1151,9 @@ func (r *scoreRun) scoreAdderRows(nf int) bool {
 func (r *scoreRun) Chunk(_, lo, hi int) bool { return r.chunk(lo, hi) }
 
 // chunk scores nodes [lo, hi) plugin by plugin (each plugin's state stays
-// hot) and reports whether any chunk failed. The error kept is the one of
-// the lowest node position, and at that node of the first plugin in
-// order, as a node-by-node loop gives.
+// hot) and reports whether a plugin failed on a node below hi. The error
+// kept is the one of the lowest node position, and at that node of the
+// first plugin in order, as a node-by-node loop gives.
 func (r *scoreRun) chunk(lo, hi int) bool {
 	nf := r.nf
 	for p := range r.calls {
@@ -1191,7 +1201,8 @@ func (r *scoreRun) chunk(lo, hi int) bool {
 			}
 		}
 	}
-	return r.failed.Load()
+	at := r.failedAt.Load()
+	return at != 0 && at <= int64(hi)
 }
 
 func (f *Framework) getBatchScratch() *batchScratch { return f.batch.get() }

@@ -77,8 +77,8 @@ func (r *filterRun) rejected() int64 {
 }
 
 // Chunk filters positions [lo, hi) on worker w and reports whether the
-// loop should stop: enough feasible nodes found, a filter failed or the
-// cycle was cancelled.
+// loop should stop: enough feasible nodes found, a filter failed at a
+// position below hi or the cycle was cancelled.
 func (r *filterRun) Chunk(w, lo, hi int) bool {
 	if r.done != nil {
 		select {
@@ -99,7 +99,7 @@ func (r *filterRun) Chunk(w, lo, hi int) bool {
 	if r.stopping && r.found.Add(int64(feasible)) >= r.stop {
 		return true
 	}
-	return r.rec.failed.Load()
+	return r.rec.failedBelow(hi)
 }
 
 // sizedFilterRun is a loop that stops early: its chunks are sized to the

@@ -114,7 +114,7 @@ func (r *filterRecorder) addRest(rl []fastpath.NodeRejection, pi int16, deferred
 	for _, x := range rl {
 		st, p := x.Status, int(x.Node)
 		if (st != nil || !deferred) && !x.Rejects() {
-			st = r.failure(st, pi)
+			st = r.failure(st, pi, p)
 		}
 		statuses[p], plugins[p] = st, pi
 		bits[p>>6] |= 1 << (p & 63)

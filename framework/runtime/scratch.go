@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	"math"
 	"sync"
 	"sync/atomic"
 
@@ -25,8 +26,8 @@ type scratch struct {
 // filterRecorder records, by evaluation position, the status by which a
 // filter rejected the node there and that filter's index; rejected has
 // the bit of every such position set (splitEvaluated reads it a word at a
-// time). A status that is not a rejection becomes a named Error and sets
-// failed.
+// time). A status that is not a rejection becomes a named Error, sets
+// failed and lowers failedAt to its position.
 type filterRecorder struct {
 	statuses []*framework.Status
 	plugins  []int16
@@ -35,26 +36,35 @@ type filterRecorder struct {
 	rejected []uint64
 	filters  []framework.FilterPlugin
 	failed   atomic.Bool
+	// failedAt is the lowest position of a failure (math.MaxInt64: none).
+	failedAt atomic.Int64
 }
 
 // add1 records st, the failure by filter pi of the node at position p.
 func (r *filterRecorder) add1(p int, st *framework.Status, pi int16) {
 	if !st.IsRejected() {
-		st = r.failure(st, pi)
+		st = r.failure(st, pi, p)
 	}
 	r.statuses[p], r.plugins[p] = st, pi
 	r.rejected[p>>6] |= 1 << (p & 63)
 }
 
 // failure is the status add records for st, not a rejection, by filter
-// pi: a named Error, which stops the cycle.
-func (r *filterRecorder) failure(st *framework.Status, pi int16) *framework.Status {
+// pi at position p: a named Error, which stops the cycle.
+func (r *filterRecorder) failure(st *framework.Status, pi int16, p int) *framework.Status {
 	if st.Code() != framework.Error || st.Plugin() == "" {
 		name := r.filters[pi].Name()
 		st = framework.AsStatus(fmt.Errorf("running %q filter plugin: %w", name, st.ErrOrCode())).WithPlugin(name)
 	}
 	r.failed.Store(true)
+	for at := r.failedAt.Load(); int64(p) < at && !r.failedAt.CompareAndSwap(at, int64(p)); at = r.failedAt.Load() {
+	}
 	return st
+}
+
+// failedBelow reports whether a filter failed at a position below hi.
+func (r *filterRecorder) failedBelow(hi int) bool {
+	return r.failedAt.Load() < int64(hi)
 }
 
 func (f *Framework) getScratch() *scratch { return f.scratch.get() }
@@ -103,6 +113,7 @@ func (s *scratch) filterBuffers(n int, filters []framework.FilterPlugin) *filter
 	r.statuses, r.plugins, r.rejected = r.statuses[:n], r.plugins[:n], r.rejected[:nw]
 	r.filters = filters
 	r.failed.Store(false)
+	r.failedAt.Store(math.MaxInt64)
 	s.written = n
 	return r
 }

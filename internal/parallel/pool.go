@@ -1,6 +1,7 @@
 package parallel
 
 import (
+	"math"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -77,11 +78,19 @@ type Pool struct {
 	_   cacheLine
 	ctl atomic.Uint64
 	_   cacheLine
-	// next is the first item not yet claimed.
+	// next is the first item not yet claimed (a loop with a Sizer).
 	next atomic.Int64
 	_    cacheLine
+	// stop ends the loop: a chunk of a loop with a Sizer asked to stop,
+	// or a helper's chunk panicked.
 	stop atomic.Bool
 	_    cacheLine
+	// stopChunk is the lowest chunk of a loop without a Sizer that asked
+	// to stop (math.MaxInt64: none); ranges are that loop's chunks by
+	// worker.
+	stopChunk atomic.Int64
+	_         cacheLine
+	ranges    []chunkRange
 
 	// The loop in progress, written by the caller before it opens the
 	// loop (ctl) and read by the helpers that join it.
@@ -107,6 +116,14 @@ type Pool struct {
 	helpers   []*helper
 	wg        sync.WaitGroup
 	closeOnce sync.Once
+}
+
+// chunkRange is the chunks [next, end) of a loop without a Sizer that one
+// worker takes first, on a cache line of its own.
+type chunkRange struct {
+	next atomic.Int64
+	end  int64
+	_    [48]byte
 }
 
 // helper is one helper goroutine's wake-up handshake.
@@ -169,12 +186,25 @@ func (p *Pool) Chunk(n, least int) int {
 }
 
 // Ordered runs body over consecutive chunks [lo, hi) of [0, n) of chunk
-// items (or of the lengths a Sizer body asks for), claimed in increasing
-// order by up to Width(n, chunk) workers. Once a chunk returns true no
-// further chunk is claimed, but chunks already claimed finish. It returns
-// the end of the processed prefix: every item below it was processed, none
-// at or above it. A panic in a chunk is raised again on the caller's
-// goroutine once every worker has left the loop.
+// items (or of the lengths a Sizer body asks for) on up to Width(n, chunk)
+// workers, and returns an end below which every item was processed.
+//
+// A Sizer body's chunks are claimed in increasing order. Once one returns
+// true no further chunk is claimed, but chunks already claimed finish;
+// the end is that of the processed prefix, and no item at or above it was
+// processed.
+//
+// Without a Sizer, each worker of the loop's width owns a contiguous
+// range of the chunks, the same from loop to loop for the same n, chunk
+// and width, so that a worker finds the items it handled in the last loop
+// in its own core's cache; it runs its range in increasing order, then
+// takes chunks from the ranges of workers still busy. Once a chunk
+// returns true no chunk above it is started, and every chunk below it
+// still runs: the end is that of the lowest chunk that returned true (n
+// when none did), and chunks above it that had started finish.
+//
+// A panic in a chunk is raised again on the caller's goroutine once every
+// worker has left the loop.
 func (p *Pool) Ordered(n, chunk int, body Body) int {
 	if n <= 0 {
 		return 0
@@ -201,7 +231,13 @@ func (p *Pool) Ordered(n, chunk int, body Body) int {
 		p.panicMu.Unlock()
 		panic(v)
 	}
-	return min(int(p.next.Load()), n)
+	if sizer != nil {
+		return min(int(p.next.Load()), n)
+	}
+	if s := p.stopChunk.Load(); s != math.MaxInt64 {
+		return min(int(s+1)*chunk, n)
+	}
+	return n
 }
 
 // run opens the loop to k−1 helpers, runs the caller's share and joins
@@ -212,6 +248,17 @@ func (p *Pool) run(n, chunk, k int, body Body, sizer Sizer) {
 	p.hasPanic.Store(false)
 	p.next.Store(0)
 	p.stop.Store(false)
+	if sizer == nil {
+		p.stopChunk.Store(math.MaxInt64)
+		if len(p.ranges) < k {
+			p.ranges = make([]chunkRange, p.size)
+		}
+		chunks := int64((n + chunk - 1) / chunk)
+		for w := range k {
+			p.ranges[w].next.Store(chunks * int64(w) / int64(k))
+			p.ranges[w].end = chunks * int64(w+1) / int64(k)
+		}
+	}
 	p.epoch++
 	p.ctl.Store(p.epoch<<epochShift | openBit)
 	for _, h := range p.helpers[:k-1] {
@@ -245,30 +292,46 @@ func inline(n, chunk int, body Body, sizer Sizer) int {
 // work claims and runs chunks as worker w until none is left or the loop
 // stops.
 func (p *Pool) work(w int) {
-	n, chunk, body, sizer := p.n, p.chunk, p.body, p.sizer
+	if p.sizer == nil {
+		p.workRanges(w)
+		return
+	}
+	n, body, sizer := p.n, p.body, p.sizer
 	for !p.stop.Load() {
-		var lo, hi int
-		if sizer != nil {
-			lo = int(p.next.Load())
-			if lo >= n {
-				return
-			}
-			c := max(sizer.ChunkSize(lo), 1)
-			c = (c + Align - 1) / Align * Align
-			hi = min(lo+c, n)
-			if !p.next.CompareAndSwap(int64(lo), int64(hi)) {
-				continue
-			}
-		} else {
-			hi = int(p.next.Add(int64(chunk)))
-			lo = hi - chunk
-			if lo >= n {
-				return
-			}
-			hi = min(hi, n)
+		lo := int(p.next.Load())
+		if lo >= n {
+			return
+		}
+		c := max(sizer.ChunkSize(lo), 1)
+		c = (c + Align - 1) / Align * Align
+		hi := min(lo+c, n)
+		if !p.next.CompareAndSwap(int64(lo), int64(hi)) {
+			continue
 		}
 		if body.Chunk(w, lo, hi) {
 			p.stop.Store(true)
+		}
+	}
+}
+
+// workRanges is work for a loop without a Sizer: worker w runs the chunks
+// of its own range, then those left in the others' ranges, in the order
+// of the workers after it; it skips the rest of a range once a chunk
+// below has asked to stop.
+func (p *Pool) workRanges(w int) {
+	n, chunk, body, k := p.n, p.chunk, p.body, p.width
+	for j := range k {
+		r := &p.ranges[(w+j)%k]
+		for !p.stop.Load() {
+			c := r.next.Add(1) - 1
+			if c >= r.end || c > p.stopChunk.Load() {
+				break
+			}
+			lo := int(c) * chunk
+			if body.Chunk(w, lo, min(lo+chunk, n)) {
+				for s := p.stopChunk.Load(); c < s && !p.stopChunk.CompareAndSwap(s, c); s = p.stopChunk.Load() {
+				}
+			}
 		}
 	}
 }

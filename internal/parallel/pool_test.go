@@ -21,10 +21,12 @@ func (b sizedBody) ChunkSize(lo int) int { return b.size(lo) }
 
 // TestPropPoolOrderedPrefix: on a pool of any size, loop after loop (with
 // fixed chunks or chunks sized as claimed), every index below the returned
-// end is processed exactly once and none at or above it, every worker
-// number is below the loop's width, a stop returns a complete prefix that
-// contains the chunk that asked to stop, and no stop processes every
-// index.
+// end is processed exactly once, every worker number is below the loop's
+// width, a stop returns a complete prefix that contains the chunk that
+// asked to stop, and no stop processes every index. Chunks sized as
+// claimed process nothing at or above the end; fixed chunks end exactly
+// at the end of the chunk that asked to stop, and process any chunk above
+// it whole or not at all.
 func TestPropPoolOrderedPrefix(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		size := rapid.IntRange(1, 8).Draw(t, "size")
@@ -56,9 +58,66 @@ func TestPropPoolOrderedPrefix(t *testing.T) {
 			if w := badWorker.Load(); w >= 0 {
 				t.Fatalf("worker %d outside the width %d", w, width)
 			}
-			checkPrefix(t, seen, end, stopAt)
+			if sized {
+				checkPrefix(t, seen, end, stopAt)
+			} else {
+				checkRanges(t, seen, end, stopAt, chunk)
+			}
 		}
 	})
+}
+
+// checkRanges checks the outcome of a loop of fixed chunks without a
+// Sizer that asked to stop in the chunk holding stopAt (none when stopAt
+// is outside [0, n)): end is n, or the end of that chunk; every index
+// below end was processed once; each chunk above it was processed once
+// whole, or not at all.
+func checkRanges(t *rapid.T, seen []atomic.Int32, end, stopAt, chunk int) {
+	n := len(seen)
+	want := n
+	if stopAt >= 0 && stopAt < n {
+		want = min((stopAt/chunk+1)*chunk, n)
+	}
+	if end != want {
+		t.Fatalf("stop at %d, chunk %d, n %d: end %d, want %d", stopAt, chunk, n, end, want)
+	}
+	for i := range n {
+		c := seen[i].Load()
+		if i < end && c != 1 || c > 1 {
+			t.Fatalf("index %d processed %d times with end %d", i, c, end)
+		}
+		if first := i - i%chunk; c != seen[first].Load() {
+			t.Fatalf("index %d processed %d times, the first of its chunk (%d) %d times", i, c, first, seen[first].Load())
+		}
+	}
+}
+
+// TestPoolRangesStopRunsLowerChunks: in a loop without a Sizer, a chunk
+// that asks to stop while the caller is still in its own range, below it,
+// leaves that range to run to its end: every index below the stopping
+// chunk is processed, whichever worker stopped.
+func TestPoolRangesStopRunsLowerChunks(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("needs GOMAXPROCS ≥ 2 for a helper")
+	}
+	p := NewPool(2)
+	defer p.Close()
+	const chunk, chunks = 64, 40
+	for range 20 {
+		var items, helped atomic.Int64
+		end := p.Ordered(chunk*chunks, chunk, Func(func(w, lo, hi int) bool {
+			items.Add(int64(hi - lo))
+			if w != 0 {
+				helped.Store(1)
+				return lo/chunk == chunks-1 // the last chunk, in the helper's range
+			}
+			time.Sleep(20 * time.Microsecond) // the caller lags behind
+			return false
+		}))
+		if end != chunk*chunks || items.Load() != chunk*chunks {
+			t.Fatalf("stop in the last chunk (helper ran: %v): end %d, items %d, want %d", helped.Load() == 1, end, items.Load(), chunk*chunks)
+		}
+	}
 }
 
 // TestPoolChunksAligned: the chunks of a parallel loop sized by Chunk,
