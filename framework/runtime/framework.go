@@ -10,6 +10,7 @@ import (
 
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/fastpath"
 	"github.com/schedkit/schedkit/internal/parallel"
 )
 
@@ -53,6 +54,32 @@ func WithExtenders(e ...framework.Extender) Option {
 type scorePlugin struct {
 	framework.ScorePlugin
 	weight int64
+	// The fast paths the plugin implements (nil where it does not),
+	// found when the framework is built rather than in every cycle.
+	batch   fastpath.BatchScorePlugin
+	bounded fastpath.BoundedBatchScorePlugin
+	adder   fastpath.AddingBatchScorePlugin
+	fusing  fastpath.FusingBatchScorePlugin
+}
+
+// newScorePlugin returns sp with weight w and its fast paths.
+func newScorePlugin(sp framework.ScorePlugin, w int64) scorePlugin {
+	e := scorePlugin{ScorePlugin: sp, weight: w}
+	e.batch, _ = sp.(fastpath.BatchScorePlugin)
+	e.bounded, _ = sp.(fastpath.BoundedBatchScorePlugin)
+	e.adder, _ = sp.(fastpath.AddingBatchScorePlugin)
+	e.fusing, _ = sp.(fastpath.FusingBatchScorePlugin)
+	return e
+}
+
+// filterFast is the fast paths a filter plugin implements (nil where it
+// does not), found when the framework is built rather than in every
+// cycle.
+type filterFast struct {
+	batch     fastpath.BatchFilterPlugin
+	rejecter  fastpath.RejectingFilterPlugin
+	trusted   bool
+	deferring fastpath.DeferringRejectingFilterPlugin
 }
 
 // Framework runs a profile's plugins for one pod at a time. It is built once
@@ -91,7 +118,8 @@ type Framework struct {
 	postBind    []framework.PostBindPlugin
 	placement   placementPlugins
 	filterIndex map[string]int
-	filterNames []string // filterNames[i] is filter[i].Name()
+	filterNames []string     // filterNames[i] is filter[i].Name()
+	filterFast  []filterFast // filterFast[i] is filter[i]'s
 	// preFilterNames[i] is preFilter[i].Name().
 	preFilterNames []string
 	// skipFilter and skipScore are the combinations of PreFilter and
@@ -247,14 +275,20 @@ func NewFramework(registry *framework.Registry, p framework.Profile, opts ...Opt
 		} else {
 			lo += w * framework.MaxNodeScore
 		}
-		f.score = append(f.score, scorePlugin{sp, w})
+		f.score = append(f.score, newScorePlugin(sp, w))
 	}
 	f.filterIndex = map[string]int{}
 	f.filterNames = make([]string, len(f.filter))
 	f.removal = make([]VictimRemovalFilter, len(f.filter))
+	f.filterFast = make([]filterFast, len(f.filter))
 	for i, pl := range f.filter {
 		f.filterIndex[pl.Name()] = i
 		f.filterNames[i] = pl.Name()
+		ff := &f.filterFast[i]
+		ff.batch, _ = pl.(fastpath.BatchFilterPlugin)
+		ff.rejecter, _ = pl.(fastpath.RejectingFilterPlugin)
+		_, ff.trusted = pl.(fastpath.TrustedRejectingFilterPlugin)
+		ff.deferring, _ = pl.(fastpath.DeferringRejectingFilterPlugin)
 		f.removal[i] = victimRemovalOf(pl)
 	}
 	f.preFilterNames = make([]string, len(f.preFilter))

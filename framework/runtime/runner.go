@@ -301,13 +301,11 @@ func (f *Framework) filterNodes(ctx context.Context, state *framework.CycleState
 	bs.deferring = grow(bs.deferring, len(active))
 	deferring := bs.deferring
 	defer clear(deferring)
-	for j := range active {
-		batch[j], _ = active[j].(fastpath.BatchFilterPlugin)
-		rejecters[j], _ = active[j].(fastpath.RejectingFilterPlugin)
-		_, trusted[j] = active[j].(fastpath.TrustedRejectingFilterPlugin)
-		deferring[j] = nil
+	for j, i := range idx {
+		ff := &f.filterFast[i]
+		batch[j], rejecters[j], trusted[j], deferring[j] = ff.batch, ff.rejecter, ff.trusted, nil
 		if lean {
-			deferring[j], _ = active[j].(fastpath.DeferringRejectingFilterPlugin)
+			deferring[j] = ff.deferring
 		}
 	}
 	sc := f.getScratch()
@@ -411,13 +409,12 @@ func (f *Framework) deferredStatuses(ctx context.Context, state *framework.Cycle
 		if statuses[p] != nil {
 			continue
 		}
-		var pl framework.Plugin = f.filter[plugins[p]]
 		k := (start + int(p)) % n
 		ix := int32(k)
 		if candIdx != nil {
 			ix = candIdx[k]
 		}
-		statuses[p] = pl.(fastpath.DeferringRejectingFilterPlugin).RejectionStatus(ctx, state, pod, candidates[k], ix)
+		statuses[p] = f.filterFast[plugins[p]].deferring.RejectionStatus(ctx, state, pod, candidates[k], ix)
 	}
 }
 
@@ -681,9 +678,7 @@ func (f *Framework) scoreFeasible(ctx context.Context, state *framework.CycleSta
 		if state.SkipScore(sp.Name()) {
 			continue
 		}
-		call := sp.ScorePlugin
-		b, _ := call.(fastpath.BatchScorePlugin)
-		active, calls, batches = append(active, sp), append(calls, call), append(batches, b)
+		active, calls, batches = append(active, sp), append(calls, sp.ScorePlugin), append(batches, sp.batch)
 	}
 	np := len(active)
 	res.ScorePlugins = grow(res.ScorePlugins, np)
@@ -704,11 +699,10 @@ func (f *Framework) scoreFeasible(ctx context.Context, state *framework.CycleSta
 	if opts.TotalsOnly {
 		bs.bounded, bs.adders = grow(bs.bounded, np), grow(bs.adders, np)
 		adding := false
-		for p, b := range batches {
-			bs.bounded[p], _ = b.(fastpath.BoundedBatchScorePlugin)
-			bs.adders[p] = nil
+		for p := range batches {
+			bs.bounded[p], bs.adders[p] = active[p].bounded, nil
 			if active[p].ScoreExtensions() == nil {
-				bs.adders[p], _ = b.(fastpath.AddingBatchScorePlugin)
+				bs.adders[p] = active[p].adder
 				adding = adding || bs.adders[p] != nil
 			}
 		}
@@ -1111,8 +1105,8 @@ func fuseAdders(adders []fastpath.AddingBatchScorePlugin, active []scorePlugin, 
 	clear(fused)
 	with, weights = with[:0], weights[:0]
 	for p, a := range adders {
-		fa, ok := a.(fastpath.FusingBatchScorePlugin)
-		if !ok || fused[p].with != 0 {
+		fa := active[p].fusing
+		if a == nil || fa == nil || fused[p].with != 0 {
 			continue
 		}
 		from := len(with)
@@ -1172,7 +1166,7 @@ func (r *scoreRun) chunk(lo, hi int) bool {
 			case g.with < 0:
 				continue // added by the adder it is fused with, or scored by scoreAdderRows
 			case g.with > 0:
-				fa := a[p].(fastpath.FusingBatchScorePlugin)
+				fa := r.active[p].fusing
 				others, ws := r.fusedWith[g.from:g.from+g.with], r.fusedWeights[g.from:g.from+g.with]
 				if fa.ScoreBatchAddWith(r.ctx, r.state, r.pod, r.nodes[lo:hi:hi], ix, out, r.active[p].weight, others, ws, r.totals[lo:hi:hi]) {
 					continue

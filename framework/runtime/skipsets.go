@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"math/bits"
+	"reflect"
 	"sync"
 	"sync/atomic"
 )
@@ -17,7 +18,15 @@ type skipSets struct {
 	names []string // the point's plugins in profile order
 	order []int    // indices into names, in name order
 	mu    sync.Mutex
-	memo  atomic.Pointer[map[uint64]skipSet] // copy-on-write
+	memo  atomic.Pointer[skipMemo] // copy-on-write
+}
+
+// skipMemo is the combinations made so far, by mask and by their set
+// map's address (the set a cycle's state holds is one of these maps, so
+// finding its names takes no lookup by name).
+type skipMemo struct {
+	byMask map[uint64]skipSet
+	bySet  map[uintptr]skipSet
 }
 
 // skipSet is one combination of skipping plugins.
@@ -57,7 +66,7 @@ func (k *skipSets) of(mask uint64) skipSet {
 	}
 	memo := k.memo.Load()
 	if memo != nil {
-		if s, ok := (*memo)[mask]; ok {
+		if s, ok := memo.byMask[mask]; ok {
 			return s
 		}
 	}
@@ -72,30 +81,41 @@ func (k *skipSets) of(mask uint64) skipSet {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	cur := k.memo.Load()
-	if cur != nil && len(*cur) >= maxSkipMemo {
+	if cur == nil {
+		cur = &skipMemo{}
+	}
+	if len(cur.byMask) >= maxSkipMemo {
 		return s
 	}
-	next := make(map[uint64]skipSet, 1+len(k.memoOf(cur)))
-	for m, v := range k.memoOf(cur) {
-		next[m] = v
+	if old, ok := cur.byMask[mask]; ok {
+		return old // made by another cycle meanwhile
 	}
-	next[mask] = s
-	k.memo.Store(&next)
+	next := &skipMemo{byMask: make(map[uint64]skipSet, 1+len(cur.byMask)), bySet: make(map[uintptr]skipSet, 1+len(cur.bySet))}
+	for m, v := range cur.byMask {
+		next.byMask[m] = v
+	}
+	for p, v := range cur.bySet {
+		next.bySet[p] = v
+	}
+	next.byMask[mask], next.bySet[setAddr(s.set)] = s, s
+	k.memo.Store(next)
 	return s
 }
 
-func (k *skipSets) memoOf(p *map[uint64]skipSet) map[uint64]skipSet {
-	if p == nil {
-		return nil
-	}
-	return *p
-}
+// setAddr returns the address of set's map, which identifies it while
+// the memo keeps it.
+func setAddr(set map[string]bool) uintptr { return reflect.ValueOf(set).Pointer() }
 
 // sortedOf returns the names set holds in sorted order (nil for none),
 // read-only.
 func (k *skipSets) sortedOf(set map[string]bool) []string {
 	if len(set) == 0 {
 		return nil
+	}
+	if memo := k.memo.Load(); memo != nil {
+		if s, ok := memo.bySet[setAddr(set)]; ok {
+			return s.sorted
+		}
 	}
 	if k.masked() {
 		var mask uint64

@@ -10,9 +10,9 @@ import (
 )
 
 // TestPropSkipSets: the set and sorted names of a mask are the plugins
-// whose bits it sets, the same objects for the same mask, and sortedOf
-// gives the sorted names of any set, including names of no plugin of the
-// point.
+// whose bits it sets, the same objects for the same mask, sortedOf gives
+// the sorted names of any set, including names of no plugin of the point,
+// and for a set of the memo its own names.
 func TestPropSkipSets(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(0, 70).Draw(t, "plugins")
@@ -40,6 +40,9 @@ func TestPropSkipSets(t *testing.T) {
 		if len(want) == 0 {
 			want = nil
 		}
+		if k.masked() && rapid.Bool().Draw(t, "memoFirst") {
+			k.of(mask) // the memo then holds a set equal to set, at another address
+		}
 		if got := k.sortedOf(set); !slices.Equal(got, want) {
 			t.Fatalf("sortedOf(%v) = %v, want %v", set, got, want)
 		}
@@ -52,6 +55,9 @@ func TestPropSkipSets(t *testing.T) {
 		}
 		if mask != 0 && (len(s1.sorted) > 0 && &s1.sorted[0] != &s2.sorted[0]) {
 			t.Fatalf("of(%b) made twice", mask)
+		}
+		if got := k.sortedOf(s1.set); mask != 0 && &got[0] != &s1.sorted[0] {
+			t.Fatalf("sortedOf(of(%b).set) made its names again", mask)
 		}
 	})
 }
@@ -82,7 +88,7 @@ func TestSkipSetsMemoBounded(t *testing.T) {
 			t.Fatalf("of(%08b) = %v, want %v", mask, s.sorted, want)
 		}
 	}
-	if got := len(*k.memo.Load()); got != maxSkipMemo {
+	if got := len(k.memo.Load().byMask); got != maxSkipMemo {
 		t.Errorf("memo holds %d combinations, want %d", got, maxSkipMemo)
 	}
 }
