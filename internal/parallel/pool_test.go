@@ -309,3 +309,28 @@ func BenchmarkGoroutinesForkJoin(b *testing.B) {
 		})
 	}
 }
+
+// TestRoundTrip: the handoff takes some time with two Ps, and none is
+// measured with one.
+func TestRoundTrip(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	if d := RoundTrip(100); d != 0 {
+		t.Errorf("GOMAXPROCS 1: RoundTrip = %v, want 0", d)
+	}
+	runtime.GOMAXPROCS(2)
+	if d := RoundTrip(50); d <= 0 {
+		t.Errorf("GOMAXPROCS 2: RoundTrip = %v, want above 0", d)
+	}
+}
+
+// BenchmarkCacheLineRoundTrip reports the machine's handoff between two
+// cores (RoundTrip): ns per round trip, to read beside the fork-join
+// costs and the 2-worker ratios measured on the same machine.
+func BenchmarkCacheLineRoundTrip(b *testing.B) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(max(2, runtime.GOMAXPROCS(0))))
+	var d time.Duration
+	for b.Loop() {
+		d = RoundTrip(20000)
+	}
+	b.ReportMetric(float64(d.Nanoseconds()), "ns/roundtrip")
+}

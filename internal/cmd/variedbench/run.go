@@ -20,6 +20,7 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	fwruntime "github.com/schedkit/schedkit/framework/runtime"
+	"github.com/schedkit/schedkit/internal/parallel"
 	"github.com/schedkit/schedkit/internal/procstat"
 	"github.com/schedkit/schedkit/scheduling"
 )
@@ -83,6 +84,10 @@ type result struct {
 	// Mallocs and AllocBytes are the heap allocations of the timed loop.
 	Mallocs    uint64 `json:"mallocs"`
 	AllocBytes uint64 `json:"alloc_bytes"`
+	// HandoffNanos is the machine's handoff between two cores just
+	// before the timed loop (parallel.RoundTrip), when the row runs on
+	// more than one worker: the 2-worker ratios follow it.
+	HandoffNanos int64 `json:"handoff_ns,omitempty"`
 }
 
 // podRecord is one pod's outcome, for the pod-by-pod comparison of the
@@ -219,6 +224,9 @@ func measure(o runOptions) (result, []podRecord, error) {
 	// before the timed loop, and before its profile starts.
 	runtime.GC()
 	var m0, m1 runtime.MemStats
+	if o.workers > 1 {
+		res.HandoffNanos = parallel.RoundTrip(20000).Nanoseconds()
+	}
 	runtime.ReadMemStats(&m0)
 	if o.cpuprofile != "" {
 		if o.profileHz < 1 {
