@@ -33,6 +33,14 @@ type Sizer interface {
 	ChunkSize(lo int) int
 }
 
+// InOrder is implemented by a Body whose fixed chunks are claimed in
+// increasing order by whichever worker is free, as a Sizer's are, rather
+// than from ranges the workers own: a loop over a few tasks of unlike
+// cost, where a range could leave one worker all the dear ones.
+type InOrder interface {
+	InOrder()
+}
+
 // Func adapts a function to Body.
 type Func func(w, lo, hi int) bool
 
@@ -85,12 +93,13 @@ type Pool struct {
 	// or a helper's chunk panicked.
 	stop atomic.Bool
 	_    cacheLine
-	// stopChunk is the lowest chunk of a loop without a Sizer that asked
-	// to stop (math.MaxInt64: none); ranges are that loop's chunks by
+	// stopChunk is the lowest chunk of a loop of ranges that asked to
+	// stop (math.MaxInt64: none); ranges are that loop's chunks by
 	// worker.
 	stopChunk atomic.Int64
 	_         cacheLine
 	ranges    []chunkRange
+	inOrder   bool // the loop claims its chunks in order
 
 	// The loop in progress, written by the caller before it opens the
 	// loop (ctl) and read by the helpers that join it.
@@ -189,12 +198,12 @@ func (p *Pool) Chunk(n, least int) int {
 // items (or of the lengths a Sizer body asks for) on up to Width(n, chunk)
 // workers, and returns an end below which every item was processed.
 //
-// A Sizer body's chunks are claimed in increasing order. Once one returns
-// true no further chunk is claimed, but chunks already claimed finish;
-// the end is that of the processed prefix, and no item at or above it was
-// processed.
+// A Sizer or InOrder body's chunks are claimed in increasing order. Once
+// one returns true no further chunk is claimed, but chunks already claimed
+// finish; the end is that of the processed prefix, and no item at or
+// above it was processed.
 //
-// Without a Sizer, each worker of the loop's width owns a contiguous
+// Otherwise each worker of the loop's width owns a contiguous
 // range of the chunks, the same from loop to loop for the same n, chunk
 // and width, so that a worker finds the items it handled in the last loop
 // in its own core's cache; it runs its range in increasing order, then
@@ -231,7 +240,7 @@ func (p *Pool) Ordered(n, chunk int, body Body) int {
 		p.panicMu.Unlock()
 		panic(v)
 	}
-	if sizer != nil {
+	if sizer != nil || p.inOrder {
 		return min(int(p.next.Load()), n)
 	}
 	if s := p.stopChunk.Load(); s != math.MaxInt64 {
@@ -248,7 +257,8 @@ func (p *Pool) run(n, chunk, k int, body Body, sizer Sizer) {
 	p.hasPanic.Store(false)
 	p.next.Store(0)
 	p.stop.Store(false)
-	if sizer == nil {
+	_, p.inOrder = body.(InOrder)
+	if sizer == nil && !p.inOrder {
 		p.stopChunk.Store(math.MaxInt64)
 		if len(p.ranges) < k {
 			p.ranges = make([]chunkRange, p.size)
@@ -292,21 +302,31 @@ func inline(n, chunk int, body Body, sizer Sizer) int {
 // work claims and runs chunks as worker w until none is left or the loop
 // stops.
 func (p *Pool) work(w int) {
-	if p.sizer == nil {
+	if p.sizer == nil && !p.inOrder {
 		p.workRanges(w)
 		return
 	}
-	n, body, sizer := p.n, p.body, p.sizer
+	n, chunk, body, sizer := p.n, p.chunk, p.body, p.sizer
 	for !p.stop.Load() {
-		lo := int(p.next.Load())
-		if lo >= n {
-			return
-		}
-		c := max(sizer.ChunkSize(lo), 1)
-		c = (c + Align - 1) / Align * Align
-		hi := min(lo+c, n)
-		if !p.next.CompareAndSwap(int64(lo), int64(hi)) {
-			continue
+		var lo, hi int
+		if sizer != nil {
+			lo = int(p.next.Load())
+			if lo >= n {
+				return
+			}
+			c := max(sizer.ChunkSize(lo), 1)
+			c = (c + Align - 1) / Align * Align
+			hi = min(lo+c, n)
+			if !p.next.CompareAndSwap(int64(lo), int64(hi)) {
+				continue
+			}
+		} else {
+			hi = int(p.next.Add(int64(chunk)))
+			lo = hi - chunk
+			if lo >= n {
+				return
+			}
+			hi = min(hi, n)
 		}
 		if body.Chunk(w, lo, hi) {
 			p.stop.Store(true)

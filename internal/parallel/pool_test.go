@@ -19,14 +19,19 @@ type sizedBody struct {
 
 func (b sizedBody) ChunkSize(lo int) int { return b.size(lo) }
 
+// inOrderBody is a Body of fixed chunks claimed in order.
+type inOrderBody struct{ Func }
+
+func (inOrderBody) InOrder() {}
+
 // TestPropPoolOrderedPrefix: on a pool of any size, loop after loop (with
 // fixed chunks or chunks sized as claimed), every index below the returned
 // end is processed exactly once, every worker number is below the loop's
 // width, a stop returns a complete prefix that contains the chunk that
-// asked to stop, and no stop processes every index. Chunks sized as
-// claimed process nothing at or above the end; fixed chunks end exactly
-// at the end of the chunk that asked to stop, and process any chunk above
-// it whole or not at all.
+// asked to stop, and no stop processes every index. Chunks claimed in
+// order (sized as claimed, or InOrder) process nothing at or above the
+// end; chunks of ranges end exactly at the end of the chunk that asked to
+// stop, and process any chunk above it whole or not at all.
 func TestPropPoolOrderedPrefix(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		size := rapid.IntRange(1, 8).Draw(t, "size")
@@ -36,7 +41,7 @@ func TestPropPoolOrderedPrefix(t *testing.T) {
 			n := rapid.IntRange(0, 2000).Draw(t, "n")
 			chunk := rapid.IntRange(1, 300).Draw(t, "chunk")
 			stopAt := rapid.IntRange(-1, n).Draw(t, "stopAt")
-			sized := rapid.Bool().Draw(t, "sized")
+			claim := rapid.SampledFrom([]string{"ranges", "sized", "inOrder"}).Draw(t, "claim")
 			width := p.Width(n, chunk)
 			seen := make([]atomic.Int32, n)
 			var badWorker atomic.Int64
@@ -51,17 +56,20 @@ func TestPropPoolOrderedPrefix(t *testing.T) {
 				return stopAt >= lo && stopAt < hi
 			})
 			var body Body = fn
-			if sized {
+			switch claim {
+			case "sized":
 				body = sizedBody{fn, func(lo int) int { return 1 + (lo*7+chunk)%150 }}
+			case "inOrder":
+				body = inOrderBody{fn}
 			}
 			end := p.Ordered(n, chunk, body)
 			if w := badWorker.Load(); w >= 0 {
 				t.Fatalf("worker %d outside the width %d", w, width)
 			}
-			if sized {
-				checkPrefix(t, seen, end, stopAt)
-			} else {
+			if claim == "ranges" {
 				checkRanges(t, seen, end, stopAt, chunk)
+			} else {
+				checkPrefix(t, seen, end, stopAt)
 			}
 		}
 	})
