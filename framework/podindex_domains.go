@@ -113,28 +113,50 @@ func (s *Snapshot) PodDomainCounts(q PodQuery, key string) *DomainCounts {
 	kb := q.appendKey(buf[:0])
 	x := &s.podIdx
 	x.mu.Lock()
-	defer x.mu.Unlock()
 	sl, ok := x.slots[string(kb)]
-	if !ok { // evicted meanwhile by another reader's query: sum, not kept
-		return domainCountsOf(tv, counts)
+	if ok {
+		if d := sl.domainsOf(tv); d != nil {
+			x.mu.Unlock()
+			return d
+		}
 	}
-	for i, old := range sl.domains {
-		if old.Values.Key != key {
-			continue
-		}
-		if old.Values == tv {
-			return old
-		}
-		// Numbered before a node changed: replace it.
-		nd := domainCountsOf(tv, sl.e.counts)
-		ds := slices.Clone(sl.domains)
-		ds[i] = nd
-		sl.domains = ds
+	x.mu.Unlock()
+	// Summed without the lock, which other readers (another plugin's
+	// PreScore on another worker) take meanwhile.
+	nd := domainCountsOf(tv, counts)
+	if !ok { // evicted meanwhile by another reader's query: sum, not kept
 		return nd
 	}
-	nd := domainCountsOf(tv, sl.e.counts)
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if cur, ok := x.slots[string(kb)]; !ok || cur != sl {
+		return nd
+	}
+	if d := sl.domainsOf(tv); d != nil { // summed meanwhile by another reader
+		return d
+	}
+	for i, old := range sl.domains {
+		if old.Values.Key == key {
+			// Numbered before a node changed: replace it.
+			ds := slices.Clone(sl.domains)
+			ds[i] = nd
+			sl.domains = ds
+			return nd
+		}
+	}
 	sl.domains = append(slices.Clip(sl.domains), nd)
 	return nd
+}
+
+// domainsOf returns the slot's sums by tv's values, nil when it has none
+// numbered by tv.
+func (sl *podIndexSlot) domainsOf(tv *api.TopologyValues) *DomainCounts {
+	for _, d := range sl.domains {
+		if d.Values == tv {
+			return d
+		}
+	}
+	return nil
 }
 
 // domainCountsOf sums per-node counts by tv's values.
@@ -165,16 +187,29 @@ func (s *Snapshot) AffinityGroupDomainCounts(g *AffinityGroup) *DomainCounts {
 	tv := s.TopologyValues(g.Term.TopologyKey)
 	x := &s.podIdx
 	x.mu.Lock()
-	defer x.mu.Unlock()
 	sl, ok := x.groups[g.key]
-	if !ok || sl.g != g {
-		return groupDomainCountsOf(tv, g)
+	kept := ok && sl.g == g
+	if kept && sl.dom != nil && sl.dom.Values == tv {
+		d := sl.dom
+		x.mu.Unlock()
+		return d
 	}
-	if sl.dom != nil && sl.dom.Values == tv {
+	x.mu.Unlock()
+	// Summed without the lock, which other readers take meanwhile.
+	d := groupDomainCountsOf(tv, g)
+	if !kept {
+		return d
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if cur, ok := x.groups[g.key]; !ok || cur != sl || sl.g != g {
+		return d
+	}
+	if sl.dom != nil && sl.dom.Values == tv { // summed meanwhile by another reader
 		return sl.dom
 	}
-	sl.dom, sl.domOwned = groupDomainCountsOf(tv, g), true
-	return sl.dom
+	sl.dom, sl.domOwned = d, true
+	return d
 }
 
 // groupDomainCountsOf sums g's per-node counts and weights by tv's values.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/schedkit/schedkit/framework/api"
@@ -202,5 +203,36 @@ func TestDomainCountsKeptNotRebuilt(t *testing.T) {
 	}
 	if got := clone.PodDomainCounts(q, "zone"); got != before || fmt.Sprint(got.Count) != "[1 0]" || got.NonZero != 1 {
 		t.Errorf("clone: counts %v (NonZero %d, same memo %v), want the shared [1 0] (1)", got.Count, got.NonZero, got == before)
+	}
+}
+
+// TestDomainCountsConcurrentReaders: readers asking the same sums at the
+// same time (plugins' PreScore on several workers) all get the sums a
+// recount gives, and once they are done the memo answers: the first
+// readers sum without holding the index's lock, then keep one result.
+func TestDomainCountsConcurrentReaders(t *testing.T) {
+	s := MustSnapshot([]*api.Node{pdNode("a", "z1"), pdNode("b", "z1"), pdNode("c", "z2")}, nil, WithNamespaces(piNamespaces...))
+	for i, node := range []string{"a", "b", "c", "c"} {
+		p := &api.Pod{ObjectMeta: api.ObjectMeta{Name: fmt.Sprint("p", i), UID: fmt.Sprint("p", i), Namespace: "a", Labels: map[string]string{"app": "web"}}, Spec: api.PodSpec{NodeName: node}}
+		if err := s.AddPod(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	q := piQueries()[1] // app=web in namespace a
+	const readers = 8
+	got := make([]*DomainCounts, readers)
+	var wg sync.WaitGroup
+	for i := range readers {
+		wg.Go(func() { got[i] = s.PodDomainCounts(q, "zone") })
+	}
+	wg.Wait()
+	for i, d := range got {
+		if fmt.Sprint(d.Count) != "[2 2]" || d.NonZero != 2 {
+			t.Errorf("reader %d: counts %v (NonZero %d), want [2 2] (2)", i, d.Count, d.NonZero)
+		}
+	}
+	memo := s.PodDomainCounts(q, "zone")
+	if again := s.PodDomainCounts(q, "zone"); again != memo {
+		t.Errorf("asked again after the readers: a new DomainCounts, want the memo")
 	}
 }
