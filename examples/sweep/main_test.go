@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -236,5 +239,59 @@ func TestReadProcLines(t *testing.T) {
 	err = readProcLines(strings.NewReader(`{"unit":"a","index":1}`+"\nsweep: progress on stdout\n"), func(l procLine) { got = append(got, l) })
 	if err == nil || !strings.Contains(err.Error(), "not a result line") || len(got) != 1 {
 		t.Errorf("a stray line: lines %+v, error %v", got, err)
+	}
+}
+
+// TestRunProcsFailures: the ways a process of run -procs can let its
+// parent down each end the run with an error naming the process, after
+// the lines due before it: a command that cannot start, a process that
+// ends before its unit's line, one that writes a line more than its
+// units, one that exits with an error other than failed units, and one
+// that writes another unit's line. A process that exits with
+// exitFailedUnits has its failed units counted.
+func TestRunProcsFailures(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh to stand in for the processes")
+	}
+	line := func(i int, failed bool) string {
+		if failed {
+			return fmt.Sprintf(`{"unit":"u%d","index":%d,"error":"boom"}`, i, i)
+		}
+		return fmt.Sprintf(`{"unit":"u%d","index":%d}`, i, i)
+	}
+	units := []sweep.Unit{{Index: 0}, {Index: 1}, {Index: 2}, {Index: 3}}
+	for _, tc := range []struct {
+		name    string
+		scripts []string // process j's shell script; "" cannot start
+		lines   int      // lines written to out
+		failed  int
+		err     string // "" for none
+	}{
+		{"both well", []string{"echo '" + line(0, false) + "'; echo '" + line(2, false) + "'", "echo '" + line(1, false) + "'; echo '" + line(3, false) + "'"}, 4, 0, ""},
+		{"failed units", []string{"echo '" + line(0, true) + "'; echo '" + line(2, false) + "'; exit 3", "echo '" + line(1, false) + "'; echo '" + line(3, false) + "'"}, 4, 1, ""},
+		{"cannot start", []string{"echo '" + line(0, false) + "'", ""}, 0, 0, "starting process 1"},
+		{"ends early", []string{"echo '" + line(0, false) + "'", "echo '" + line(1, false) + "'; echo '" + line(3, false) + "'"}, 2, 0, "ended before unit 2's line"},
+		{"a line more", []string{"echo '" + line(0, false) + "'; echo '" + line(2, false) + "'; echo '" + line(2, false) + "'", "echo '" + line(1, false) + "'; echo '" + line(3, false) + "'"}, 4, 0, "wrote more lines than its units"},
+		{"exits 1", []string{"echo '" + line(0, false) + "'; echo '" + line(2, false) + "'", "echo '" + line(1, false) + "'; echo '" + line(3, false) + "'; exit 1"}, 4, 0, "exit status 1"},
+		{"out of turn", []string{"echo '" + line(2, false) + "'", "echo '" + line(1, false) + "'"}, 0, 0, "wrote unit 2's line where unit 0's was due"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := procRun{spec: "spec.yaml", shards: 1, procs: 2, parallel: 1,
+				command: func(ctx context.Context, j int) (*exec.Cmd, error) {
+					if tc.scripts[j] == "" {
+						return exec.CommandContext(ctx, filepath.Join(t.TempDir(), "missing")), nil
+					}
+					return exec.CommandContext(ctx, sh, "-c", tc.scripts[j]), nil
+				}}
+			var out bytes.Buffer
+			sum, err := runProcs(context.Background(), p, units, &out, io.Discard)
+			if tc.err == "" && err != nil || tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)) {
+				t.Fatalf("error %v, want one containing %q", err, tc.err)
+			}
+			if got := strings.Count(out.String(), "\n"); got != tc.lines || sum.Units != tc.lines || sum.Failed != tc.failed {
+				t.Errorf("%d lines written, summary %+v; want %d lines, %d failed", got, sum, tc.lines, tc.failed)
+			}
+		})
 	}
 }

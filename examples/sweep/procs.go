@@ -24,6 +24,21 @@ type procRun struct {
 	spec                           string
 	shard, shards, procs, parallel int
 	limits                         sweep.Limits
+	// command returns process j's command; nil runs this program with
+	// args(j).
+	command func(ctx context.Context, j int) (*exec.Cmd, error)
+}
+
+// cmd returns process j's command.
+func (p procRun) cmd(ctx context.Context, j int) (*exec.Cmd, error) {
+	if p.command != nil {
+		return p.command(ctx, j)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("the program's own path: %w", err)
+	}
+	return exec.CommandContext(ctx, exe, p.args(j)...), nil
 }
 
 // args is the command line of process j.
@@ -111,10 +126,6 @@ func (q *procLines) take() (procLine, bool) {
 // lines; any other failure, or a line out of turn, is an error naming the
 // process.
 func runProcs(ctx context.Context, p procRun, units []sweep.Unit, out, stderr io.Writer) (sweep.Summary, error) {
-	exe, err := os.Executable()
-	if err != nil {
-		return sweep.Summary{}, fmt.Errorf("-procs: the program's own path: %w", err)
-	}
 	// On an early return the processes are stopped (cancel), then waited
 	// for (wg.Wait, deferred first so that it runs last).
 	var wg sync.WaitGroup
@@ -125,9 +136,12 @@ func runProcs(ctx context.Context, p procRun, units []sweep.Unit, out, stderr io
 	for j := range p.procs {
 		q := &procLines{ready: make(chan struct{}, 1)}
 		queues[j] = q
-		cmd := exec.CommandContext(ctx, exe, p.args(j)...)
-		cmd.Stderr = stderr
-		stdout, err := cmd.StdoutPipe()
+		cmd, err := p.cmd(ctx, j)
+		var stdout io.ReadCloser
+		if err == nil {
+			cmd.Stderr = stderr
+			stdout, err = cmd.StdoutPipe()
+		}
 		if err == nil {
 			err = cmd.Start()
 		}
