@@ -2,6 +2,7 @@ package parallel
 
 import (
 	"math"
+	"math/bits"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -98,8 +99,14 @@ type Pool struct {
 	// worker.
 	stopChunk atomic.Int64
 	_         cacheLine
+	// exhausted has bit w set once range w has no chunk left to start,
+	// so that a worker looking for chunks reads one word rather than
+	// every range's counter.
+	exhausted atomic.Uint64
+	_         cacheLine
 	ranges    []chunkRange
-	inOrder   bool // the loop claims its chunks in order
+	inOrder   bool   // the loop claims its chunks in order
+	tag       uint64 // the loop's tag in its ranges (chunkRange)
 
 	// The loop in progress, written by the caller before it opens the
 	// loop (ctl) and read by the helpers that join it.
@@ -127,12 +134,33 @@ type Pool struct {
 	closeOnce sync.Once
 }
 
-// chunkRange is the chunks [next, end) of a loop without a Sizer that one
-// worker takes first, on a cache line of its own.
+// chunkRange is the next chunk to start in one worker's range of a loop
+// of ranges, on a cache line of its own. state holds the loop's tag
+// (Pool.tag) above 32 bits and the chunk below: a range whose tag is an
+// earlier loop's starts at its first chunk, so that the caller need not
+// reset every range before a loop, which would move each range's line
+// to its core.
 type chunkRange struct {
-	next atomic.Int64
-	end  int64
-	_    [48]byte
+	state atomic.Uint64
+	_     [56]byte
+}
+
+// claim returns the next chunk of the range [start, end) of loop tag,
+// false when none is left.
+func (r *chunkRange) claim(tag, start, end uint64) (uint64, bool) {
+	for {
+		v := r.state.Load()
+		c := start
+		if v>>32 == tag {
+			c = v & (1<<32 - 1)
+		}
+		if c >= end {
+			return 0, false
+		}
+		if r.state.CompareAndSwap(v, tag<<32|(c+1)) {
+			return c, true
+		}
+	}
 }
 
 // helper is one helper goroutine's wake-up handshake.
@@ -198,7 +226,8 @@ func (p *Pool) Chunk(n, least int) int {
 // items (or of the lengths a Sizer body asks for) on up to Width(n, chunk)
 // workers, and returns an end below which every item was processed.
 //
-// A Sizer or InOrder body's chunks are claimed in increasing order. Once
+// A Sizer or InOrder body's chunks, and those of a loop on more than 64
+// workers, are claimed in increasing order. Once
 // one returns true no further chunk is claimed, but chunks already claimed
 // finish; the end is that of the processed prefix, and no item at or
 // above it was processed.
@@ -258,18 +287,24 @@ func (p *Pool) run(n, chunk, k int, body Body, sizer Sizer) {
 	p.next.Store(0)
 	p.stop.Store(false)
 	_, p.inOrder = body.(InOrder)
+	p.inOrder = p.inOrder || k > maxRanges || (n+chunk-1)/chunk >= 1<<32
+	p.epoch++
 	if sizer == nil && !p.inOrder {
+		p.exhausted.Store(0)
 		p.stopChunk.Store(math.MaxInt64)
-		if len(p.ranges) < k {
+		if p.ranges == nil {
 			p.ranges = make([]chunkRange, p.size)
 		}
-		chunks := int64((n + chunk - 1) / chunk)
-		for w := range k {
-			p.ranges[w].next.Store(chunks * int64(w) / int64(k))
-			p.ranges[w].end = chunks * int64(w+1) / int64(k)
+		if uint32(p.epoch) == 0 {
+			// The tags wrap: no range may keep one equal to a
+			// coming loop's.
+			for i := range p.ranges {
+				p.ranges[i].state.Store(0)
+			}
+			p.epoch++
 		}
+		p.tag = uint64(uint32(p.epoch))
 	}
-	p.epoch++
 	p.ctl.Store(p.epoch<<epochShift | openBit)
 	for _, h := range p.helpers[:k-1] {
 		if h.sleeping.Load() && h.sleeping.CompareAndSwap(true, false) {
@@ -334,25 +369,50 @@ func (p *Pool) work(w int) {
 	}
 }
 
-// workRanges is work for a loop without a Sizer: worker w runs the chunks
-// of its own range, then those left in the others' ranges, in the order
-// of the workers after it; it skips the rest of a range once a chunk
-// below has asked to stop.
+// maxRanges is the widest loop that runs on ranges (a bit each in
+// Pool.exhausted); a wider one claims its chunks in order.
+const maxRanges = 64
+
+// workRanges is work for a loop of ranges: worker w runs the chunks of
+// its own range, then those left in the others' ranges, in the order of
+// the workers after it; it leaves the rest of a range once a chunk below
+// has asked to stop.
 func (p *Pool) workRanges(w int) {
-	n, chunk, body, k := p.n, p.chunk, p.body, p.width
-	for j := range k {
-		r := &p.ranges[(w+j)%k]
-		for !p.stop.Load() {
-			c := r.next.Add(1) - 1
-			if c >= r.end || c > p.stopChunk.Load() {
+	n, chunk, body, k, tag := p.n, p.chunk, p.body, p.width, p.tag
+	chunks := uint64((n + chunk - 1) / chunk)
+	all := ^uint64(0) >> (64 - k)
+	if p.exhausted.Load() == all {
+		return // a helper that joins late: the others took every chunk
+	}
+	for j := w; ; {
+		r := &p.ranges[j]
+		start, end := chunks*uint64(j)/uint64(k), chunks*uint64(j+1)/uint64(k)
+		for {
+			if p.stop.Load() {
+				return
+			}
+			c, ok := r.claim(tag, start, end)
+			if !ok || int64(c) > p.stopChunk.Load() {
+				p.exhausted.Or(1 << j)
 				break
 			}
 			lo := int(c) * chunk
 			if body.Chunk(w, lo, min(lo+chunk, n)) {
-				for s := p.stopChunk.Load(); c < s && !p.stopChunk.CompareAndSwap(s, c); s = p.stopChunk.Load() {
+				for s := p.stopChunk.Load(); int64(c) < s && !p.stopChunk.CompareAndSwap(s, int64(c)); s = p.stopChunk.Load() {
 				}
 			}
 		}
+		left := all &^ p.exhausted.Load()
+		if left == 0 {
+			return
+		}
+		// The next range after j, in the order of the workers, with
+		// chunks left.
+		after := left &^ (uint64(1)<<(j+1) - 1)
+		if after == 0 {
+			after = left
+		}
+		j = bits.TrailingZeros64(after)
 	}
 }
 

@@ -342,3 +342,31 @@ func BenchmarkCacheLineRoundTrip(b *testing.B) {
 	}
 	b.ReportMetric(float64(d.Nanoseconds()), "ns/roundtrip")
 }
+
+// TestPoolRangesTagWrap: loops of ranges around the wrap of their 32-bit
+// tags still run every chunk once: a range keeps no tag a later loop
+// takes for its own.
+func TestPoolRangesTagWrap(t *testing.T) {
+	p := NewPool(3)
+	defer p.Close()
+	loop := func(i int) {
+		const n = 3 * 4 * Align
+		seen := make([]atomic.Int32, n)
+		end := p.Ordered(n, Align, Func(func(_, lo, hi int) bool {
+			for j := lo; j < hi; j++ {
+				seen[j].Add(1)
+			}
+			return false
+		}))
+		for j := range seen {
+			if c := seen[j].Load(); c != 1 || end != n {
+				t.Fatalf("loop %d: index %d processed %d times, end %d", i, j, c, end)
+			}
+		}
+	}
+	loop(0)
+	p.epoch = 1<<32 - 3 // between loops: no helper reads it now
+	for i := 1; i <= 5; i++ {
+		loop(i)
+	}
+}
