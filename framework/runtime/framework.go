@@ -447,19 +447,11 @@ func (f *Framework) RunPreFilterPlugins(ctx context.Context, state *framework.Cy
 	var result *framework.PreFilterResult
 	var withNodes []string
 	var ret *framework.Status
-	var skip map[string]bool // more plugins than a mask holds
-	var mask uint64
+	skip := skipCollector{k: &f.skipFilter}
 	for i, pl := range f.preFilter {
 		r, s := pl.PreFilter(ctx, state, pod, nodes)
 		if s.IsSkip() {
-			if f.skipFilter.masked() {
-				mask |= 1 << uint(i)
-			} else {
-				if skip == nil {
-					skip = map[string]bool{}
-				}
-				skip[pl.Name()] = true
-			}
+			skip.add(i, pl.Name())
 			continue
 		}
 		if !s.IsSuccess() {
@@ -486,10 +478,7 @@ func (f *Framework) RunPreFilterPlugins(ctx context.Context, state *framework.Cy
 			return result, framework.NewStatus(framework.UnschedulableAndUnresolvable, msg), withNodes
 		}
 	}
-	if f.skipFilter.masked() {
-		skip = f.skipFilter.of(mask).set
-	}
-	state.SetSkipFilterPlugins(skip)
+	state.SetSkipFilterPlugins(skip.set())
 	return result, ret, withNodes
 }
 
@@ -638,8 +627,7 @@ func (f *Framework) RunPostFilterPlugins(ctx context.Context, state *framework.C
 // worker (each writes its own state; none reads another's PreScore
 // state), and their statuses are then read in profile order.
 func (f *Framework) RunPreScorePlugins(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo) *framework.Status {
-	var skip map[string]bool // more plugins than a mask holds
-	var mask uint64
+	skip := skipCollector{k: &f.skipScore}
 	state.SetScoredNodes(len(nodes))
 	var statuses []*framework.Status // each plugin's, when they ran on the workers
 	if len(f.preScore) > 1 && f.pool.Width(len(nodes), f.minChunk) > 1 {
@@ -659,24 +647,14 @@ func (f *Framework) RunPreScorePlugins(ctx context.Context, state *framework.Cyc
 			s = pl.PreScore(ctx, state, pod, nodes)
 		}
 		if s.IsSkip() {
-			if f.skipScore.masked() {
-				mask |= 1 << uint(i)
-			} else {
-				if skip == nil {
-					skip = map[string]bool{}
-				}
-				skip[pl.Name()] = true
-			}
+			skip.add(i, pl.Name())
 			continue
 		}
 		if !s.IsSuccess() {
 			return framework.AsStatus(fmt.Errorf("running PreScore plugin %q: %w", pl.Name(), s.ErrOrCode())).WithPlugin(pl.Name())
 		}
 	}
-	if f.skipScore.masked() {
-		skip = f.skipScore.of(mask).set
-	}
-	state.SetSkipScorePlugins(skip)
+	state.SetSkipScorePlugins(skip.set())
 	return nil
 }
 

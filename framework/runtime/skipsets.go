@@ -132,3 +132,33 @@ func (k *skipSets) sortedOf(set map[string]bool) []string {
 	}
 	return sortedKeys(set) // names of another profile's plugins too
 }
+
+// skipCollector gathers the plugins of one extension point that returned
+// Skip in a cycle: by bit while the point's plugins fit a mask, by name
+// otherwise.
+type skipCollector struct {
+	k     *skipSets
+	mask  uint64
+	names map[string]bool
+}
+
+// add records that plugin i (named name) returned Skip.
+func (c *skipCollector) add(i int, name string) {
+	if c.k.masked() {
+		c.mask |= 1 << uint(i)
+		return
+	}
+	if c.names == nil {
+		c.names = map[string]bool{}
+	}
+	c.names[name] = true
+}
+
+// set returns the skip set for the cycle's state (nil for none): the
+// memoized one of the mask, or the names.
+func (c *skipCollector) set() map[string]bool {
+	if c.k.masked() {
+		return c.k.of(c.mask).set
+	}
+	return c.names
+}

@@ -92,3 +92,34 @@ func TestSkipSetsMemoBounded(t *testing.T) {
 		t.Errorf("memo holds %d combinations, want %d", got, maxSkipMemo)
 	}
 }
+
+// TestSkipCollector: the collected set holds the plugins added, from the
+// memo (the same map for the same plugins) while the point's plugins fit
+// a mask, by name past 64 plugins, and nil when none was added.
+func TestSkipCollector(t *testing.T) {
+	for _, n := range []int{5, 70} {
+		names := make([]string, n)
+		for i := range names {
+			names[i] = fmt.Sprintf("P%02d", i)
+		}
+		var k skipSets
+		k.init(names)
+		if got := (&skipCollector{k: &k}).set(); got != nil {
+			t.Errorf("%d plugins, none added: %v, want nil", n, got)
+		}
+		collect := func() map[string]bool {
+			c := skipCollector{k: &k}
+			c.add(1, names[1])
+			c.add(n-1, names[n-1])
+			return c.set()
+		}
+		a, b := collect(), collect()
+		want := map[string]bool{names[1]: true, names[n-1]: true}
+		if !maps.Equal(a, want) {
+			t.Errorf("%d plugins: %v, want %v", n, a, want)
+		}
+		if shared := setAddr(a) == setAddr(b); shared != k.masked() {
+			t.Errorf("%d plugins: the two cycles share one map: %v, want %v", n, shared, k.masked())
+		}
+	}
+}

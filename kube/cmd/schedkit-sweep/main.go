@@ -53,10 +53,6 @@ commands:
 "schedkit-sweep COMMAND -h" lists a command's flags.
 `
 
-// gcPercent is the collector's target the program runs with unless GOGC
-// sets one (sweep.GCPercent).
-const gcPercent = sweep.GCPercent
-
 // memoryLimit returns the soft memory limit a shard's pod gets from its
 // container's limit (sweepjob.EnvMemoryLimit, in bytes): nine tenths of
 // it, leaving the rest to what the Go runtime does not count. false when
@@ -74,7 +70,7 @@ func memoryLimit(getenv func(string) string) (int64, bool) {
 
 func main() {
 	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(gcPercent)
+		debug.SetGCPercent(sweep.GCPercent)
 	}
 	if limit, ok := memoryLimit(os.Getenv); ok {
 		debug.SetMemoryLimit(limit)
