@@ -596,3 +596,30 @@ func TestNewPodInfoAffinityTerms(t *testing.T) {
 		t.Error("node affinity alone counted as pod affinity")
 	}
 }
+
+// RequestsDRAExtended: any container's or init container's request of a
+// name a DeviceClass may back (an extended resource or a class's implicit
+// name), a zero quantity included; native resources do not count.
+func TestRequestsDRAExtended(t *testing.T) {
+	tests := []struct {
+		name string
+		pod  *api.Pod
+		want bool
+	}{
+		{"no containers", omPod(nil), false},
+		{"cpu and memory", omPod([]api.Container{omC(omM{"cpu": "1", "memory": "1Gi"}, nil)}), false},
+		{"hugepages", omPod([]api.Container{omC(omM{"hugepages-2Mi": "2Mi"}, nil)}), false},
+		{"extended in a container", omPod([]api.Container{omC(omM{"cpu": "1"}, nil), omC(omM{"example.com/gpu": "1"}, nil)}), true},
+		{"extended at zero", omPod([]api.Container{omC(omM{"example.com/gpu": "0"}, nil)}), true},
+		{"class name in an init container", omPod([]api.Container{omC(nil, nil)}, omC(omM{"deviceclass.resource.kubernetes.io/gpu": "1"}, nil)), true},
+	}
+	for _, tc := range tests {
+		if got := fw.MustPodInfo(tc.pod).RequestsDRAExtended(); got != tc.want {
+			t.Errorf("%s: NewPodInfo's RequestsDRAExtended = %v, want %v", tc.name, got, tc.want)
+		}
+		// A PodInfo built without NewPodInfo looks at the pod.
+		if got := (&fw.PodInfo{Pod: tc.pod}).RequestsDRAExtended(); got != tc.want {
+			t.Errorf("%s: a literal's RequestsDRAExtended = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

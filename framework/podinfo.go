@@ -52,6 +52,9 @@ type PodInfo struct {
 	// noHostPorts: NewPodInfo found no host port, so HostPorts is nil
 	// without looking (a PodInfo built otherwise looks).
 	noHostPorts bool
+	// noDRAExtended: NewPodInfo found no container request a DeviceClass
+	// may back, so RequestsDRAExtended is false without looking.
+	noDRAExtended bool
 
 	RequiredAffinityTerms      []AffinityTerm
 	RequiredAntiAffinityTerms  []AffinityTerm
@@ -75,6 +78,7 @@ func (v KubeVersion) NewPodInfo(pod *api.Pod) (*PodInfo, error) {
 	}
 	pi := &PodInfo{Pod: pod}
 	pi.noHostPorts = len(pi.HostPorts()) == 0
+	pi.noDRAExtended = !pi.RequestsDRAExtended()
 	if rule := v.StatusRule(); api.StatusAffectsRequests(pod, rule) {
 		opts := api.RequestOptions{UseStatusResources: true, StatusRule: rule}
 		pi.Requests = resource.VectorFrom(api.PodRequests(pod, opts))
@@ -193,6 +197,26 @@ func NewAffinityTerm(pod *api.Pod, term *api.PodAffinityTerm) (AffinityTerm, err
 		}
 	}
 	return AffinityTerm{Namespaces: ns, Selector: sel, TopologyKey: term.TopologyKey, NamespaceSelector: nsSel}, nil
+}
+
+// RequestsDRAExtended reports whether a container or init container of
+// the pod names, among its requests, a resource a DeviceClass may back
+// (resource.Name.IsDRAExtended), whatever the quantity: the pods
+// DynamicResources looks at even without resource claims.
+func (pi *PodInfo) RequestsDRAExtended() bool {
+	if pi.noDRAExtended {
+		return false
+	}
+	for _, cs := range [][]api.Container{pi.Pod.Spec.InitContainers, pi.Pod.Spec.Containers} {
+		for i := range cs {
+			for n := range cs[i].Resources.Requests {
+				if n.IsDRAExtended() {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // HostPorts returns the host ports the pod binds: those of its containers

@@ -231,7 +231,7 @@ func (pl *DynamicResources) PreEnqueue(_ context.Context, pod *api.Pod) *framewo
 func (pl *DynamicResources) PreFilter(ctx context.Context, cs *framework.CycleState, pi *framework.PodInfo, _ []*framework.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
 	pod := pi.Pod
 	snap := cs.Snapshot()
-	if snap == nil || (len(pod.Spec.ResourceClaims) == 0 && !podHasExtendedRequests(pod)) {
+	if snap == nil || (len(pod.Spec.ResourceClaims) == 0 && !pi.RequestsDRAExtended()) {
 		cs.Write(draStateKey, noClaims)
 		return nil, framework.NewStatus(framework.Skip)
 	}
@@ -321,21 +321,6 @@ func (pl *DynamicResources) sliceIndex(list []*api.ResourceSlice) (*allocator.Sl
 	}
 	pl.idxOf, pl.idx = list, idx
 	return idx, nil
-}
-
-// podHasExtendedRequests reports whether a container requests an
-// extended resource (a DeviceClass might back it).
-func podHasExtendedRequests(pod *api.Pod) bool {
-	for _, cs := range [][]api.Container{pod.Spec.InitContainers, pod.Spec.Containers} {
-		for i := range cs {
-			for n := range cs[i].Resources.Requests {
-				if isDRAExtendedName(n) {
-					return true
-				}
-			}
-		}
-	}
-	return false
 }
 
 // validateDeviceClass checks that a request names a class that exists.
@@ -993,7 +978,7 @@ func (pl *DynamicResources) RefusesSign(pi *framework.PodInfo) bool {
 // requests a DeviceClass might back): the plugin skips it, whatever other
 // pods do.
 func (pl *DynamicResources) NodeLocal(pi *framework.PodInfo) bool {
-	return len(pi.Pod.Spec.ResourceClaims) == 0 && !podHasExtendedRequests(pi.Pod)
+	return len(pi.Pod.Spec.ResourceClaims) == 0 && !pi.RequestsDRAExtended()
 }
 
 // PreFilterExtensions returns nil: preemption's pod additions and removals

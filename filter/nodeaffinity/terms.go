@@ -74,7 +74,7 @@ func newPreferred(terms []api.PreferredSchedulingTerm, path string) (*preferredT
 		if t.Weight == 0 || len(t.Preference.MatchExpressions) == 0 && len(t.Preference.MatchFields) == 0 {
 			continue
 		}
-		m, err := nodeselector.CompileTerm(&t.Preference, fmt.Sprintf("%s[%d].preference", path, i))
+		m, err := nodeselector.CompileTerm(&t.Preference, func() string { return fmt.Sprintf("%s[%d].preference", path, i) })
 		if err != nil {
 			errs = append(errs, err)
 			continue

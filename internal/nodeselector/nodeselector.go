@@ -20,17 +20,26 @@ import (
 
 // CompileTerm validates t as component-helpers' newNodeSelectorTerm does and
 // compiles it. It returns (nil, nil) for an empty term (no expressions and
-// no fields), which selects no node. Errors name path, the requirement and
-// the offending value.
-func CompileTerm(t *api.NodeSelectorTerm, path string) (*api.NodeSelectorTermMatcher, error) {
+// no fields), which selects no node. Errors name the term's path (called
+// only to spell an error: pods' terms are compiled every cycle), the
+// requirement and the offending value.
+func CompileTerm(t *api.NodeSelectorTerm, path func() string) (*api.NodeSelectorTermMatcher, error) {
 	if len(t.MatchExpressions) == 0 && len(t.MatchFields) == 0 {
 		return nil, nil
 	}
 	var errs []error
 	for i := range t.MatchExpressions {
 		e := &t.MatchExpressions[i]
-		p := fmt.Sprintf("%s.matchExpressions[%d]", path, i)
-		for _, m := range validation.IsQualifiedName(e.Key) {
+		keyErrs := validation.IsQualifiedName(e.Key)
+		valuesOK := true
+		for _, v := range e.Values {
+			valuesOK = valuesOK && validation.IsValidLabelValue(v) == nil
+		}
+		if keyErrs == nil && valuesOK {
+			continue
+		}
+		p := fmt.Sprintf("%s.matchExpressions[%d]", path(), i)
+		for _, m := range keyErrs {
 			errs = append(errs, fmt.Errorf("%s.key=%q: %s", p, e.Key, m))
 		}
 		for j, v := range e.Values {
@@ -41,7 +50,7 @@ func CompileTerm(t *api.NodeSelectorTerm, path string) (*api.NodeSelectorTermMat
 	}
 	m, err := api.CompileNodeSelectorTerm(t)
 	if err != nil {
-		errs = append(errs, fmt.Errorf("%s: %w", path, err))
+		errs = append(errs, fmt.Errorf("%s: %w", path(), err))
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
@@ -64,7 +73,7 @@ func NewSelector(ns *api.NodeSelector, path string) *Selector {
 		return s
 	}
 	for i := range ns.NodeSelectorTerms {
-		m, err := CompileTerm(&ns.NodeSelectorTerms[i], fmt.Sprintf("%s.nodeSelectorTerms[%d]", path, i))
+		m, err := CompileTerm(&ns.NodeSelectorTerms[i], func() string { return fmt.Sprintf("%s.nodeSelectorTerms[%d]", path, i) })
 		if err != nil {
 			s.errs = append(s.errs, err)
 			continue

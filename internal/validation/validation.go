@@ -56,17 +56,24 @@ func IsDNS1123Subdomain(s string) []string {
 	if len(s) > dns1123SubdomainMaxLen {
 		errs = append(errs, fmt.Sprintf("must be no more than %d characters", dns1123SubdomainMaxLen))
 	}
-	ok := s != ""
-	for _, part := range strings.Split(s, ".") {
-		if !dns1123Label(part) {
-			ok = false
-			break
-		}
-	}
-	if !ok {
+	if !dns1123Subdomain(s) {
 		errs = append(errs, "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character")
 	}
 	return errs
+}
+
+// dns1123Subdomain reports whether s is a non-empty run of DNS-1123
+// labels joined by dots (the length aside).
+func dns1123Subdomain(s string) bool {
+	if s == "" {
+		return false
+	}
+	for part := range strings.SplitSeq(s, ".") {
+		if !dns1123Label(part) {
+			return false
+		}
+	}
+	return true
 }
 
 // IsQualifiedName reports the problems of s as a Kubernetes qualified name
@@ -76,14 +83,14 @@ func IsDNS1123Subdomain(s string) []string {
 // ignoredResources must satisfy. It returns nil when s is valid.
 func IsQualifiedName(s string) []string {
 	var errs []string
-	parts := strings.Split(s, "/")
-	var name string
-	switch len(parts) {
-	case 1:
-		name = parts[0]
-	case 2:
-		prefix := parts[0]
-		name = parts[1]
+	prefix, name, slash := strings.Cut(s, "/")
+	if !slash {
+		name = prefix
+	}
+	switch {
+	case strings.Contains(name, "/"):
+		return []string{"a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character, with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"}
+	case slash:
 		if prefix == "" {
 			errs = append(errs, "prefix part must be non-empty")
 		} else {
@@ -91,8 +98,6 @@ func IsQualifiedName(s string) []string {
 				errs = append(errs, "prefix part "+m)
 			}
 		}
-	default:
-		return []string{"a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character, with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"}
 	}
 	if name == "" {
 		errs = append(errs, "name part must be non-empty")

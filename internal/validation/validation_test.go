@@ -47,3 +47,28 @@ func TestIsDNS1123Subdomain(t *testing.T) {
 		}
 	}
 }
+
+// TestValidNamesAllocateNothing: label keys and values are checked every
+// cycle a pod's node-affinity terms are compiled, so a valid one is
+// checked without allocating; the messages of invalid ones are kept.
+func TestValidNamesAllocateNothing(t *testing.T) {
+	for _, s := range []string{"a", "example.com/foo", "sub.example.com/Foo.Bar", "topology.kubernetes.io/zone"} {
+		if n := testing.AllocsPerRun(100, func() { _ = IsQualifiedName(s) }); n != 0 {
+			t.Errorf("IsQualifiedName(%q): %v allocations, want 0", s, n)
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { _ = IsValidLabelValue("zone-a") }); n != 0 {
+		t.Errorf("IsValidLabelValue: %v allocations, want 0", n)
+	}
+	cases := map[string][]string{
+		"a/b/c":         {"a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character, with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"},
+		"/a":            {"prefix part must be non-empty"},
+		"example.com/":  {"name part must be non-empty", "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"},
+		"Example.com/a": {"prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character"},
+	}
+	for s, want := range cases {
+		if got := IsQualifiedName(s); strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("IsQualifiedName(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
