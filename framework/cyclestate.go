@@ -52,6 +52,9 @@ type CycleState struct {
 	scoredNodes int
 	// allNodes: PreFilter's nodes are the snapshot's own list (AllNodes).
 	allNodes bool
+	// scoredIdx: the snapshot index of each node PreScore is given, while
+	// the runner runs PreScore (ScoredIndices).
+	scoredIdx []int32
 }
 
 // NewCycleState returns an empty state.
@@ -183,6 +186,19 @@ func (c *CycleState) SetAllNodes(all bool) { c.allNodes = all }
 // cluster and per-node work. Score and ScoreBatch get only nodes PreScore
 // was given, so a ScoreBatch of ScoredNodes nodes has all of them.
 func (c *CycleState) ScoredNodes() int { return c.scoredNodes }
+
+// ScoredIndices returns, while the runner runs the PreScore plugins, the
+// snapshot index it knows for each node they are given: nodes[j] should
+// be Snapshot().Nodes()[ScoredIndices()[j]], so that a plugin reads the
+// snapshot's per-node indexes (TopologyValues, PodCounts) without finding
+// each node. A plugin that relies on it checks that entry against the
+// node (a pointer comparison). It is nil at any other time, and when the
+// runner does not know the indices (an extender filtered the nodes).
+func (c *CycleState) ScoredIndices() []int32 { return c.scoredIdx }
+
+// SetScoredIndices sets ScoredIndices; the runner calls it around
+// RunPreScorePlugins (nil afterwards).
+func (c *CycleState) SetScoredIndices(idx []int32) { c.scoredIdx = idx }
 
 // SkipFilter reports whether plugin's Filter is skipped this cycle.
 func (c *CycleState) SkipFilter(plugin string) bool { return c.skipFilter[plugin] }

@@ -243,7 +243,7 @@ func (pl *PodTopologySpread) PreScore(ctx context.Context, state *framework.Cycl
 	// Only non-system defaults require every topology key, so that nodes
 	// without a zone label still get hostname spreading.
 	requireAll := len(pod.Pod.Spec.TopologySpreadConstraints) > 0 || !pl.systemDefaulted
-	st := pl.calPreScoreStateFast(pod.Pod, cs, nodes, snap, requireAll, nil, nil)
+	st := pl.calPreScoreStateFast(pod.Pod, cs, nodes, state.ScoredIndices(), snap, requireAll, nil, nil)
 	if st == nil { // some node is not the snapshot's own
 		st = pl.calPreScoreState(pod.Pod, cs, nodes, snap, requireAll)
 	}
@@ -385,7 +385,7 @@ func ptsResizeKeep[T any](b []T, n int) []T {
 // passes them. reuse, when not nil, is the state PreScoreAfterAdd
 // replaces, for the same constraints, whose topology values must be the
 // snapshot's current numbering.
-func (pl *PodTopologySpread) calPreScoreStateFast(pod *api.Pod, cs []constraint, nodes []*framework.NodeInfo, snap *framework.Snapshot, requireAll bool, slots **ptsSlotCounts, reuse *ptsPreScoreState) *ptsPreScoreState {
+func (pl *PodTopologySpread) calPreScoreStateFast(pod *api.Pod, cs []constraint, nodes []*framework.NodeInfo, idx []int32, snap *framework.Snapshot, requireAll bool, slots **ptsSlotCounts, reuse *ptsPreScoreState) *ptsPreScoreState {
 	nc, n := len(cs), snap.NumNodes()
 	s := pl.newFastState(nc, (n+63)/64, reuse)
 	s.Constraints, s.namespace, s.requireAll, s.nodes, s.snap = cs, pod.Namespace, requireAll, nodes, snap
@@ -443,13 +443,21 @@ func (pl *PodTopologySpread) calPreScoreStateFast(pod *api.Pod, cs []constraint,
 	// runner's order walks the snapshot forward) and go to member when
 	// the node moves to another word.
 	word, wordAt := uint64(0), -1
-	for _, ni := range nodes {
+	if len(idx) != len(nodes) {
+		idx = nil
+	}
+	for j, ni := range nodes {
 		if pending == 0 && stopEarly {
 			s.everyMember, scored = true, len(nodes)
 			break
 		}
 		var k int
-		if c := walk.cur + 1; c < len(walk.all) && walk.all[c] == ni {
+		if idx != nil {
+			// The runner's indices, checked against the node.
+			if k = int(idx[j]); uint(k) >= uint(len(walk.all)) || walk.all[k] != ni {
+				return nil
+			}
+		} else if c := walk.cur + 1; c < len(walk.all) && walk.all[c] == ni {
 			k, walk.cur = c, c // the runner's order: the next snapshot node
 		} else if k = walk.next(ni); k < 0 {
 			return nil

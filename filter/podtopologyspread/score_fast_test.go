@@ -15,13 +15,17 @@ import (
 	"github.com/schedkit/schedkit/internal/st"
 )
 
-// ptsRunScores runs PreScore over nodes, then Score and NormalizeScore on
-// each; it returns the state and the raw and normalized scores.
-func ptsRunScores(t *rapid.T, p *PodTopologySpread, snap *fw.Snapshot, pi *fw.PodInfo, nodes []*fw.NodeInfo) (*ptsPreScoreState, []int64, []int64) {
+// ptsRunScores runs PreScore over nodes (with idx as the runner's
+// ScoredIndices), then Score and NormalizeScore on each; it returns the
+// state and the raw and normalized scores.
+func ptsRunScores(t *rapid.T, p *PodTopologySpread, snap *fw.Snapshot, pi *fw.PodInfo, nodes []*fw.NodeInfo, idx []int32) (*ptsPreScoreState, []int64, []int64) {
 	ctx := context.Background()
 	state := fw.NewCycleState()
 	state.SetSnapshot(snap)
-	if s := p.PreScore(ctx, state, pi, nodes); s.IsSkip() {
+	state.SetScoredIndices(idx)
+	s := p.PreScore(ctx, state, pi, nodes)
+	state.SetScoredIndices(nil)
+	if s.IsSkip() {
 		return nil, nil, nil
 	} else if !s.IsSuccess() {
 		t.Fatalf("PreScore: %v", s)
@@ -69,7 +73,9 @@ func ptsRunScores(t *rapid.T, p *PodTopologySpread, snap *fw.Snapshot, pi *fw.Po
 // them (the reference walk) give the same ignored nodes, domains in the same
 // order, counts and weights, and the same raw and normalized scores; also
 // in a second cycle after the snapshot changed, and with nodes whose zone
-// label is present but empty.
+// label is present but empty. So does PreScore over the snapshot's own
+// NodeInfos with the runner's indices of them (ScoredIndices), and with
+// indices one of which is wrong (the nodes are then found by walking).
 func TestPropPodTopologySpreadScoreFastMatchesReference(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		c := ptsDrawScoreCase(t)
@@ -91,6 +97,7 @@ func TestPropPodTopologySpreadScoreFastMatchesReference(t *testing.T) {
 		pi := fw.MustPodInfo(c.pod)
 		for round := range 2 {
 			var fast, ref []*fw.NodeInfo
+			var idx []int32
 			start := 0
 			if len(c.nodes) > 0 {
 				start = rapid.IntRange(0, len(c.nodes)-1).Draw(t, "start")
@@ -100,10 +107,36 @@ func TestPropPodTopologySpreadScoreFastMatchesReference(t *testing.T) {
 				if c.feasible[i] {
 					fast = append(fast, snap.Nodes()[i])
 					ref = append(ref, snap.Nodes()[i].Clone())
+					idx = append(idx, int32(i))
 				}
 			}
-			fs, fraw, fnorm := ptsRunScores(t, p, snap, pi, fast)
-			rs, rraw, rnorm := ptsRunScores(t, p, snap, pi, ref)
+			if len(idx) > 0 && rapid.IntRange(0, 3).Draw(t, "wrongIndex") == 0 {
+				j := rapid.IntRange(0, len(idx)-1).Draw(t, "wrongAt")
+				idx[j] = int32(rapid.IntRange(-1, len(c.nodes)).Filter(func(v int) bool { return v != int(idx[j]) }).Draw(t, "wrongTo"))
+			}
+			fs, fraw, fnorm := ptsRunScores(t, p, snap, pi, fast, nil)
+			rs, rraw, rnorm := ptsRunScores(t, p, snap, pi, ref, nil)
+			xs, xraw, xnorm := ptsRunScores(t, p, snap, pi, fast, idx)
+			if (xs == nil) != (fs == nil) {
+				t.Fatalf("round %d: PreScore with indices skipped on one path only", round)
+			}
+			if xs != nil {
+				xv, fv := ptsScoreViewOf(xs), ptsScoreViewOf(fs)
+				sort.Strings(xv.IgnoredNodes)
+				sort.Strings(fv.IgnoredNodes)
+				if diff := cmp.Diff(fv, xv, cmpopts.EquateEmpty()); diff != "" {
+					t.Fatalf("round %d: state (-walked +indexed):\n%s", round, diff)
+				}
+				if diff := cmp.Diff(fs.DomainValues, xs.DomainValues, cmpopts.EquateEmpty()); diff != "" {
+					t.Fatalf("round %d: domain order (-walked +indexed):\n%s", round, diff)
+				}
+				if diff := cmp.Diff(fraw, xraw); diff != "" {
+					t.Fatalf("round %d: raw scores (-walked +indexed):\n%s", round, diff)
+				}
+				if diff := cmp.Diff(fnorm, xnorm); diff != "" {
+					t.Fatalf("round %d: normalized scores (-walked +indexed):\n%s", round, diff)
+				}
+			}
 			if (fs == nil) != (rs == nil) {
 				t.Fatalf("round %d: PreScore skipped on one path only", round)
 			}

@@ -125,7 +125,7 @@ func (pl *PodTopologySpread) PreScoreAfterAdd(ctx context.Context, state *framew
 	// old is the plugin's own (the runner releases no value this
 	// replaces, and Clone copies what is reused): it is updated in place,
 	// and stays the value under the key.
-	st := pl.calPreScoreStateFast(pod.Pod, old.Constraints, nodes, snap, old.requireAll, &slots, old)
+	st := pl.calPreScoreStateFast(pod.Pod, old.Constraints, nodes, nil, snap, old.requireAll, &slots, old)
 	if st == nil { // some node is not the snapshot's own
 		return pl.preScoreAgain(ctx, state, pod, nodes, old)
 	}

@@ -659,7 +659,10 @@ func (f *Framework) scoreNodes(ctx context.Context, state *framework.CycleState,
 		}
 		return nil
 	}
-	if s := f.RunPreScorePlugins(ctx, state, pod, nodes); !s.IsSuccess() {
+	state.SetScoredIndices(res.feasibleIndices())
+	s := f.RunPreScorePlugins(ctx, state, pod, nodes)
+	state.SetScoredIndices(nil)
+	if !s.IsSuccess() {
 		return s.AsError()
 	}
 	res.SkippedScore = f.skipScore.sortedOf(state.SkipScorePlugins())
