@@ -12,7 +12,8 @@
 // (fastpath.NodeLocalPlugin), pod signatures (framework.SignPlugin,
 // framework.SignRefuser), a PreFilter that reads the snapshot's
 // indexes when told its nodes are the snapshot's own list
-// (framework.CycleState.AllNodes), and what removing pods does to a
+// (framework.CycleState.AllNodes), a PreScore told its nodes' snapshot
+// indices (framework.CycleState.ScoredIndices), and what removing pods does to a
 // Filter verdict (runtime.VictimRemovalFilter, for preemption). Each is a
 // promise that the cycle decides number for number as with the plain
 // form. Run checks every one of those the
@@ -29,6 +30,9 @@
 //     state, and after PreFilterExtensions' AddPod and RemovePod;
 //     FilterRejectsDeferred lists FilterRejects' nodes, each with its
 //     status or none, which RejectionStatus then gives;
+//   - told indices: PreScore told its nodes' snapshot indices gives the
+//     status, every node's Score and NormalizeScore that PreScore not
+//     told gives, over the snapshot's nodes and a subsequence;
 //   - batch scores: ScoreBatch gives Score's scores (and a failure where
 //     Score fails), chunk by chunk, with and without indices;
 //     ScoreBatchBounds gives ScoreBatch's scores and their true least and

@@ -16,7 +16,9 @@ import (
 
 // checkBatchScore holds the batch score forms and the normalizers to
 // Score and NormalizeScore over lists (PreScore over the same list),
-// and without PreScore state, in chunks of a drawn size.
+// and without PreScore state, in chunks of a drawn size; and PreScore
+// given the nodes' snapshot indices (CycleState.ScoredIndices) to
+// PreScore without them.
 func checkBatchScore(t *rapid.T, cov *coverage, pl framework.ScorePlugin, snap *framework.Snapshot, pod *framework.PodInfo, lists []nodeList) {
 	chunk := rapid.IntRange(1, 8).Draw(t, "chunk")
 	batchScoreEqualsScore(t, cov, "without PreScore", pl, freshState(snap), pod, lists[0].nodes, chunk)
@@ -25,8 +27,47 @@ func checkBatchScore(t *rapid.T, cov *coverage, pl framework.ScorePlugin, snap *
 		if s := preScore(pl, state, pod, l.nodes); !s.IsSuccess() {
 			continue
 		}
+		scoredIndicesChangeNothing(t, pl, snap, state, pod, l)
 		batchScoreEqualsScore(t, cov, l.what, pl, state, pod, l.nodes, chunk)
 		checkRange(t, cov, l.what, pl, state, pod, l.nodes)
+	}
+}
+
+// scoredIndicesChangeNothing runs PreScore over l's nodes again, told
+// their snapshot indices as the runner tells them (when every node is
+// the snapshot's own), and compares each node's Score, then
+// NormalizeScore, with those of state, whose PreScore was not told.
+func scoredIndicesChangeNothing(t *rapid.T, pl framework.ScorePlugin, snap *framework.Snapshot, state *framework.CycleState, pod *framework.PodInfo, l nodeList) {
+	idx := snapshotIndices(state, l.nodes)
+	if idx == nil {
+		return
+	}
+	told := freshState(snap)
+	told.SetScoredIndices(idx)
+	s := preScore(pl, told, pod, l.nodes)
+	told.SetScoredIndices(nil)
+	if !s.IsSuccess() {
+		t.Fatalf("%s %s: PreScore told the nodes' indices: %v; not told: success", pl.Name(), l.what, s)
+	}
+	ctx := context.Background()
+	want := make(framework.NodeScoreList, len(l.nodes))
+	got := make(framework.NodeScoreList, len(l.nodes))
+	for i, n := range l.nodes {
+		w, ws := pl.Score(ctx, state, pod, n)
+		g, gs := pl.Score(ctx, told, pod, n)
+		if ws.IsSuccess() != gs.IsSuccess() || w != g {
+			t.Fatalf("%s %s node %s: Score after PreScore told the indices %d %v, not told %d %v", pl.Name(), l.what, n.Name(), g, gs, w, ws)
+		}
+		want[i] = framework.NodeScore{Name: n.Name(), Score: w}
+		got[i] = framework.NodeScore{Name: n.Name(), Score: g}
+	}
+	ext := pl.ScoreExtensions()
+	if ext == nil {
+		return
+	}
+	ws, gs := ext.NormalizeScore(ctx, state, pod, want), ext.NormalizeScore(ctx, told, pod, got)
+	if ws.IsSuccess() != gs.IsSuccess() || !slices.Equal(want, got) {
+		t.Fatalf("%s %s: NormalizeScore after PreScore told the indices %v %v, not told %v %v", pl.Name(), l.what, got, gs, want, ws)
 	}
 }
 
