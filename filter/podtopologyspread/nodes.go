@@ -79,8 +79,13 @@ func (in *inclusion) Eval(node *api.Node) nodeVerdict {
 type indexedInclusion struct {
 	needAffinity, needTaints bool
 	affinity                 api.IndexedNodeMatch
-	class                    []int32
-	taintsOK                 []bool // by taint class
+	// affDomain and affPass are the affinity's table when it is one
+	// expression with one (IndexedNodeMatch.Single): node k matches
+	// exactly when affPass[affDomain[k]+1], read without a call.
+	affDomain []int32
+	affPass   []bool
+	class     []int32
+	taintsOK  []bool // by taint class
 }
 
 // Indexed resolves in against snap.
@@ -88,6 +93,7 @@ func (in *inclusion) Indexed(snap *framework.Snapshot) *indexedInclusion {
 	x := &indexedInclusion{needAffinity: in.needAffinity, needTaints: in.needTaints}
 	if in.needAffinity {
 		x.affinity = in.affinity.Indexed(snap)
+		x.affDomain, x.affPass, _ = x.affinity.Single()
 	}
 	if in.needTaints {
 		tc := snap.TaintClasses()
@@ -102,7 +108,9 @@ func (in *inclusion) Indexed(snap *framework.Snapshot) *indexedInclusion {
 // Eval is inclusion.Eval of the snapshot's node k.
 func (x *indexedInclusion) Eval(k int) nodeVerdict {
 	v := nodeVerdict{AffinityOK: true, TaintsOK: true}
-	if x.needAffinity {
+	if x.affPass != nil {
+		v.AffinityOK = x.affPass[x.affDomain[k]+1]
+	} else if x.needAffinity {
 		v.AffinityOK = x.affinity.Match(k)
 	}
 	if x.needTaints {
