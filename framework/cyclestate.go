@@ -193,7 +193,8 @@ func (c *CycleState) ScoredNodes() int { return c.scoredNodes }
 // snapshot's per-node indexes (TopologyValues, PodCounts) without finding
 // each node. A plugin that relies on it checks that entry against the
 // node (a pointer comparison). It is nil at any other time, and when the
-// runner does not know the indices (an extender filtered the nodes).
+// runner does not know the indices (a filtering extender returned other
+// NodeInfos than it was given).
 func (c *CycleState) ScoredIndices() []int32 { return c.scoredIdx }
 
 // SetScoredIndices sets ScoredIndices; the runner calls it around
