@@ -372,6 +372,12 @@ func ptsResizeKeep[T any](b []T, n int) []T {
 // left nil (Score's fallback for nodes PreScore did not see scans
 // DomainValues).
 //
+// idx, when it has an entry for each node, is the runner's snapshot
+// index of each (CycleState.ScoredIndices): a node's position is read
+// from it and checked against the snapshot's list, not found by walking
+// that list. It returns nil, as for a node that is not the snapshot's
+// own, when an entry does not match.
+//
 // slots, when not nil (PreScoreAfterAdd), holds the counts by value
 // (ptsSlotCounts) kept up to date across cycles, or nil to have them built
 // here from the snapshot; domains are then counted from them in
