@@ -68,6 +68,27 @@ func ptsRunScores(t *rapid.T, p *PodTopologySpread, snap *fw.Snapshot, pi *fw.Po
 	return st, raw, norm
 }
 
+// ptsSameScoring fails t unless two PreScore states (a, named aName, and
+// b) hold the same view (ignored nodes in any order), the same domains
+// in the same order, and gave the same raw and normalized scores.
+func ptsSameScoring(t *rapid.T, what, aName, bName string, a, b *ptsPreScoreState, aRaw, bRaw, aNorm, bNorm []int64) {
+	av, bv := ptsScoreViewOf(a), ptsScoreViewOf(b)
+	sort.Strings(av.IgnoredNodes)
+	sort.Strings(bv.IgnoredNodes)
+	if diff := cmp.Diff(av, bv, cmpopts.EquateEmpty()); diff != "" {
+		t.Fatalf("%s: state (-%s +%s):\n%s", what, aName, bName, diff)
+	}
+	if diff := cmp.Diff(a.DomainValues, b.DomainValues, cmpopts.EquateEmpty()); diff != "" {
+		t.Fatalf("%s: domain order (-%s +%s):\n%s", what, aName, bName, diff)
+	}
+	if diff := cmp.Diff(aRaw, bRaw); diff != "" {
+		t.Fatalf("%s: raw scores (-%s +%s):\n%s", what, aName, bName, diff)
+	}
+	if diff := cmp.Diff(aNorm, bNorm); diff != "" {
+		t.Fatalf("%s: normalized scores (-%s +%s):\n%s", what, aName, bName, diff)
+	}
+}
+
 // TestPropPodTopologySpreadScoreFastMatchesReference: PreScore over the
 // snapshot's own NodeInfos (pod index, TopologyValues) and over copies of
 // them (the reference walk) give the same ignored nodes, domains in the same
@@ -121,21 +142,7 @@ func TestPropPodTopologySpreadScoreFastMatchesReference(t *testing.T) {
 				t.Fatalf("round %d: PreScore with indices skipped on one path only", round)
 			}
 			if xs != nil {
-				xv, fv := ptsScoreViewOf(xs), ptsScoreViewOf(fs)
-				sort.Strings(xv.IgnoredNodes)
-				sort.Strings(fv.IgnoredNodes)
-				if diff := cmp.Diff(fv, xv, cmpopts.EquateEmpty()); diff != "" {
-					t.Fatalf("round %d: state (-walked +indexed):\n%s", round, diff)
-				}
-				if diff := cmp.Diff(fs.DomainValues, xs.DomainValues, cmpopts.EquateEmpty()); diff != "" {
-					t.Fatalf("round %d: domain order (-walked +indexed):\n%s", round, diff)
-				}
-				if diff := cmp.Diff(fraw, xraw); diff != "" {
-					t.Fatalf("round %d: raw scores (-walked +indexed):\n%s", round, diff)
-				}
-				if diff := cmp.Diff(fnorm, xnorm); diff != "" {
-					t.Fatalf("round %d: normalized scores (-walked +indexed):\n%s", round, diff)
-				}
+				ptsSameScoring(t, fmt.Sprintf("round %d", round), "walked", "indexed", fs, xs, fraw, xraw, fnorm, xnorm)
 			}
 			if (fs == nil) != (rs == nil) {
 				t.Fatalf("round %d: PreScore skipped on one path only", round)
@@ -146,21 +153,7 @@ func TestPropPodTopologySpreadScoreFastMatchesReference(t *testing.T) {
 			if len(ref) > 0 && (fs.DomainIndex != nil || rs.DomainIndex == nil) {
 				t.Fatal("the states did not take the fast and the reference paths")
 			}
-			fv, rv := ptsScoreViewOf(fs), ptsScoreViewOf(rs)
-			sort.Strings(fv.IgnoredNodes)
-			sort.Strings(rv.IgnoredNodes)
-			if diff := cmp.Diff(rv, fv, cmpopts.EquateEmpty()); diff != "" {
-				t.Fatalf("round %d: state (-ref +fast):\n%s", round, diff)
-			}
-			if diff := cmp.Diff(rs.DomainValues, fs.DomainValues, cmpopts.EquateEmpty()); diff != "" {
-				t.Fatalf("round %d: domain order (-ref +fast):\n%s", round, diff)
-			}
-			if diff := cmp.Diff(rraw, fraw); diff != "" {
-				t.Fatalf("round %d: raw scores (-ref +fast):\n%s", round, diff)
-			}
-			if diff := cmp.Diff(rnorm, fnorm); diff != "" {
-				t.Fatalf("round %d: normalized scores (-ref +fast):\n%s", round, diff)
-			}
+			ptsSameScoring(t, fmt.Sprintf("round %d", round), "ref", "fast", rs, fs, rraw, fraw, rnorm, fnorm)
 			if len(c.nodes) == 0 {
 				return
 			}

@@ -90,10 +90,7 @@ func TestScoredIndicesDuringPreScore(t *testing.T) {
 	for i := range 12 {
 		nodes = append(nodes, builder.MakeNode().Name(fmt.Sprintf("n%02d", i)).Capacity(map[string]string{"cpu": "4"}).Obj())
 	}
-	snap, err := fw.NewSnapshot(nodes, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	snap := fw.MustSnapshot(nodes, nil)
 	pod := fw.MustPodInfo(builder.MakePod().Name("p").Obj())
 	for _, tc := range []struct {
 		name    string
