@@ -28,6 +28,8 @@ type Handle interface {
 	Clock() Clock
 	// Parallelism is the number of workers for per-node loops.
 	Parallelism() int
+	// Parallelizer runs a plugin's loop on those workers.
+	Parallelizer() Parallelizer
 	// KubeVersion is the kube-scheduler release whose behaviour the
 	// plugins reproduce, for the plugins whose results changed between
 	// releases.
@@ -318,6 +320,15 @@ func (h *standalone) PluginsRunner() PluginsRunner     { return h }
 func (h *standalone) NodeLoads() NodeLoads             { return noCluster{} }
 
 func (h *standalone) AddClusterEventHandler(ClusterEventHandler) {}
+
+// Parallelizer starts goroutines for each loop when parallelism is
+// above 1: a standalone handle has no workers that persist.
+func (h *standalone) Parallelizer() Parallelizer {
+	if h.parallelism <= 1 {
+		return Sequential{}
+	}
+	return spawning{h.parallelism}
+}
 
 // DRAManager is the cycle's snapshot (nil outside a cycle).
 func (h *standalone) DRAManager(state *CycleState) DRAManager {

@@ -154,7 +154,7 @@ func (s *ipaPreFilterState) Release() {
 // PreFilter builds the three count tables. It Skips when the incoming pod
 // has no required (anti-)affinity terms and no existing pod's required
 // anti-affinity selects it, exactly as kube-scheduler v1.36 decides.
-func (pl *InterPodAffinity) PreFilter(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
+func (pl *InterPodAffinity) PreFilter(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
 	snap := state.Snapshot()
 	if snap == nil {
 		return nil, framework.AsStatus(fmt.Errorf("interpodaffinity: CycleState has no Snapshot"))
@@ -178,7 +178,7 @@ func (pl *InterPodAffinity) PreFilter(_ context.Context, state *framework.CycleS
 		s.filled = &sync.Once{}
 		pl.countExistingFast(s)
 	} else {
-		pl.countExisting(s, snap.NodesWithRequiredAntiAffinity())
+		pl.countExisting(ctx, s, snap.NodesWithRequiredAntiAffinity())
 	}
 	if s.existingAnti.n == 0 && len(pod.RequiredAffinityTerms) == 0 && len(pod.RequiredAntiAffinityTerms) == 0 {
 		return nil, framework.NewStatus(framework.Skip)
@@ -191,7 +191,7 @@ func (pl *InterPodAffinity) PreFilter(_ context.Context, state *framework.CycleS
 	if fast {
 		pl.countIncomingFast(s)
 	} else {
-		pl.countIncoming(s, nodes)
+		pl.countIncoming(ctx, s, nodes)
 	}
 	state.Write(ipaPreFilterStateKey, s)
 	return nil, nil
@@ -222,28 +222,31 @@ func ipaMatchesAll(terms []ipaTerm, pod *api.Pod, snap *framework.Snapshot) bool
 	return true
 }
 
-// forChunks runs work over [0, n): inline over the whole range when the
-// plugin is sequential, else in chunks on the plugin's workers. work gets the
-// chunk number (below numChunks) so that results stored per chunk merge in
-// node order, whatever the parallelism.
-func (pl *InterPodAffinity) forChunks(n int, work func(c, lo, hi int)) {
-	if pl.parallelism <= 1 {
+// forChunks runs work over [0, n): inline over the whole range without
+// a handle or with parallelism 1, else in chunks on the handle's
+// Parallelizer. work gets the chunk number (below the count chunking
+// returns) so that results stored per chunk merge in node order, whatever
+// the parallelism.
+func (pl *InterPodAffinity) forChunks(ctx context.Context, n int, work func(c, lo, hi int)) {
+	chunk, chunks := pl.chunking(n)
+	if chunks <= 1 {
 		work(0, 0, n)
 		return
 	}
-	chunk := parallel.ChunkSize(n, pl.parallelism)
-	parallel.Ordered(pl.parallelism, n, chunk, func(lo, hi int) bool {
-		work(lo/chunk, lo, hi)
-		return false
-	})
+	pl.h.Parallelizer().Until(ctx, chunks, func(c int) {
+		lo := c * chunk
+		work(c, lo, min(lo+chunk, n))
+	}, config.InterPodAffinityName)
 }
 
-func (pl *InterPodAffinity) numChunks(n int) int {
-	if pl.parallelism <= 1 {
-		return 1
+// chunking returns the length and number of forChunks' chunks of n nodes:
+// kube's chunk size for the handle's parallelism.
+func (pl *InterPodAffinity) chunking(n int) (chunk, chunks int) {
+	if pl.h == nil || pl.h.Parallelism() <= 1 || n <= 1 {
+		return max(n, 1), 1
 	}
-	chunk := parallel.ChunkSize(n, pl.parallelism)
-	return (n + chunk - 1) / chunk
+	chunk = parallel.ChunkSize(n, pl.h.Parallelism())
+	return chunk, (n + chunk - 1) / chunk
 }
 
 // ipaPairCount is one +1 for the pair (key, value) found by a PreFilter
@@ -257,13 +260,14 @@ type ipaPairCount struct {
 // countExisting counts, per domain, the existing pods with a required
 // anti-affinity term that selects the incoming pod (kube's
 // getExistingAntiAffinityCounts).
-func (pl *InterPodAffinity) countExisting(s *ipaPreFilterState, nodes []*framework.NodeInfo) {
+func (pl *InterPodAffinity) countExisting(ctx context.Context, s *ipaPreFilterState, nodes []*framework.NodeInfo) {
 	if len(nodes) == 0 {
 		return
 	}
 	incoming := s.pod.Pod
-	found := make([][]ipaPairCount, pl.numChunks(len(nodes)))
-	pl.forChunks(len(nodes), func(c, lo, hi int) {
+	_, chunks := pl.chunking(len(nodes))
+	found := make([][]ipaPairCount, chunks)
+	pl.forChunks(ctx, len(nodes), func(c, lo, hi int) {
 		var local []ipaPairCount
 		for _, ni := range nodes[lo:hi] {
 			node := ni.Node()
@@ -296,7 +300,7 @@ func (pl *InterPodAffinity) countExisting(s *ipaPreFilterState, nodes []*framewo
 // required anti-affinity terms (kube's getIncomingAffinityAntiAffinityCounts).
 // Sequentially it counts straight into the tables; in parallel each chunk
 // lists its pairs and the lists are merged in node order.
-func (pl *InterPodAffinity) countIncoming(s *ipaPreFilterState, nodes []*framework.NodeInfo) {
+func (pl *InterPodAffinity) countIncoming(ctx context.Context, s *ipaPreFilterState, nodes []*framework.NodeInfo) {
 	if (len(s.affTerms) == 0 && len(s.antiTerms) == 0) || len(nodes) == 0 {
 		return
 	}
@@ -327,7 +331,8 @@ func (pl *InterPodAffinity) countIncoming(s *ipaPreFilterState, nodes []*framewo
 			}
 		}
 	}
-	if pl.parallelism <= 1 {
+	_, chunks := pl.chunking(len(nodes))
+	if chunks <= 1 {
 		walk(0, len(nodes), func(anti bool, slot int, value string) {
 			if anti {
 				s.anti.add(slot, value, 1)
@@ -338,8 +343,8 @@ func (pl *InterPodAffinity) countIncoming(s *ipaPreFilterState, nodes []*framewo
 		return
 	}
 	type found struct{ aff, anti []ipaPairCount }
-	parts := make([]found, pl.numChunks(len(nodes)))
-	pl.forChunks(len(nodes), func(c, lo, hi int) {
+	parts := make([]found, chunks)
+	pl.forChunks(ctx, len(nodes), func(c, lo, hi int) {
 		p := &parts[c]
 		walk(lo, hi, func(anti bool, slot int, value string) {
 			if anti {

@@ -85,8 +85,10 @@ const (
 // nodes with required anti-affinity pods and the namespace labels come from
 // it.
 type InterPodAffinity struct {
-	args        InterPodAffinityArgs
-	parallelism int
+	args InterPodAffinityArgs
+	// h runs the walks over every node on the framework's workers (nil:
+	// on the calling goroutine).
+	h framework.Handle
 	// kube is the release whose namespace selector rules the incoming
 	// pod's terms follow (newAffTerm).
 	kube framework.KubeVersion
@@ -124,13 +126,13 @@ func newInterPodAffinity(args InterPodAffinityArgs, h framework.Handle) (framewo
 	if err := args.Validate(); err != nil {
 		return nil, err
 	}
-	p, v := 1, framework.DefaultKubeVersion
+	v := framework.DefaultKubeVersion
 	if h != nil {
-		p, v = max(h.Parallelism(), 1), h.KubeVersion()
+		v = h.KubeVersion()
 	}
 	return &InterPodAffinity{
 		args:             args,
-		parallelism:      p,
+		h:                h,
 		kube:             v,
 		affinityFail:     framework.NewStatus(framework.UnschedulableAndUnresolvable, ErrReasonAffinityRulesNotMatch),
 		antiAffinityFail: framework.NewStatus(framework.Unschedulable, ErrReasonAntiAffinityRulesNotMatch),

@@ -11,7 +11,6 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/fastpath"
-	"github.com/schedkit/schedkit/internal/parallel"
 	"github.com/schedkit/schedkit/scoring"
 )
 
@@ -346,7 +345,7 @@ func (w *ipaWalk) node(out *ipaTopoScores, ni *framework.NodeInfo) {
 
 // PreScore computes the topology scores (see the type's doc). It walks the
 // cycle snapshot's nodes, not only the feasible ones, as kube does.
-func (pl *InterPodAffinity) PreScore(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, _ []*framework.NodeInfo) *framework.Status {
+func (pl *InterPodAffinity) PreScore(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, _ []*framework.NodeInfo) *framework.Status {
 	snap := state.Snapshot()
 	if snap == nil {
 		return framework.AsStatus(fmt.Errorf("interpodaffinity: CycleState has no Snapshot"))
@@ -372,19 +371,17 @@ func (pl *InterPodAffinity) PreScore(_ context.Context, state *framework.CycleSt
 	}
 	w := pl.newWalk(pod, snap)
 	s := &ipaPreScoreState{}
-	if pl.parallelism <= 1 || len(nodes) < 2 {
+	if _, chunks := pl.chunking(len(nodes)); chunks <= 1 {
 		for _, ni := range nodes {
 			w.node(&s.scores, ni)
 		}
 	} else {
-		chunk := parallel.ChunkSize(len(nodes), pl.parallelism)
-		parts := make([]ipaTopoScores, (len(nodes)+chunk-1)/chunk)
-		parallel.Ordered(pl.parallelism, len(nodes), chunk, func(lo, hi int) bool {
-			out := &parts[lo/chunk]
+		parts := make([]ipaTopoScores, chunks)
+		pl.forChunks(ctx, len(nodes), func(c, lo, hi int) {
+			out := &parts[c]
 			for _, ni := range nodes[lo:hi] {
 				w.node(out, ni)
 			}
-			return false
 		})
 		for i := range parts {
 			s.scores.merge(&parts[i])

@@ -131,7 +131,7 @@ func TestInterPodAffinityScoresHostnameByNode(t *testing.T) {
 		if s := pl.ScoreBatch(ctx, state, pi, window, idx, out); s != nil {
 			t.Fatal(s)
 		}
-		ref := &InterPodAffinity{args: DefaultInterPodAffinityArgs(), parallelism: 1, reference: true}
+		ref := &InterPodAffinity{args: DefaultInterPodAffinityArgs(), reference: true}
 		fresh := fw.NewCycleState()
 		fresh.SetSnapshot(run.Snap)
 		if s := ref.PreScore(ctx, fresh, pi, window); !s.IsSuccess() {

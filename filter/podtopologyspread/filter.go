@@ -12,7 +12,6 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/fastpath"
-	"github.com/schedkit/schedkit/internal/parallel"
 	"github.com/schedkit/schedkit/internal/slicepool"
 )
 
@@ -319,7 +318,7 @@ func (pl *PodTopologySpread) PreFilter(ctx context.Context, state *framework.Cyc
 		state.Write(ptsPreFilterStateKey, pl.calPreFilterStateFast(pod.Pod, cs, snap))
 		return nil, nil
 	}
-	state.Write(ptsPreFilterStateKey, pl.calPreFilterState(pod.Pod, cs, nodes, snap))
+	state.Write(ptsPreFilterStateKey, pl.calPreFilterState(ctx, pod.Pod, cs, nodes, snap))
 	return nil, nil
 }
 
@@ -486,7 +485,7 @@ func ptsPathsOf(counts []int) ptsPaths {
 	return ptsPaths{{Domain: d0, MatchNum: m0}, {Domain: d1, MatchNum: m1}}
 }
 
-func (pl *PodTopologySpread) calPreFilterState(pod *api.Pod, cs []constraint, nodes []*framework.NodeInfo, snap *framework.Snapshot) *ptsPreFilterState {
+func (pl *PodTopologySpread) calPreFilterState(ctx context.Context, pod *api.Pod, cs []constraint, nodes []*framework.NodeInfo, snap *framework.Snapshot) *ptsPreFilterState {
 	nc, n := len(cs), len(nodes)
 	s := &ptsPreFilterState{
 		Constraints:  cs,
@@ -580,7 +579,7 @@ func (pl *PodTopologySpread) calPreFilterState(pod *api.Pod, cs []constraint, no
 		}
 	}
 	perNode := make([]int32, n*nc)
-	parallel.Until(pl.parallelism, n, func(i int) {
+	pl.parallelizer().Until(ctx, n, func(i int) {
 		row := perNode[i*nc : (i+1)*nc]
 		done := uint64(0) // bit o: row[o] holds the count of selector o
 		for c := range cs {
@@ -596,7 +595,7 @@ func (pl *PodTopologySpread) calPreFilterState(pod *api.Pod, cs []constraint, no
 				done |= 1 << c
 			}
 		}
-	})
+	}, config.PodTopologySpreadName)
 	for c := range cs {
 		s.Counts[c] = make([]int, len(s.DomainValues[c]))
 		s.baseDomains[c] = len(s.DomainValues[c])

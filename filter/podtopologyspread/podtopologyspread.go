@@ -50,7 +50,9 @@ const (
 type PodTopologySpread struct {
 	defaults        []api.TopologySpreadConstraint
 	systemDefaulted bool
-	parallelism     int
+	// h runs the walks over every node on the framework's workers (nil:
+	// on the calling goroutine).
+	h framework.Handle
 
 	// Pre-built rejection statuses (never mutated by the runner).
 	missingLabel *framework.Status
@@ -81,14 +83,11 @@ func newPodTopologySpread(args PodTopologySpreadArgs, h framework.Handle) (frame
 	pl := &PodTopologySpread{
 		defaults:        args.EffectiveDefaultConstraints(),
 		systemDefaulted: args.DefaultingType == SystemDefaulting,
-		parallelism:     1,
+		h:               h,
 		missingLabel:    framework.NewStatus(framework.UnschedulableAndUnresolvable, ErrReasonNodeLabelNotMatch),
 		notMatch:        framework.NewStatus(framework.Unschedulable, ErrReasonConstraintsNotMatch),
 		pools:           &ptsPools{},
 		members:         &slicepool.Pool[uint64]{},
-	}
-	if h != nil {
-		pl.parallelism = max(h.Parallelism(), 1)
 	}
 	return pl, nil
 }
@@ -118,4 +117,12 @@ func (pl *PodTopologySpread) SignPod(_ context.Context, pod *framework.PodInfo) 
 // constraints, or default constraints apply.
 func (pl *PodTopologySpread) RefusesSign(pod *framework.PodInfo) bool {
 	return len(pod.Pod.Spec.TopologySpreadConstraints) > 0 || len(pl.defaults) > 0
+}
+
+// parallelizer is the handle's Parallelizer, Sequential without one.
+func (pl *PodTopologySpread) parallelizer() framework.Parallelizer {
+	if pl.h == nil {
+		return framework.Sequential{}
+	}
+	return pl.h.Parallelizer()
 }

@@ -15,7 +15,6 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/fastpath"
-	"github.com/schedkit/schedkit/internal/parallel"
 	"github.com/schedkit/schedkit/internal/slicepool"
 	"github.com/schedkit/schedkit/scoring"
 )
@@ -245,7 +244,7 @@ func (pl *PodTopologySpread) PreScore(ctx context.Context, state *framework.Cycl
 	requireAll := len(pod.Pod.Spec.TopologySpreadConstraints) > 0 || !pl.systemDefaulted
 	st := pl.calPreScoreStateFast(pod.Pod, cs, nodes, state.ScoredIndices(), snap, requireAll, nil, nil)
 	if st == nil { // some node is not the snapshot's own
-		st = pl.calPreScoreState(pod.Pod, cs, nodes, snap, requireAll)
+		st = pl.calPreScoreState(ctx, pod.Pod, cs, nodes, snap, requireAll)
 	}
 	st.finish()
 	state.Write(ptsPreScoreStateKey, st)
@@ -607,7 +606,7 @@ func (pl *PodTopologySpread) calPreScoreStateFast(pod *api.Pod, cs []constraint,
 	return s
 }
 
-func (pl *PodTopologySpread) calPreScoreState(pod *api.Pod, cs []constraint, nodes []*framework.NodeInfo, snap *framework.Snapshot, requireAll bool) *ptsPreScoreState {
+func (pl *PodTopologySpread) calPreScoreState(ctx context.Context, pod *api.Pod, cs []constraint, nodes []*framework.NodeInfo, snap *framework.Snapshot, requireAll bool) *ptsPreScoreState {
 	nc, nf := len(cs), len(nodes)
 	s := &ptsPreScoreState{
 		Constraints:  cs,
@@ -700,7 +699,7 @@ func (pl *PodTopologySpread) calPreScoreState(pod *api.Pod, cs []constraint, nod
 	hostDone := make([]bool, nf)
 	inclusion := newInclusion(pod, cs)
 	all := snap.Nodes()
-	parallel.Until(pl.parallelism, len(all), func(i int) {
+	pl.parallelizer().Until(ctx, len(all), func(i int) {
 		ni := all[i]
 		node := ni.Node()
 		j := int(s.posOf[i])
@@ -739,7 +738,7 @@ func (pl *PodTopologySpread) calPreScoreState(pod *api.Pod, cs []constraint, nod
 		if scored {
 			hostDone[j] = true
 		}
-	})
+	}, config.PodTopologySpreadName)
 	// Scored nodes the snapshot pass did not reach (PreScore's NodeInfos
 	// are not the snapshot's) count their own pods here.
 	for j, ni := range nodes {

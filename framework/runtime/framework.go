@@ -358,6 +358,22 @@ func (f *Framework) Clock() framework.Clock { return f.clock }
 // Parallelism returns the number of workers for per-node loops.
 func (f *Framework) Parallelism() int { return f.parallelism }
 
+// Parallelizer runs a plugin's loop on the framework's workers. A loop
+// started while another runs on them (from a PreScore plugin that runs
+// beside others, or from a concurrent cycle) runs on its caller's
+// goroutine.
+func (f *Framework) Parallelizer() framework.Parallelizer { return poolParallelizer{f} }
+
+// poolParallelizer is the Framework's Parallelizer.
+type poolParallelizer struct{ f *Framework }
+
+func (p poolParallelizer) Until(ctx context.Context, pieces int, piece func(i int), _ string) {
+	done := parallel.DoneOf(ctx)
+	p.f.pool.Ordered(pieces, parallel.ChunkSize(pieces, p.f.parallelism), parallel.Func(func(_, lo, hi int) bool {
+		return parallel.Pieces(done, lo, hi, piece)
+	}))
+}
+
 // KubeVersion returns the kube-scheduler release the plugins reproduce.
 func (f *Framework) KubeVersion() framework.KubeVersion { return f.kubeVersion }
 

@@ -4,6 +4,7 @@
 package parallel
 
 import (
+	"context"
 	"math"
 	"runtime"
 	"sync"
@@ -29,7 +30,8 @@ func ChunkSize(n, workers int) int {
 // the processed prefix: every index below it was processed, none above it.
 // It starts a goroutine per worker, at most GOMAXPROCS of them, each
 // time (Pool keeps its workers from loop to loop); with one worker it runs
-// inline on the caller's goroutine.
+// inline on the caller's goroutine. A panic in fn stops the loop and is
+// raised again on the caller's goroutine once every worker has returned.
 func Ordered(workers, n, chunk int, fn func(lo, hi int) (stop bool)) int {
 	if n <= 0 {
 		return 0
@@ -55,10 +57,19 @@ func Ordered(workers, n, chunk int, fn func(lo, hi int) (stop bool)) int {
 	numChunks := (n + chunk - 1) / chunk
 	workers = min(workers, numChunks)
 	var wg sync.WaitGroup
+	var panicOnce sync.Once
+	var panicked any
+	hasPanic := false
 	wg.Add(workers)
 	for w := 0; w < workers; w++ {
 		go func() {
 			defer wg.Done()
+			defer func() {
+				if v := recover(); v != nil {
+					panicOnce.Do(func() { panicked, hasPanic = v, true })
+					stopped.Store(true)
+				}
+			}()
 			for !stopped.Load() {
 				c := int(next.Add(1) - 1)
 				if c >= numChunks {
@@ -79,6 +90,9 @@ func Ordered(workers, n, chunk int, fn func(lo, hi int) (stop bool)) int {
 		}()
 	}
 	wg.Wait()
+	if hasPanic {
+		panic(panicked)
+	}
 	return int(end.Load())
 }
 
@@ -90,4 +104,27 @@ func Until(workers, n int, fn func(i int)) {
 		}
 		return false
 	})
+}
+
+// Pieces calls piece(i) for i in [lo, hi) while done is open, and reports
+// whether done closed first: the chunk of a loop that a context cuts
+// short, as kube's ParallelizeUntil checks its context before each piece.
+func Pieces(done <-chan struct{}, lo, hi int, piece func(i int)) (stopped bool) {
+	for i := lo; i < hi; i++ {
+		select {
+		case <-done:
+			return true
+		default:
+		}
+		piece(i)
+	}
+	return false
+}
+
+// DoneOf returns ctx.Done(), nil (never done) for a nil ctx.
+func DoneOf(ctx context.Context) <-chan struct{} {
+	if ctx == nil {
+		return nil
+	}
+	return ctx.Done()
 }
