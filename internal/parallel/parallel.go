@@ -110,6 +110,12 @@ func Until(workers, n int, fn func(i int)) {
 // whether done closed first: the chunk of a loop that a context cuts
 // short, as kube's ParallelizeUntil checks its context before each piece.
 func Pieces(done <-chan struct{}, lo, hi int, piece func(i int)) (stopped bool) {
+	if done == nil { // a context that is never done
+		for i := lo; i < hi; i++ {
+			piece(i)
+		}
+		return false
+	}
 	for i := lo; i < hi; i++ {
 		select {
 		case <-done:
