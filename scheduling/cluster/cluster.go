@@ -223,6 +223,28 @@ func recordsOf[V any](c *Cluster, keys map[string]V) []PodRecord {
 	return out
 }
 
+// Grow makes room for pods more pods, uids of them with a UID, so that
+// adding them does not grow the cluster's tables of pods as it goes: a
+// replay that knows its arrivals calls it before they come. Counts at or
+// below zero change nothing.
+func (c *Cluster) Grow(pods, uids int) {
+	if c.snap == nil {
+		return
+	}
+	c.pods = grown(c.pods, pods)
+	c.uids = grown(c.uids, uids)
+}
+
+// grown returns m, or a copy of m with room for n more entries.
+func grown[V any](m map[string]V, n int) map[string]V {
+	if n <= 0 {
+		return m
+	}
+	g := make(map[string]V, len(m)+n)
+	maps.Copy(g, m)
+	return g
+}
+
 // NumPods returns the number of pods in each state.
 func (c *Cluster) NumPods() (pending, assumed, bound int) {
 	for _, cp := range c.pods {

@@ -453,3 +453,44 @@ func TestAssumeUnknownNodeNamesIt(t *testing.T) {
 		t.Errorf("n1 holds %d pods", len(ni.Pods))
 	}
 }
+
+// TestPropGrowKeepsState: Grow, at any point and inside forks, leaves
+// every pod where it was: the same operations with and without it end in
+// the same cluster, after a commit and after a revert alike.
+func TestPropGrowKeepsState(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		plain, _ := New()
+		grown, _ := New()
+		var zero Cluster
+		zero.Grow(10, 10) // a Cluster not made by New: nothing to grow
+		revert := rapid.Bool().Draw(t, "revert")
+		for i := rapid.IntRange(0, 40).Draw(t, "steps"); i > 0; i-- {
+			if i == 20 {
+				plain.Fork()
+				grown.Fork()
+			}
+			if rapid.IntRange(0, 4).Draw(t, "grow?") == 0 {
+				grown.Grow(rapid.IntRange(-1, 50).Draw(t, "pods"), rapid.IntRange(-1, 50).Draw(t, "uids"))
+			}
+			op := clDrawOp(t)
+			if a, b := op.apply(plain), op.apply(grown); (a == nil) != (b == nil) {
+				t.Fatalf("%v: error %v without Grow, %v with", op, a, b)
+			}
+		}
+		if plain.forking() {
+			end := (*Cluster).Commit
+			if revert {
+				end = (*Cluster).Revert
+			}
+			if err := end(plain); err != nil {
+				t.Fatal(err)
+			}
+			if err := end(grown); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if diff := cmp.Diff(plain.dump(), grown.dump(), clVecCmp); diff != "" {
+			t.Fatalf("Grow changed the cluster (-without +with):\n%s", diff)
+		}
+	})
+}

@@ -18,6 +18,20 @@ func newScenarioCluster(w *Scenario, progress func(done, total int)) (*cluster.C
 	if err != nil {
 		return nil, err
 	}
+	// Room for every pod the scenario will hold, so that the tables of
+	// pods do not grow as they arrive.
+	uids := 0
+	for _, p := range w.Pods {
+		if p != nil && p.UID != "" {
+			uids++
+		}
+	}
+	for _, a := range w.Arrivals {
+		if a.Pod != nil && a.Pod.UID != "" {
+			uids++
+		}
+	}
+	c.Grow(len(w.Pods)+len(w.Arrivals), uids)
 	total := len(w.Nodes) + len(w.Pods)
 	step := max(total/100, 1)
 	report := func(done int) {
