@@ -93,6 +93,18 @@ type provisioning struct {
 type capacity struct {
 	obj      *api.CSIStorageCapacity
 	selector api.Selector
+	// indexed is selector resolved against the cycle's snapshot, read
+	// for the snapshot's own nodes.
+	indexed api.IndexedNodeMatch
+}
+
+// matchAt reports whether the capacity's topology selects the node at k
+// in the cycle's snapshot (k < 0: a node of no snapshot, by labels).
+func (c *capacity) matchAt(k int, labels map[string]string) bool {
+	if k >= 0 {
+		return c.indexed.Match(k)
+	}
+	return c.selector.Matches(labels)
 }
 
 // delayedClaim is an unbound claim of a WaitForFirstConsumer class.
@@ -421,6 +433,7 @@ func provisioningOf(snap *fw.Snapshot, claim *api.PersistentVolumeClaim) provisi
 		return p
 	}
 	p.topology = compileTopology(sc.AllowedTopologies)
+	p.topology.resolve(snap)
 	size, asks := claim.Spec.Resources.Requests[api.ResourceStorage]
 	if !asks {
 		return p
@@ -446,7 +459,7 @@ func provisioningOf(snap *fw.Snapshot, claim *api.PersistentVolumeClaim) provisi
 		if err != nil {
 			continue
 		}
-		p.capacities = append(p.capacities, capacity{obj: c, selector: sel})
+		p.capacities = append(p.capacities, capacity{obj: c, selector: sel, indexed: sel.Indexed(snap)})
 	}
 	return p
 }
@@ -458,6 +471,10 @@ func provisioningOf(snap *fw.Snapshot, claim *api.PersistentVolumeClaim) provisi
 type topologyTerms struct {
 	any   bool
 	terms [][]topologyReq
+	// indexed is terms resolved against the cycle's snapshot (resolve),
+	// read for the snapshot's own nodes: a table read per node instead
+	// of a label lookup per key.
+	indexed *api.IndexedNodeMatch
 }
 
 type topologyReq struct {
@@ -495,6 +512,36 @@ func compileTopology(terms []api.TopologySelectorTerm) topologyTerms {
 	return out
 }
 
+// resolve resolves the terms against s, the snapshot whose node
+// positions matchAt is given: each term is a selector of key In values
+// requirements, and the terms a disjunction.
+func (t *topologyTerms) resolve(s api.NodeLabelIndex) {
+	if t.any {
+		return
+	}
+	var m api.IndexedNodeMatch // no term: no node
+	for _, term := range t.terms {
+		var sel api.Selector
+		for _, r := range term {
+			sel = sel.With(r.key, api.LabelSelectorOpIn, r.values...)
+		}
+		m = m.Or(sel.Indexed(s))
+	}
+	t.indexed = &m
+}
+
+// matchAt is match for the node at k in the snapshot the terms were
+// resolved against (k < 0, or terms not resolved: by labels).
+func (t *topologyTerms) matchAt(k int, labels map[string]string) bool {
+	if t.any {
+		return true
+	}
+	if k >= 0 && t.indexed != nil {
+		return t.indexed.Match(k)
+	}
+	return t.match(labels)
+}
+
 func (t *topologyTerms) match(labels map[string]string) bool {
 	if t.any {
 		return true
@@ -515,9 +562,10 @@ func (t *topologyTerms) match(labels map[string]string) bool {
 	return false
 }
 
-// slot returns where node's results go.
-func (s *stateData) slot(node *fw.NodeInfo) []result {
-	if i := s.ownIndex(node); i >= 0 {
+// slotAt returns where the results of node go; i is its position in the
+// cycle's snapshot (ownIndex; −1 for a node of no snapshot).
+func (s *stateData) slotAt(i int, node *fw.NodeInfo) []result {
+	if i >= 0 {
 		d, j := s.at(i)
 		return d.results[j*s.k : (j+1)*s.k]
 	}
@@ -573,7 +621,8 @@ func (b *volumeBinder) Filter(s *stateData, node *fw.NodeInfo) *fw.Status {
 	}
 	var res []result
 	if s.k > 0 {
-		res = s.slot(node)
+		k := s.ownIndex(node)
+		res = s.slotAt(k, node)
 		clear(res)
 		for j := range s.delayed {
 			if d := &s.delayed[j]; d.hasSelected && d.selected != node.Name() {
@@ -602,7 +651,7 @@ func (b *volumeBinder) Filter(s *stateData, node *fw.NodeInfo) *fw.Status {
 		}
 		if provisions {
 			var st *fw.Status
-			if unboundOK, enough, st = s.checkProvisions(labels, res); st != nil {
+			if unboundOK, enough, st = s.checkProvisions(k, labels, res); st != nil {
 				return st
 			}
 		}
@@ -663,19 +712,22 @@ func chosen(name string, res []result) bool {
 // (those with this node selected, in pod order, then those without a
 // matching volume, by size): it returns whether provisioning is possible
 // and whether there is enough storage, recording each claim's capacity.
-func (s *stateData) checkProvisions(labels map[string]string, res []result) (ok, enough bool, st *fw.Status) {
+//
+// k is the node's position in the cycle's snapshot (−1: a node of no
+// snapshot), where the classes' topologies were resolved.
+func (s *stateData) checkProvisions(k int, labels map[string]string, res []result) (ok, enough bool, st *fw.Status) {
 	check := func(j int) (bool, bool, *fw.Status, bool) {
 		p := &s.delayed[j].provisioning
 		if p.err != nil {
 			return false, false, fw.AsStatus(p.err), true
 		}
-		if !p.supported || !p.topology.match(labels) {
+		if !p.supported || !p.topology.matchAt(k, labels) {
 			return false, true, nil, true
 		}
 		if p.checkSpace {
 			var found *api.CSIStorageCapacity
 			for i := range p.capacities {
-				if p.capacities[i].selector.Matches(labels) {
+				if p.capacities[i].matchAt(k, labels) {
 					found = p.capacities[i].obj
 					break
 				}
