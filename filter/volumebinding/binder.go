@@ -109,7 +109,11 @@ func (c *capacity) matchAt(k int, labels map[string]string) bool {
 
 // delayedClaim is an unbound claim of a WaitForFirstConsumer class.
 type delayedClaim struct {
-	pvc, base    *api.PersistentVolumeClaim
+	pvc, base *api.PersistentVolumeClaim
+	// class and request are the claim's storage class name and the bytes
+	// of storage it asks for, read once for Score.
+	class        string
+	request      int64
 	selected     string
 	hasSelected  bool
 	candidates   []candidate
@@ -291,6 +295,7 @@ func (b *volumeBinder) PreFilter(snap *fw.Snapshot, pod *api.Pod) (*stateData, *
 			b.candidates(snap, d)
 		}
 		d.provisioning = provisioningOf(snap, d.pvc)
+		d.class, d.request = deref(d.pvc.Spec.StorageClassName), storage(d.pvc.Spec.Resources.Requests).Value()
 	}
 	// kube sorts the claims to match by increasing request (sort.Sort).
 	sort.Sort(bySize{s.findOrder, s.delayed})
@@ -854,8 +859,7 @@ func (s *stateData) classStorage(node *fw.NodeInfo, capacityScoring bool, out []
 		for _, j := range s.findOrder {
 			if r := res[j]; r.pv != nil {
 				q := storage(r.pv.Spec.Capacity)
-				req := storage(s.delayed[j].pvc.Spec.Resources.Requests)
-				add(r.pv.Spec.StorageClassName, req.Value(), q.Value(), true)
+				add(r.pv.Spec.StorageClassName, s.delayed[j].request, q.Value(), true)
 			}
 		}
 		return out, true
@@ -871,9 +875,8 @@ func (s *stateData) classStorage(node *fw.NodeInfo, capacityScoring bool, out []
 		if c.Capacity != nil {
 			capBytes = c.Capacity.Value()
 		}
-		pvc := s.delayed[j].pvc
-		req := storage(pvc.Spec.Resources.Requests)
-		add(deref(pvc.Spec.StorageClassName), req.Value(), capBytes, false)
+		d := &s.delayed[j]
+		add(d.class, d.request, capBytes, false)
 	}
 	for j := range s.delayed {
 		if s.delayed[j].hasSelected {
