@@ -75,7 +75,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.workloadFile, "workload", "", "workload JSON file (see README.md); replaces the built-in workload")
 	fs.StringVar(&o.configFile, "config", "", "KubeSchedulerConfiguration file: compare its profiles instead of the built-in ones")
 	fs.StringVar(&o.svgPath, "svg", filepath.Join(os.TempDir(), "schedkit-simulate.svg"), "where to write the utilization chart")
-	fs.StringVar(&o.logDir, "log-dir", "", "write each profile's decision log to DIR/<profile>.log")
+	fs.StringVar(&o.logDir, "log-dir", "", "write each profile's decision log to DIR/<profile>.log (DIR is created if need be)")
 	fs.StringVar(&o.profiles, "profiles", "", "comma-separated subset of the built-in profiles to run")
 	fs.BoolVar(&o.gangs, "gangs", false, "gang workload: the built-in cluster (200 nodes unless -nodes is given) made busy and -jobs jobs of 8 and 32 pods, compared with and without Coscheduling")
 	fs.IntVar(&o.jobs, "jobs", 0, "jobs of the gang workload (0: one per 5 nodes)")
@@ -291,6 +291,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, bar *prog
 	defer svg.Close()
 	logs := make([]*os.File, len(profiles))
 	if o.logDir != "" {
+		if err := os.MkdirAll(o.logDir, 0o755); err != nil {
+			return fmt.Errorf("-log-dir: %w", err)
+		}
 		for i, p := range profiles {
 			if logs[i], err = os.Create(filepath.Join(o.logDir, p.name+".log")); err != nil {
 				return fmt.Errorf("-log-dir: %w", err)

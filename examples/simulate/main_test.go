@@ -23,10 +23,11 @@ import (
 
 // TestBuiltinSmoke runs the built-in comparison on a small cluster: every
 // profile gets a row, the chart is written and named, the decision logs
-// are written, and no progress bar appears when stdout is not a terminal.
+// are written (in a directory the program creates), and no progress bar
+// appears when stdout is not a terminal.
 func TestBuiltinSmoke(t *testing.T) {
-	dir := t.TempDir()
-	svg := filepath.Join(dir, "chart.svg")
+	svg := filepath.Join(t.TempDir(), "chart.svg")
+	dir := filepath.Join(t.TempDir(), "logs", "new")
 	var out, errb bytes.Buffer
 	err := run(context.Background(), []string{"-nodes", "40", "-pods", "400", "-seed", "3", "-svg", svg, "-log-dir", dir}, &out, &errb, nil)
 	if err != nil {
