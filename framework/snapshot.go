@@ -807,8 +807,8 @@ func (s *Snapshot) topologyValuesLocked(key string) *api.TopologyValues {
 	if tv, ok := s.topo[key]; ok {
 		return tv
 	}
-	tv := &api.TopologyValues{Key: key, Domain: make([]int32, len(s.nodes))}
 	ids := map[string]int32{}
+	tv := &api.TopologyValues{Key: key, Domain: make([]int32, len(s.nodes)), IDs: ids}
 	tv.ByIndex = true
 	for i, n := range s.nodes {
 		v, ok := n.node.Labels[key]

@@ -1,6 +1,7 @@
 package volumebinding
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -112,11 +113,21 @@ type delayedClaim struct {
 	pvc, base *api.PersistentVolumeClaim
 	// class and request are the claim's storage class name and the bytes
 	// of storage it asks for, read once for Score.
-	class        string
-	request      int64
-	selected     string
-	hasSelected  bool
-	candidates   []candidate
+	class       string
+	request     int64
+	selected    string
+	hasSelected bool
+	candidates  []candidate
+	// byNode and wide index the candidates by node when there are many
+	// (indexed): byNode pairs each candidate whose volume fits only nodes
+	// named by a label every node has a value of its own for (the
+	// hostname of a local volume) with the snapshot position of each such
+	// node, sorted by node then candidate; wide holds the other
+	// candidates, which every node examines, with their node affinity
+	// resolved against the snapshot.
+	byNode       []nodeCandidate
+	wide         []wideCandidate
+	indexed      bool
 	selectorErr  error
 	provisioning provisioning
 }
@@ -293,6 +304,9 @@ func (b *volumeBinder) PreFilter(snap *fw.Snapshot, pod *api.Pod) (*stateData, *
 		if !d.hasSelected {
 			s.findOrder = append(s.findOrder, j)
 			b.candidates(snap, d)
+			if len(d.candidates) >= indexCandidates {
+				d.index(snap)
+			}
 		}
 		d.provisioning = provisioningOf(snap, d.pvc)
 		d.class, d.request = deref(d.pvc.Spec.StorageClassName), storage(d.pvc.Spec.Resources.Requests).Value()
@@ -640,7 +654,7 @@ func (b *volumeBinder) Filter(s *stateData, node *fw.NodeInfo) *fw.Status {
 			if d.selectorErr != nil {
 				return fw.AsStatus(d.selectorErr)
 			}
-			if c := match(d, labels, res, s.delayed); c != nil {
+			if c := match(d, k, labels, res); c != nil {
 				res[j] = result{pv: c.pv, base: c.base}
 			} else {
 				res[j].provision = true
@@ -678,30 +692,124 @@ func (b *volumeBinder) verdict(boundOK, pvFound, unboundOK, enough bool) *fw.Sta
 	return b.reject[set]
 }
 
-// match is FindMatchingVolume on the precomputed candidates: a volume
-// pre-bound to the claim wins at once (or, when its node affinity fails,
-// nothing matches); otherwise the smallest available one whose node
-// affinity the node satisfies, first in the class's order among equals.
-// Volumes already chosen for the pod's other claims are skipped.
-func match(d *delayedClaim, labels map[string]string, res []result, delayed []delayedClaim) *candidate {
-	var best *candidate
+// indexCandidates is the fewest candidates of a claim that PreFilter
+// indexes by node: below it, a walk over them all costs no more than the
+// index.
+const indexCandidates = 32
+
+// nodeCandidate is one pair of delayedClaim.byNode.
+type nodeCandidate struct{ node, cand int32 }
+
+// wideCandidate is one entry of delayedClaim.wide: candidate cand, whose
+// volume fits every node (anywhere) or the nodes fits matches.
+type wideCandidate struct {
+	cand     int32
+	anywhere bool
+	fits     api.IndexedNodeMatch
+}
+
+// index builds d.byNode and d.wide from d.candidates. A candidate goes to
+// byNode when its node affinity is a single In expression on a key whose
+// values number the snapshot's nodes one each (api.TopologyValues.ByIndex):
+// the nodes it fits are those of its values. A prebound candidate stays
+// in wide: where it does not fit, it ends the search (match). A wide
+// candidate's affinity is resolved against the snapshot, so that a node
+// reads a table rather than its labels.
+func (d *delayedClaim) index(snap *fw.Snapshot) {
 	for i := range d.candidates {
 		c := &d.candidates[i]
-		if chosen(c.pv.Name, res) {
-			continue
-		}
-		valid := c.affinity == nil || c.affinity.MatchLabels(labels)
-		if c.prebound {
-			if !valid {
-				return nil
+		if !c.prebound {
+			if key, values, ok := c.affinity.LabelIn(); ok {
+				if tv := snap.TopologyValues(key); tv.ByIndex {
+					for _, v := range values {
+						if id, ok := tv.ID(v); ok {
+							d.byNode = append(d.byNode, nodeCandidate{node: id, cand: int32(i)})
+						}
+					}
+					continue
+				}
 			}
-			return c
 		}
-		if valid && (best == nil || best.qty.Cmp(c.qty) > 0) {
-			best = c
+		w := wideCandidate{cand: int32(i), anywhere: c.affinity == nil}
+		if !w.anywhere {
+			w.fits = c.affinity.IndexedLabels(snap)
+		}
+		d.wide = append(d.wide, w)
+	}
+	slices.SortFunc(d.byNode, func(a, b nodeCandidate) int {
+		if a.node != b.node {
+			return cmp.Compare(a.node, b.node)
+		}
+		return cmp.Compare(a.cand, b.cand)
+	})
+	d.byNode = slices.Compact(d.byNode)
+	d.indexed = true
+}
+
+// match is FindMatchingVolume for claim d on the node with labels at
+// position k of the cycle's snapshot (−1: a node of no snapshot): among
+// the candidates not chosen already for another claim of the pod (res),
+// in order, the first prebound one if it fits the node (none if it does
+// not), else the smallest that fits, the first of equals. With the
+// claim's candidates indexed, a node at a position examines only the
+// wide candidates, by table, and its own.
+func match(d *delayedClaim, k int, labels map[string]string, res []result) *candidate {
+	var p picker
+	if !d.indexed || k < 0 {
+		for i := range d.candidates {
+			c := &d.candidates[i]
+			if p.see(c, c.affinity == nil || c.affinity.MatchLabels(labels), res) {
+				break
+			}
+		}
+		return p.best
+	}
+	lo, _ := slices.BinarySearchFunc(d.byNode, int32(k), func(e nodeCandidate, node int32) int { return cmp.Compare(e.node, node) })
+	own := d.byNode[lo:]
+	for n, e := range own {
+		if int(e.node) != k {
+			own = own[:n]
+			break
 		}
 	}
-	return best
+	wide := d.wide
+	for len(wide) > 0 || len(own) > 0 {
+		var c *candidate
+		fits := true // an own candidate fits the node by construction
+		if len(own) > 0 && (len(wide) == 0 || own[0].cand < wide[0].cand) {
+			c, own = &d.candidates[own[0].cand], own[1:]
+		} else {
+			w := &wide[0]
+			c, wide = &d.candidates[w.cand], wide[1:]
+			fits = w.anywhere || w.fits.Match(k)
+		}
+		if p.see(c, fits, res) {
+			break
+		}
+	}
+	return p.best
+}
+
+// picker is match's choice among the candidates it sees in order.
+type picker struct{ best *candidate }
+
+// see considers candidate c, which fits the node or not: it reports
+// true when the search ends there (a prebound volume decides it).
+func (p *picker) see(c *candidate, fits bool, res []result) (done bool) {
+	if chosen(c.pv.Name, res) {
+		return false
+	}
+	if c.prebound {
+		p.best = nil
+		if fits {
+			p.best = c
+		}
+		return true
+	}
+	if fits && (p.best == nil || p.best.qty.Cmp(c.qty) > 0) {
+		p.best = c
+	}
+	return false
 }
 
 func chosen(name string, res []result) bool {

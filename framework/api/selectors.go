@@ -263,6 +263,21 @@ func (m *NodeSelectorMatcher) Match(node *Node) bool {
 	return false
 }
 
+// LabelIn returns, when m is one term of one label expression with
+// operator In, the expression's key and its values (sorted, read-only):
+// MatchLabels then holds exactly for labels whose value of key is one of
+// them. ok is false for any other matcher.
+func (m *NodeSelectorMatcher) LabelIn() (key string, values []string, ok bool) {
+	if m == nil || len(m.terms) != 1 || len(m.terms[0].exprs) != 1 {
+		return "", nil, false
+	}
+	r := &m.terms[0].exprs[0]
+	if r.op != NodeSelectorOpIn {
+		return "", nil, false
+	}
+	return r.key, r.values, true
+}
+
 // MatchLabels reports whether a node carrying only labels (no name)
 // satisfies any term: matchFields are not evaluated, as kube-scheduler
 // matches a PersistentVolume's node affinity (component-helpers'

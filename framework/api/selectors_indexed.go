@@ -110,6 +110,25 @@ func (t *NodeSelectorTermMatcher) Indexed(s NodeLabelIndex) IndexedNodeMatch {
 	return m.settled()
 }
 
+// IndexedLabels resolves m against s as MatchLabels reads it, matchFields
+// not evaluated (a PersistentVolume's node affinity): Match(k) is
+// MatchLabels of the labels of s's node k. A nil matcher matches no node.
+func (m *NodeSelectorMatcher) IndexedLabels(s NodeLabelIndex) IndexedNodeMatch {
+	out := IndexedNodeMatch{nodes: s}
+	if m == nil {
+		return out
+	}
+	out.terms = make([]indexedTerm, len(m.terms))
+	for i := range m.terms {
+		t := &m.terms[i]
+		out.terms[i].exprs = make([]indexedExpr, len(t.exprs))
+		for j := range t.exprs {
+			out.terms[i].exprs[j] = resolveExpr(s, t.exprs[j].key, t.exprs[j].matchValue)
+		}
+	}
+	return out.settled()
+}
+
 // Indexed resolves the selector, applied to node labels, against s.
 func (sel Selector) Indexed(s NodeLabelIndex) IndexedNodeMatch {
 	m := IndexedNodeMatch{nodes: s}
@@ -267,4 +286,21 @@ type TopologyValues struct {
 	// its position (Domain[i] == i for every i), as for the hostname key:
 	// a per-domain table is then a per-node one.
 	ByIndex bool
+	// IDs numbers the values (IDs[Values[id]] == id); nil when whoever
+	// built the numbering did not keep it (ID then searches Values).
+	IDs map[string]int32
+}
+
+// ID returns the number of value v, false when no node has it.
+func (tv *TopologyValues) ID(v string) (int32, bool) {
+	if tv.IDs != nil {
+		id, ok := tv.IDs[v]
+		return id, ok
+	}
+	for id, w := range tv.Values {
+		if w == v {
+			return int32(id), true
+		}
+	}
+	return 0, false
 }

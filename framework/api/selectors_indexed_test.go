@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	fw "github.com/schedkit/schedkit/framework"
@@ -212,5 +213,80 @@ func TestIndexedManyValuesEqualsMatch(t *testing.T) {
 				t.Fatalf("the term matches %d of %d nodes: the case cannot tell a wrong verdict", matched, n)
 			}
 		})
+	}
+}
+
+// TestPropIndexedLabelsEqualsMatchLabels: a node selector of several terms
+// (field-only terms, terms dropped as invalid, keys with many values
+// included) resolved as MatchLabels reads it matches each snapshot node
+// as MatchLabels matches the node's labels; where LabelIn reports one In
+// expression, its key and values say the same.
+func TestPropIndexedLabelsEqualsMatchLabels(t *testing.T) {
+	ins := 0 // selectors LabelIn resolved
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.OneOf(rapid.IntRange(1, 20), rapid.IntRange(257, 270)).Draw(t, "nodes")
+		nodes := make([]*api.Node, n)
+		for i := range nodes {
+			labels := map[string]string{}
+			if rapid.IntRange(0, 9).Draw(t, "hasHost") > 0 {
+				labels["h"] = fmt.Sprintf("n%d", i)
+			}
+			if rapid.IntRange(0, 4).Draw(t, "hasZone") > 0 {
+				labels["z"] = rapid.SampledFrom([]string{"a", "b", "c"}).Draw(t, "zone")
+			}
+			nodes[i] = &api.Node{ObjectMeta: api.ObjectMeta{Name: fmt.Sprintf("n%d", i), Labels: labels}}
+		}
+		snap, err := fw.NewSnapshot(nodes, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ns api.NodeSelector
+		if rapid.IntRange(0, 2).Draw(t, "oneIn") == 0 { // a local volume's shape
+			ns.NodeSelectorTerms = []api.NodeSelectorTerm{{MatchExpressions: []api.NodeSelectorRequirement{{
+				Key: rapid.SampledFrom([]string{"h", "z", "missing"}).Draw(t, "inKey"), Operator: api.NodeSelectorOpIn,
+				Values: rapid.SliceOfN(rapid.SampledFrom([]string{"a", "n0", fmt.Sprintf("n%d", n-1), "n999"}), 1, 2).Draw(t, "inValues")}}}}
+		}
+		for range rapid.IntRange(0, 3).Draw(t, "terms") {
+			var term api.NodeSelectorTerm
+			for range rapid.IntRange(0, 2).Draw(t, "exprs") {
+				key := rapid.SampledFrom([]string{"h", "z", "missing", "bad key!"}).Draw(t, "key")
+				op := rapid.SampledFrom([]api.NodeSelectorOperator{api.NodeSelectorOpIn, api.NodeSelectorOpNotIn, api.NodeSelectorOpExists}).Draw(t, "op")
+				r := api.NodeSelectorRequirement{Key: key, Operator: op}
+				if op != api.NodeSelectorOpExists {
+					r.Values = rapid.SliceOfN(rapid.SampledFrom([]string{"a", "b", "n0", fmt.Sprintf("n%d", n-1), "n999"}), 1, 3).Draw(t, "values")
+				}
+				term.MatchExpressions = append(term.MatchExpressions, r)
+			}
+			if rapid.IntRange(0, 3).Draw(t, "field") == 0 {
+				term.MatchFields = []api.NodeSelectorRequirement{{Key: "metadata.name", Operator: api.NodeSelectorOpIn, Values: []string{"n0"}}}
+			}
+			ns.NodeSelectorTerms = append(ns.NodeSelectorTerms, term)
+		}
+		m := api.CompileNodeSelector(&ns)
+		im := m.IndexedLabels(snap)
+		key, values, in := m.LabelIn()
+		if in {
+			ins++
+		}
+		for k, ni := range snap.Nodes() {
+			labels := ni.Node().Labels
+			want := m.MatchLabels(labels)
+			if got := im.Match(k); got != want {
+				t.Fatalf("selector %+v on node %s %v: indexed %v, MatchLabels %v", ns, ni.Name(), labels, got, want)
+			}
+			if in {
+				v, ok := labels[key]
+				if got := ok && slices.Contains(values, v); got != want {
+					t.Fatalf("selector %+v: LabelIn %s %v on node %v says %v, MatchLabels %v", ns, key, values, labels, got, want)
+				}
+			}
+		}
+		var nilMatcher *api.NodeSelectorMatcher
+		if none := nilMatcher.IndexedLabels(snap); none.Match(0) {
+			t.Fatal("a nil matcher resolved matches node 0")
+		}
+	})
+	if ins == 0 {
+		t.Fatal("no selector was one In expression: LabelIn went unchecked")
 	}
 }
