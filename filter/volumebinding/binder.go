@@ -65,6 +65,9 @@ type boundClaim struct {
 	pvc      *api.PersistentVolumeClaim
 	pv       *api.PersistentVolume
 	affinity *api.NodeSelectorMatcher
+	// fits is affinity resolved against the cycle's snapshot, read for
+	// its own nodes.
+	fits api.IndexedNodeMatch
 	// plugin is the in-tree plugin of an in-tree volume (its affinity is
 	// translated on nodes that migrated the plugin): trAffinity, or
 	// trErr when the translation fails.
@@ -358,6 +361,9 @@ func (b *volumeBinder) boundClaim(snap *fw.Snapshot, pvc *api.PersistentVolumeCl
 		return bc
 	}
 	bc.pv, bc.affinity = pv, snap.VolumeAffinity(pv)
+	if bc.affinity != nil {
+		bc.fits = bc.affinity.IndexedLabels(snap)
+	}
 	if p := csitranslation.PluginOfPV(pv); p != "" && csitranslation.MigrationOn(p) {
 		bc.plugin = p
 		tr, err := csitranslation.TranslatePV(pv)
@@ -619,6 +625,7 @@ func (s *stateData) markDone(node *fw.NodeInfo) {
 // in-tree translation fails on a migrated node) are Errors.
 func (b *volumeBinder) Filter(s *stateData, node *fw.NodeInfo) *fw.Status {
 	labels := node.Node().Labels
+	k := s.ownIndex(node)
 	boundOK, pvFound, unboundOK, enough := true, true, true, true
 	for i := range s.bound {
 		bc := &s.bound[i]
@@ -626,21 +633,26 @@ func (b *volumeBinder) Filter(s *stateData, node *fw.NodeInfo) *fw.Status {
 			pvFound = false
 			break
 		}
-		aff := bc.affinity
-		if bc.plugin != "" && node.MigratedToCSI(bc.plugin) {
+		fits := true
+		switch {
+		case bc.plugin != "" && node.MigratedToCSI(bc.plugin):
 			if bc.trErr != nil {
 				return fw.AsStatus(bc.trErr)
 			}
-			aff = bc.trAffinity
+			fits = bc.trAffinity == nil || bc.trAffinity.MatchLabels(labels)
+		case bc.affinity == nil:
+		case k >= 0:
+			fits = bc.fits.Match(k)
+		default:
+			fits = bc.affinity.MatchLabels(labels)
 		}
-		if aff != nil && !aff.MatchLabels(labels) {
+		if !fits {
 			boundOK = false
 			break
 		}
 	}
 	var res []result
 	if s.k > 0 {
-		k := s.ownIndex(node)
 		res = s.slotAt(k, node)
 		clear(res)
 		for j := range s.delayed {

@@ -14,9 +14,10 @@ import (
 
 // TestPropIndexedCandidatesMatchWalk: with a claim's candidate volumes
 // indexed by node (local volumes, whose affinity names one hostname or a
-// few), Filter picks on each snapshot node the volumes, and gives the
-// verdict, that the walk over every candidate gives a copy of the node
-// belonging to no snapshot: whatever the affinities (one hostname, several,
+// few) and a bound volume's affinity resolved against the snapshot,
+// Filter picks on each snapshot node the volumes, and gives the verdict,
+// that the walk over every candidate and the bound volume's labels give
+// a copy of the node belonging to no snapshot: whatever the affinities (one hostname, several,
 // none, a hostname no node has, a zone, NotIn, two terms), prebound
 // volumes, sizes, and nodes whose hostnames are missing or shared (which
 // leave every candidate to the walk).
@@ -44,8 +45,7 @@ func TestPropIndexedCandidatesMatchWalk(t *testing.T) {
 		}
 		preboundEvery := rapid.SampledFrom([]int{0, 30, 4}).Draw(t, "preboundEvery")   // 0: none
 		anyHost := func() string { return host(rapid.IntRange(0, n).Draw(t, "host")) } // h<n> is no node's
-		for i := range rapid.IntRange(indexCandidates+8, 3*indexCandidates).Draw(t, "volumes") {
-			w := st.MakePV(fmt.Sprintf("pv%d", i), "local").Capacity(fmt.Sprintf("%dGi", rapid.IntRange(1, 12).Draw(t, "capacity")))
+		withAffinity := func(w *builder.PVWrapper) *builder.PVWrapper {
 			switch rapid.IntRange(0, 11).Draw(t, "affinity") {
 			case 0: // none: fits every node
 			case 1:
@@ -60,19 +60,29 @@ func TestPropIndexedCandidatesMatchWalk(t *testing.T) {
 			default:
 				w = w.NodeAffinity("kubernetes.io/hostname", anyHost())
 			}
+			return w
+		}
+		for i := range rapid.IntRange(indexCandidates+8, 3*indexCandidates).Draw(t, "volumes") {
+			w := withAffinity(st.MakePV(fmt.Sprintf("pv%d", i), "local").Capacity(fmt.Sprintf("%dGi", rapid.IntRange(1, 12).Draw(t, "capacity"))))
 			if preboundEvery > 0 && rapid.IntRange(1, preboundEvery).Draw(t, "prebound") == 1 {
 				c := rapid.IntRange(0, claims-1).Draw(t, "boundTo")
 				w = w.ClaimRef("default", fmt.Sprintf("c%d", c), fmt.Sprintf("uid-c%d", c))
 			}
 			objs.PersistentVolumes = append(objs.PersistentVolumes, w.Obj())
 		}
-		snap, err := fw.NewSnapshot(nodes, nil, fw.WithStorage(objs.Each()...))
-		if err != nil {
-			t.Fatal(err)
-		}
 		pod := st.MakePod().Name("p")
 		for i := range claims {
 			pod = pod.PVC(fmt.Sprintf("c%d", i))
+		}
+		if rapid.Bool().Draw(t, "boundClaim") { // a claim bound already, to a volume with its own affinity
+			objs.PersistentVolumeClaims = append(objs.PersistentVolumeClaims, st.MakePVC("b", "local").Bound("pv-b").Obj())
+			objs.PersistentVolumes = append(objs.PersistentVolumes,
+				withAffinity(st.MakePV("pv-b", "local").ClaimRef("default", "b", "uid-b").Phase(api.VolumeBound)).Obj())
+			pod = pod.PVC("b")
+		}
+		snap, err := fw.NewSnapshot(nodes, nil, fw.WithStorage(objs.Each()...))
+		if err != nil {
+			t.Fatal(err)
 		}
 		b := newVolumeBinder()
 		s, status := b.PreFilter(snap, pod.Obj())
