@@ -51,7 +51,8 @@
 // kube-scheduler's: WaitingPods (WaitingPod), a PodActivator, a
 // PodNominator, a SnapshotLister, a PodGroupManager (WorkloadFeatures), a
 // DRAManager (Snapshot.DRAManager), a Binder (api.PodVolumes), an Evictor,
-// a PluginsRunner, NodeLoads and ClusterEventHandler registration;
+// a PluginsRunner, NodeLoads, ClusterEventHandler registration and a
+// Parallelizer (parallelizer.go) for a plugin's own loops over the nodes;
 // NewHandle is the handle of a framework that runs on no scheduler.
 // Package framework/fastpath holds the optional faster forms a plugin may
 // add (batch filters and scores, reject lists, range normalizers with
