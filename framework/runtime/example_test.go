@@ -147,3 +147,30 @@ func ExampleResult_WriteTableTop() {
 	//   node-02  3000 -> 100 x 1 = 100  100
 	//   ... 8 more feasible nodes
 }
+
+// A plugin's own loop over every node (kube's Parallelizer().Until) runs
+// on its framework's workers through the handle, each piece writing a
+// slot of its own.
+func ExampleFramework_Parallelizer() {
+	reg := fw.NewRegistry()
+	_ = reg.Register("EvenNodes", func(any, fw.Handle) (fw.Plugin, error) { return evenNodes{}, nil })
+	f, err := runtime.NewFramework(reg, fw.Profile{Filter: []string{"EvenNodes"}}, runtime.WithParallelism(4))
+	if err != nil {
+		panic(err)
+	}
+	defer f.Close()
+	var nodes []*api.Node
+	for i := range 1000 {
+		nodes = append(nodes, exampleNode(fmt.Sprintf("node-%d", i), fmt.Sprint(1+i%8)))
+	}
+	all := fw.MustSnapshot(nodes, nil).Nodes()
+	var h fw.Handle = f // what the plugin's factory was given
+	cpu := make([]int64, len(all))
+	h.Parallelizer().Until(context.Background(), len(all), func(i int) { cpu[i] = all[i].Allocatable.MilliCPU }, "SumCPU")
+	var total int64
+	for _, c := range cpu {
+		total += c
+	}
+	fmt.Println(h.Parallelism(), "workers:", total, "millicores")
+	// Output: 4 workers: 4500000 millicores
+}
