@@ -229,11 +229,15 @@ func TestHelp(t *testing.T) {
 // any profile runs (no progress bar, no table).
 func TestBadOutputFailsFirst(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "missing")
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
-		{[]string{"-log-dir", missing, "-svg", filepath.Join(t.TempDir(), "c.svg")}, "-log-dir: open " + missing},
+		{[]string{"-log-dir", filepath.Join(file, "logs"), "-svg", filepath.Join(t.TempDir(), "c.svg")}, "-log-dir: mkdir " + file},
 		{[]string{"-svg", filepath.Join(missing, "c.svg")}, "-svg: open " + missing},
 	} {
 		var out bytes.Buffer
