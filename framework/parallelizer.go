@@ -24,8 +24,8 @@ type Parallelizer interface {
 }
 
 // Sequential is the Parallelizer of one worker: Until calls the pieces in
-// increasing order on the caller's goroutine. A plugin built without a
-// handle uses it.
+// increasing order on the caller's goroutine (for a plugin built without
+// a handle).
 type Sequential struct{}
 
 // Until calls piece(i) for i = 0, 1, … pieces−1 until ctx is done.
