@@ -31,10 +31,93 @@ type vzTopology struct {
 	values  []string
 }
 
-type vzState []vzTopology
+// vzState is PreFilter's state: the volumes' topologies and, when
+// resolved against the cycle's snapshot, the same as tables.
+type vzState struct {
+	topos   []vzTopology
+	indexed *vzIndexed // nil: not resolved
+}
 
 // Clone returns the state itself: it never changes.
-func (s vzState) Clone() framework.StateData { return s }
+func (s *vzState) Clone() framework.StateData { return s }
+
+// vzMaxValues bounds the values of a topology label that vzIndexed keeps
+// a table for: zones and regions are few; a cluster with more reads
+// labels instead.
+const vzMaxValues = 256
+
+// vzIndexed is filter's verdict over the nodes of one snapshot read from
+// tables: keyed holds each topology label's value number per node (−1
+// without the label), checks one entry per volume topology.
+type vzIndexed struct {
+	keyed  [len(vzTopologyLabels)][]int32
+	checks []vzCheck
+}
+
+// vzCheck is one volume topology: the value number per node of its key
+// and of that key's GA translation, and whether each value number is one
+// of the volume's zones.
+type vzCheck struct {
+	dom, gaDom   []int32
+	pass, gaPass []bool
+}
+
+// vzResolve resolves topos against snap; nil when a label has more
+// values than vzMaxValues.
+func vzResolve(snap *framework.Snapshot, topos []vzTopology) *vzIndexed {
+	x := &vzIndexed{checks: make([]vzCheck, len(topos))}
+	for i, key := range vzTopologyLabels {
+		tv := snap.TopologyValues(key)
+		if len(tv.Values) > vzMaxValues {
+			return nil
+		}
+		x.keyed[i] = tv.Domain
+	}
+	table := func(tv *api.TopologyValues, zones []string) ([]int32, []bool) {
+		pass := make([]bool, len(tv.Values))
+		for id, v := range tv.Values {
+			_, pass[id] = slices.BinarySearch(zones, v)
+		}
+		return tv.Domain, pass
+	}
+	for i := range topos {
+		t, c := &topos[i], &x.checks[i]
+		tv, gtv := snap.TopologyValues(t.key), snap.TopologyValues(vzTranslateToGA(t.key))
+		if len(tv.Values) > vzMaxValues || len(gtv.Values) > vzMaxValues {
+			return nil
+		}
+		c.dom, c.pass = table(tv, t.values)
+		c.gaDom, c.gaPass = table(gtv, t.values)
+	}
+	return x
+}
+
+// fits is filter's verdict on the snapshot's node k.
+func (x *vzIndexed) fits(k int) bool {
+	constrained := false
+	for i := range x.keyed {
+		if x.keyed[i][k] >= 0 {
+			constrained = true
+			break
+		}
+	}
+	if !constrained {
+		return true
+	}
+	for i := range x.checks {
+		c := &x.checks[i]
+		if id := c.dom[k]; id >= 0 {
+			if !c.pass[id] {
+				return false
+			}
+			continue
+		}
+		if id := c.gaDom[k]; id < 0 || !c.gaPass[id] {
+			return false
+		}
+	}
+	return true
+}
 
 // VolumeZone is kube-scheduler's VolumeZone filter. PreFilter reads
 // the topology labels (zone and region, GA and legacy failure-domain keys;
@@ -73,14 +156,15 @@ func (pl *VolumeZone) PreFilter(_ context.Context, state *framework.CycleState, 
 	if len(pod.Pod.Spec.Volumes) == 0 {
 		return nil, pl.skip
 	}
-	topos, st := vzTopologies(state.Snapshot(), pod.Pod)
+	snap := state.Snapshot()
+	topos, st := vzTopologies(snap, pod.Pod)
 	if st != nil {
 		return nil, st
 	}
 	if len(topos) == 0 {
 		return nil, pl.skip
 	}
-	state.Write(vzPreFilterKey, topos)
+	state.Write(vzPreFilterKey, &vzState{topos: topos, indexed: vzResolve(snap, topos)})
 	return nil, nil
 }
 
@@ -88,9 +172,9 @@ func (pl *VolumeZone) PreFilter(_ context.Context, state *framework.CycleState, 
 func (pl *VolumeZone) PreFilterExtensions() framework.PreFilterExtensions { return nil }
 
 // vzTopologies is kube's getPVbyPod.
-func vzTopologies(snap *framework.Snapshot, pod *api.Pod) (vzState, *framework.Status) {
-	out := vzState{}
-	uu := func(msg string) (vzState, *framework.Status) {
+func vzTopologies(snap *framework.Snapshot, pod *api.Pod) ([]vzTopology, *framework.Status) {
+	out := []vzTopology{}
+	uu := func(msg string) ([]vzTopology, *framework.Status) {
 		return nil, framework.NewStatus(framework.UnschedulableAndUnresolvable, msg)
 	}
 	for i := range pod.Spec.Volumes {
@@ -182,40 +266,58 @@ func (pl *VolumeZone) Filter(_ context.Context, state *framework.CycleState, pod
 	if len(pod.Pod.Spec.Volumes) == 0 {
 		return nil
 	}
-	topos, st := vzReadState(state, pod)
+	s, st := vzReadState(state, pod)
 	if st != nil {
 		return st
 	}
-	return pl.filter(topos, node)
+	return pl.filter(s.topos, node)
 }
 
-// FilterBatch is Filter over nodes, reading the state once.
-func (pl *VolumeZone) FilterBatch(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, _ []int32, out []*framework.Status) {
+// FilterBatch is Filter over nodes, reading the state once; with the
+// nodes' snapshot positions (idx), it reads PreFilter's tables rather
+// than the nodes' labels.
+func (pl *VolumeZone) FilterBatch(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []*framework.Status) {
 	if len(pod.Pod.Spec.Volumes) == 0 {
 		return
 	}
-	topos, st := vzReadState(state, pod)
-	for i, n := range nodes {
-		if st != nil {
+	s, st := vzReadState(state, pod)
+	if st != nil {
+		for i := range out {
 			out[i] = st
-			continue
 		}
-		out[i] = pl.filter(topos, n)
+		return
+	}
+	if x := s.indexed; x != nil && idx != nil {
+		for i, k := range idx {
+			if !x.fits(int(k)) {
+				out[i] = pl.reject
+			}
+		}
+		return
+	}
+	for i, n := range nodes {
+		out[i] = pl.filter(s.topos, n)
 	}
 }
 
-func vzReadState(state *framework.CycleState, pod *framework.PodInfo) (vzState, *framework.Status) {
+// vzReadState returns PreFilter's state, or the topologies without
+// tables when PreFilter did not run.
+func vzReadState(state *framework.CycleState, pod *framework.PodInfo) (*vzState, *framework.Status) {
 	if d, err := state.Read(vzPreFilterKey); err == nil {
-		topos, ok := d.(vzState)
+		s, ok := d.(*vzState)
 		if !ok {
 			return nil, framework.AsStatus(fmt.Errorf("unable to convert state into stateData"))
 		}
-		return topos, nil
+		return s, nil
 	}
-	return vzTopologies(state.Snapshot(), pod.Pod)
+	topos, st := vzTopologies(state.Snapshot(), pod.Pod)
+	if st != nil {
+		return nil, st
+	}
+	return &vzState{topos: topos}, nil
 }
 
-func (pl *VolumeZone) filter(topos vzState, node *framework.NodeInfo) *framework.Status {
+func (pl *VolumeZone) filter(topos []vzTopology, node *framework.NodeInfo) *framework.Status {
 	labels := node.Node().Labels
 	constrained := false
 	for _, k := range vzTopologyLabels {

@@ -1,6 +1,8 @@
 package volumezone
 
 import (
+	"context"
+	"fmt"
 	"testing"
 
 	fw "github.com/schedkit/schedkit/framework"
@@ -166,5 +168,69 @@ func TestConformance(t *testing.T) {
 			t.Fatal(err)
 		}
 		return frameworktest.Case{Plugin: pl, Nodes: nodes, Pods: pods, Incoming: pod, SnapshotOptions: []fw.SnapshotOption{fw.WithStorage(objs.Each()...)}}
+	})
+}
+
+// TestPropTablesEqualLabels: FilterBatch given the nodes' snapshot
+// positions, which reads PreFilter's tables, rejects exactly the nodes
+// Filter rejects from their labels: beta and GA zone and region labels on
+// nodes and volumes, either missing, zone lists joined with "__" (an
+// empty zone in a list makes the volume's label ignored), several volumes.
+func TestPropTablesEqualLabels(t *testing.T) {
+	keys := []string{api.LabelFailureDomainBetaZone, api.LabelFailureDomainBetaRegion, api.LabelTopologyZone, api.LabelTopologyRegion}
+	rapid.Check(t, func(t *rapid.T) {
+		var nodes []*api.Node
+		for i := range rapid.IntRange(1, 12).Draw(t, "nodes") {
+			w := st.MakeNode().Name(fmt.Sprintf("n%d", i))
+			for _, k := range keys {
+				if v := rapid.SampledFrom([]string{"", "a", "b", "c"}).Draw(t, "nodeValue"); v != "" {
+					w = w.Label(k, v)
+				}
+			}
+			nodes = append(nodes, w.Obj())
+		}
+		var objs api.StorageObjects
+		pod := st.MakePod().Name("p")
+		for i := range rapid.IntRange(1, 3).Draw(t, "volumes") {
+			w := st.MakePV(fmt.Sprintf("pv%d", i), "")
+			for _, k := range keys {
+				if v := rapid.SampledFrom([]string{"", "a", "b", "a__c", "b__ c", "a____b"}).Draw(t, "volumeValue"); v != "" {
+					w = w.Label(k, v)
+				}
+			}
+			objs.PersistentVolumes = append(objs.PersistentVolumes, w.Obj())
+			claim := fmt.Sprintf("c%d", i)
+			objs.PersistentVolumeClaims = append(objs.PersistentVolumeClaims, st.MakePVC(claim, "").VolumeName(fmt.Sprintf("pv%d", i)).Obj())
+			pod = pod.PVC(claim)
+		}
+		snap, err := fw.NewSnapshot(nodes, nil, fw.WithStorage(objs.Each()...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := New(nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pl, pi, ctx := p.(*VolumeZone), fw.MustPodInfo(pod.Obj()), context.Background()
+		state := fw.NewCycleState()
+		state.SetSnapshot(snap)
+		if _, pre := pl.PreFilter(ctx, state, pi, snap.Nodes()); !pre.IsSuccess() {
+			return // no topology label on any volume: PreFilter skips
+		}
+		if s, _ := vzReadState(state, pi); s.indexed == nil {
+			t.Fatal("PreFilter resolved no tables")
+		}
+		all := snap.Nodes()
+		idx := make([]int32, len(all))
+		for i := range idx {
+			idx[i] = int32(i)
+		}
+		got := make([]*fw.Status, len(all))
+		pl.FilterBatch(ctx, state, pi, all, idx, got)
+		for k, ni := range all {
+			if want := pl.Filter(ctx, state, pi, ni); !got[k].Equal(want) {
+				t.Fatalf("node %v: tables %v, labels %v", ni.Node().Labels, got[k], want)
+			}
+		}
 	})
 }
