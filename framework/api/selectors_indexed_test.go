@@ -290,3 +290,32 @@ func TestPropIndexedLabelsEqualsMatchLabels(t *testing.T) {
 		t.Fatal("no selector was one In expression: LabelIn went unchecked")
 	}
 }
+
+// TestTopologyValuesID: a snapshot's numbering finds each value's number
+// through its IDs; one built without IDs finds them by search; a value no
+// node has is not found either way.
+func TestTopologyValuesID(t *testing.T) {
+	snap, err := fw.NewSnapshot([]*api.Node{
+		{ObjectMeta: api.ObjectMeta{Name: "a", Labels: map[string]string{"z": "x"}}},
+		{ObjectMeta: api.ObjectMeta{Name: "b", Labels: map[string]string{"z": "y"}}},
+		{ObjectMeta: api.ObjectMeta{Name: "c", Labels: map[string]string{"z": "x"}}},
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	built := snap.TopologyValues("z")
+	bare := &api.TopologyValues{Key: "z", Values: built.Values, Domain: built.Domain}
+	for _, tv := range []*api.TopologyValues{built, bare} {
+		for id, v := range tv.Values {
+			if got, ok := tv.ID(v); !ok || got != int32(id) {
+				t.Errorf("IDs %v: ID(%q) = %d, %v; want %d", tv.IDs != nil, v, got, ok, id)
+			}
+		}
+		if _, ok := tv.ID("w"); ok {
+			t.Errorf("IDs %v: ID of a value no node has found", tv.IDs != nil)
+		}
+	}
+	if built.IDs == nil || len(built.Values) != 2 {
+		t.Fatalf("snapshot numbering: values %v, IDs %v", built.Values, built.IDs)
+	}
+}
