@@ -10,6 +10,33 @@ import (
 	"pgregory.net/rapid"
 )
 
+// drawLabelledSnapshot draws a snapshot of 1 to few nodes, or of 257 to
+// many (hostname values then outgrow a table), labelled with a hostname
+// "h", a zone "z" and a number "num", each sometimes missing; it returns
+// the number of nodes with it.
+func drawLabelledSnapshot(t *rapid.T, few, many int) (int, *fw.Snapshot) {
+	n := rapid.OneOf(rapid.IntRange(1, few), rapid.IntRange(257, many)).Draw(t, "nodes")
+	nodes := make([]*api.Node, n)
+	for i := range nodes {
+		labels := map[string]string{}
+		if rapid.IntRange(0, 9).Draw(t, "hasHost") > 0 {
+			labels["h"] = fmt.Sprintf("n%d", i)
+		}
+		if rapid.IntRange(0, 4).Draw(t, "hasZone") > 0 {
+			labels["z"] = rapid.SampledFrom([]string{"a", "b", "c", ""}).Draw(t, "zone")
+		}
+		if rapid.Bool().Draw(t, "hasNum") {
+			labels["num"] = rapid.SampledFrom([]string{"1", "5", "12", "x"}).Draw(t, "num")
+		}
+		nodes[i] = &api.Node{ObjectMeta: api.ObjectMeta{Name: fmt.Sprintf("n%d", i), Labels: labels}}
+	}
+	snap, err := fw.NewSnapshot(nodes, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n, snap
+}
+
 // TestPropIndexedNodeMatchEqualsMatch: a node selector term or a label
 // selector resolved against a snapshot matches each snapshot node exactly
 // as the term or selector matches the node itself, with keys of few values
@@ -19,25 +46,7 @@ import (
 func TestPropIndexedNodeMatchEqualsMatch(t *testing.T) {
 	singles := 0 // matches Single resolved to one table
 	rapid.Check(t, func(t *rapid.T) {
-		n := rapid.OneOf(rapid.IntRange(1, 30), rapid.IntRange(257, 300)).Draw(t, "nodes") // 257+: hostname values outgrow a table
-		nodes := make([]*api.Node, n)
-		for i := range nodes {
-			labels := map[string]string{}
-			if rapid.IntRange(0, 9).Draw(t, "hasHost") > 0 {
-				labels["h"] = fmt.Sprintf("n%d", i)
-			}
-			if rapid.IntRange(0, 4).Draw(t, "hasZone") > 0 {
-				labels["z"] = rapid.SampledFrom([]string{"a", "b", "c", ""}).Draw(t, "zone")
-			}
-			if rapid.Bool().Draw(t, "hasNum") {
-				labels["num"] = rapid.SampledFrom([]string{"1", "5", "12", "x"}).Draw(t, "num")
-			}
-			nodes[i] = &api.Node{ObjectMeta: api.ObjectMeta{Name: fmt.Sprintf("n%d", i), Labels: labels}}
-		}
-		snap, err := fw.NewSnapshot(nodes, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		n, snap := drawLabelledSnapshot(t, 30, 300)
 		values := func(key string) []string {
 			switch key {
 			case "h":
@@ -224,22 +233,7 @@ func TestIndexedManyValuesEqualsMatch(t *testing.T) {
 func TestPropIndexedLabelsEqualsMatchLabels(t *testing.T) {
 	ins := 0 // selectors LabelIn resolved
 	rapid.Check(t, func(t *rapid.T) {
-		n := rapid.OneOf(rapid.IntRange(1, 20), rapid.IntRange(257, 270)).Draw(t, "nodes")
-		nodes := make([]*api.Node, n)
-		for i := range nodes {
-			labels := map[string]string{}
-			if rapid.IntRange(0, 9).Draw(t, "hasHost") > 0 {
-				labels["h"] = fmt.Sprintf("n%d", i)
-			}
-			if rapid.IntRange(0, 4).Draw(t, "hasZone") > 0 {
-				labels["z"] = rapid.SampledFrom([]string{"a", "b", "c"}).Draw(t, "zone")
-			}
-			nodes[i] = &api.Node{ObjectMeta: api.ObjectMeta{Name: fmt.Sprintf("n%d", i), Labels: labels}}
-		}
-		snap, err := fw.NewSnapshot(nodes, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		n, snap := drawLabelledSnapshot(t, 20, 270)
 		var ns api.NodeSelector
 		if rapid.IntRange(0, 2).Draw(t, "oneIn") == 0 { // a local volume's shape
 			ns.NodeSelectorTerms = []api.NodeSelectorTerm{{MatchExpressions: []api.NodeSelectorRequirement{{
