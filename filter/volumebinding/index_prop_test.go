@@ -89,34 +89,42 @@ func TestPropIndexedCandidatesMatchWalk(t *testing.T) {
 		if status != nil {
 			t.Fatalf("PreFilter: %v", status)
 		}
-		names := func(res []result) []string {
-			var out []string
-			for _, r := range res {
-				name := "-"
-				if r.pv != nil {
-					name = r.pv.Name
-				}
-				out = append(out, name)
-			}
-			return out
-		}
-		for k, ni := range snap.Nodes() {
-			other, err := fw.NewNodeInfo(ni.Node())
-			if err != nil {
-				t.Fatal(err)
-			}
-			own, copied := b.Filter(s, ni), b.Filter(s, other)
-			if own.Code() != copied.Code() || fmt.Sprint(own.Reasons()) != fmt.Sprint(copied.Reasons()) {
-				t.Fatalf("node %s %v: indexed %v, walked %v", ni.Name(), ni.Node().Labels, own, copied)
-			}
-			if own != nil {
-				continue
-			}
-			a, _ := s.recorded(k)
-			w, _ := s.extraOf(ni.Name())
-			if fmt.Sprint(names(a)) != fmt.Sprint(names(w)) {
-				t.Fatalf("node %s %v: indexed picks %v, walked %v", ni.Name(), ni.Node().Labels, names(a), names(w))
-			}
-		}
+		filterOwnAsCopies(t, b, s, snap)
 	})
+}
+
+// filterOwnAsCopies runs Filter on each node of snap and on a copy of it
+// that belongs to no snapshot (read from its labels, candidate by
+// candidate), and fails unless both give the same verdict and, where the
+// node passes, the same volume to each claim.
+func filterOwnAsCopies(t *rapid.T, b *volumeBinder, s *stateData, snap *fw.Snapshot) {
+	names := func(res []result) []string {
+		var out []string
+		for _, r := range res {
+			name := "-"
+			if r.pv != nil {
+				name = r.pv.Name
+			}
+			out = append(out, name)
+		}
+		return out
+	}
+	for k, ni := range snap.Nodes() {
+		other, err := fw.NewNodeInfo(ni.Node())
+		if err != nil {
+			t.Fatal(err)
+		}
+		own, copied := b.Filter(s, ni), b.Filter(s, other)
+		if own.Code() != copied.Code() || fmt.Sprint(own.Reasons()) != fmt.Sprint(copied.Reasons()) {
+			t.Fatalf("node %s %v: own %v, copy %v", ni.Name(), ni.Node().Labels, own, copied)
+		}
+		if own != nil {
+			continue
+		}
+		a, _ := s.recorded(k)
+		w, _ := s.extraOf(ni.Name())
+		if fmt.Sprint(names(a)) != fmt.Sprint(names(w)) {
+			t.Fatalf("node %s %v: own picks %v, copy %v", ni.Name(), ni.Node().Labels, names(a), names(w))
+		}
+	}
 }

@@ -96,15 +96,6 @@ func TestPropFilterOwnNodesAsOthers(t *testing.T) {
 		if status != nil {
 			t.Fatalf("PreFilter: %v", status)
 		}
-		for _, ni := range snap.Nodes() {
-			other, err := fw.NewNodeInfo(ni.Node())
-			if err != nil {
-				t.Fatal(err)
-			}
-			own, copied := b.Filter(s, ni), b.Filter(s, other)
-			if own.Code() != copied.Code() || fmt.Sprint(own.Reasons()) != fmt.Sprint(copied.Reasons()) {
-				t.Fatalf("node %v: own %v, copy %v", ni.Node().Labels, own, copied)
-			}
-		}
+		filterOwnAsCopies(t, b, s, snap)
 	})
 }
