@@ -144,6 +144,9 @@ func (f *Framework) Schedule(ctx context.Context, state *framework.CycleState, s
 		cands = inPlacement(snap, opts.Nodes)
 		res.candidates = cands
 	}
+	if t, ok := f.workers.begin(len(cands)); ok {
+		defer f.workers.end(t)
+	}
 	res.Pod, res.Profile, res.NumAllNodes, res.fw, res.snap = pod, f.profile.SchedulerName, len(cands), f, snap
 	if opts.TopN <= 0 {
 		opts.TopN = 3

@@ -2,7 +2,9 @@ package runtime
 
 import (
 	"fmt"
+	"math"
 	"runtime"
+	"time"
 
 	"github.com/schedkit/schedkit/internal/parallel"
 )
@@ -17,7 +19,9 @@ import (
 // microseconds after each loop before they sleep. A loop uses at most
 // GOMAXPROCS workers. One loop runs at a time: a loop started while
 // another runs (a concurrent cycle) runs on its caller's goroutine.
-// Results do not depend on the number of workers.
+// How many of them a cycle's loops use is chosen from what recent
+// cycles cost (docs/framework.md#workers). Results do not depend on the
+// number of workers.
 //
 // Close stops the goroutines; Workers dropped without Close are stopped
 // once the garbage collector finds them unreachable.
@@ -27,6 +31,46 @@ type Workers struct {
 	// passLeast is the least chunk of a pass over the totals or the
 	// feasible positions: cheapPass·minChunk.
 	passLeast int
+	// gov chooses how many of the workers a cycle uses (widthGovernor).
+	gov widthGovernor
+}
+
+// turn is one cycle's share of the workers: the width gov chose for it
+// at level of a ladder topped by most.
+type turn struct {
+	level, most, width int
+	nodes              int
+	start              time.Time
+}
+
+// begin starts a cycle over n candidate nodes: it caps the workers' loops
+// at the width the governor chooses and reports false when the cycle
+// has no loop large enough to share (nothing to choose or measure).
+func (w *Workers) begin(n int) (turn, bool) {
+	if w == nil {
+		return turn{}, false
+	}
+	if w.pool.Widest(n, w.minChunk) <= 1 {
+		return turn{}, false
+	}
+	// The ladder's top: the pool's width for a loop of any length, so
+	// that cycles over different numbers of nodes share one ladder.
+	most := w.pool.Widest(math.MaxInt32, 1)
+	k, l := w.gov.choose(most)
+	if k >= most {
+		w.pool.SetLimit(0) // not capped: written only when it changes
+	} else {
+		w.pool.SetLimit(k)
+	}
+	return turn{level: l, most: most, width: k, nodes: n, start: time.Now()}, true
+}
+
+// end ends the cycle begin started: its wall time (the machine's, not a
+// framework's clock, which a simulation may hold still) goes to the
+// governor. The cap stays until the next cycle begins: loops outside a
+// cycle (an incremental scheduler's) run at the width last chosen.
+func (w *Workers) end(t turn) {
+	w.gov.note(t.most, t.level, t.width, time.Since(t.start), t.nodes)
 }
 
 // DefaultMinChunk is the fewest nodes in a worker's chunk of a loop by

@@ -84,6 +84,11 @@ type Pool struct {
 	size int
 	spin time.Duration
 
+	// limit caps the width of the loops that start while it is set (0:
+	// none; SetLimit), on a line of its own: the helpers never read it.
+	_     cacheLine
+	limit atomic.Int64
+
 	_   cacheLine
 	ctl atomic.Uint64
 	_   cacheLine
@@ -205,11 +210,31 @@ func (p *Pool) Size() int {
 // whole chunks in n (a loop of fewer than two runs on the caller's
 // goroutine alone); 1 when the pool is closed.
 func (p *Pool) Width(n, chunk int) int {
+	k := p.Widest(n, chunk)
+	if k <= 1 {
+		return k
+	}
+	if l := p.limit.Load(); l > 0 {
+		k = int(min(int64(k), l))
+	}
+	return k
+}
+
+// Widest is Width without the pool's limit (SetLimit).
+func (p *Pool) Widest(n, chunk int) int {
 	chunk = max(chunk, 1)
 	if p == nil || p.size <= 1 || n < 2*chunk || p.closed.Load() {
 		return 1
 	}
 	return min(p.size, runtime.GOMAXPROCS(0), n/chunk)
+}
+
+// SetLimit caps the width of the loops that start from now on at k
+// workers (k below 1: no cap). Loops already running keep theirs.
+func (p *Pool) SetLimit(k int) {
+	if p != nil && p.limit.Load() != int64(max(k, 0)) {
+		p.limit.Store(int64(max(k, 0)))
+	}
 }
 
 // Chunk returns the chunk length for a loop over n items that runs every

@@ -370,3 +370,39 @@ func TestPoolRangesTagWrap(t *testing.T) {
 		loop(i)
 	}
 }
+
+// TestPoolSetLimit: a limit caps the width of the loops that start after
+// it, Widest ignores it, and a limit of 0 lifts it.
+func TestPoolSetLimit(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	p := NewPool(4)
+	defer p.Close()
+	const n = 8 * Align
+	for _, tc := range []struct{ limit, want int }{{1, 1}, {2, 2}, {3, 3}, {0, 4}, {9, 4}} {
+		p.SetLimit(tc.limit)
+		if w := p.Width(n, Align); w != tc.want {
+			t.Errorf("limit %d: Width = %d, want %d", tc.limit, w, tc.want)
+		}
+		if w := p.Widest(n, Align); w != 4 {
+			t.Errorf("limit %d: Widest = %d, want 4", tc.limit, w)
+		}
+		var most atomic.Int32
+		seen := make([]atomic.Int32, n)
+		p.Ordered(n, Align, Func(func(w, lo, hi int) bool {
+			for most.Load() < int32(w) && !most.CompareAndSwap(most.Load(), int32(w)) {
+			}
+			for j := lo; j < hi; j++ {
+				seen[j].Add(1)
+			}
+			return false
+		}))
+		if m := int(most.Load()); m >= tc.want {
+			t.Errorf("limit %d: worker %d ran a chunk, want below %d", tc.limit, m, tc.want)
+		}
+		for j := range seen {
+			if c := seen[j].Load(); c != 1 {
+				t.Fatalf("limit %d: item %d processed %d times", tc.limit, j, c)
+			}
+		}
+	}
+}

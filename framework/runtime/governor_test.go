@@ -1,0 +1,158 @@
+package runtime
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"pgregory.net/rapid"
+)
+
+func TestLadder(t *testing.T) {
+	for _, tc := range []struct {
+		most int
+		want []int
+	}{
+		{2, []int{1, 2}},
+		{3, []int{1, 2, 3}},
+		{9, []int{1, 2, 3, 5, 9}},
+		{16, []int{1, 2, 4, 8, 16}},
+		{200, []int{1, 4, 7, 13, 25, 50, 100, 200}},
+	} {
+		var got []int
+		for l := 0; l <= top(tc.most); l++ {
+			got = append(got, ladder(l, tc.most))
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("ladder of %d = %v, want %v", tc.most, got, tc.want)
+		}
+	}
+}
+
+// govCycles drives g through cycles whose ns per node at width w is
+// cost(i, w) times a noise factor drawn from r (pods ±40 % apart in cost,
+// and one cycle in a hundred caught by a pause 20 times as long), and
+// returns the width of every cycle.
+func govCycles(g *widthGovernor, most, cycles int, r *rand.Rand, cost func(i, w int) float64) []int {
+	widths := make([]int, cycles)
+	for i := range cycles {
+		w, l := g.choose(most)
+		widths[i] = w
+		noise := 0.6 + 0.8*r.Float64()
+		if r.IntN(100) == 0 {
+			noise *= 20
+		}
+		const nodes = 5000
+		g.note(most, l, w, time.Duration(cost(i, w)*noise*nodes), nodes)
+	}
+	return widths
+}
+
+// shareAt returns the share of widths equal to w.
+func shareAt(widths []int, w int) float64 {
+	n := 0
+	for _, x := range widths {
+		if x == w {
+			n++
+		}
+	}
+	return float64(n) / float64(len(widths))
+}
+
+// TestWidthGovernorFindsCheapestWidth: over noisy cycles the governor
+// settles on the width whose cycles cost least, and runs nearly every
+// cycle there.
+func TestWidthGovernorFindsCheapestWidth(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		most int
+		cost map[int]float64 // ns per node by width
+		want int
+	}{
+		{"sharing pays", 2, map[int]float64{1: 16, 2: 11}, 2},
+		{"sharing costs", 2, map[int]float64{1: 16, 2: 19}, 1},
+		{"four of sixteen", 16, map[int]float64{1: 16, 2: 10, 4: 6, 8: 8, 16: 11}, 4},
+		{"one of nine", 9, map[int]float64{1: 10, 2: 13, 3: 14, 5: 15, 9: 18}, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var g widthGovernor
+			r := rand.New(rand.NewPCG(1, 2))
+			widths := govCycles(&g, tc.most, 200_000, r, func(_, w int) float64 { return tc.cost[w] })
+			if share := shareAt(widths[150_000:], tc.want); share < 0.97 {
+				t.Errorf("last 50,000 cycles: %.3f at width %d, want at least 0.97", share, tc.want)
+			}
+		})
+	}
+}
+
+// TestWidthGovernorSeldomMovesBetweenEqualWidths: noise alone (pods
+// unlike in cost, pauses) moves the current width at most once in 10,000
+// cycles when two widths cost the same (about once in 40,000 here).
+func TestWidthGovernorSeldomMovesBetweenEqualWidths(t *testing.T) {
+	var g widthGovernor
+	r := rand.New(rand.NewPCG(3, 4))
+	moves, level := 0, -1
+	for range 200_000 {
+		w, l := g.choose(2)
+		noise := 0.6 + 0.8*r.Float64()
+		if r.IntN(100) == 0 {
+			noise *= 20
+		}
+		g.note(2, l, w, time.Duration(10*noise*5000), 5000)
+		if g.level != level {
+			if level >= 0 {
+				moves++
+			}
+			level = g.level
+		}
+	}
+	if moves > 20 {
+		t.Errorf("%d moves of the current width in 200,000 cycles between two widths of equal cost, want at most 20", moves)
+	}
+}
+
+// TestWidthGovernorFollowsTheMachine: when the machine changes (sharing
+// stops paying, then pays again) the governor follows, each way within
+// half a phase of 100,000 cycles.
+func TestWidthGovernorFollowsTheMachine(t *testing.T) {
+	var g widthGovernor
+	r := rand.New(rand.NewPCG(5, 6))
+	const phase = 100_000
+	widths := govCycles(&g, 2, 4*phase, r, func(i, w int) float64 {
+		if (i/phase)%2 == 1 && w == 2 {
+			return 20 // sharing costs
+		}
+		return map[int]float64{1: 16, 2: 11}[w]
+	})
+	for p := range 4 {
+		want := 2
+		if p%2 == 1 {
+			want = 1
+		}
+		if share := shareAt(widths[p*phase+phase/2:(p+1)*phase], want); share < 0.95 {
+			t.Errorf("phase %d: %.3f of its last half's cycles at width %d, want at least 0.95", p, share, want)
+		}
+	}
+}
+
+// TestPropWidthGovernorStaysOnTheLadder: whatever the costs noted, the
+// governor chooses a width of its ladder and a level that names it.
+func TestPropWidthGovernorStaysOnTheLadder(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var g widthGovernor
+		most := rapid.IntRange(2, 64).Draw(t, "most")
+		for range rapid.IntRange(1, 3000).Draw(t, "cycles") {
+			w, l := g.choose(most)
+			if l < 0 || l > top(most) || w != ladder(l, most) || w < 1 || w > most {
+				t.Fatalf("choose(%d) = width %d, level %d: not on the ladder", most, w, l)
+			}
+			ran := w
+			if rapid.IntRange(0, 20).Draw(t, "busy") == 0 {
+				ran = 1 // the pool held by another cycle
+			}
+			d := time.Duration(rapid.Int64Range(0, 1e7).Draw(t, "d"))
+			g.note(most, l, ran, d, rapid.IntRange(0, 10000).Draw(t, "n"))
+		}
+	})
+}
