@@ -145,7 +145,9 @@ func (f *Framework) Schedule(ctx context.Context, state *framework.CycleState, s
 		res.candidates = cands
 	}
 	if t, ok := f.workers.begin(len(cands)); ok {
-		defer f.workers.end(t)
+		// Weighed per node evaluated: a cycle that ends before its
+		// filters (PreFilter rejects the pod) is not measured.
+		defer func() { f.workers.end(t, res.evaluated) }()
 	}
 	res.Pod, res.Profile, res.NumAllNodes, res.fw, res.snap = pod, f.profile.SchedulerName, len(cands), f, snap
 	if opts.TopN <= 0 {

@@ -39,7 +39,6 @@ type Workers struct {
 // at level of a ladder topped by most.
 type turn struct {
 	level, most, width int
-	nodes              int
 	start              time.Time
 }
 
@@ -62,15 +61,16 @@ func (w *Workers) begin(n int) (turn, bool) {
 	} else {
 		w.pool.SetLimit(k)
 	}
-	return turn{level: l, most: most, width: k, nodes: n, start: time.Now()}, true
+	return turn{level: l, most: most, width: k, start: time.Now()}, true
 }
 
-// end ends the cycle begin started: its wall time (the machine's, not a
-// framework's clock, which a simulation may hold still) goes to the
-// governor. The cap stays until the next cycle begins: loops outside a
-// cycle (an incremental scheduler's) run at the width last chosen.
-func (w *Workers) end(t turn) {
-	w.gov.note(t.most, t.level, t.width, time.Since(t.start), t.nodes)
+// end ends the cycle begin started, which evaluated n nodes: its wall
+// time per node (the machine's time, not a framework's clock, which a
+// simulation may hold still) goes to the governor. The cap stays until
+// the next cycle begins: loops outside a cycle (an incremental
+// scheduler's) run at the width last chosen.
+func (w *Workers) end(t turn, n int) {
+	w.gov.note(t.most, t.level, t.width, time.Since(t.start), n)
 }
 
 // DefaultMinChunk is the fewest nodes in a worker's chunk of a loop by

@@ -206,9 +206,9 @@ func (p *Pool) Size() int {
 }
 
 // Width returns how many workers a loop of n items in chunks of chunk
-// items would run on now: at most Size, GOMAXPROCS and the number of
-// whole chunks in n (a loop of fewer than two runs on the caller's
-// goroutine alone); 1 when the pool is closed.
+// items would run on now: at most Size, GOMAXPROCS, the pool's limit
+// (SetLimit) and the number of whole chunks in n (a loop of fewer than
+// two runs on the caller's goroutine alone); 1 when the pool is closed.
 func (p *Pool) Width(n, chunk int) int {
 	k := p.Widest(n, chunk)
 	if k <= 1 {
