@@ -146,14 +146,14 @@ func (g *widthGovernor) choose(most int) (width, level int) {
 	}
 	g.cycles++
 	if g.trial < 0 && g.cycles > warmCycles && g.recent > 0 && mix(g.cycles)%g.period == 0 {
+		// The ladder has two levels at least (most ≥ 2): one below or
+		// one above the current is always on it.
 		g.up = !g.up
 		t := g.level - 1
 		if (g.up && g.level < top(most)) || g.level == 0 {
 			t = g.level + 1
 		}
-		if t >= 0 && t <= top(most) && t != g.level {
-			g.trial, g.left, g.base, g.sum, g.count = t, trialCycles, g.recent, 0, 0
-		}
+		g.trial, g.left, g.base, g.sum, g.count = t, trialCycles, g.recent, 0, 0
 	}
 	if g.trial >= 0 {
 		return ladder(g.trial, most), g.trial
@@ -208,15 +208,14 @@ func (g *widthGovernor) endTrial() {
 		g.ratio[t] = ratioKeep*g.ratio[t] + (1-ratioKeep)*r
 	}
 	g.trials[t]++
-	switch {
-	case g.trials[t] >= minTrials && g.ratio[t] > clearlyDearer:
+	if g.trials[t] >= minTrials && g.ratio[t] > clearlyDearer {
 		g.period = min(2*g.period, maxPeriod)
-		return
-	case g.trials[t] < minTrials || g.ratio[t] >= moveBelow:
-		g.period = trialPeriod
 		return
 	}
 	g.period = trialPeriod
+	if g.trials[t] < minTrials || g.ratio[t] >= moveBelow {
+		return
+	}
 	// Move: the old level is now a neighbour as cheap, relative to the
 	// new, as the trials measured; the other ratios were relative to
 	// the old level and start again.
