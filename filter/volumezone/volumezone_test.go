@@ -221,10 +221,7 @@ func TestPropTablesEqualLabels(t *testing.T) {
 			t.Fatal("PreFilter resolved no tables")
 		}
 		all := snap.Nodes()
-		idx := make([]int32, len(all))
-		for i := range idx {
-			idx[i] = int32(i)
-		}
+		idx := st.SnapshotIndices(state, all)
 		got := make([]*fw.Status, len(all))
 		pl.FilterBatch(ctx, state, pi, all, idx, got)
 		for k, ni := range all {
