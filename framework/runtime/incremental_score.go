@@ -244,19 +244,14 @@ func (inc *Incremental) score(ctx context.Context, pod *framework.PodInfo, res *
 // adds, and returns whether some score lies outside its table (miss) and
 // the or of the scoreBits of the scores added from the adds (those of a
 // table: the looked-up ones). The looked-up rows are added in
-// sumsRanked's passes, or, with enough nodes for f's workers, in chunks
-// on them; either ranks the totals with sc.rk (started; ranked reports
-// it) unless some row is added after them (adds, which weighLooks may
-// lengthen): selectHost must then rank them.
+// sumsRanked's passes, which rank the totals with sc.rk (started; ranked
+// reports it), or, with enough nodes for f's workers, in chunks on them
+// without ranking; when some row is added after them (adds, which it may
+// lengthen), selectHost must rank them again.
 func (sc *incScorer) sumTotals(f *Framework, totals []int64, idx []int32, c int64) (miss bool, bad uint64, ranked bool) {
 	sc.weighLooks()
 	if pool, _ := f.pass(len(totals)); pool != nil {
-		var rk *ranker
-		if len(sc.adds) == 0 {
-			rk = &sc.rk
-		}
-		miss = f.sumsAll(&sc.sumRun, totals, sc.sums, idx, c, sc.looks, rk)
-		ranked = rk != nil
+		miss = f.sumsAll(&sc.sumRun, totals, sc.sums, idx, c, sc.looks)
 	} else {
 		miss = sumsRanked(totals, sc.sums, idx, c, sc.looks, &sc.rk)
 		ranked = true

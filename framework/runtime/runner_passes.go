@@ -136,42 +136,6 @@ func (r *rankRun) Chunk(_, lo, hi int) bool {
 	return false
 }
 
-// begin readies rr to rank the n totals in chunks of chunk, writing the
-// tied positions to ties and keeping the keep best of each chunk.
-func (rr *rankRun) begin(totals []int64, ties []int32, keep, chunk int) {
-	chunks := (len(totals) + chunk - 1) / chunk
-	*rr = rankRun{totals: totals, ties: ties, keep: keep, chunk: chunk,
-		best: grow(rr.best, chunks), cnt: grow(rr.cnt, chunks), top: grow(rr.top, chunks*keep), tops: grow(rr.tops, chunks)}
-}
-
-// merge merges the chunks' rankings in chunk order, as rankTotals would
-// rank all the totals: the best total, its count (the tied positions
-// moved to ties[:cnt], in position order) and the keep best entries,
-// appended to top.
-func (rr *rankRun) merge(top []rankedPos) (best int64, cnt int, _ []rankedPos) {
-	best = rr.best[0]
-	for _, b := range rr.best {
-		best = max(best, b)
-	}
-	all := rr.top[:0]
-	for c := range rr.best {
-		if rr.best[c] == best {
-			lo := c * rr.chunk
-			cnt += copy(rr.ties[cnt:], rr.ties[lo:lo+rr.cnt[c]])
-		}
-		all = append(all, rr.top[c*rr.keep:c*rr.keep+rr.tops[c]]...) // in place: all never passes chunk c's entries
-	}
-	slices.SortFunc(all, func(a, b rankedPos) int {
-		if c := cmp.Compare(b.total, a.total); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.pos, b.pos)
-	})
-	top = append(top, all[:min(rr.keep, len(all))]...)
-	rr.totals, rr.ties = nil, nil
-	return best, cnt, top
-}
-
 // rankParallel is rankTotals over totals in chunks on the workers, when
 // they are enough (false otherwise): the best total, its count (the tied
 // positions in ties[:cnt], in position order) and the keep best entries,
@@ -186,25 +150,43 @@ func (r *Result) rankParallel(top []rankedPos, keep int) (best int64, cnt int, _
 	if pool == nil {
 		return 0, 0, top, false
 	}
+	chunks := (n + chunk - 1) / chunk
 	rr := &r.rank
-	rr.begin(totals, r.ties, keep, chunk)
+	*rr = rankRun{totals: totals, ties: r.ties, keep: keep, chunk: chunk,
+		best: grow(rr.best, chunks), cnt: grow(rr.cnt, chunks), top: grow(rr.top, chunks*keep), tops: grow(rr.tops, chunks)}
 	pool.Ordered(n, chunk, rr)
-	best, cnt, top = rr.merge(top)
+	best = rr.best[0]
+	for _, b := range rr.best {
+		best = max(best, b)
+	}
+	all := rr.top[:0]
+	for c := range chunks {
+		if rr.best[c] == best {
+			lo := c * chunk
+			cnt += copy(r.ties[cnt:], r.ties[lo:lo+rr.cnt[c]])
+		}
+		all = append(all, rr.top[c*keep:c*keep+rr.tops[c]]...) // in place: all never passes chunk c's entries
+	}
+	slices.SortFunc(all, func(a, b rankedPos) int {
+		if c := cmp.Compare(b.total, a.total); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.pos, b.pos)
+	})
+	top = append(top, all[:min(keep, len(all))]...)
+	rr.totals, rr.ties = nil, nil
 	return best, cnt, top, true
 }
 
-// sumRun is sumsRanked's pass in chunks on the workers: totals[j] =
-// sums[idx[j]] + c plus the looks' table entries, reporting whether a
-// score was missing from its table, each chunk then ranking its totals
-// when ranking.
+// sumRun is sumsRanked's pass without the ranking, in chunks on the
+// workers: totals[j] = sums[idx[j]] + c plus the looks' table entries,
+// reporting whether a score was missing from its table.
 type sumRun struct {
 	totals, sums []int64
 	idx          []int32
 	c            int64
 	looks        []lookup
 	out          []weighOut
-	ranking      bool
-	rank         rankRun
 }
 
 // Chunk sums totals[lo:hi] on worker w.
@@ -224,37 +206,24 @@ func (r *sumRun) Chunk(w, lo, hi int) bool {
 			miss = addLooked(t, &a)
 		}
 	}
-	switch {
-	case miss:
+	if miss {
 		r.out[w].miss = true
-	case r.ranking:
-		r.rank.Chunk(w, lo, hi)
 	}
 	return false
 }
 
 // sumsAll runs sumRun over all of totals on the workers and reports
-// whether a score missed its table. With rk not nil (started over
-// totals) the chunks rank their totals too and, unless a score missed,
-// rk ends holding the ranking of them all, as sumsRanked leaves it.
-func (f *Framework) sumsAll(sr *sumRun, totals, sums []int64, idx []int32, c int64, looks []lookup, rk *ranker) (miss bool) {
+// whether a score missed its table.
+func (f *Framework) sumsAll(sr *sumRun, totals, sums []int64, idx []int32, c int64, looks []lookup) (miss bool) {
 	out := grow(sr.out, f.pool.Size())
 	clear(out)
+	*sr = sumRun{totals: totals, sums: sums, idx: idx, c: c, looks: looks, out: out}
 	pool, chunk := f.pass(len(totals))
-	rank := sr.rank
-	if rk != nil {
-		rank.begin(totals, rk.ties, rk.keep, chunk)
-	}
-	*sr = sumRun{totals: totals, sums: sums, idx: idx, c: c, looks: looks, out: out, ranking: rk != nil, rank: rank}
 	pool.Ordered(len(totals), chunk, sr)
 	for i := range out {
 		miss = miss || out[i].miss
 	}
-	if rk != nil && !miss {
-		rk.best, rk.cnt, rk.top = sr.rank.merge(rk.top[:0])
-	}
-	sr.rank.totals, sr.rank.ties = nil, nil
-	*sr = sumRun{out: out, rank: sr.rank}
+	*sr = sumRun{out: out}
 	return miss
 }
 
