@@ -17,10 +17,10 @@ import (
 // few) and a bound volume's affinity resolved against the snapshot,
 // Filter picks on each snapshot node the volumes, and gives the verdict,
 // that the walk over every candidate and the bound volume's labels give
-// a copy of the node belonging to no snapshot: whatever the affinities (one hostname, several,
-// none, a hostname no node has, a zone, NotIn, two terms), prebound
-// volumes, sizes, and nodes whose hostnames are missing or shared (which
-// leave every candidate to the walk).
+// a copy of the node belonging to no snapshot: whatever the affinities
+// (one hostname, several, none, a hostname no node has, a zone, NotIn,
+// two terms), prebound volumes, sizes, and nodes whose hostnames are
+// missing or shared (which leave every candidate to the walk).
 func TestPropIndexedCandidatesMatchWalk(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(2, 6).Draw(t, "nodes")
