@@ -3,6 +3,7 @@ package framework
 import (
 	"errors"
 	"reflect"
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -28,18 +29,21 @@ type stateEntry struct {
 
 // CycleState carries per-cycle data between extension points: PreFilter
 // computes once, Filter reads per node. Reads are lock-free (an atomic load
-// and a short scan, no map); a write publishes a new list, appending in
-// place when it adds a key (readers see only their list's length) and
-// copying when it replaces or deletes one. It is safe for concurrent use.
+// and a short scan, no map). The values of a state that only gains keys
+// (a cycle's plugins each writing their own) live inside the state, and a
+// write publishes one more of them, allocating nothing; replacing or
+// deleting a key, or a state with more than inlineEntries keys, publishes
+// a copied list instead, which later writes extend in place (readers see
+// only their list's length). It is safe for concurrent use.
 type CycleState struct {
-	mu      sync.Mutex
-	entries atomic.Pointer[[]stateEntry]
-	// first and firstList are the list of values the state's first Write
-	// stores, kept inside the state: a state with one value (commonly its
-	// caller's handle, written before the plugins run) costs no allocation
-	// beyond itself. A stored list is never changed, so they serve once.
-	first     [1]stateEntry
-	firstList []stateEntry
+	mu sync.Mutex
+	// inline[:count] are the values while spill is nil: written once
+	// each, in order, and published by count.
+	inline [inlineEntries]stateEntry
+	count  atomic.Int32
+	// spill, once set, is the list of values instead of inline, which is
+	// then never written again until Release.
+	spill atomic.Pointer[[]stateEntry]
 
 	snapshot *Snapshot
 	// skipFilter and skipScore are the plugins whose PreFilter or PreScore
@@ -57,17 +61,28 @@ type CycleState struct {
 	scoredIdx []int32
 }
 
+// inlineEntries is how many values a state holds without allocating:
+// more than a default profile's plugins write in a cycle (PreFilter and
+// PreScore, 7–13), with the caller's handle.
+const inlineEntries = 16
+
 // NewCycleState returns an empty state.
 func NewCycleState() *CycleState { return &CycleState{} }
 
+// list returns the values as a reader sees them now. A list once returned
+// never changes: later writes publish a longer view or another list.
+func (c *CycleState) list() []stateEntry {
+	if p := c.spill.Load(); p != nil {
+		return *p
+	}
+	return c.inline[:c.count.Load()]
+}
+
 // Read returns the value stored under key, or ErrNotFound.
 func (c *CycleState) Read(key StateKey) (StateData, error) {
-	p := c.entries.Load()
-	if p != nil {
-		for _, e := range *p {
-			if e.key == key {
-				return e.data, nil
-			}
+	for _, e := range c.list() {
+		if e.key == key {
+			return e.data, nil
 		}
 	}
 	return nil, ErrNotFound
@@ -77,15 +92,7 @@ func (c *CycleState) Read(key StateKey) (StateData, error) {
 func (c *CycleState) Write(key StateKey, val StateData) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	var old []stateEntry
-	if p := c.entries.Load(); p != nil {
-		old = *p
-	} else if c.firstList == nil {
-		c.first[0] = stateEntry{key, val}
-		c.firstList = c.first[:]
-		c.entries.Store(&c.firstList)
-		return
-	}
+	old := c.list()
 	replaces := false
 	for _, e := range old {
 		if e.key == key {
@@ -93,40 +100,48 @@ func (c *CycleState) Write(key StateKey, val StateData) {
 			break
 		}
 	}
-	if !replaces && len(old) > 1 {
-		// A new key goes after the list's end, in place when its array
-		// has room: a reader of the current list sees only its length,
-		// and no entry it can see changes. The array grows by doubling,
-		// so a cycle's writes copy it a few times, not once per write.
-		next := append(old, stateEntry{key, val})
-		c.entries.Store(&next)
-		return
+	if !replaces {
+		if c.spill.Load() == nil && len(old) < inlineEntries {
+			c.inline[len(old)] = stateEntry{key, val}
+			c.count.Store(int32(len(old) + 1))
+			return
+		}
+		if c.spill.Load() != nil {
+			// A new key goes after the list's end, in place when its
+			// array has room: a reader of the current list sees only
+			// its length, and no entry it can see changes. The array
+			// grows by doubling, so a state's writes copy it a few
+			// times, not once per write.
+			next := append(old, stateEntry{key, val})
+			c.spill.Store(&next)
+			return
+		}
 	}
-	next := make([]stateEntry, 0, max(len(old)+1, 4))
+	next := make([]stateEntry, 0, max(2*len(old), 4))
 	for _, e := range old {
 		if e.key != key {
 			next = append(next, e)
 		}
 	}
 	next = append(next, stateEntry{key, val})
-	c.entries.Store(&next)
+	c.spill.Store(&next)
 }
 
 // Delete removes key.
 func (c *CycleState) Delete(key StateKey) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	p := c.entries.Load()
-	if p == nil {
+	old := c.list()
+	if !slices.ContainsFunc(old, func(e stateEntry) bool { return e.key == key }) {
 		return
 	}
-	next := make([]stateEntry, 0, len(*p))
-	for _, e := range *p {
+	next := make([]stateEntry, 0, len(old))
+	for _, e := range old {
 		if e.key != key {
 			next = append(next, e)
 		}
 	}
-	c.entries.Store(&next)
+	c.spill.Store(&next)
 }
 
 // ReleasableStateData is StateData holding buffers that its plugin reuses
@@ -147,18 +162,17 @@ type ReleasableStateData interface {
 // (including Reserve, Permit, PostFilter and binding) is over.
 func (c *CycleState) Release() {
 	c.mu.Lock()
-	p := c.entries.Load()
-	c.entries.Store(nil)
+	list := c.list()
+	n := c.count.Load()
+	c.spill.Store(nil)
+	c.count.Store(0)
 	c.mu.Unlock()
-	if p == nil {
-		return
-	}
-	for _, e := range *p {
+	for _, e := range list {
 		if r, ok := e.data.(ReleasableStateData); ok {
 			r.Release()
 		}
 	}
-	c.first[0] = stateEntry{} // nothing reads the state any more
+	clear(c.inline[:n]) // nothing reads the state any more
 }
 
 // Snapshot returns the snapshot of the cycle (set by the runner).
@@ -279,19 +293,19 @@ func (c *CycleState) SkipScorePlugins() map[string]bool { return c.skipScore }
 // allocating new ones every cycle. A value still held, or one that cannot
 // be compared with the value now under its key, is kept.
 func (c *CycleState) ReleaseReplacedBy(f func()) {
-	before := c.entries.Load()
+	before := c.list()
 	f()
-	cur := c.entries.Load()
-	if before == nil || cur == before {
+	cur := c.list()
+	if len(before) == 0 || len(cur) == len(before) && &cur[0] == &before[0] {
 		return
 	}
-	for _, old := range *before {
+	for _, old := range before {
 		r, ok := old.data.(ReleasableStateData)
 		if !ok {
 			continue
 		}
 		held := false
-		for _, e := range *cur {
+		for _, e := range cur {
 			if e.key != old.key {
 				continue
 			}
@@ -314,12 +328,18 @@ func (c *CycleState) Clone() *CycleState {
 	}
 	n := &CycleState{snapshot: c.snapshot, skipFilter: c.skipFilter, skipScore: c.skipScore, scoredNodes: c.scoredNodes, allNodes: c.allNodes}
 	n.skipped.Store(c.skipped.Load())
-	if p := c.entries.Load(); p != nil {
-		next := make([]stateEntry, len(*p))
-		for i, e := range *p {
+	list := c.list()
+	if len(list) > inlineEntries {
+		next := make([]stateEntry, len(list))
+		for i, e := range list {
 			next[i] = stateEntry{e.key, e.data.Clone()}
 		}
-		n.entries.Store(&next)
+		n.spill.Store(&next)
+		return n
 	}
+	for i, e := range list {
+		n.inline[i] = stateEntry{e.key, e.data.Clone()}
+	}
+	n.count.Store(int32(len(list)))
 	return n
 }

@@ -148,19 +148,31 @@ func TestPropCycleStateMatchesMap(t *testing.T) {
 					return
 				default:
 				}
-				if p := cs.entries.Load(); p != nil {
-					for _, e := range *p {
-						if v, ok := e.data.(*intState); !ok || len(v.v) != 1 {
-							t.Errorf("reader found %v under %s", e.data, e.key)
-						}
+				for _, e := range cs.list() {
+					if v, ok := e.data.(*intState); !ok || len(v.v) != 1 {
+						t.Errorf("reader found %v under %s", e.data, e.key)
 					}
 				}
 			}
 		}()
 		defer func() { close(stop); <-done }()
-		for i := range rapid.IntRange(1, 60).Draw(t, "ops") {
-			key := StateKey("k" + strconv.Itoa(rapid.IntRange(0, 9).Draw(t, "key")))
-			switch rapid.IntRange(0, 5).Draw(t, "op") {
+		// Up to half again as many keys as the state holds inline, so
+		// that some states spill to a list.
+		keys := rapid.IntRange(1, inlineEntries*3/2).Draw(t, "keys")
+		fresh := 0 // keys k0… below fresh have been written
+		for i := range rapid.IntRange(1, 80).Draw(t, "ops") {
+			key := StateKey("k" + strconv.Itoa(rapid.IntRange(0, keys-1).Draw(t, "key")))
+			op := rapid.IntRange(0, 9).Draw(t, "op")
+			if op >= 7 && fresh < keys { // a key not written yet: states fill up
+				key, op = StateKey("k"+strconv.Itoa(fresh)), 3
+				fresh++
+			}
+			switch op {
+			case 6:
+				if len(clones) > 0 { // a clone's writes are its own
+					clones[len(clones)-1].Write(key, &intState{v: []int{-i}})
+					cloneModels[len(clones)-1][key] = -i
+				}
 			case 0:
 				cs.Delete(key)
 				delete(model, key)
@@ -168,14 +180,11 @@ func TestPropCycleStateMatchesMap(t *testing.T) {
 				clones = append(clones, cs.Clone())
 				cloneModels = append(cloneModels, maps.Clone(model))
 			case 2:
-				before := cs.entries.Load()
-				var kept []stateEntry
-				if before != nil {
-					kept = slices.Clone(*before)
-				}
+				before := cs.list()
+				kept := slices.Clone(before)
 				cs.Write(key, &intState{v: []int{i}})
 				model[key] = i
-				if before != nil && !slices.EqualFunc(kept, *before, func(a, b stateEntry) bool { return a.key == b.key && a.data == b.data }) {
+				if !slices.EqualFunc(kept, before, func(a, b stateEntry) bool { return a.key == b.key && a.data == b.data }) {
 					t.Fatalf("a write changed the list read before it")
 				}
 			default:
@@ -183,7 +192,7 @@ func TestPropCycleStateMatchesMap(t *testing.T) {
 				model[key] = i
 			}
 			check := func(what string, c *CycleState, m map[StateKey]int) {
-				for k := range 10 {
+				for k := range keys {
 					key := StateKey("k" + strconv.Itoa(k))
 					v, err := c.Read(key)
 					want, ok := m[key]
