@@ -134,6 +134,8 @@ type Framework struct {
 	scratch    keptPool[scratch]
 	// batch pools the runner's plugin-by-plugin buffers (batchScratch).
 	batch keptPool[batchScratch]
+	// states pools the cycle states Schedule creates itself.
+	states keptPool[framework.CycleState]
 	// sign caches the plugins that sign pods (signature.go).
 	sign signState
 	// svc are the Handle's services (handle.go).

@@ -128,9 +128,9 @@ func (f *Framework) Schedule(ctx context.Context, state *framework.CycleState, s
 	}
 	if state == nil {
 		// Nobody else sees this state: its plugins' buffers go back to
-		// them when the cycle ends.
-		state = framework.NewCycleState()
-		defer state.Release()
+		// them when the cycle ends, and the state to the framework's.
+		state = f.states.get()
+		defer f.putState(state)
 	}
 	state.SetSnapshot(snap)
 	all := snap.Nodes()

@@ -95,6 +95,13 @@ func (p *keptPool[T]) Put(x *T) {
 	}
 }
 
+// putState releases a cycle state Schedule created and pools it, empty.
+func (f *Framework) putState(state *framework.CycleState) {
+	state.Release()
+	*state = framework.CycleState{}
+	f.states.Put(state)
+}
+
 // filterBuffers returns the recorder for n positions, all clear. The
 // caller sets s.written to the end of the positions it wrote once it knows
 // it; until then every position counts as written.
