@@ -100,13 +100,14 @@ func (c *CycleState) Write(key StateKey, val StateData) {
 			break
 		}
 	}
+	spilled := c.spill.Load() != nil
 	if !replaces {
-		if c.spill.Load() == nil && len(old) < inlineEntries {
+		if !spilled && len(old) < inlineEntries {
 			c.inline[len(old)] = stateEntry{key, val}
 			c.count.Store(int32(len(old) + 1))
 			return
 		}
-		if c.spill.Load() != nil {
+		if spilled {
 			// A new key goes after the list's end, in place when its
 			// array has room: a reader of the current list sees only
 			// its length, and no entry it can see changes. The array
