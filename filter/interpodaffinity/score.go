@@ -81,7 +81,8 @@ type ipaFastScores struct {
 	// pool, when set, recycles the large dom slices (see Release).
 	pool *sync.Pool
 	// tuples caches the per-combination sums of the keys numbered by
-	// value (ipaTupleSums); any change to dom drops them.
+	// value (ipaTupleSums); any change to dom drops them. It is created
+	// with the first key, so that a pod no term scores allocates none.
 	tuples *ipaTupleSums
 }
 
@@ -97,7 +98,7 @@ type ipaTupleSums struct {
 
 // newIPAFastScores returns the fast state of snap.
 func newIPAFastScores(snap *framework.Snapshot, pool *sync.Pool) *ipaFastScores {
-	return &ipaFastScores{snap: snap, pool: pool, tuples: &ipaTupleSums{}}
+	return &ipaFastScores{snap: snap, pool: pool}
 }
 
 // ipaTuplesMaxShare bounds the combinations worth summing up front: at
@@ -107,9 +108,13 @@ const ipaTuplesMaxShare = 4
 
 // tupleSums returns the numbering of the combinations of the values of
 // keys (numbered by value; hs their scores, in the same order) and each
-// combination's sum, or nil when there are too many combinations.
+// combination's sum, or nil when there are too many combinations or no
+// key holds scores yet.
 func (f *ipaFastScores) tupleSums(keys []string, hs []ipaHoistedKey) (*framework.TopologyTuples, []int64) {
 	c := f.tuples
+	if c == nil {
+		return nil, nil
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.ok {
@@ -150,6 +155,9 @@ func (f *ipaFastScores) slot(key string) int {
 		if s == key {
 			return k
 		}
+	}
+	if f.tuples == nil {
+		f.tuples = &ipaTupleSums{}
 	}
 	tv := f.snap.TopologyValues(key)
 	f.keys = append(f.keys, key)
@@ -359,7 +367,7 @@ func (pl *InterPodAffinity) PreScore(ctx context.Context, state *framework.Cycle
 	}
 	if !pl.reference {
 		f := pl.preScoreFast(pod, snap)
-		if len(f.keys) == 0 {
+		if f == nil || len(f.keys) == 0 {
 			return framework.NewStatus(framework.Skip)
 		}
 		state.Write(ipaPreScoreStateKey, &ipaPreScoreState{fast: f})
@@ -404,6 +412,10 @@ func (pl *InterPodAffinity) PreScore(ctx context.Context, state *framework.Cycle
 // domains touched). Sums of integers, so the order of contributions does
 // not matter.
 func (pl *InterPodAffinity) preScoreFast(pod *framework.PodInfo, snap *framework.Snapshot) *ipaFastScores {
+	groups := snap.AffinityGroupsSelecting(pod.Pod)
+	if len(pod.PreferredAffinityTerms) == 0 && len(pod.PreferredAntiAffinityTerms) == 0 && len(groups) == 0 {
+		return nil // nothing scores the pod
+	}
 	f := newIPAFastScores(snap, pl.doms)
 	for i := range pod.PreferredAffinityTerms {
 		t := &pod.PreferredAffinityTerms[i]
@@ -416,7 +428,7 @@ func (pl *InterPodAffinity) preScoreFast(pod *framework.PodInfo, snap *framework
 		f.addDomains(snap.PodDomainCounts(q, t.TopologyKey), ipaContribution(t.Weight, -1), 0)
 	}
 	hard := pl.args.HardPodAffinityWeight
-	for _, g := range snap.AffinityGroupsSelecting(pod.Pod) {
+	for _, g := range groups {
 		switch g.Kind {
 		case framework.TermRequiredAffinity:
 			if hard > 0 {

@@ -20,6 +20,9 @@ const baPreScoreKey framework.StateKey = "PreScore" + config.NodeResourcesBalanc
 type baPreScoreState struct {
 	podRequests []int64
 	dra         *nrfDRA
+	// held stores podRequests when there are at most nrfHeldRequests
+	// resources, so that PreScore allocates the state alone.
+	held [nrfHeldRequests]int64
 }
 
 // Clone returns the state itself; it is read-only.
@@ -107,8 +110,8 @@ func (pl *NodeResourcesBalancedAllocation) Name() string {
 // podRequests returns the pod's request per configured resource: real
 // requests (Delta, StdDev) or, in Classic mode, cpu and memory in the
 // non-zero view.
-func (pl *NodeResourcesBalancedAllocation) podRequests(pod *framework.PodInfo) []int64 {
-	req := make([]int64, len(pl.resources))
+func (pl *NodeResourcesBalancedAllocation) podRequests(pod *framework.PodInfo, buf []int64) []int64 {
+	req := nrfRequestSlice(buf, len(pl.resources))
 	if pl.mode == BalancedAllocationClassic {
 		for i := range pl.resources {
 			req[i] = nrfPodRequest(pod, &pl.resources[i])
@@ -152,11 +155,13 @@ func baBestEffort(req []int64) bool {
 // PreScore caches the pod's requests; in Delta and StdDev modes it returns
 // Skip when every configured request is 0.
 func (pl *NodeResourcesBalancedAllocation) PreScore(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, _ []*framework.NodeInfo) *framework.Status {
-	req := pl.podRequests(pod)
-	if pl.mode != BalancedAllocationClassic && baBestEffort(req) {
+	s := &baPreScoreState{}
+	s.podRequests = pl.podRequests(pod, s.held[:])
+	if pl.mode != BalancedAllocationClassic && baBestEffort(s.podRequests) {
 		return framework.NewStatus(framework.Skip)
 	}
-	state.Write(baPreScoreKey, &baPreScoreState{podRequests: req, dra: pl.draOf(state)})
+	s.dra = pl.draOf(state)
+	state.Write(baPreScoreKey, s)
 	return nil
 }
 
@@ -204,7 +209,7 @@ func (pl *NodeResourcesBalancedAllocation) readRequests(state *framework.CycleSt
 		}
 		return s.podRequests, false, nil
 	}
-	req = pl.podRequests(pod)
+	req = pl.podRequests(pod, nil)
 	return req, pl.mode != BalancedAllocationClassic && baBestEffort(req), nil
 }
 

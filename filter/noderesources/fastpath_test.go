@@ -97,7 +97,7 @@ func TestPropNodeResourcesFitSimpleFastPath(t *testing.T) {
 		slow := *fast
 		slow.simple = false
 		pod, ni := rfDrawPod(t), rfDrawNode(t)
-		req := fast.podRequests(pod)
+		req := fast.podRequests(pod, nil)
 		if got, want := fast.score(ni, req, nil), slow.score(ni, req, nil); got != want {
 			t.Fatalf("fast path %d, general %d", got, want)
 		}

@@ -68,6 +68,32 @@ const nrfPreScoreKey framework.StateKey = "PreScore" + config.NodeResourcesFitNa
 type nrfPreScoreState struct {
 	podRequests []int64
 	dra         *nrfDRA
+	// held stores podRequests when there are at most nrfHeldRequests
+	// resources, so that PreScore allocates the state alone.
+	held [nrfHeldRequests]int64
+}
+
+// nrfHeldRequests is how many resources' requests a PreScore state holds
+// in itself: the default configurations name two (cpu and memory).
+const nrfHeldRequests = 4
+
+// nrfRequestSlice returns n zeroed requests in buf when it has room, else
+// in a new slice.
+func nrfRequestSlice(buf []int64, n int) []int64 {
+	if n <= len(buf) {
+		req := buf[:n]
+		clear(req)
+		return req
+	}
+	return make([]int64, n)
+}
+
+// newPreScoreState returns the pod's PreScore state: its requests and
+// what the scores read of the DRA objects.
+func (pl *NodeResourcesFit) newPreScoreState(state *framework.CycleState, pod *framework.PodInfo) *nrfPreScoreState {
+	s := &nrfPreScoreState{dra: pl.draOf(state)}
+	s.podRequests = pl.podRequests(pod, s.held[:])
+	return s
 }
 
 // Clone returns the state itself; it is read-only.
@@ -98,8 +124,8 @@ func nrfPodRequest(pod *framework.PodInfo, r *nrfResource) int64 {
 	return 0
 }
 
-func (pl *NodeResourcesFit) podRequests(pod *framework.PodInfo) []int64 {
-	req := make([]int64, len(pl.resources))
+func (pl *NodeResourcesFit) podRequests(pod *framework.PodInfo, buf []int64) []int64 {
+	req := nrfRequestSlice(buf, len(pl.resources))
 	for i := range pl.resources {
 		req[i] = nrfPodRequest(pod, &pl.resources[i])
 	}
@@ -110,7 +136,7 @@ func (pl *NodeResourcesFit) podRequests(pod *framework.PodInfo) []int64 {
 // when a DeviceClass backs one of them, what the scores read of the DRA
 // objects.
 func (pl *NodeResourcesFit) PreScore(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, _ []*framework.NodeInfo) *framework.Status {
-	state.Write(nrfPreScoreKey, &nrfPreScoreState{podRequests: pl.podRequests(pod), dra: pl.draOf(state)})
+	state.Write(nrfPreScoreKey, pl.newPreScoreState(state, pod))
 	return nil
 }
 
@@ -175,7 +201,7 @@ func (pl *NodeResourcesFit) readPodRequests(state *framework.CycleState, pod *fr
 func (pl *NodeResourcesFit) readState(state *framework.CycleState, pod *framework.PodInfo) (*nrfPreScoreState, *framework.Status) {
 	d, err := state.Read(nrfPreScoreKey)
 	if err != nil {
-		return &nrfPreScoreState{podRequests: pl.podRequests(pod), dra: pl.draOf(state)}, nil
+		return pl.newPreScoreState(state, pod), nil
 	}
 	s, ok := d.(*nrfPreScoreState)
 	if !ok {

@@ -75,16 +75,30 @@ func buildConstraints(pod *api.Pod, action api.UnsatisfiableConstraintAction, de
 		}
 		return out, nil
 	}
-	out, err := compile(defaults, pod.Labels, action)
-	if err != nil || len(out) == 0 {
-		return nil, err
+	used, selectorFree := defaultsWith(defaults, action)
+	if !used {
+		return nil, nil
+	}
+	var out []constraint
+	if !selectorFree {
+		// Compiling may fail: its error comes first.
+		var err error
+		if out, err = compile(defaults, pod.Labels, action); err != nil {
+			return nil, err
+		}
 	}
 	if snap == nil {
 		return nil, errors.New("default topology spread constraints need the cycle's snapshot (its services and controllers), but the cycle state has none")
 	}
 	sel := defaultSelector(pod, snap.Services, snap.Controllers)
 	if sel.IsEverything() {
-		return nil, nil
+		return nil, nil // most pods without services or controllers: nothing compiled
+	}
+	if selectorFree {
+		var err error
+		if out, err = compile(defaults, pod.Labels, action); err != nil {
+			return nil, err
+		}
 	}
 	for i := range out {
 		out[i].Selector = sel
@@ -92,11 +106,28 @@ func buildConstraints(pod *api.Pod, action api.UnsatisfiableConstraintAction, de
 	return out, nil
 }
 
+// defaultsWith reports whether some of the default constraints have the
+// action and whether none of those has a labelSelector (so compiling them
+// cannot fail; validated arguments never have one).
+func defaultsWith(defaults []api.TopologySpreadConstraint, action api.UnsatisfiableConstraintAction) (used, selectorFree bool) {
+	selectorFree = true
+	for i := range defaults {
+		if defaults[i].WhenUnsatisfiable == action {
+			used = true
+			selectorFree = selectorFree && defaults[i].LabelSelector == nil
+		}
+	}
+	return used, selectorFree
+}
+
 // compile keeps the constraints with the given action and compiles them, as
 // kube-scheduler's filterTopologySpreadConstraints.
 func compile(cs []api.TopologySpreadConstraint, podLabels map[string]string, action api.UnsatisfiableConstraintAction) ([]constraint, error) {
 	var out []constraint
 	for i := range cs {
+		if out == nil && cs[i].WhenUnsatisfiable == action {
+			out = make([]constraint, 0, len(cs)-i)
+		}
 		c := &cs[i]
 		if c.WhenUnsatisfiable != action {
 			continue

@@ -45,7 +45,10 @@ type ilImage struct {
 
 type ilPreScoreState struct {
 	images []ilImage
-	masks  uint64 // the or of the images' masks
+	// held stores images for pods of up to two images, so that PreScore
+	// allocates the state alone.
+	held  [2]ilImage
+	masks uint64 // the or of the images' masks
 	// count is the number of the pod's images that set the top threshold:
 	// init containers and containers, and image volumes from v1.37.
 	count int
@@ -320,6 +323,7 @@ func (pl *ImageLocality) state(snap *framework.Snapshot, pod *api.Pod) (*ilPreSc
 	}
 	total := snap.NumNodes()
 	s := &ilPreScoreState{count: len(pod.Spec.InitContainers) + len(pod.Spec.Containers)}
+	s.images = s.held[:0]
 	add := func(image string) {
 		n := NormalizedImageName(image)
 		k := snap.ImageNumNodes(n)
