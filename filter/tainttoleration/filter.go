@@ -94,7 +94,15 @@ const ttClassesKey framework.StateKey = "FilterBatch" + config.TaintTolerationNa
 type ttClassVerdicts struct {
 	classes  *framework.TaintClasses
 	verdicts []*framework.Status
+	// held stores verdicts for up to ttHeldClasses classes, so that a
+	// cycle allocates the struct alone.
+	held [ttHeldClasses]*framework.Status
 }
+
+// ttHeldClasses is how many classes' verdicts ttClassVerdicts holds in
+// itself: clusters commonly have a few taint combinations (none, control
+// plane, a dedicated pool or two).
+const ttHeldClasses = 8
 
 // Clone returns the verdicts themselves; they are read-only.
 func (v *ttClassVerdicts) Clone() framework.StateData { return v }
@@ -107,17 +115,34 @@ func (pl *TaintToleration) classVerdicts(state *framework.CycleState, tols []api
 	if len(tc.Taints) > ttMaxClasses {
 		return nil, nil
 	}
+	untolerating := len(tols) == 0 && pl.untolerating != nil
+	if untolerating {
+		// The verdicts depend on the classes alone: shared by every such
+		// pod while the snapshot's classes stay the same.
+		if v := pl.untolerating.Load(); v != nil && v.classes == tc {
+			return v.verdicts, tc.Class
+		}
+	}
 	if d, err := state.Read(ttClassesKey); err == nil {
 		if v, ok := d.(*ttClassVerdicts); ok && v.classes == tc {
 			return v.verdicts, tc.Class
 		}
 	}
-	v := &ttClassVerdicts{classes: tc, verdicts: make([]*framework.Status, len(tc.Taints))}
+	v := &ttClassVerdicts{classes: tc}
+	if len(tc.Taints) <= len(v.held) {
+		v.verdicts = v.held[:len(tc.Taints)]
+	} else {
+		v.verdicts = make([]*framework.Status, len(tc.Taints))
+	}
 	for c, taints := range tc.Taints {
 		v.verdicts[c] = pl.filter(tols, taints)
 	}
 	// Concurrent first calls may each decide them; the verdicts are equal.
-	state.Write(ttClassesKey, v)
+	if untolerating {
+		pl.untolerating.Store(v)
+	} else {
+		state.Write(ttClassesKey, v)
+	}
 	return v.verdicts, tc.Class
 }
 

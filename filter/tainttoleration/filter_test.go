@@ -2,12 +2,14 @@ package tainttoleration
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
+	"github.com/schedkit/schedkit/framework/fastpath"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -112,4 +114,63 @@ func TestTaintTolerationHints(t *testing.T) {
 			New:  st.HintPod(t, builder.MakePod().Namespace("ns-1").Name("pod-1").UID("uid0").Toleration(api.Toleration{Key: "foo", Operator: api.TolerationOpExists, Effect: api.TaintEffectNoSchedule}).Obj()),
 			Want: fw.Queue},
 	})
+}
+
+// TestTaintTolerationClassVerdictsFollowSnapshot: the verdicts by taint
+// class that pods without tolerations share belong to one snapshot's
+// classes. One plugin filtering over snapshots whose taints differ, in
+// turn and back, rejects exactly the nodes each snapshot taints, and a
+// tolerating pod between them is judged by its own tolerations.
+func TestTaintTolerationClassVerdictsFollowSnapshot(t *testing.T) {
+	ns := api.TaintEffectNoSchedule
+	mk := func(taints ...[]api.Taint) *fw.Snapshot {
+		nodes := make([]*api.Node, len(taints))
+		for i, ts := range taints {
+			nodes[i] = ttNode(string(rune('a'+i)), ts...)
+		}
+		return fw.MustSnapshot(nodes, nil)
+	}
+	dedicated := []api.Taint{{Key: "dedicated", Value: "x", Effect: ns}}
+	gpu := []api.Taint{{Key: "gpu", Effect: ns}}
+	snapA := mk(dedicated, nil, gpu)
+	snapB := mk(nil, gpu, nil)
+	snapC := mk(nil, nil, nil)
+	plain := fw.MustPodInfo(st.MakePod().Name("plain").Obj())
+	tolerant := fw.MustPodInfo(st.MakePod().Name("tolerant").Toleration(ttTol("dedicated", "Exists", "", ns)).Obj())
+	pl, err := New(nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tt := pl.(fastpath.RejectingFilterPlugin)
+	steps := []struct {
+		snap *fw.Snapshot
+		pod  *fw.PodInfo
+		want []int32 // rejected nodes
+	}{
+		{snapA, plain, []int32{0, 2}},
+		{snapB, plain, []int32{1}},
+		{snapA, tolerant, []int32{2}},
+		{snapA, plain, []int32{0, 2}},
+		{snapC, plain, nil},
+		{snapB, tolerant, []int32{1}},
+		{snapB, plain, []int32{1}},
+	}
+	for i, s := range steps {
+		state := fw.NewCycleState()
+		state.SetSnapshot(s.snap)
+		idx := make([]int32, len(s.snap.Nodes()))
+		for k := range idx {
+			idx[k] = int32(k)
+		}
+		var got []int32
+		for _, r := range tt.FilterRejects(context.Background(), state, s.pod, s.snap.Nodes(), idx, nil) {
+			got = append(got, r.Node)
+			if r.Status.Code() != fw.UnschedulableAndUnresolvable {
+				t.Errorf("step %d: node %d rejected with %v", i, r.Node, r.Status)
+			}
+		}
+		if !slices.Equal(got, s.want) {
+			t.Errorf("step %d (%s): rejected %v, want %v", i, s.pod.Pod.Name, got, s.want)
+		}
+	}
 }

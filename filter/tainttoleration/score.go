@@ -30,6 +30,10 @@ func (pl *TaintToleration) PreScore(_ context.Context, state *framework.CycleSta
 			tols = append(tols, t)
 		}
 	}
+	if len(tols) == 0 && pl.noTolerations != nil {
+		state.Write(ttPreScoreKey, pl.noTolerations)
+		return nil
+	}
 	state.Write(ttPreScoreKey, &ttPreScoreState{tolerations: tols})
 	return nil
 }

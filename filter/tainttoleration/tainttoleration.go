@@ -7,6 +7,7 @@ package tainttoleration
 
 import (
 	"context"
+	"sync/atomic"
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/filter"
@@ -29,7 +30,16 @@ const ReasonUntoleratedTaint = "node(s) had untolerated taint(s)"
 // NormalizeScore reverses the counts with DefaultNormalizeScore(100,
 // reverse=true), so nodes with the fewest such taints score 100 (all 100
 // when no node has any).
-type TaintToleration struct{ reject *framework.Status }
+type TaintToleration struct {
+	reject *framework.Status
+	// noTolerations is the PreScore state of every pod without a
+	// toleration that scoring reads; states are read-only, so one serves
+	// all cycles.
+	noTolerations *ttPreScoreState
+	// untolerating holds the verdicts by taint class for pods without
+	// tolerations, for the classes they were decided on.
+	untolerating *atomic.Pointer[ttClassVerdicts]
+}
 
 var (
 	_ framework.FilterPlugin                = (*TaintToleration)(nil)
@@ -49,7 +59,7 @@ func New(args any, h framework.Handle) (framework.Plugin, error) {
 	if err := config.NoArgs(config.TaintTolerationName, args); err != nil {
 		return nil, err
 	}
-	pl := &TaintToleration{reject: framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonUntoleratedTaint)}
+	pl := &TaintToleration{reject: framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonUntoleratedTaint), noTolerations: &ttPreScoreState{}, untolerating: &atomic.Pointer[ttClassVerdicts]{}}
 	if filter.Release(h).AtLeast(framework.KubeV137) {
 		return taintTolerationPreFilter{pl}, nil
 	}
