@@ -80,9 +80,9 @@ func buildConstraints(pod *api.Pod, action api.UnsatisfiableConstraintAction, de
 		return nil, nil
 	}
 	var out []constraint
+	var err error
 	if !selectorFree {
 		// Compiling may fail: its error comes first.
-		var err error
 		if out, err = compile(defaults, pod.Labels, action); err != nil {
 			return nil, err
 		}
@@ -94,8 +94,7 @@ func buildConstraints(pod *api.Pod, action api.UnsatisfiableConstraintAction, de
 	if sel.IsEverything() {
 		return nil, nil // most pods without services or controllers: nothing compiled
 	}
-	if selectorFree {
-		var err error
+	if out == nil { // selector-free defaults, compiled only now
 		if out, err = compile(defaults, pod.Labels, action); err != nil {
 			return nil, err
 		}
