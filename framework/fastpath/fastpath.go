@@ -278,6 +278,20 @@ type NodeLocalPlugin interface {
 	NodeLocal(pod *framework.PodInfo) bool
 }
 
+// ScorePreparer is an optional extension of framework.ScorePlugin for a
+// scorer that computes a state of its own for the cycle on its first
+// Score call. When the runner runs the cycle's PreScore plugins side by
+// side on several workers, it calls PrepareScore there too, beside them,
+// so that the score loop's workers find the state ready rather than one
+// computing it while the others wait for it. PrepareScore must leave the
+// cycle state as that first call would, so that every score is the same
+// whether it ran or not; it leaves a failure for Score to report. It may
+// run at the same time as PreScore plugins (other state keys).
+type ScorePreparer interface {
+	framework.ScorePlugin
+	PrepareScore(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo)
+}
+
 // IncrementalPreFilterPlugin is an optional extension of PreFilter plugins
 // whose Filter depends on other nodes' pods (topology spread, inter-pod
 // affinity). PreFilterAfterAdd brings state, which PreFilter or

@@ -104,13 +104,16 @@ type Framework struct {
 	extenders   []framework.Extender
 	plugins     map[string]framework.Plugin
 
-	queueSort   framework.QueueSortPlugin
-	preEnqueue  []framework.PreEnqueuePlugin
-	preFilter   []framework.PreFilterPlugin
-	filter      []framework.FilterPlugin
-	postFilter  []framework.PostFilterPlugin
-	preScore    []framework.PreScorePlugin
-	score       []scorePlugin
+	queueSort  framework.QueueSortPlugin
+	preEnqueue []framework.PreEnqueuePlugin
+	preFilter  []framework.PreFilterPlugin
+	filter     []framework.FilterPlugin
+	postFilter []framework.PostFilterPlugin
+	preScore   []framework.PreScorePlugin
+	score      []scorePlugin
+	// preparers are the score plugins that prepare their cycle state
+	// beside the PreScore plugins (fastpath.ScorePreparer).
+	preparers   []fastpath.ScorePreparer
 	reserve     []framework.ReservePlugin
 	permit      []framework.PermitPlugin
 	preBind     []framework.PreBindPlugin
@@ -303,6 +306,9 @@ func NewFramework(registry *framework.Registry, p framework.Profile, opts ...Opt
 	f.scoreIndex = map[string]int{}
 	for i, pl := range f.score {
 		f.scoreIndex[pl.Name()] = i
+		if sp, ok := pl.ScorePlugin.(fastpath.ScorePreparer); ok {
+			f.preparers = append(f.preparers, sp)
+		}
 	}
 	f.skipFilter.init(f.preFilterNames)
 	preScoreNames := make([]string, len(f.preScore))
@@ -643,17 +649,19 @@ func (f *Framework) RunPostFilterPlugins(ctx context.Context, state *framework.C
 // profile order). With nodes enough for more than one of the framework's
 // workers, the plugins run at the same time as one another, one per
 // worker (each writes its own state; none reads another's PreScore
-// state), and their statuses are then read in profile order.
+// state), beside the score plugins that prepare their state
+// (fastpath.ScorePreparer), and their statuses are then read in profile
+// order.
 func (f *Framework) RunPreScorePlugins(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo) *framework.Status {
 	skip := skipCollector{k: &f.skipScore}
 	state.SetScoredNodes(len(nodes))
 	var statuses []*framework.Status // each plugin's, when they ran on the workers
-	if len(f.preScore) > 1 && f.pool.Width(len(nodes), f.minChunk) > 1 {
+	if len(f.preScore)+len(f.preparers) > 1 && f.pool.Width(len(nodes), f.minChunk) > 1 {
 		bs := f.getBatchScratch()
 		defer f.batch.Put(bs)
 		r := &bs.preScore
-		*r = preScoreRun{plugins: f.preScore, ctx: ctx, state: state, pod: pod, nodes: nodes, out: grow(r.out, len(f.preScore))}
-		f.pool.Ordered(len(f.preScore), 1, r)
+		*r = preScoreRun{prepare: f.preparers, plugins: f.preScore, ctx: ctx, state: state, pod: pod, nodes: nodes, out: grow(r.out, len(f.preScore))}
+		f.pool.Ordered(len(f.preparers)+len(f.preScore), 1, r)
 		statuses = r.out
 		defer r.release()
 	}
@@ -837,6 +845,9 @@ type PluginEvents struct {
 // preScoreRun is RunPreScorePlugins' run of the plugins on the workers:
 // out[i] is plugins[i]'s status.
 type preScoreRun struct {
+	// prepare come first: a state prepared there is as dear as a
+	// PreScore plugin's.
+	prepare []fastpath.ScorePreparer
 	plugins []framework.PreScorePlugin
 	ctx     context.Context
 	state   *framework.CycleState
@@ -849,10 +860,15 @@ type preScoreRun struct {
 // order: their costs differ by an order of magnitude.
 func (r *preScoreRun) InOrder() {}
 
-// Chunk runs the plugins [lo, hi).
+// Chunk runs the tasks [lo, hi): the preparers, then the plugins.
 func (r *preScoreRun) Chunk(_, lo, hi int) bool {
 	for i := lo; i < hi; i++ {
-		r.out[i] = r.plugins[i].PreScore(r.ctx, r.state, r.pod, r.nodes)
+		if i < len(r.prepare) {
+			r.prepare[i].PrepareScore(r.ctx, r.state, r.pod)
+			continue
+		}
+		j := i - len(r.prepare)
+		r.out[j] = r.plugins[j].PreScore(r.ctx, r.state, r.pod, r.nodes)
 	}
 	return false
 }

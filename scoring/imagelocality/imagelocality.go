@@ -399,6 +399,18 @@ func readILState(state *framework.CycleState) (*ilPreScoreState, *framework.Stat
 	return s, nil, true
 }
 
+var _ fastpath.ScorePreparer = (*ImageLocality)(nil)
+
+// PrepareScore computes the cycle's image state, as the first ScoreBatch
+// over the runner's snapshot indices would (fastpath.ScorePreparer). It
+// does nothing outside the runner's PreScore step (no ScoredIndices),
+// where the first Score call decides the state's form itself.
+func (pl *ImageLocality) PrepareScore(_ context.Context, state *framework.CycleState, pod *framework.PodInfo) {
+	if state.ScoredIndices() != nil {
+		pl.readState(state, pod, true)
+	}
+}
+
 // DenseScores returns the cycle's scores of pod as a floor and per-node
 // additions, when they are dense this cycle: the snapshot's node k scores
 // floor + delta[k]. delta is nil when they are not (no image of the pod

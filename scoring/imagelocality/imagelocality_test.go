@@ -282,6 +282,21 @@ func TestPropImageLocalityDenseScores(t *testing.T) {
 				state := fw.NewCycleState()
 				state.SetSnapshot(snap)
 				idx := st.SnapshotIndices(state, list)
+				// The runner's PreScore step may prepare the state first
+				// (PrepareScore); outside it, PrepareScore does nothing.
+				if rapid.Bool().Draw(t, "prepared") {
+					state.SetScoredNodes(len(list))
+					pl.PrepareScore(context.Background(), state, pod)
+					if _, _, ok := readILState(state); ok {
+						t.Fatal("PrepareScore without ScoredIndices wrote a state")
+					}
+					state.SetScoredIndices(idx)
+					pl.PrepareScore(context.Background(), state, pod)
+					state.SetScoredIndices(nil)
+					if _, _, ok := readILState(state); !ok {
+						t.Fatal("PrepareScore in the PreScore step wrote no state")
+					}
+				}
 				got := make([]int64, len(list))
 				if s := pl.ScoreBatch(context.Background(), state, pod, list, idx, got); !s.IsSuccess() {
 					t.Fatalf("ScoreBatch: %v", s)
