@@ -61,6 +61,9 @@ func (w *Workers) begin(n int) (turn, bool) {
 	} else {
 		w.pool.SetLimit(k)
 	}
+	// PreFilter comes before the first loop: helpers asleep since the
+	// last cycle wake up meanwhile.
+	w.pool.Wake(k)
 	return turn{level: l, most: most, width: k, start: time.Now()}, true
 }
 

@@ -92,6 +92,10 @@ type Pool struct {
 	_   cacheLine
 	ctl atomic.Uint64
 	_   cacheLine
+	// woken counts the calls of Wake: a spinning helper that sees it
+	// change spins for another spin from then.
+	woken atomic.Uint64
+	_     cacheLine
 	// next is the first item not yet claimed (a loop with a Sizer).
 	next atomic.Int64
 	_    cacheLine
@@ -343,6 +347,26 @@ func (p *Pool) run(n, chunk, k int, body Body, sizer Sizer) {
 	p.work(0)
 }
 
+// Wake readies the helpers of a loop of up to k workers expected soon: a
+// sleeping one is woken, and every spinning one spins for another Spin
+// from now, as after a loop. A caller whose loops follow serial work of
+// unknown length (a scheduling cycle's PreFilter) calls it before that
+// work, so that the loop finds its helpers awake rather than waking them
+// then. It does nothing before the first loop that uses helpers has
+// started them, nor after Close.
+func (p *Pool) Wake(k int) {
+	if p == nil || k <= 1 || !p.started.Load() || p.closed.Load() {
+		return
+	}
+	p.woken.Add(1)
+	hs := p.helpers
+	for _, h := range hs[:min(k-1, len(hs))] {
+		if h.sleeping.Load() && h.sleeping.CompareAndSwap(true, false) {
+			h.wake <- struct{}{}
+		}
+	}
+}
+
 // inline runs the loop on the caller's goroutine.
 func inline(n, chunk int, body Body, sizer Sizer) int {
 	for lo := 0; lo < n; {
@@ -554,11 +578,12 @@ func (p *Pool) leave() {
 	}
 }
 
-// await waits for a loop after loop seen: it spins for p.spin, then
-// sleeps until woken. It reports false when the pool is closed.
+// await waits for a loop after loop seen: it spins for p.spin (from the
+// last Wake, if one comes meanwhile), then sleeps until woken. It reports
+// false when the pool is closed.
 func (p *Pool) await(h *helper, seen uint64) bool {
 	if p.spin > 0 {
-		t0 := time.Now()
+		t0, woken := time.Now(), p.woken.Load()
 		for i := 1; ; i++ {
 			if p.ctl.Load()>>epochShift != seen {
 				return true
@@ -566,6 +591,9 @@ func (p *Pool) await(h *helper, seen uint64) bool {
 			if i&yieldEvery == 0 {
 				if p.closed.Load() {
 					return false
+				}
+				if w := p.woken.Load(); w != woken {
+					t0, woken = time.Now(), w
 				}
 				if time.Since(t0) > p.spin {
 					break
