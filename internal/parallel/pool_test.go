@@ -406,3 +406,64 @@ func TestPoolSetLimit(t *testing.T) {
 		}
 	}
 }
+
+// waitAsleep waits up to ten seconds until helper h sleeps.
+func waitAsleep(t *testing.T, h *helper) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !h.sleeping.Load(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the helper never went to sleep")
+		}
+	}
+}
+
+// Wake wakes the sleeping helpers of a loop of its width, and only those:
+// a woken helper takes its token and spins for the pool's spin before it
+// sleeps again; a helper still spinning spins for another spin from the
+// Wake. Before the helpers start, after Close and on a nil pool it does
+// nothing.
+func TestPoolWake(t *testing.T) {
+	defer runtime.GOMAXPROCS(max(runtime.GOMAXPROCS(3), 3))
+	var nilPool *Pool
+	nilPool.Wake(4)
+	const spin = 200 * time.Millisecond
+	p := NewPoolSpin(3, spin)
+	p.Wake(3) // not started: nothing to wake
+	body := Func(func(w, lo, hi int) bool { return false })
+	p.Ordered(3*Align, Align, body) // starts both helpers
+	h1, h2 := p.helpers[0], p.helpers[1]
+	waitAsleep(t, h1)
+	waitAsleep(t, h2)
+
+	p.Wake(1) // a loop of one worker has no helper
+	if !h1.sleeping.Load() || !h2.sleeping.Load() {
+		t.Fatal("Wake(1) woke a helper")
+	}
+	p.Wake(2) // the first helper alone
+	if h1.sleeping.Load() || !h2.sleeping.Load() {
+		t.Fatalf("after Wake(2): helpers asleep %v, %v; want false, true", h1.sleeping.Load(), h2.sleeping.Load())
+	}
+	for deadline := time.Now().Add(10 * time.Second); len(h1.wake) != 0; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the woken helper never took its token")
+		}
+	}
+	waitAsleep(t, h1) // it spins, then sleeps again
+
+	// A spinning helper's spin starts again at a Wake: 3/4 of a spin
+	// after the loop, a Wake keeps it awake past the loop's spin.
+	p.Ordered(3*Align, Align, body)
+	time.Sleep(spin * 3 / 4)
+	awake := !h1.sleeping.Load()
+	p.Wake(3)
+	time.Sleep(spin / 2)
+	if awake && h1.sleeping.Load() {
+		t.Error("a helper spinning at a Wake slept within half a spin of it")
+	}
+
+	p.Close()
+	p.Wake(3) // closed: nothing happens
+	if n := len(h1.wake) + len(h2.wake); n != 0 {
+		t.Fatalf("Wake after Close sent %d tokens", n)
+	}
+}
