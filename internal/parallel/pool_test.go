@@ -423,7 +423,9 @@ func waitAsleep(t *testing.T, h *helper) {
 // Wake. Before the helpers start, after Close and on a nil pool it does
 // nothing.
 func TestPoolWake(t *testing.T) {
-	defer runtime.GOMAXPROCS(max(runtime.GOMAXPROCS(3), 3))
+	if runtime.GOMAXPROCS(0) < 3 {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(3))
+	}
 	var nilPool *Pool
 	nilPool.Wake(4)
 	const spin = 200 * time.Millisecond
