@@ -845,8 +845,8 @@ type PluginEvents struct {
 // preScoreRun is RunPreScorePlugins' run of the plugins on the workers:
 // out[i] is plugins[i]'s status.
 type preScoreRun struct {
-	// prepare come first: a state prepared there is as dear as a
-	// PreScore plugin's.
+	// prepare are the score plugins' preparations, claimed before the
+	// plugins: each costs about as much as a large PreScore plugin.
 	prepare []fastpath.ScorePreparer
 	plugins []framework.PreScorePlugin
 	ctx     context.Context

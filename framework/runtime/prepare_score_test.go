@@ -28,9 +28,10 @@ type preparedState struct {
 
 func (s *preparedState) Clone() fw.StateData { return s }
 
-// preparingScorer scores each node by its number times the count of nodes
-// scored, a state it computes once per cycle; it counts its PrepareScore
-// calls and the Score calls that had to compute the state themselves.
+// preparingScorer scores each node by its snapshot index times the count
+// of nodes scored, a state it computes once per cycle; it counts its
+// PrepareScore calls and the Score calls that had to compute the state
+// themselves.
 type preparingScorer struct {
 	prepares, lazy atomic.Int32
 }
@@ -56,11 +57,7 @@ func (p *preparingScorer) Score(_ context.Context, state *fw.CycleState, _ *fw.P
 	if !s.inPrepare {
 		p.lazy.Add(1)
 	}
-	var k int64
-	if _, err := fmt.Sscanf(n.Name(), "n%d", &k); err != nil {
-		return 0, fw.AsStatus(err)
-	}
-	return k * int64(s.nodes) % 101, nil
+	return int64(n.Index()) * int64(s.nodes) % 101, nil
 }
 
 func (p *preparingScorer) ScoreExtensions() fw.ScoreExtensions { return nil }
