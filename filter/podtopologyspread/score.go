@@ -215,6 +215,11 @@ func (s *ptsPreScoreState) Release() {
 	s.member, s.pool = nil, nil
 }
 
+var _ fastpath.ClusterWalkingPreScorePlugin = (*PodTopologySpread)(nil)
+
+// PreScoreWalksCluster marks the plugin as one whose PreScore counts matching pods over the snapshot's nodes.
+func (pl *PodTopologySpread) PreScoreWalksCluster() {}
+
 // PreScore builds the pod's soft constraints (its own ScheduleAnyway
 // constraints, or the ScheduleAnyway defaults when it has none and a default
 // selector exists) and counts, over all nodes of the snapshot that pass the

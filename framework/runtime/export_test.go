@@ -14,3 +14,6 @@ func newTestWorkers(n int) (*Workers, error) {
 	w.passLeast = w.minChunk
 	return w, nil
 }
+
+// PreScoreOrder is preScoreOrder for the package's external tests.
+var PreScoreOrder = preScoreOrder

@@ -113,16 +113,21 @@ type Framework struct {
 	score      []scorePlugin
 	// preparers are the score plugins that prepare their cycle state
 	// beside the PreScore plugins (fastpath.ScorePreparer).
-	preparers   []fastpath.ScorePreparer
-	reserve     []framework.ReservePlugin
-	permit      []framework.PermitPlugin
-	preBind     []framework.PreBindPlugin
-	bind        []framework.BindPlugin
-	postBind    []framework.PostBindPlugin
-	placement   placementPlugins
-	filterIndex map[string]int
-	filterNames []string     // filterNames[i] is filter[i].Name()
-	filterFast  []filterFast // filterFast[i] is filter[i]'s
+	preparers []fastpath.ScorePreparer
+	// preScoreOrder is the order in which the workers of a shared
+	// PreScore step claim its tasks (preScoreRun): the plugins that walk
+	// the cluster (fastpath.ClusterWalkingPreScorePlugin), then the
+	// preparers, then the other plugins, each group in profile order.
+	preScoreOrder []int
+	reserve       []framework.ReservePlugin
+	permit        []framework.PermitPlugin
+	preBind       []framework.PreBindPlugin
+	bind          []framework.BindPlugin
+	postBind      []framework.PostBindPlugin
+	placement     placementPlugins
+	filterIndex   map[string]int
+	filterNames   []string     // filterNames[i] is filter[i].Name()
+	filterFast    []filterFast // filterFast[i] is filter[i]'s
 	// preFilterNames[i] is preFilter[i].Name().
 	preFilterNames []string
 	// skipFilter and skipScore are the combinations of PreFilter and
@@ -316,6 +321,7 @@ func NewFramework(registry *framework.Registry, p framework.Profile, opts ...Opt
 		preScoreNames[i] = pl.Name()
 	}
 	f.skipScore.init(preScoreNames)
+	f.preScoreOrder = preScoreOrder(f.preScore, len(f.preparers))
 	f.minChunk, f.passLeast = DefaultMinChunk, cheapPass*DefaultMinChunk
 	if f.workers == nil && f.parallelism > 1 {
 		f.workers, _ = NewWorkers(f.parallelism) // parallelism ≥ 1 was checked
@@ -660,7 +666,7 @@ func (f *Framework) RunPreScorePlugins(ctx context.Context, state *framework.Cyc
 		bs := f.getBatchScratch()
 		defer f.batch.Put(bs)
 		r := &bs.preScore
-		*r = preScoreRun{prepare: f.preparers, plugins: f.preScore, ctx: ctx, state: state, pod: pod, nodes: nodes, out: grow(r.out, len(f.preScore))}
+		*r = preScoreRun{prepare: f.preparers, plugins: f.preScore, order: f.preScoreOrder, ctx: ctx, state: state, pod: pod, nodes: nodes, out: grow(r.out, len(f.preScore))}
 		f.pool.Ordered(len(f.preparers)+len(f.preScore), 1, r)
 		statuses = r.out
 		defer r.release()
@@ -842,27 +848,52 @@ type PluginEvents struct {
 	Default bool
 }
 
+// preScoreOrder returns the tasks of a shared PreScore step (preScoreRun:
+// the np preparers, then the plugins) in the order the workers claim
+// them: the plugins that walk the cluster first, since each costs as much
+// as all the others together; then the preparers, each about as costly as
+// a large PreScore plugin; then the other plugins.
+func preScoreOrder(plugins []framework.PreScorePlugin, np int) []int {
+	order := make([]int, 0, np+len(plugins))
+	for i, pl := range plugins {
+		if _, ok := pl.(fastpath.ClusterWalkingPreScorePlugin); ok {
+			order = append(order, np+i)
+		}
+	}
+	for i := range np {
+		order = append(order, i)
+	}
+	for i, pl := range plugins {
+		if _, ok := pl.(fastpath.ClusterWalkingPreScorePlugin); !ok {
+			order = append(order, np+i)
+		}
+	}
+	return order
+}
+
 // preScoreRun is RunPreScorePlugins' run of the plugins on the workers:
 // out[i] is plugins[i]'s status.
 type preScoreRun struct {
-	// prepare are the score plugins' preparations, claimed before the
-	// plugins: each costs about as much as a large PreScore plugin.
+	// prepare are the score plugins' preparations (fastpath.ScorePreparer).
 	prepare []fastpath.ScorePreparer
 	plugins []framework.PreScorePlugin
-	ctx     context.Context
-	state   *framework.CycleState
-	pod     *framework.PodInfo
-	nodes   []*framework.NodeInfo
-	out     []*framework.Status
+	// order lists the tasks, the preparers' indices then the plugins'
+	// offset by len(prepare), in the order they are claimed.
+	order []int
+	ctx   context.Context
+	state *framework.CycleState
+	pod   *framework.PodInfo
+	nodes []*framework.NodeInfo
+	out   []*framework.Status
 }
 
-// InOrder makes the plugins go to whichever worker is free, in profile
-// order: their costs differ by an order of magnitude.
+// InOrder makes the tasks go to whichever worker is free, in the order
+// of order: their costs differ by an order of magnitude.
 func (r *preScoreRun) InOrder() {}
 
-// Chunk runs the tasks [lo, hi): the preparers, then the plugins.
+// Chunk runs the tasks order[lo:hi].
 func (r *preScoreRun) Chunk(_, lo, hi int) bool {
-	for i := lo; i < hi; i++ {
+	for _, i := range r.order[lo:hi] {
 		if i < len(r.prepare) {
 			r.prepare[i].PrepareScore(r.ctx, r.state, r.pod)
 			continue
