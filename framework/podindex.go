@@ -3,6 +3,7 @@ package framework
 import (
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/schedkit/schedkit/framework/api"
 )
@@ -179,6 +180,10 @@ type AffinityGroup struct {
 
 	key string
 	pos map[int32]int32 // node → position in Nodes
+	// slot is the slot of the index that made the group, fixed from then
+	// on: AffinityGroupDomainCounts finds its sums there without a
+	// lookup by key while that index keeps the group.
+	slot *groupSlot
 }
 
 // AffinityGroups returns the distinct affinity terms of the snapshot's
@@ -357,11 +362,19 @@ func (e *podCountEntry) matches(c int32, pod *api.Pod, ns map[string]map[string]
 
 type groupSlot struct {
 	g     *AffinityGroup
+	x     *podIndex // the index holding the slot
 	owned bool
 	// dom is g's counts summed per domain of its topology key, once asked
-	// (podindex_domains.go); domOwned is false while shared with a clone.
-	dom      *DomainCounts
+	// (podindex_domains.go), read without the index's lock; domOwned is
+	// false while shared with a clone.
+	dom      atomic.Pointer[DomainCounts]
 	domOwned bool
+}
+
+// setGroup makes g the slot's group.
+func (sl *groupSlot) setGroup(g *AffinityGroup) {
+	sl.g = g
+	g.slot = sl
 }
 
 func (x *podIndex) evictLocked() {
@@ -394,7 +407,9 @@ func (x *podIndex) forkFrom(src *podIndex) {
 		x.groups = make(map[string]*groupSlot, len(src.groups))
 		for k, sl := range src.groups {
 			sl.owned, sl.domOwned = false, false
-			x.groups[k] = &groupSlot{g: sl.g, dom: sl.dom}
+			c := &groupSlot{g: sl.g, x: x}
+			c.dom.Store(sl.dom.Load())
+			x.groups[k] = c
 		}
 	}
 }
@@ -520,7 +535,7 @@ func (x *podIndex) nodeRemoved(i int) {
 		return
 	}
 	for k, sl := range x.groups {
-		sl.dom = nil
+		sl.dom.Store(nil)
 		g := sl.g
 		if len(g.Nodes) == 0 {
 			continue
@@ -542,7 +557,8 @@ func (x *podIndex) nodeRemoved(i int) {
 			delete(x.groups, k)
 			continue
 		}
-		sl.g, sl.owned = ng, true
+		sl.setGroup(ng)
+		sl.owned = true
 	}
 	x.groupsChangedLocked()
 }
@@ -564,7 +580,7 @@ func (x *podIndex) nodeRestored(i int, pods []*PodInfo, ns map[string]map[string
 		sl.e.counts = slices.Insert(sl.e.counts, i, 0)
 	}
 	for _, sl := range x.groups {
-		sl.dom = nil
+		sl.dom.Store(nil)
 		g := sl.g
 		ng := &AffinityGroup{Kind: g.Kind, Term: g.Term, key: g.key, pos: make(map[int32]int32, len(g.Nodes)),
 			Nodes: make([]int32, len(g.Nodes)), Count: slices.Clone(g.Count), Weight: slices.Clone(g.Weight)}
@@ -574,7 +590,8 @@ func (x *podIndex) nodeRestored(i int, pods []*PodInfo, ns map[string]map[string
 			}
 			ng.Nodes[j], ng.pos[n] = n, int32(j)
 		}
-		sl.g, sl.owned = ng, true
+		sl.setGroup(ng)
+		sl.owned = true
 	}
 	if x.groups != nil {
 		x.groupsChangedLocked()
@@ -666,7 +683,8 @@ func (x *podIndex) groupAddLocked(kind TermKind, t *AffinityTerm, weight int32, 
 		if delta < 0 {
 			return nil
 		}
-		sl = &groupSlot{g: &AffinityGroup{Kind: kind, Term: t, key: key, pos: map[int32]int32{}}, owned: true}
+		sl = &groupSlot{x: x, owned: true}
+		sl.setGroup(&AffinityGroup{Kind: kind, Term: t, key: key, pos: map[int32]int32{}})
 		x.groups[key] = sl
 		x.groupsChangedLocked()
 	}
@@ -682,8 +700,8 @@ func (x *podIndex) groupAddLocked(kind TermKind, t *AffinityTerm, weight int32, 
 func (x *podIndex) groupApplyLocked(sl *groupSlot, node int32, delta int32, weight int32) bool {
 	if !sl.owned {
 		g := sl.g
-		sl.g = &AffinityGroup{Kind: g.Kind, Term: g.Term, key: g.key,
-			Nodes: slices.Clone(g.Nodes), Count: slices.Clone(g.Count), Weight: slices.Clone(g.Weight), pos: make(map[int32]int32, len(g.pos))}
+		sl.setGroup(&AffinityGroup{Kind: g.Kind, Term: g.Term, key: g.key,
+			Nodes: slices.Clone(g.Nodes), Count: slices.Clone(g.Count), Weight: slices.Clone(g.Weight), pos: make(map[int32]int32, len(g.pos))})
 		for n, p := range g.pos {
 			sl.g.pos[n] = p
 		}

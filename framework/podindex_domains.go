@@ -186,11 +186,18 @@ func domainCountsOf(tv *api.TopologyValues, counts []int32) *DomainCounts {
 func (s *Snapshot) AffinityGroupDomainCounts(g *AffinityGroup) *DomainCounts {
 	tv := s.TopologyValues(g.Term.TopologyKey)
 	x := &s.podIdx
+	// The group's own slot, when this snapshot made it: its sums are
+	// read without the lock and the lookup by key. The slot's group
+	// and the index's groups change only with the snapshot.
+	if sl := g.slot; sl != nil && sl.x == x && sl.g == g {
+		if d := sl.dom.Load(); d != nil && d.Values == tv {
+			return d
+		}
+	}
 	x.mu.Lock()
 	sl, ok := x.groups[g.key]
 	kept := ok && sl.g == g
-	if kept && sl.dom != nil && sl.dom.Values == tv {
-		d := sl.dom
+	if d := sl.domIf(kept); d != nil && d.Values == tv {
 		x.mu.Unlock()
 		return d
 	}
@@ -205,11 +212,21 @@ func (s *Snapshot) AffinityGroupDomainCounts(g *AffinityGroup) *DomainCounts {
 	if cur, ok := x.groups[g.key]; !ok || cur != sl || sl.g != g {
 		return d
 	}
-	if sl.dom != nil && sl.dom.Values == tv { // summed meanwhile by another reader
-		return sl.dom
+	if d := sl.dom.Load(); d != nil && d.Values == tv { // summed meanwhile by another reader
+		return d
 	}
-	sl.dom, sl.domOwned = d, true
+	sl.dom.Store(d)
+	sl.domOwned = true
 	return d
+}
+
+// domIf returns the slot's sums when ok, nil otherwise (sl is nil when not
+// ok).
+func (sl *groupSlot) domIf(ok bool) *DomainCounts {
+	if !ok {
+		return nil
+	}
+	return sl.dom.Load()
 }
 
 // groupDomainCountsOf sums g's per-node counts and weights by tv's values.
@@ -242,11 +259,14 @@ func (sl *podIndexSlot) domainsAdd(node int, delta int32) {
 // domainAdd adds delta terms of weight on node to the group's sums
 // (copying them first while they are shared with a clone).
 func (sl *groupSlot) domainAdd(node int32, delta int32, weight int64) {
-	if sl.dom == nil {
+	d := sl.dom.Load()
+	if d == nil {
 		return
 	}
 	if !sl.domOwned {
-		sl.dom, sl.domOwned = sl.dom.clone(), true
+		d = d.clone()
+		sl.dom.Store(d)
+		sl.domOwned = true
 	}
-	sl.dom.add(int(node), delta, weight)
+	d.add(int(node), delta, weight)
 }

@@ -151,10 +151,10 @@ func groupSumsView(s *Snapshot, recount bool) map[string]string {
 	x := &s.podIdx
 	out := map[string]string{}
 	for _, sl := range x.groups {
-		if sl.dom == nil {
+		d := sl.dom.Load()
+		if d == nil {
 			continue
 		}
-		d := sl.dom
 		if recount {
 			d = groupDomainCountsOf(d.Values, sl.g)
 		}

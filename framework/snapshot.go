@@ -43,8 +43,11 @@ type Snapshot struct {
 
 	// topo caches TopologyValues by label key; entries are immutable and
 	// the map is replaced, never written, once shared.
-	topoMu       sync.Mutex
-	topo         map[string]*api.TopologyValues
+	topoMu sync.Mutex
+	topo   map[string]*api.TopologyValues
+	// topoRead is topo for readers without topoMu: the same map, or nil
+	// while topo is.
+	topoRead     atomic.Pointer[map[string]*api.TopologyValues]
 	tuples       map[string]*TopologyTuples // TopologyTuples' cache, as topo
 	taintClasses *TaintClasses              // nil until asked, dropped when nodes change
 	imageTable   *ImageTable                // likewise
@@ -318,7 +321,7 @@ func (s *Snapshot) AddNode(n *api.Node) error {
 	s.ownResources()
 	s.res = append(s.res, resourcesOf(ni))
 	s.free = append(s.free, freeOf(&s.res[len(s.res)-1]))
-	s.topo, s.tuples, s.taintClasses, s.imageTable = nil, nil, nil, nil
+	s.dropNodeCaches()
 	s.owned = append(s.owned, true)
 	s.podIdx.nodeAdded()
 	s.countImages(ni, 1)
@@ -452,7 +455,7 @@ func (s *Snapshot) renumberFrom(i int) {
 	}
 	s.runs.Store(nil)
 	s.affinityDirty = true
-	s.topo, s.tuples, s.taintClasses, s.imageTable = nil, nil, nil, nil
+	s.dropNodeCaches()
 }
 
 // UpdateNode replaces the node object of an existing node, keeping its pods.
@@ -470,7 +473,7 @@ func (s *Snapshot) UpdateNode(n *api.Node) error {
 	s.imageIDs.number(ni)
 	s.refreshResources(ni.index)
 	s.countImages(ni, 1)
-	s.topo, s.tuples, s.taintClasses, s.imageTable = nil, nil, nil, nil
+	s.dropNodeCaches()
 	return nil
 }
 
@@ -781,6 +784,9 @@ func (s *Snapshot) Clone() *Snapshot {
 		DisruptionBudgets: s.DisruptionBudgets,
 		storage:           s.storageLists().share(),
 	}
+	if topo != nil {
+		c.topoRead.Store(&topo)
+	}
 	c.runs.Store(s.runs.Load()) // same node count: same runs
 	c.podIdx.forkFrom(&s.podIdx)
 	// The original loses ownership too: its NodeInfos are now shared.
@@ -793,10 +799,23 @@ func (s *Snapshot) Clone() *Snapshot {
 	return c
 }
 
+// dropNodeCaches forgets what the snapshot derived from its node objects:
+// the topology numberings and tuples, the taint classes and the image
+// table, computed again when next asked.
+func (s *Snapshot) dropNodeCaches() {
+	s.topo, s.tuples, s.taintClasses, s.imageTable = nil, nil, nil, nil
+	s.topoRead.Store(nil)
+}
+
 // TopologyValues returns the numbering of key's values over the snapshot's
 // nodes, computing it once per snapshot (and again after node changes).
 // It is safe for concurrent use.
 func (s *Snapshot) TopologyValues(key string) *api.TopologyValues {
+	if m := s.topoRead.Load(); m != nil {
+		if tv, ok := (*m)[key]; ok {
+			return tv
+		}
+	}
 	s.topoMu.Lock()
 	defer s.topoMu.Unlock()
 	return s.topologyValuesLocked(key)
@@ -833,6 +852,7 @@ func (s *Snapshot) topologyValuesLocked(key string) *api.TopologyValues {
 	}
 	next[key] = tv
 	s.topo = next
+	s.topoRead.Store(&next)
 	return tv
 }
 
