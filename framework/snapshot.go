@@ -721,10 +721,10 @@ func (s *Snapshot) podResources(i int, pi *PodInfo, sign int64) {
 
 // podSums adds sign times pi's requests and one pod to node i's Resources
 // row: NodeInfo.AddPodInfo and a removal change the requested sums by pi's
-// requests and the pod count by one, and nothing else a row holds but
-// what rowDerived computes from the row, so the row ends as resourcesOf
-// makes it (which reads the NodeInfo whole, mostly lines a pod's add does
-// not touch otherwise).
+// requests and the pod count by one, the node's host ports only when pi
+// binds some, and nothing else a row holds but what rowDerived computes
+// from the row, so the row ends as resourcesOf makes it (which reads the
+// NodeInfo whole, mostly lines a pod's add does not touch otherwise).
 func (s *Snapshot) podSums(i int, pi *PodInfo, sign int64) {
 	s.ownResources()
 	r := &s.res[i]
@@ -734,6 +734,9 @@ func (s *Snapshot) podSums(i int, pi *PodInfo, sign int64) {
 	r.NonZeroMilliCPU += sign * pi.NonZeroMilliCPU
 	r.NonZeroMemory += sign * pi.NonZeroMemory
 	r.NumPods += sign
+	if !pi.noHostPorts {
+		r.HostPorts = len(s.nodes[i].UsedPorts) > 0
+	}
 }
 
 // rowDerived computes what node i's rows derive from its Resources row's

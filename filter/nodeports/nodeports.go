@@ -103,9 +103,25 @@ func (pl *NodePorts) FilterBatch(ctx context.Context, state *framework.CycleStat
 }
 
 // FilterRejects is Filter over nodes, reporting the rejected ones
-// (fastpath.RejectingFilterPlugin), reading the PreFilter state once.
-func (pl *NodePorts) FilterRejects(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, nodes []*framework.NodeInfo, _ []int32, rejected []fastpath.NodeRejection) []fastpath.NodeRejection {
+// (fastpath.RejectingFilterPlugin), reading the PreFilter state once. With
+// the runner's indices it reads the ports of only the nodes whose
+// NodeResources.HostPorts is set.
+func (pl *NodePorts) FilterRejects(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, rejected []fastpath.NodeRejection) []fastpath.NodeRejection {
 	ports, st := npReadPreFilterState(state)
+	if snap := state.Snapshot(); idx != nil && snap != nil && st == nil {
+		// The runner's indices: the snapshot's dense rows say which
+		// nodes bind any host port, without reading the others' maps.
+		res := snap.Resources()
+		for i, k := range idx[:len(nodes)] {
+			if !res[k].HostPorts {
+				continue
+			}
+			if st := pl.filter(ports, nodes[i]); st != nil {
+				rejected = append(rejected, fastpath.NodeRejection{Node: int32(i), Status: st})
+			}
+		}
+		return rejected
+	}
 	for i, node := range nodes {
 		if st != nil {
 			_, st := npReadPreFilterState(state)

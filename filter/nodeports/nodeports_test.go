@@ -2,6 +2,7 @@ package nodeports
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/framework/frameworktest"
 	"github.com/schedkit/schedkit/internal/st"
+	"pgregory.net/rapid"
 )
 
 type npPort struct {
@@ -136,4 +138,77 @@ func TestEventsToRegister(t *testing.T) {
 	if got := st.RegisteredEvents(t, pl); !slices.Equal(got, want) {
 		t.Errorf("events %v, want %v", got, want)
 	}
+}
+
+// TestPropFilterRejectsByRowsEqualsFilter: after any sequence of pods with
+// host ports added to and removed from a snapshot and its clones, the
+// rejections FilterRejects reports with the runner's indices (reading the
+// rows' HostPorts) are those of Filter node by node, for any incoming pod.
+func TestPropFilterRejectsByRowsEqualsFilter(t *testing.T) {
+	pl, _ := New(nil, nil)
+	np := pl.(*NodePorts)
+	ips := []string{"", "0.0.0.0", "10.0.0.1", "10.0.0.2"}
+	protos := []api.Protocol{"", api.ProtocolTCP, api.ProtocolUDP}
+	rapid.Check(t, func(t *rapid.T) {
+		drawPod := func(name, node string) *api.Pod {
+			w := builder.MakePod().Name(name).UID(name).Node(node)
+			for range rapid.IntRange(0, 2).Draw(t, "ports") {
+				w = w.HostPort(rapid.SampledFrom(ips).Draw(t, "ip"), rapid.SampledFrom(protos).Draw(t, "proto"), int32(rapid.IntRange(79, 81).Draw(t, "port")))
+			}
+			return w.Obj()
+		}
+		var nodes []*api.Node
+		for i := range rapid.IntRange(1, 6).Draw(t, "nodes") {
+			nodes = append(nodes, builder.MakeNode().Name(fmt.Sprintf("n%d", i)).Capacity(map[string]string{"pods": "100"}).Obj())
+		}
+		snaps := []*fw.Snapshot{fw.MustSnapshot(nodes, nil)}
+		seq := 0
+		for range rapid.IntRange(1, 25).Draw(t, "ops") {
+			s := snaps[rapid.IntRange(0, len(snaps)-1).Draw(t, "snap")]
+			var placed []*api.Pod
+			for _, ni := range s.Nodes() {
+				for _, pi := range ni.Pods {
+					placed = append(placed, pi.Pod)
+				}
+			}
+			switch op := rapid.IntRange(0, 4).Draw(t, "op"); {
+			case op <= 1 || len(placed) == 0:
+				seq++
+				node := s.Nodes()[rapid.IntRange(0, s.NumNodes()-1).Draw(t, "node")].Name()
+				if err := s.AddPod(drawPod(fmt.Sprintf("p%d", seq), node)); err != nil {
+					t.Fatal(err)
+				}
+			case op <= 3:
+				if err := s.RemovePod(placed[rapid.IntRange(0, len(placed)-1).Draw(t, "victim")]); err != nil {
+					t.Fatal(err)
+				}
+			default:
+				snaps = append(snaps, s.Clone())
+			}
+			pi := fw.MustPodInfo(drawPod("incoming", ""))
+			for k, sn := range snaps {
+				state := fw.NewCycleState()
+				state.SetSnapshot(sn)
+				if _, st := np.PreFilter(context.Background(), state, pi, nil); st.IsSkip() {
+					continue
+				}
+				all := sn.Nodes()
+				idx := make([]int32, len(all))
+				var want []int32
+				for i, ni := range all {
+					idx[i] = int32(i)
+					if np.Filter(context.Background(), state, pi, ni) != nil {
+						want = append(want, int32(i))
+					}
+				}
+				var got []int32
+				for _, r := range np.FilterRejects(context.Background(), state, pi, all, idx, nil) {
+					got = append(got, r.Node)
+				}
+				if !slices.Equal(got, want) {
+					t.Fatalf("snapshot %d: FilterRejects by rows rejects %v, Filter %v", k, got, want)
+				}
+			}
+		}
+	})
 }
