@@ -353,7 +353,9 @@ func (w *ipaWalk) node(out *ipaTopoScores, ni *framework.NodeInfo) {
 
 var _ fastpath.ClusterWalkingPreScorePlugin = (*InterPodAffinity)(nil)
 
-// PreScoreWalksCluster marks the plugin as one whose PreScore walks the snapshot's nodes and their pods with affinity (every pod when the incoming pod has preferred terms).
+// PreScoreWalksCluster marks the plugin as one whose PreScore walks the
+// snapshot's nodes and their pods with affinity (every pod when the
+// incoming pod has preferred terms).
 func (pl *InterPodAffinity) PreScoreWalksCluster() {}
 
 // PreScore computes the topology scores (see the type's doc). It walks the

@@ -217,7 +217,8 @@ func (s *ptsPreScoreState) Release() {
 
 var _ fastpath.ClusterWalkingPreScorePlugin = (*PodTopologySpread)(nil)
 
-// PreScoreWalksCluster marks the plugin as one whose PreScore counts matching pods over the snapshot's nodes.
+// PreScoreWalksCluster marks the plugin as one whose PreScore counts
+// matching pods over the snapshot's nodes.
 func (pl *PodTopologySpread) PreScoreWalksCluster() {}
 
 // PreScore builds the pod's soft constraints (its own ScheduleAnyway
