@@ -82,15 +82,7 @@ func (preScoreProbe) ScoreExtensions() fw.ScoreExtensions { return nil }
 // on more than one worker, and computes it on its first Score call
 // otherwise; the scores and the node chosen are the same either way.
 func TestScorePreparerInPreScoreStep(t *testing.T) {
-	if goruntime.GOMAXPROCS(0) < 2 {
-		defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(2))
-	}
-	var nodes []*api.Node
-	for i := range 300 {
-		nodes = append(nodes, builder.MakeNode().Name(fmt.Sprintf("n%d", i)).Capacity(map[string]string{"cpu": "4"}).Obj())
-	}
-	snap := fw.MustSnapshot(nodes, nil)
-	pod := fw.MustPodInfo(builder.MakePod().Name("p").Obj())
+	snap, pod := sharedStepCluster(t)
 	var totals [][]int64
 	var chosen []string
 	for _, tc := range []struct {
@@ -134,4 +126,21 @@ func TestScorePreparerInPreScoreStep(t *testing.T) {
 	if fmt.Sprint(totals[0]) != fmt.Sprint(totals[1]) || chosen[0] != chosen[1] {
 		t.Errorf("prepared and lazy cycles differ: totals %v / %v, chosen %q / %q", totals[0], totals[1], chosen[0], chosen[1])
 	}
+}
+
+// sharedStepCluster returns 300 identical nodes and a pod without
+// requests: enough nodes for the test workers (newTestWorkers) to share a
+// cycle's steps. It sets GOMAXPROCS to at least 2 for the test, since a
+// loop runs on at most GOMAXPROCS workers.
+func sharedStepCluster(t *testing.T) (*fw.Snapshot, *fw.PodInfo) {
+	t.Helper()
+	if n := goruntime.GOMAXPROCS(0); n < 2 {
+		goruntime.GOMAXPROCS(2)
+		t.Cleanup(func() { goruntime.GOMAXPROCS(n) })
+	}
+	var nodes []*api.Node
+	for i := range 300 {
+		nodes = append(nodes, builder.MakeNode().Name(fmt.Sprintf("n%d", i)).Capacity(map[string]string{"cpu": "4"}).Obj())
+	}
+	return fw.MustSnapshot(nodes, nil), fw.MustPodInfo(builder.MakePod().Name("p").Obj())
 }

@@ -3,16 +3,12 @@ package runtime_test
 import (
 	"context"
 	"errors"
-	"fmt"
-	goruntime "runtime"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	fw "github.com/schedkit/schedkit/framework"
-	"github.com/schedkit/schedkit/framework/api"
-	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/framework/fastpath"
 	"github.com/schedkit/schedkit/framework/runtime"
 )
@@ -57,15 +53,7 @@ var _ fastpath.ClusterWalkingPreScorePlugin = (*walkingProbe)(nil)
 // are still read in profile order: the first failing plugin in the
 // profile is the one reported, not the first to run.
 func TestPreScoreStepStartsWalkingPluginsFirst(t *testing.T) {
-	if goruntime.GOMAXPROCS(0) < 2 {
-		defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(2))
-	}
-	var nodes []*api.Node
-	for i := range 300 {
-		nodes = append(nodes, builder.MakeNode().Name(fmt.Sprintf("n%d", i)).Capacity(map[string]string{"cpu": "4"}).Obj())
-	}
-	snap := fw.MustSnapshot(nodes, nil)
-	pod := fw.MustPodInfo(builder.MakePod().Name("p").Obj())
+	snap, pod := sharedStepCluster(t)
 	for _, workers := range []int{2, 3} {
 		started := make(chan struct{})
 		walker := &walkingProbe{orderProbe{name: "Walker", started: started, status: fw.AsStatus(errors.New("walker failed"))}}
