@@ -197,9 +197,11 @@ func (s *Snapshot) AffinityGroupDomainCounts(g *AffinityGroup) *DomainCounts {
 	x.mu.Lock()
 	sl, ok := x.groups[g.key]
 	kept := ok && sl.g == g
-	if d := sl.domIf(kept); d != nil && d.Values == tv {
-		x.mu.Unlock()
-		return d
+	if kept {
+		if d := sl.dom.Load(); d != nil && d.Values == tv {
+			x.mu.Unlock()
+			return d
+		}
 	}
 	x.mu.Unlock()
 	// Summed without the lock, which other readers take meanwhile.
@@ -218,15 +220,6 @@ func (s *Snapshot) AffinityGroupDomainCounts(g *AffinityGroup) *DomainCounts {
 	sl.dom.Store(d)
 	sl.domOwned = true
 	return d
-}
-
-// domIf returns the slot's sums when ok, nil otherwise (sl is nil when not
-// ok).
-func (sl *groupSlot) domIf(ok bool) *DomainCounts {
-	if !ok {
-		return nil
-	}
-	return sl.dom.Load()
 }
 
 // groupDomainCountsOf sums g's per-node counts and weights by tv's values.

@@ -41,13 +41,12 @@ type Snapshot struct {
 	affinityMu    sync.Mutex
 	affinityDirty bool
 
-	// topo caches TopologyValues by label key; entries are immutable and
-	// the map is replaced, never written, once shared.
-	topoMu sync.Mutex
-	topo   map[string]*api.TopologyValues
-	// topoRead is topo for readers without topoMu: the same map, or nil
-	// while topo is.
-	topoRead     atomic.Pointer[map[string]*api.TopologyValues]
+	// topo caches TopologyValues by label key (nil until asked, and
+	// after node changes). Its entries are immutable and its map is
+	// replaced, never written: readers load it without topoMu, a writer
+	// holds topoMu and stores a new map.
+	topoMu       sync.Mutex
+	topo         atomic.Pointer[map[string]*api.TopologyValues]
 	tuples       map[string]*TopologyTuples // TopologyTuples' cache, as topo
 	taintClasses *TaintClasses              // nil until asked, dropped when nodes change
 	imageTable   *ImageTable                // likewise
@@ -765,10 +764,9 @@ func (s *Snapshot) Clone() *Snapshot {
 	s.refreshAffinityLists()
 	s.affinityMu.Unlock()
 	s.topoMu.Lock()
-	topo, tuples, taints, images := s.topo, s.tuples, s.taintClasses, s.imageTable
+	topo, tuples, taints, images := s.topo.Load(), s.tuples, s.taintClasses, s.imageTable
 	s.topoMu.Unlock()
 	c := &Snapshot{
-		topo:              topo,
 		tuples:            tuples,
 		taintClasses:      taints,
 		imageTable:        images,
@@ -787,9 +785,7 @@ func (s *Snapshot) Clone() *Snapshot {
 		DisruptionBudgets: s.DisruptionBudgets,
 		storage:           s.storageLists().share(),
 	}
-	if topo != nil {
-		c.topoRead.Store(&topo)
-	}
+	c.topo.Store(topo)
 	c.runs.Store(s.runs.Load()) // same node count: same runs
 	c.podIdx.forkFrom(&s.podIdx)
 	// The original loses ownership too: its NodeInfos are now shared.
@@ -806,15 +802,15 @@ func (s *Snapshot) Clone() *Snapshot {
 // the topology numberings and tuples, the taint classes and the image
 // table, computed again when next asked.
 func (s *Snapshot) dropNodeCaches() {
-	s.topo, s.tuples, s.taintClasses, s.imageTable = nil, nil, nil, nil
-	s.topoRead.Store(nil)
+	s.topo.Store(nil)
+	s.tuples, s.taintClasses, s.imageTable = nil, nil, nil
 }
 
 // TopologyValues returns the numbering of key's values over the snapshot's
 // nodes, computing it once per snapshot (and again after node changes).
 // It is safe for concurrent use.
 func (s *Snapshot) TopologyValues(key string) *api.TopologyValues {
-	if m := s.topoRead.Load(); m != nil {
+	if m := s.topo.Load(); m != nil {
 		if tv, ok := (*m)[key]; ok {
 			return tv
 		}
@@ -826,7 +822,11 @@ func (s *Snapshot) TopologyValues(key string) *api.TopologyValues {
 
 // topologyValuesLocked is TopologyValues with topoMu held.
 func (s *Snapshot) topologyValuesLocked(key string) *api.TopologyValues {
-	if tv, ok := s.topo[key]; ok {
+	var cur map[string]*api.TopologyValues
+	if m := s.topo.Load(); m != nil {
+		cur = *m
+	}
+	if tv, ok := cur[key]; ok {
 		return tv
 	}
 	ids := map[string]int32{}
@@ -849,13 +849,12 @@ func (s *Snapshot) topologyValuesLocked(key string) *api.TopologyValues {
 		tv.Domain[i] = id
 		tv.ByIndex = tv.ByIndex && id == int32(i)
 	}
-	next := make(map[string]*api.TopologyValues, len(s.topo)+1)
-	for k, v := range s.topo {
+	next := make(map[string]*api.TopologyValues, len(cur)+1)
+	for k, v := range cur {
 		next[k] = v
 	}
 	next[key] = tv
-	s.topo = next
-	s.topoRead.Store(&next)
+	s.topo.Store(&next)
 	return tv
 }
 
