@@ -88,6 +88,9 @@ type NodeResourcesFit struct {
 	simple bool
 	// cel compiles DeviceClass selectors for resources DRA backs.
 	cel *draCEL
+	// memo keeps the nodes' fused LeastAllocated and BalancedAllocation
+	// scores for pods with equal requests (nil: none kept).
+	memo *lbMemo
 }
 
 var (
@@ -126,6 +129,7 @@ func newFit(args NodeResourcesFitArgs, _ framework.Handle) (framework.Plugin, er
 		resources:     nrfResources(s.Resources),
 		simple:        true,
 		cel:           &draCEL{},
+		memo:          newLBMemo(),
 	}
 	for _, r := range args.IgnoredResources {
 		pl.ignored[resource.Name(r)] = struct{}{}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"sync"
 
 	"github.com/schedkit/schedkit/framework/fastpath"
 	"github.com/schedkit/schedkit/scoring/imagelocality"
@@ -71,6 +72,16 @@ type nrfPreScoreState struct {
 	// held stores podRequests when there are at most nrfHeldRequests
 	// resources, so that PreScore allocates the state alone.
 	held [nrfHeldRequests]int64
+	// memo is the cycle's view of the plugin's lbMemo, taken once by the
+	// first score chunk that fuses BalancedAllocation's scores.
+	memoOnce sync.Once
+	memo     lbView
+}
+
+// memoView returns the cycle's view of m, taking it on the first call.
+func (s *nrfPreScoreState) memoView(m *lbMemo, snap *framework.Snapshot, req leastBalancedRequests) lbView {
+	s.memoOnce.Do(func() { s.memo = m.view(snap, req) })
+	return s.memo
 }
 
 // nrfHeldRequests is how many resources' requests a PreScore state holds
@@ -337,10 +348,11 @@ func (pl *NodeResourcesFit) ScoreBatchAddWith(ctx context.Context, state *framew
 		}
 		return addAlone()
 	}
-	podReq, st := pl.readPodRequests(state, pod)
+	ps, st := pl.readState(state, pod)
 	if st != nil {
 		return false
 	}
+	podReq := ps.podRequests
 	baReq, zero, st := ba.readRequests(state, pod)
 	if st != nil {
 		return false
@@ -369,7 +381,11 @@ func (pl *NodeResourcesFit) ScoreBatchAddWith(ctx context.Context, state *framew
 			delta, req.images = d, floor
 		}
 	}
-	if !leastBalancedAdd(totals[:len(idx)], res, idx, &req, delta) ||
+	var memo lbView
+	if pl.memo != nil {
+		memo = ps.memoView(pl.memo, snap, req)
+	}
+	if !leastBalancedAdd(totals[:len(idx)], res, idx, &req, delta, memo) ||
 		il != nil && delta == nil && !il.ScoreBatchAdd(ctx, state, pod, nodes, idx, out, wIL, totals) {
 		return false
 	}
@@ -381,10 +397,13 @@ func (pl *NodeResourcesFit) ScoreBatchAddWith(ctx context.Context, state *framew
 // req.images + delta[k] of each node k, all at weight 1; it reports false
 // when a score is out of range, as the two plugins' ScoreBatchAdd would.
 // A pass scores the nodes leastCovered holds; the others are found and
-// scored afterwards.
-func leastBalancedAdd(totals []int64, res []framework.NodeResources, idx []int32, req *leastBalancedRequests, delta []int64) bool {
+// scored afterwards. With memo on (lbMemo), the pass reads and stores
+// the nodes' addends there.
+func leastBalancedAdd(totals []int64, res []framework.NodeResources, idx []int32, req *leastBalancedRequests, delta []int64, memo lbView) bool {
 	var bad uint64
-	if delta != nil {
+	if memo.entries != nil {
+		bad = leastBalancedMemoPass(totals, res, idx, req, delta, memo)
+	} else if delta != nil {
 		bad = leastBalancedImagesAddPass1(totals, res, idx, req, delta)
 	} else {
 		bad = leastBalancedAddPass1(totals, res, idx, req)

@@ -1,0 +1,128 @@
+package noderesources
+
+import (
+	"sync"
+	"sync/atomic"
+
+	"github.com/schedkit/schedkit/framework"
+)
+
+// lbMemo keeps, per snapshot node, the fused LeastAllocated and
+// BalancedAllocation addend leastBalancedAddPass1 computes, for one set
+// of requests, so that cycles of pods with equal requests (a
+// Deployment's replicas) read a node's addend instead of computing it
+// again: the addend depends only on the node's Resources row and the
+// requests, and a row changes only with a change the snapshot's journal
+// records (Snapshot.ChangedSince).
+//
+// A cycle takes a view (view) once, before its score chunks; a view is
+// on for requests equal to the last cycle's, so that pods with requests
+// of their own each cost the memo one comparison. Each entry holds the
+// tag of the view that wrote it above 32 bits and the addend below, in
+// one atomic word: a view reads only entries of its own tag, and every
+// change that makes entries wrong (other requests, another snapshot, a
+// node added or removed, a journal that lost track) moves to a new tag,
+// while a node changed since the last view (a pod added or removed, its
+// node object updated) has its entry cleared. Cycles on one plugin at the same time, on different
+// snapshots or requests, then hold views of different tags and at worst
+// overwrite each other's entries.
+type lbMemo struct {
+	mu      sync.Mutex
+	snap    *framework.Snapshot
+	n       int
+	seq     uint64 // snap.ChangeSeq() at the last view
+	key     leastBalancedRequests
+	tag     uint32 // never 0: a cleared entry matches no view
+	entries []atomic.Uint64
+	dirty   []int32
+}
+
+// lbView is one cycle's use of an lbMemo: its entries and tag, or none
+// (entries nil) when the cycle computes every addend.
+type lbView struct {
+	entries []atomic.Uint64
+	tag     uint64 // the view's tag, above 32 bits
+}
+
+func newLBMemo() *lbMemo { return &lbMemo{tag: 1} }
+
+// view syncs the memo with snap and returns the view of a cycle scoring
+// with req (its images field ignored): on when req equals the last
+// view's requests.
+func (m *lbMemo) view(snap *framework.Snapshot, req leastBalancedRequests) lbView {
+	req.images = 0
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n := snap.NumNodes()
+	switch {
+	case snap != m.snap || n != m.n:
+		m.snap, m.n, m.seq = snap, n, snap.ChangeSeq()
+		if len(m.entries) < n {
+			m.entries = make([]atomic.Uint64, n)
+		}
+		m.newTag()
+	case snap.ChangeSeq() != m.seq:
+		var ok bool
+		m.dirty, ok = snap.ChangedSince(m.seq, m.dirty[:0])
+		if ok {
+			for _, k := range m.dirty {
+				m.entries[k].Store(0)
+			}
+		} else {
+			m.newTag()
+		}
+		m.seq = snap.ChangeSeq()
+	}
+	if req != m.key {
+		m.key = req
+		m.newTag()
+		return lbView{}
+	}
+	return lbView{entries: m.entries[:n], tag: uint64(m.tag) << 32}
+}
+
+// newTag moves the memo to a tag no entry holds.
+func (m *lbMemo) newTag() {
+	m.tag++
+	if m.tag == 0 { // wrapped: entries may hold any tag
+		for i := range m.entries {
+			m.entries[i].Store(0)
+		}
+		m.tag = 1
+	}
+}
+
+// leastBalancedMemoPass is leastBalancedAddPass1, or with delta
+// leastBalancedImagesAddPass1, reading each node's addend from v when v
+// holds it and storing it there otherwise.
+func leastBalancedMemoPass(totals []int64, res []framework.NodeResources, idx []int32, req *leastBalancedRequests, delta []int64, v lbView) (bad uint64) {
+	totals, entries, tag := totals[:len(idx)], v.entries[:len(res)], v.tag
+	for i, x := range idx {
+		var add int64
+		if e := entries[x].Load(); e&^(1<<32-1) == tag {
+			add = int64(int32(uint32(e)))
+		} else {
+			r := &res[x]
+			aC, aM := r.AllocatableMilliCPU, r.AllocatableMemory
+			uC, uM := r.NonZeroMilliCPU+req.cpu, r.NonZeroMemory+req.mem
+			if !leastCovered(aC, aM, uC, uM) {
+				bad |= 1 << 8
+				continue
+			}
+			faC, faM := float64(aC), float64(aM)
+			num := framework.MaxNodeScore/2 - int64(r.CPUMemoryBalance) +
+				baBalance(float64(r.RequestedMilliCPU+req.baCPU)/faC, float64(r.RequestedMemory+req.baMem)/faM)
+			check := uint64(num) | uint64(num+127-framework.MaxNodeScore)
+			bad |= check
+			add = (leastFractionOf(max(aC-uC, 0), faC)+leastFractionOf(max(aM-uM, 0), faM))>>1 + framework.MaxNodeScore/2 + num>>1
+			if check < 128 {
+				entries[x].Store(tag | uint64(uint32(int32(add))))
+			}
+		}
+		if delta != nil {
+			add += req.images + delta[x]
+		}
+		totals[i] += add
+	}
+	return bad
+}
