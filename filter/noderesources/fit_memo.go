@@ -15,17 +15,21 @@ import (
 // requests, and a row changes only with a change the snapshot's journal
 // records (Snapshot.ChangedSince).
 //
-// A cycle takes a view (view) once, before its score chunks; a view is
-// on for requests equal to the last cycle's, so that pods with requests
-// of their own each cost the memo one comparison. Each entry holds the
-// tag of the view that wrote it above 32 bits and the addend below, in
-// one atomic word: a view reads only entries of its own tag, and every
-// change that makes entries wrong (other requests, another snapshot, a
-// node added or removed, a journal that lost track) moves to a new tag,
-// while a node changed since the last view (a pod added or removed, its
-// node object updated) has its entry cleared. Cycles on one plugin at the same time, on different
-// snapshots or requests, then hold views of different tags and at worst
-// overwrite each other's entries.
+// A cycle takes a view (view) once, before its score chunks. A view is on
+// for the snapshot and requests of the last view, so that pods with
+// requests of their own, and cycles each on a new snapshot, cost the
+// memo one comparison instead of storing every node's addend for nothing
+// (each store is an atomic write).
+//
+// Each entry holds the tag of the view that wrote it above 32 bits and
+// the addend below, in one atomic word, and a view reads only entries of
+// its own tag. A change that makes entries wrong moves the memo to a new
+// tag (other requests, another snapshot, nodes added or removed, a
+// journal that lost track), and a node changed since the last view (a
+// pod added or removed, its node object updated) has its entry cleared.
+// Cycles on one plugin at the same time, on other snapshots or requests,
+// then hold views of different tags and at worst overwrite each other's
+// entries.
 type lbMemo struct {
 	mu      sync.Mutex
 	snap    *framework.Snapshot
@@ -47,15 +51,16 @@ type lbView struct {
 func newLBMemo() *lbMemo { return &lbMemo{tag: 1} }
 
 // view syncs the memo with snap and returns the view of a cycle scoring
-// with req (its images field ignored): on when req equals the last
-// view's requests.
+// with req (its images field ignored): on when snap and req are the last
+// view's.
 func (m *lbMemo) view(snap *framework.Snapshot, req leastBalancedRequests) lbView {
 	req.images = 0
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	n := snap.NumNodes()
+	same := snap == m.snap && n == m.n
 	switch {
-	case snap != m.snap || n != m.n:
+	case !same:
 		m.snap, m.n, m.seq = snap, n, snap.ChangeSeq()
 		if len(m.entries) < n {
 			m.entries = make([]atomic.Uint64, n)
@@ -76,6 +81,9 @@ func (m *lbMemo) view(snap *framework.Snapshot, req leastBalancedRequests) lbVie
 	if req != m.key {
 		m.key = req
 		m.newTag()
+		return lbView{}
+	}
+	if !same {
 		return lbView{}
 	}
 	return lbView{entries: m.entries[:n], tag: uint64(m.tag) << 32}
