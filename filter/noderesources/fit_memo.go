@@ -41,9 +41,11 @@ type lbMemo struct {
 	dirty   []int32
 }
 
-// lbView is one cycle's use of an lbMemo: its entries and tag, or none
-// (entries nil) when the cycle computes every addend.
+// lbView is one cycle's use of an lbMemo: its entries and tag for
+// snapshot snap, or none (entries nil) when the cycle computes every
+// addend.
 type lbView struct {
+	snap    *framework.Snapshot
 	entries []atomic.Uint64
 	tag     uint64 // the view's tag, above 32 bits
 }
@@ -86,7 +88,7 @@ func (m *lbMemo) view(snap *framework.Snapshot, req leastBalancedRequests) lbVie
 	if !same {
 		return lbView{}
 	}
-	return lbView{entries: m.entries[:n], tag: uint64(m.tag) << 32}
+	return lbView{snap: snap, entries: m.entries[:n], tag: uint64(m.tag) << 32}
 }
 
 // newTag moves the memo to a tag no entry holds.

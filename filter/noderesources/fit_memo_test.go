@@ -287,3 +287,51 @@ func TestLeastBalancedMemoConcurrentCycles(t *testing.T) {
 		t.Error(e)
 	}
 }
+
+// TestLeastBalancedMemoClonedStateOnAnotherSnapshot: a cycle state whose
+// memo view was taken on one snapshot, cloned into a cycle on another
+// (where a pod was added to a node), scores that snapshot as the plugin
+// without a memo does.
+func TestLeastBalancedMemoClonedStateOnAnotherSnapshot(t *testing.T) {
+	memoed, fresh, others := memoPlugins(t)
+	var nodes []*api.Node
+	for i := range 4 {
+		nodes = append(nodes, st.MakeNode().Name(fmt.Sprintf("n%d", i)).
+			Capacity(map[string]string{"cpu": "4", "memory": "8Gi", "pods": "110"}).Obj())
+	}
+	a := fw.MustSnapshot(nodes, nil)
+	b := a.Clone()
+	if err := b.AddPod(st.MakePod().Name("q").Namespace("default").Node("n2").Req(map[string]string{"cpu": "3", "memory": "1Gi"}).Obj()); err != nil {
+		t.Fatal(err)
+	}
+	pod := fw.MustPodInfo(st.MakePod().Name("p").Namespace("default").Req(map[string]string{"cpu": "1", "memory": "1Gi"}).Obj())
+	idx := []int32{0, 1, 2, 3}
+	for range 2 { // the second cycle on a stores every node's addend
+		memoCycle(t, memoed, others[:1], a, pod, idx, len(idx))
+	}
+	ctx := context.Background()
+	state := fw.NewCycleState()
+	state.SetSnapshot(a)
+	for _, pl := range []fw.Plugin{memoed, others[0]} {
+		if s := pl.(fw.PreScorePlugin).PreScore(ctx, state, pod, a.Nodes()); !s.IsSuccess() {
+			t.Fatal(s)
+		}
+	}
+	ws := []int64{1}
+	if !memoed.ScoreBatchAddWith(ctx, state, pod, a.Nodes(), idx, make([]int64, 4), 1, others[:1], ws, make([]int64, 4)) {
+		t.Fatal("the cycle on a does not add")
+	}
+	if v := memoed.memo.view(a, memoed.memo.key); v.entries == nil {
+		t.Fatal("the memo is off on a: the test does not test what it says")
+	}
+	cloned := state.Clone()
+	cloned.SetSnapshot(b)
+	got := make([]int64, 4)
+	if !memoed.ScoreBatchAddWith(ctx, cloned, pod, b.Nodes(), idx, make([]int64, 4), 1, others[:1], ws, got) {
+		t.Fatal("the cloned state's cycle on b does not add")
+	}
+	_, want := memoCycle(t, fresh, others[:1], b, pod, idx, len(idx))
+	if !slices.Equal(got, want) {
+		t.Fatalf("cloned state on b: totals %v, the plugin without a memo %v", got, want)
+	}
+}

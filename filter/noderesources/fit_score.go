@@ -107,7 +107,8 @@ func (pl *NodeResourcesFit) newPreScoreState(state *framework.CycleState, pod *f
 	return s
 }
 
-// Clone returns the state itself; it is read-only.
+// Clone returns the state itself: it is read-only, but for the memo view
+// its first score chunk takes once.
 func (s *nrfPreScoreState) Clone() framework.StateData { return s }
 
 // nrfStrategy numbers the scoring strategies for the per-node switch.
@@ -383,7 +384,11 @@ func (pl *NodeResourcesFit) ScoreBatchAddWith(ctx context.Context, state *framew
 	}
 	var memo lbView
 	if pl.memo != nil {
-		memo = ps.memoView(pl.memo, snap, req)
+		// A state cloned into a cycle on another snapshot computes
+		// every addend.
+		if v := ps.memoView(pl.memo, snap, req); v.snap == snap {
+			memo = v
+		}
 	}
 	if !leastBalancedAdd(totals[:len(idx)], res, idx, &req, delta, memo) ||
 		il != nil && delta == nil && !il.ScoreBatchAdd(ctx, state, pod, nodes, idx, out, wIL, totals) {
