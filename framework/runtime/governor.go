@@ -25,7 +25,7 @@ import (
 // trial is judged against the cycles just before it, as the ratio of
 // the two widths' wall time per node, and the current width moves only
 // when the ratios of several trials (a moving average, each ratio
-// clamped) say the neighbour is at least a tenth cheaper. While trials
+// clamped) say the neighbour is at least 5 % cheaper. While trials
 // find a neighbour clearly dearer (a fifth), they come less and less
 // often, down to one cycle in maxPeriod.
 type widthGovernor struct {
@@ -96,7 +96,7 @@ const (
 var clampLog = math.Log(1.5)
 
 // moveBelow is the logarithm of the ratio a neighbour's trials must
-// average below for the current width to move to it: a tenth cheaper,
+// average below for the current width to move to it: 5 % cheaper,
 // so that widths of about equal cost do not trade places on noise.
 var moveBelow = math.Log(0.95)
 
