@@ -1,17 +1,19 @@
 // Command variedbench is schedkit's side of the side-by-side measurement
 // against kube-scheduler's own framework (the kubebench module under
 // scheduling/testdata/kubebench runs kube's side and drives both). It works
-// on two kinds of workload: the varied workload of the scheduling
-// package's BenchmarkVariedCycle (internal/st NewVaried: the same seeds,
-// the same cluster, the same incoming streams "varied" and "reqimages"),
-// and kube-scheduler v1.37.2's own scheduler_perf test cases at their
-// 5,000-node sizes (perf.go), each a cluster and one stream named after
-// the case:
+// on two kinds of workload: of the varied kind, the varied workload of the
+// scheduling package's BenchmarkVariedCycle (internal/st NewVaried: the
+// same seeds, the same cluster, the same incoming streams "varied" and
+// "reqimages") and the mixed workload (mixed.go: a production-like
+// cluster of many teams, generated independently, with its stream
+// "mixed"); and kube-scheduler v1.37.2's own scheduler_perf test cases at
+// their 5,000-node sizes (perf.go), each a cluster and one stream named
+// after the case:
 //
 //	variedbench list
 //	    prints each stream, its workload and its kind (varied or
 //	    scheduler_perf), one stream a line.
-//	variedbench export -workload varied|CASE -nodes N -dir D
+//	variedbench export -workload varied|mixed|CASE -nodes N -dir D
 //	    writes the cluster (namespaces, nodes, existing pods) to
 //	    D/cluster.json, each incoming stream to D/STREAM.json (its pods
 //	    in order, and the nodes its churn adds) and its churn, if any, to
@@ -82,12 +84,16 @@ const (
 )
 
 // listStreams writes each stream with its workload and kind, one stream a
-// line: the varied workload's two streams, then the scheduler_perf cases.
+// line: the varied workload's two streams, the mixed workload's, then the
+// scheduler_perf cases.
 func listStreams(w io.Writer) error {
 	for _, s := range []string{streamVaried, streamReqImages} {
 		if _, err := fmt.Fprintln(w, s, workloadVaried, kindVaried); err != nil {
 			return err
 		}
+	}
+	if _, err := fmt.Fprintln(w, streamMixed, workloadMixed, kindVaried); err != nil {
+		return err
 	}
 	for _, c := range perfCases {
 		if _, err := fmt.Fprintln(w, c.name, c.name, kindPerf); err != nil {

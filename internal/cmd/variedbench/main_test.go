@@ -377,8 +377,8 @@ func TestListStreams(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
-	if len(lines) != 2+len(perfCases) {
-		t.Fatalf("%d lines, want %d:\n%s", len(lines), 2+len(perfCases), b.String())
+	if len(lines) != 3+len(perfCases) {
+		t.Fatalf("%d lines, want %d:\n%s", len(lines), 3+len(perfCases), b.String())
 	}
 	seen := map[string]bool{}
 	for _, l := range lines {
@@ -391,7 +391,7 @@ func TestListStreams(t *testing.T) {
 		if !ok || wl != f[1] {
 			t.Errorf("line %q: streamWorkload = %q, %v", l, wl, ok)
 		}
-		if want := map[bool]string{true: kindVaried, false: kindPerf}[wl == workloadVaried]; f[2] != want {
+		if want := map[bool]string{true: kindVaried, false: kindPerf}[variedKind(wl)]; f[2] != want {
 			t.Errorf("line %q: kind %q, want %q", l, f[2], want)
 		}
 		o := workloadOptions{workload: wl, nodes: 10, pods: 1, order: orderKube}

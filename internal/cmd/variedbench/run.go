@@ -114,11 +114,11 @@ func runBench(args []string) error {
 	o := runOptions{kube: framework.DefaultKubeVersion}
 	o.addFlags(fs)
 	fs.Var(&o.kube, "kube-version", "kube-scheduler release to reproduce: 1.37 or 1.36")
-	fs.StringVar(&o.stream, "stream", streamVaried, "incoming stream: varied, reqimages or a scheduler_perf case (variedbench list)")
+	fs.StringVar(&o.stream, "stream", streamVaried, "incoming stream: varied, reqimages, mixed or a scheduler_perf case (variedbench list)")
 	fs.BoolVar(&o.sampled, "sampled", false, "kube's adaptive percentageOfNodesToScore with its round-robin start (default: every node)")
 	fs.BoolVar(&o.assumed, "assumed", false, "add each placed pod to the cluster before the next (default: every pod against the same cluster)")
 	fs.IntVar(&o.warm, "warm", defaultWarm, "warm-up pods, untimed")
-	fs.IntVar(&o.timed, "timed", 0, "timed pods (0: 300 of a varied stream, every pod after the warm-up of a scheduler_perf stream)")
+	fs.IntVar(&o.timed, "timed", 0, "timed pods (0: 300 of a varied or mixed stream, every pod after the warm-up of a scheduler_perf stream)")
 	fs.IntVar(&o.workers, "workers", 1, "workers of the per-node loops (the framework's parallelism)")
 	fs.StringVar(&o.profile, "profile", profileDefault, "default (schedkit's default profile) or novolume (without the volume plugins)")
 	fs.StringVar(&o.parity, "parity", "", "write each pod's outcome as JSON lines to this file")
@@ -417,13 +417,13 @@ type prepared struct {
 func prepare(o *runOptions) (*prepared, error) {
 	wl, ok := streamWorkload(o.stream)
 	if !ok {
-		return nil, fmt.Errorf("-stream=%q: want %q, %q or a scheduler_perf case (variedbench list)", o.stream, streamVaried, streamReqImages)
+		return nil, fmt.Errorf("-stream=%q: want %q, %q, %q or a scheduler_perf case (variedbench list)", o.stream, streamVaried, streamReqImages, streamMixed)
 	}
 	o.workload = wl
-	if o.timed == 0 && wl == workloadVaried {
+	if o.timed == 0 && variedKind(wl) {
 		o.timed = defaultTimed
 	}
-	if wl == workloadVaried {
+	if variedKind(wl) {
 		o.pods = o.warm + o.timed
 	}
 	s := &prepared{kube: o.kube}

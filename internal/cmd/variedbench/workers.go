@@ -49,10 +49,10 @@ func runWorkers(args []string) error {
 	fs := flag.NewFlagSet("workers", flag.ContinueOnError)
 	o := runOptions{kube: framework.DefaultKubeVersion, profile: profileDefault, tieSeed: 1}
 	o.addFlags(fs)
-	fs.StringVar(&o.stream, "stream", streamVaried, "incoming stream: varied, reqimages or a scheduler_perf case without churn (variedbench list)")
+	fs.StringVar(&o.stream, "stream", streamVaried, "incoming stream: varied, reqimages, mixed or a scheduler_perf case without churn (variedbench list)")
 	fs.BoolVar(&o.sampled, "sampled", false, "kube's adaptive percentageOfNodesToScore with its round-robin start (default: every node)")
 	fs.IntVar(&o.warm, "warm", defaultWarm, "warm-up pods, untimed")
-	fs.IntVar(&o.timed, "timed", 0, "timed pods (0: 300 of a varied stream, every pod after the warm-up of a scheduler_perf stream)")
+	fs.IntVar(&o.timed, "timed", 0, "timed pods (0: 300 of a varied or mixed stream, every pod after the warm-up of a scheduler_perf stream)")
 	fs.IntVar(&o.workers, "workers", 2, "workers of the second way")
 	block := fs.Int("block", 50, "pods per block")
 	rounds := fs.Int("rounds", 1, "times the timed pods are gone through")

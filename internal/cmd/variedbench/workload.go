@@ -40,21 +40,28 @@ const (
 )
 
 // workloadVaried is the varied workload's name: the generated varied
-// cluster with its two streams. The other workloads are the
-// scheduler_perf cases (perfCases), each with one stream of its name.
+// cluster with its two streams. The mixed workload (mixed.go) is of the
+// same kind; the other workloads are the scheduler_perf cases
+// (perfCases), each with one stream of its name.
 const workloadVaried = "varied"
+
+// variedKind reports whether the workload is of the varied kind (the
+// varied or the mixed workload): streams of -pods pods, 300 of them timed
+// unless told otherwise.
+func variedKind(workload string) bool { return workload == workloadVaried || workload == workloadMixed }
 
 // workloadOptions select a generated workload.
 type workloadOptions struct {
-	// workload is workloadVaried or a perfCases name.
+	// workload is workloadVaried, workloadMixed or a perfCases name.
 	workload string
 	nodes    int
 	// seed seeds the cluster and the varied stream; the
 	// requests-and-images stream comes from a generator seeded seed+1.
+	// It seeds the mixed workload's cluster and stream (one generator).
 	// A scheduler_perf workload's seed draws where its first pods go.
 	seed uint64
-	// pods is the length of each incoming stream of the varied
-	// workload; a scheduler_perf stream's length is its case's.
+	// pods is the length of each incoming stream of the varied and
+	// mixed workloads; a scheduler_perf stream's length is its case's.
 	pods  int
 	order string
 }
@@ -62,7 +69,7 @@ type workloadOptions struct {
 // addFlags registers the options' flags on fs.
 func (o *workloadOptions) addFlags(fs *flag.FlagSet) {
 	fs.IntVar(&o.nodes, "nodes", 1000, "number of nodes")
-	fs.Uint64Var(&o.seed, "seed", defaultSeed, "seed of the cluster and the varied stream (the requests-and-images stream uses seed+1); of where a scheduler_perf workload's first pods go")
+	fs.Uint64Var(&o.seed, "seed", defaultSeed, "seed of the cluster and the varied stream (the requests-and-images stream uses seed+1); of the mixed workload; of where a scheduler_perf workload's first pods go")
 	fs.StringVar(&o.order, "order", orderKube, "node order: kube (kube-scheduler's node tree: zones in turn) or generated")
 }
 
@@ -71,10 +78,10 @@ func (o *workloadOptions) validate() error {
 	if o.nodes < 1 {
 		return fmt.Errorf("-nodes=%d: want at least 1", o.nodes)
 	}
-	if _, ok := perfCaseNamed(o.workload); !ok && o.workload != workloadVaried {
-		return fmt.Errorf("-workload=%q: want %s or a scheduler_perf case (variedbench list)", o.workload, workloadVaried)
+	if _, ok := perfCaseNamed(o.workload); !ok && !variedKind(o.workload) {
+		return fmt.Errorf("-workload=%q: want %s, %s or a scheduler_perf case (variedbench list)", o.workload, workloadVaried, workloadMixed)
 	}
-	if o.pods < 1 && o.workload == workloadVaried {
+	if o.pods < 1 && variedKind(o.workload) {
 		return fmt.Errorf("pods per stream=%d: want at least 1", o.pods)
 	}
 	if o.order != orderKube && o.order != orderGenerated {
@@ -100,6 +107,9 @@ func streamWorkload(stream string) (string, bool) {
 	if stream == streamVaried || stream == streamReqImages {
 		return workloadVaried, true
 	}
+	if stream == streamMixed {
+		return workloadMixed, true
+	}
 	if _, ok := perfCaseNamed(stream); ok {
 		return stream, true
 	}
@@ -108,11 +118,18 @@ func streamWorkload(stream string) (string, bool) {
 
 // generate builds the workload of o, with the nodes in o's order: the
 // varied workload exactly as BenchmarkVariedCycle builds it (the streams'
-// first pods are the benchmark's), or a scheduler_perf case
-// (generatePerf).
+// first pods are the benchmark's), the mixed workload (generateMixed) or
+// a scheduler_perf case (generatePerf).
 func generate(o workloadOptions) (*workload, error) {
 	if err := o.validate(); err != nil {
 		return nil, err
+	}
+	if o.workload == workloadMixed {
+		w := generateMixed(o)
+		if o.order == orderKube {
+			w.nodes = kubeNodeOrder(w.nodes)
+		}
+		return w, nil
 	}
 	if c, ok := perfCaseNamed(o.workload); ok {
 		w := generatePerf(c, o)
@@ -172,9 +189,9 @@ func runExport(args []string) error {
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
 	var o workloadOptions
 	o.addFlags(fs)
-	fs.StringVar(&o.workload, "workload", workloadVaried, "workload: varied, or a scheduler_perf case (variedbench list)")
+	fs.StringVar(&o.workload, "workload", workloadVaried, "workload: varied, mixed, or a scheduler_perf case (variedbench list)")
 	dir := fs.String("dir", "", "directory to write cluster.json, meta.json and each stream's <stream>.json (and <stream>.events.json) to (created)")
-	fs.IntVar(&o.pods, "pods", defaultWarm+defaultTimed, "incoming pods per stream of the varied workload")
+	fs.IntVar(&o.pods, "pods", defaultWarm+defaultTimed, "incoming pods per stream of the varied and mixed workloads")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
