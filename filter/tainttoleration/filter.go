@@ -32,27 +32,25 @@ func (pl *TaintToleration) FilterBatch(ctx context.Context, state *framework.Cyc
 // FilterRejects is Filter over nodes, reporting the rejected ones
 // (fastpath.RejectingFilterPlugin); an untainted node costs one length
 // check. With the runner's snapshot indices, the verdict is decided once
-// per taint class (Snapshot.TaintClasses), when there are few, and read by
-// each node of the class.
+// per taint class (Snapshot.TaintClasses) and read by each node of the
+// class.
 func (pl *TaintToleration) FilterRejects(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, rejected []fastpath.NodeRejection) []fastpath.NodeRejection {
 	tols := pod.Pod.Spec.Tolerations
 	if idx != nil {
-		if verdicts, class := pl.classVerdicts(state, tols); verdicts != nil {
-			var rej uint64 // the rejected classes (ttMaxClasses ≤ 64)
-			for c, v := range verdicts {
-				if v != nil {
-					rej |= 1 << c
-				}
-			}
-			if rej == 0 {
-				return rejected
-			}
-			rejected, added := filter.MarkRejections(rejected, len(idx), func(room []fastpath.NodeRejection) int { return ttRejectedNodes(room, class, idx, rej) })
-			for j := range added {
-				added[j].Status = verdicts[class[idx[added[j].Node]]]
-			}
+		v, class := pl.classVerdicts(state, tols)
+		if v.rejMask == 0 && v.rejTab == nil {
 			return rejected
 		}
+		rejected, added := filter.MarkRejections(rejected, len(idx), func(room []fastpath.NodeRejection) int {
+			if v.rejTab != nil {
+				return ttRejectedNodesByTable(room, class, idx, v.rejTab)
+			}
+			return ttRejectedNodes(room, class, idx, v.rejMask)
+		})
+		for j := range added {
+			added[j].Status = v.verdicts[class[idx[added[j].Node]]]
+		}
+		return rejected
 	}
 	for i, node := range nodes {
 		if taints := node.Node().Spec.Taints; len(taints) > 0 {
@@ -70,9 +68,9 @@ func (pl *TaintToleration) RejectionsTrusted() {}
 
 // ttRejectedNodes sets the Node of out[0:n] to the positions i (in
 // increasing order) of the nodes idx[i] whose taint class has its bit set
-// in rej, and returns n; the statuses are left to the caller. out has room
-// for every node. It is not inlined, so that its loop, which calls
-// nothing, keeps every value in a register.
+// in rej (at most ttMaskClasses classes), and returns n; the statuses are
+// left to the caller. out has room for every node. It is not inlined, so
+// that its loop, which calls nothing, keeps every value in a register.
 //
 //go:noinline
 func ttRejectedNodes(out []fastpath.NodeRejection, class, idx []int32, rej uint64) int {
@@ -87,6 +85,20 @@ func ttRejectedNodes(out []fastpath.NodeRejection, class, idx []int32, rej uint6
 	return n
 }
 
+// ttRejectedNodesByTable is ttRejectedNodes for more than ttMaskClasses
+// classes: rej[c] is 1 for a rejected class c, 0 otherwise.
+//
+//go:noinline
+func ttRejectedNodesByTable(out []fastpath.NodeRejection, class, idx []int32, rej []uint8) int {
+	out = out[:len(idx)]
+	n := 0
+	for i, k := range idx {
+		out[n].Node = int32(i)
+		n += int(rej[class[k]])
+	}
+	return n
+}
+
 // ttClassesKey holds the cycle's verdicts by taint class, decided by the
 // first FilterBatch call of the cycle.
 const ttClassesKey framework.StateKey = "FilterBatch" + config.TaintTolerationName
@@ -94,6 +106,11 @@ const ttClassesKey framework.StateKey = "FilterBatch" + config.TaintTolerationNa
 type ttClassVerdicts struct {
 	classes  *framework.TaintClasses
 	verdicts []*framework.Status
+	// rejMask has bit c set for each rejected class c when there are at
+	// most ttMaskClasses classes; rejTab, with more, is 1 at each
+	// rejected class and 0 elsewhere, or nil when no class is rejected.
+	rejMask uint64
+	rejTab  []uint8
 	// held stores verdicts for up to ttHeldClasses classes, so that a
 	// cycle allocates the struct alone.
 	held [ttHeldClasses]*framework.Status
@@ -107,25 +124,22 @@ const ttHeldClasses = 8
 // Clone returns the verdicts themselves; they are read-only.
 func (v *ttClassVerdicts) Clone() framework.StateData { return v }
 
-// classVerdicts returns the verdict of every taint class of the cycle's
-// snapshot and the nodes' classes, deciding them on the cycle's first call,
-// or nil when there are more than ttMaxClasses classes.
-func (pl *TaintToleration) classVerdicts(state *framework.CycleState, tols []api.Toleration) ([]*framework.Status, []int32) {
+// classVerdicts returns the verdicts of every taint class of the cycle's
+// snapshot and the nodes' classes, deciding them on the cycle's first
+// call.
+func (pl *TaintToleration) classVerdicts(state *framework.CycleState, tols []api.Toleration) (*ttClassVerdicts, []int32) {
 	tc := state.Snapshot().TaintClasses()
-	if len(tc.Taints) > ttMaxClasses {
-		return nil, nil
-	}
 	untolerating := len(tols) == 0 && pl.untolerating != nil
 	if untolerating {
 		// The verdicts depend on the classes alone: shared by every such
 		// pod while the snapshot's classes stay the same.
 		if v := pl.untolerating.Load(); v != nil && v.classes == tc {
-			return v.verdicts, tc.Class
+			return v, tc.Class
 		}
 	}
 	if d, err := state.Read(ttClassesKey); err == nil {
 		if v, ok := d.(*ttClassVerdicts); ok && v.classes == tc {
-			return v.verdicts, tc.Class
+			return v, tc.Class
 		}
 	}
 	v := &ttClassVerdicts{classes: tc}
@@ -134,8 +148,26 @@ func (pl *TaintToleration) classVerdicts(state *framework.CycleState, tols []api
 	} else {
 		v.verdicts = make([]*framework.Status, len(tc.Taints))
 	}
+	rejects := false
 	for c, taints := range tc.Taints {
 		v.verdicts[c] = pl.filter(tols, taints)
+		rejects = rejects || v.verdicts[c] != nil
+	}
+	switch {
+	case !rejects:
+	case len(tc.Taints) <= ttMaskClasses:
+		for c, st := range v.verdicts {
+			if st != nil {
+				v.rejMask |= 1 << c
+			}
+		}
+	default:
+		v.rejTab = make([]uint8, len(tc.Taints))
+		for c, st := range v.verdicts {
+			if st != nil {
+				v.rejTab[c] = 1
+			}
+		}
 	}
 	// Concurrent first calls may each decide them; the verdicts are equal.
 	if untolerating {
@@ -143,7 +175,7 @@ func (pl *TaintToleration) classVerdicts(state *framework.CycleState, tols []api
 	} else {
 		state.Write(ttClassesKey, v)
 	}
-	return v.verdicts, tc.Class
+	return v, tc.Class
 }
 
 func (pl *TaintToleration) filter(tols []api.Toleration, taints []api.Taint) *framework.Status {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"sync/atomic"
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
@@ -16,7 +17,36 @@ import (
 // ttPreScoreKey is kube's "PreScore"+TaintToleration state key.
 const ttPreScoreKey framework.StateKey = "PreScore" + config.TaintTolerationName
 
-type ttPreScoreState struct{ tolerations []api.Toleration }
+type ttPreScoreState struct {
+	tolerations []api.Toleration
+	// wide holds the intolerable counts of the snapshot's taint classes
+	// when there are more than ttMaskClasses (classCounts): taken by the
+	// first score chunk of a cycle, or kept across cycles by the state
+	// the plugin shares between pods without such tolerations.
+	wide atomic.Pointer[ttClassCounts]
+}
+
+// ttClassCounts are the intolerable PreferNoSchedule taints of each class
+// of one snapshot's taint classes, for one pod's tolerations.
+type ttClassCounts struct {
+	classes *framework.TaintClasses
+	counts  []int64
+}
+
+// classCounts returns the count of each of tc's classes, computing them
+// on the first call for tc. Chunks on several workers may each compute
+// them at once; the counts are equal.
+func (s *ttPreScoreState) classCounts(tc *framework.TaintClasses) []int64 {
+	if c := s.wide.Load(); c != nil && c.classes == tc {
+		return c.counts
+	}
+	c := &ttClassCounts{classes: tc, counts: make([]int64, len(tc.Taints))}
+	for k, taints := range tc.Taints {
+		c.counts[k] = ttIntolerable(s.tolerations, taints)
+	}
+	s.wide.Store(c)
+	return c.counts
+}
 
 // Clone returns the state itself; it is read-only.
 func (s *ttPreScoreState) Clone() framework.StateData { return s }
@@ -93,14 +123,17 @@ func (pl *TaintToleration) ScoreBatchBounds(_ context.Context, state *framework.
 	}
 	out = out[:len(nodes)]
 	if idx != nil {
-		if tc := state.Snapshot().TaintClasses(); len(tc.Taints) <= ttMaxClasses {
-			var buf [ttMaxClasses]int64
-			counts := buf[:len(tc.Taints)]
-			for c, taints := range tc.Taints {
-				counts[c] = ttIntolerable(s.tolerations, taints)
-			}
-			return ttClassScores(out, counts, tc.Class, idx[:len(nodes)])
+		tc := state.Snapshot().TaintClasses()
+		if len(tc.Taints) > ttMaskClasses {
+			lo, hi = ttClassScoresByTable(out, s.classCounts(tc), tc.Class, idx[:len(nodes)])
+			return lo, hi, nil
 		}
+		var buf [ttMaskClasses]int64
+		counts := buf[:len(tc.Taints)]
+		for c, taints := range tc.Taints {
+			counts[c] = ttIntolerable(s.tolerations, taints)
+		}
+		return ttClassScores(out, counts, tc.Class, idx[:len(nodes)])
 	}
 	for i, node := range nodes {
 		var n int64
@@ -115,7 +148,7 @@ func (pl *TaintToleration) ScoreBatchBounds(_ context.Context, state *framework.
 
 // ttClassScores sets out[i] to the count of node idx[i]'s taint class and
 // returns the least and greatest count written. The loop marks the
-// classes met (len(counts) ≤ ttMaxClasses = 64) and the bounds are read
+// classes met (len(counts) ≤ ttMaskClasses = 64) and the bounds are read
 // from the marked classes' counts afterwards. It is not inlined, so that
 // its loop keeps every value in a register.
 //
@@ -134,6 +167,21 @@ func ttClassScores(out, counts []int64, class, idx []int32) (lo, hi int64, _ *fr
 		lo, hi = min(lo, v), max(hi, v)
 	}
 	return lo, hi, nil
+}
+
+// ttClassScoresByTable is ttClassScores for more than ttMaskClasses
+// classes: the bounds are kept as the loop goes.
+//
+//go:noinline
+func ttClassScoresByTable(out, counts []int64, class, idx []int32) (lo, hi int64) {
+	out = out[:len(idx)]
+	lo, hi = math.MaxInt64, math.MinInt64
+	for i, k := range idx {
+		v := counts[class[k]]
+		out[i] = v
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	return lo, hi
 }
 
 // ScoreExtensions returns the plugin itself (NormalizeScore).

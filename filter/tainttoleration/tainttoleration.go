@@ -82,12 +82,13 @@ func (pl *TaintToleration) SignPod(_ context.Context, pod *framework.PodInfo) ([
 	return []framework.SignFragment{{Key: framework.SignerTolerations, Value: framework.SignTolerations(pod.Pod)}}, nil
 }
 
-// ttMaxClasses bounds the taint classes whose verdicts FilterBatch decides
-// and whose counts ScoreBatch takes up front; with more, they go node by
-// node.
-const ttMaxClasses = 64
-
-var _ = [1]struct{}{}[ttMaxClasses-64] // a class's bit in ttRejectedNodes' and ttClassScores' masks
+// ttMaskClasses is how many taint classes a 64-bit mask holds: with at
+// most this many, FilterRejects reads a class's verdict from a mask of
+// the rejected classes and ScoreBatchBounds marks the classes met in one;
+// with more (a per-node taint value, such as cluster-autoscaler's
+// DeletionCandidateOfClusterAutoscaler timestamp, makes a class of each
+// such node), both read a table by class instead.
+const ttMaskClasses = 64
 
 // taintTolerationPreFilter is TaintToleration with kube-scheduler v1.37's PreFilter
 // (tainttoleration/taint_toleration.go:PreFilter), which does nothing with kube's default feature
