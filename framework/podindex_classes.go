@@ -29,6 +29,12 @@ type podClasses struct {
 	mu   sync.Mutex
 	ids  map[string]int32
 	reps []*api.Pod // a pod of each class, which stands for it in matches
+	// byKey indexes the classes by their value of a label key, for the
+	// keys queries have required with In (candidatesLocked): a key's
+	// index is built when a query first needs it and brought up to the
+	// classes added since by each later one, so that only keys queries
+	// use cost memory.
+	byKey map[string]*classKeyIndex
 	// last is the class of the pod id named last, by what decides it:
 	// copies of one pod (a template's replicas, a pod and its assumed
 	// copy) share their labels map, so the next one's class is known
@@ -89,6 +95,84 @@ func (c *podClasses) representatives() []*api.Pod {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.reps
+}
+
+// classKeyIndex lists, per value of one label key, the classes whose
+// pods carry the key with that value, for the classes [0, upTo). A list
+// only grows, so a list read under podClasses.mu stays valid to read
+// after it.
+type classKeyIndex struct {
+	upTo int
+	vals map[string][]int32
+}
+
+// keyIndexLocked returns key's index brought up to every class; callers
+// hold c.mu.
+func (c *podClasses) keyIndexLocked(key string) *classKeyIndex {
+	ix := c.byKey[key]
+	if ix == nil {
+		if c.byKey == nil {
+			c.byKey = map[string]*classKeyIndex{}
+		}
+		ix = &classKeyIndex{vals: map[string][]int32{}}
+		c.byKey[key] = ix
+	}
+	for ; ix.upTo < len(c.reps); ix.upTo++ {
+		if v, ok := c.reps[ix.upTo].Labels[key]; ok {
+			ix.vals[v] = append(ix.vals[v], int32(ix.upTo))
+		}
+	}
+	return ix
+}
+
+// candidates returns the classes' pods and, when m has a term whose
+// selector requires a label with In, the classes that can match m: those
+// whose pods carry that label with one of the required values (the
+// requirement of fewest such classes among m's terms), appended to buf;
+// every other class does not match. ok is false when m has no such
+// requirement (every class is a candidate).
+func (c *podClasses) candidates(m *podMatcher, buf []int32) (reps []*api.Pod, cands []int32, ok bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	reps = c.reps
+	if len(m.terms) == 0 {
+		return reps, buf, true // matches nothing
+	}
+	var best [][]int32
+	bestN := -1
+	for i := range m.terms {
+		sel := m.terms[i].sel
+		if sel.IsNothing() {
+			return reps, buf, true
+		}
+		sel.InRequirements(func(key string, values []string) bool {
+			ix := c.keyIndexLocked(key)
+			n := 0
+			for _, v := range values {
+				n += len(ix.vals[v])
+			}
+			if bestN < 0 || n < bestN {
+				bestN = n
+				best = best[:0]
+				for _, v := range values {
+					if l := ix.vals[v]; len(l) > 0 {
+						best = append(best, l)
+					}
+				}
+			}
+			return bestN > 0
+		})
+		if bestN == 0 {
+			break
+		}
+	}
+	if bestN < 0 {
+		return reps, buf, false
+	}
+	for _, l := range best {
+		buf = append(buf, l...)
+	}
+	return reps, buf, true
 }
 
 // appendPodClassKey appends p's class key: the terminating flag, the
@@ -188,12 +272,25 @@ func (x *podIndex) countByClasses(m *podMatcher, ns map[string]map[string]string
 	x.mu.Lock()
 	lists := x.nodeClasses
 	var reps []*api.Pod
+	var cands []int32
+	indexed := false
 	if x.classes != nil {
-		reps = x.classes.representatives()
+		reps, cands, indexed = x.classes.candidates(m, nil)
 	}
 	x.mu.Unlock()
 	// verdict[c]: 0 not evaluated yet, 1 matches, 2 does not.
 	verdict := make([]uint8, len(reps))
+	if indexed {
+		// Only the candidates can match: the others are decided at once.
+		for c := range verdict {
+			verdict[c] = 2
+		}
+		for _, c := range cands {
+			if int(c) < len(reps) && m.matches(reps[c], ns) {
+				verdict[c] = 1
+			}
+		}
+	}
 	for i, list := range lists[:len(counts)] {
 		var c int32
 		for _, cc := range list {

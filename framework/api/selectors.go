@@ -105,6 +105,19 @@ func (s Selector) Matches(labels map[string]string) bool {
 	return true
 }
 
+// InRequirements calls yield with the key and values of each In
+// requirement of s (a matchLabels entry is one of a single value), in
+// order, until yield returns false: every label set s matches has that
+// key, with one of those values. values is s's own and must not be
+// modified.
+func (s Selector) InRequirements(yield func(key string, values []string) bool) {
+	for i := range s.reqs {
+		if r := &s.reqs[i]; r.op == LabelSelectorOpIn && !yield(r.key, r.values) {
+			return
+		}
+	}
+}
+
 // IsEverything reports whether s matches every label set.
 func (s Selector) IsEverything() bool { return !s.nothing && len(s.reqs) == 0 }
 
