@@ -101,6 +101,10 @@ func (t *ImageTable) Holders(id int32) []ImageHolder {
 	return t.holders[t.byImage[id]:t.byImage[id+1]]
 }
 
+// Entries returns the number of images held over all nodes (an image on
+// two nodes counts twice).
+func (t *ImageTable) Entries() int { return len(t.images) }
+
 // Size returns the size of the image numbered id on the node at position
 // k, and whether the node holds it.
 func (t *ImageTable) Size(k int, id int32) (int64, bool) {

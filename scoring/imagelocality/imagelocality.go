@@ -112,23 +112,35 @@ func (s *ilPreScoreState) Release() {
 
 // denseWorthIt reports whether scoring every node holding one of the
 // pod's images (fillDense, and clearing it afterwards) costs less than
-// finding the images of each scored node: when the holders are fewer than
-// the nodes scored (kube's node sampling scores a fraction of the cluster,
-// and then the cycle's work stays proportional to it), or when the number
-// scored is not known.
+// finding the images of each scored node (scoreRest), or whether the
+// number scored is not known. fillDense costs about ilDenseHolderCost per
+// holder; scoreRest a node's mask test plus, for each of the pod's images
+// held somewhere, a scan of half the node's images on average (the
+// table's images per node). Kube's node sampling scores a fraction of
+// the cluster, and then the cycle's work stays proportional to it; over
+// every node, images held by many nodes are scored densely.
 func (s *ilPreScoreState) denseWorthIt(state *framework.CycleState) bool {
 	scored := state.ScoredNodes()
 	if scored == 0 {
 		return true
 	}
-	table, holders := state.Snapshot().ImageTable(), 0
+	snap := state.Snapshot()
+	table, holders, held := snap.ImageTable(), 0, 0
 	for i := range s.images {
 		if s.images[i].mask != 0 {
 			holders += len(table.Holders(s.images[i].id))
+			held++
 		}
 	}
-	return holders < scored
+	perNode := 1 + float64(held)*float64(table.Entries())/float64(2*max(snap.NumNodes(), 1))
+	return float64(holders)*ilDenseHolderCost < float64(scored)*perNode
 }
+
+// ilDenseHolderCost is fillDense's cost per holder in the units of
+// denseWorthIt's per-node cost of scoreRest (one image compared): the
+// holder's seen bit, its place in the touched list, its addition and its
+// clearing afterwards.
+const ilDenseHolderCost = 4
 
 // fillDense sets s.dense from the holders of the pod's images in the
 // snapshot's image table: the sum of int64(size × spread) over the pod's
@@ -186,6 +198,26 @@ func (pl *ImageLocality) dense(s *ilPreScoreState, snap *framework.Snapshot) {
 	pl.cache.add(table, key, s.count, d, snap.NumNodes())
 }
 
+// cachedDense sets s.dense to the cache's scores of a recent pod that
+// runs the same images on the same image table, and reports whether it
+// found them: cached scores cost nothing to use, however many nodes hold
+// the images.
+func (pl *ImageLocality) cachedDense(s *ilPreScoreState, snap *framework.Snapshot) bool {
+	if pl.cache == nil {
+		return false
+	}
+	var buf [ilCacheMaxImages]int32
+	key, ok := s.denseKey(buf[:0])
+	if !ok {
+		return false
+	}
+	if d := pl.cache.find(snap.ImageTable(), key, s.count); d != nil {
+		s.dense = d
+		return true
+	}
+	return false
+}
+
 // denseKey appends to key the numbers of the pod's images that some node
 // holds, sorted (fillDense's sums do not depend on their order), and
 // reports false when there are more than ilCacheMaxImages.
@@ -204,11 +236,12 @@ func (s *ilPreScoreState) denseKey(key []int32) ([]int32, bool) {
 }
 
 // ilCacheMaxImages bounds the images of a pod whose dense scores are
-// cached; ilCacheEntries and ilCacheBytes bound the entries.
+// cached; ilCacheEntries and ilCacheBytes bound the entries (a cluster of
+// many teams runs a few hundred image sets).
 const (
 	ilCacheMaxImages = 8
-	ilCacheEntries   = 64
-	ilCacheBytes     = 4 << 20
+	ilCacheEntries   = 256
+	ilCacheBytes     = 16 << 20
 )
 
 // ilDenseCache holds the dense scores (ilDense) of the last image sets
@@ -220,43 +253,67 @@ type ilDenseCache struct {
 	mu      sync.Mutex
 	table   *framework.ImageTable
 	entries []ilCached // least recently added first
+	byKey   map[ilCacheKey]*ilDense
+}
+
+// ilCacheKey is an image set and count as a map key: the count, then the
+// images' numbers in increasing order, then -1s.
+type ilCacheKey [ilCacheMaxImages + 1]int32
+
+// newILCacheKey returns the key of key (at most ilCacheMaxImages sorted
+// image numbers) and count.
+func newILCacheKey(key []int32, count int) ilCacheKey {
+	var k ilCacheKey
+	for i := range k {
+		k[i] = -1
+	}
+	k[0] = int32(min(count, math.MaxInt32))
+	copy(k[1:], key)
+	return k
 }
 
 // ilCached is one cached image set's scores.
 type ilCached struct {
-	key   []int32
-	count int
+	key   ilCacheKey
 	dense *ilDense
 }
 
 // find returns the scores of key and count on table, or nil.
 func (c *ilDenseCache) find(table *framework.ImageTable, key []int32, count int) *ilDense {
+	k := newILCacheKey(key, count)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.table != table {
 		return nil
 	}
-	for i := range c.entries {
-		if e := &c.entries[i]; e.count == count && slices.Equal(e.key, key) {
-			return e.dense
-		}
-	}
-	return nil
+	return c.byKey[k]
 }
 
 // add caches d as the scores of key and count on table (of n nodes),
 // dropping the oldest entries beyond ilCacheEntries or ilCacheBytes.
 func (c *ilDenseCache) add(table *framework.ImageTable, key []int32, count int, d *ilDense, n int) {
+	k := newILCacheKey(key, count)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.table != table {
-		c.table, c.entries = table, nil
+		c.table, c.entries, c.byKey = table, nil, nil
+	}
+	if c.byKey == nil {
+		c.byKey = map[ilCacheKey]*ilDense{}
+	}
+	if _, ok := c.byKey[k]; ok {
+		return // added by a concurrent cycle meanwhile
 	}
 	limit := max(1, min(ilCacheEntries, ilCacheBytes/(8*max(n, 1))))
 	if len(c.entries) >= limit {
-		c.entries = slices.Delete(c.entries, 0, len(c.entries)-limit+1)
+		drop := len(c.entries) - limit + 1
+		for _, e := range c.entries[:drop] {
+			delete(c.byKey, e.key)
+		}
+		c.entries = slices.Delete(c.entries, 0, drop)
 	}
-	c.entries = append(c.entries, ilCached{key: slices.Clone(key), count: count, dense: d})
+	c.entries = append(c.entries, ilCached{key: k, dense: d})
+	c.byKey[k] = d
 }
 
 // ImageLocality is kube-scheduler's ImageLocality score: it favours nodes
@@ -379,7 +436,7 @@ func (pl *ImageLocality) readState(state *framework.CycleState, pod *framework.P
 	if err != nil {
 		return nil, framework.AsStatus(err)
 	}
-	if dense && s.somewhere && s.denseWorthIt(state) {
+	if dense && s.somewhere && !pl.cachedDense(s, state.Snapshot()) && s.denseWorthIt(state) {
 		pl.dense(s, state.Snapshot())
 	}
 	state.Write(ilStateKey, s)
