@@ -232,6 +232,14 @@ type podIndex struct {
 	// (podindex_selecting.go).
 	groupsVersion uint64
 	selecting     map[uint64][]selectingEntry
+	// selIx indexes the current groups by their selectors for the label
+	// sets selecting does not hold, built when such sets are looked for
+	// often enough to pay for it: selMisses counts them since the groups
+	// last changed, selAvg is a moving average of that count over the
+	// last versions of the groups.
+	selIx     *groupSelIndex
+	selMisses int
+	selAvg    float64
 
 	// Label classes (podindex_classes.go): the class numbering, shared
 	// by a snapshot's family, and per node (by index) the classes of its

@@ -2,6 +2,7 @@ package framework
 
 import (
 	"maps"
+	"slices"
 
 	"github.com/schedkit/schedkit/framework/api"
 )
@@ -40,19 +41,37 @@ func (s *Snapshot) AffinityGroupsSelecting(pod *api.Pod) []*AffinityGroup {
 			return e.groups
 		}
 	}
+	// The index of all's groups costs about as much as matching every
+	// group against three label sets: it is built when this version of
+	// the groups is expected to meet more (the versions before met four
+	// or more on average, or this one has met eight), and never for a
+	// version only one label set meets.
+	ix := x.selIx
+	x.selMisses++
+	build := ix == nil && x.selMisses >= 2 && (x.selAvg >= 4 || x.selMisses >= 8)
 	x.mu.Unlock()
+	if build {
+		ix = newGroupSelIndex(all)
+	}
 
 	nsLabels := s.NamespaceLabels(pod.Namespace)
 	var out []*AffinityGroup
-	for _, g := range all {
-		if g.Term.Matches(pod, nsLabels) {
-			out = append(out, g)
+	if ix != nil {
+		out = ix.selecting(all, pod, nsLabels)
+	} else {
+		for _, g := range all {
+			if g.Term.Matches(pod, nsLabels) {
+				out = append(out, g)
+			}
 		}
 	}
 
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if x.groupsVersion == version { // else the groups changed meanwhile: answer, but do not keep it
+		if build && x.selIx == nil {
+			x.selIx = ix
+		}
 		if x.selecting == nil || len(x.selecting) >= selectingMax {
 			x.selecting = map[uint64][]selectingEntry{}
 		}
@@ -68,6 +87,98 @@ func (x *podIndex) groupsChangedLocked() {
 	x.groupList = nil
 	x.groupsVersion++
 	x.selecting = nil
+	x.selAvg = 0.75*x.selAvg + 0.25*float64(min(x.selMisses, 64))
+	x.selIx, x.selMisses = nil, 0
+}
+
+// groupSelIndex lists a list of groups by one In requirement of each
+// group's label selector (the one of fewest values): a group can select
+// only a pod whose labels hold that key with one of those values. Groups
+// whose selector has no In requirement are listed apart, and groups whose
+// selector selects nothing not at all.
+type groupSelIndex struct {
+	// byPair numbers the label pairs the requirements name; pair p's
+	// groups are list[start[p]:start[p+1]], positions in the list.
+	byPair map[labelPair]int32
+	start  []int32
+	list   []int32
+	rest   []int32
+}
+
+// labelPair is a label's key and value.
+type labelPair struct{ k, v string }
+
+// newGroupSelIndex indexes all, with one map insertion per label pair
+// and no allocation per group.
+func newGroupSelIndex(all []*AffinityGroup) *groupSelIndex {
+	ix := &groupSelIndex{byPair: make(map[labelPair]int32, len(all))}
+	type ref struct{ pair, group int32 }
+	refs := make([]ref, 0, len(all))
+	var count []int32
+	for i, g := range all {
+		sel := g.Term.Selector
+		if sel.IsNothing() {
+			continue
+		}
+		var key string
+		var vals []string
+		sel.InRequirements(func(k string, vs []string) bool {
+			if vals == nil || len(vs) < len(vals) {
+				key, vals = k, vs
+			}
+			return len(vals) > 1
+		})
+		if vals == nil {
+			ix.rest = append(ix.rest, int32(i))
+			continue
+		}
+		for _, v := range vals {
+			p, ok := ix.byPair[labelPair{key, v}]
+			if !ok {
+				p = int32(len(count))
+				ix.byPair[labelPair{key, v}] = p
+				count = append(count, 0)
+			}
+			count[p]++
+			refs = append(refs, ref{p, int32(i)})
+		}
+	}
+	ix.start = make([]int32, len(count)+1)
+	for p, c := range count {
+		ix.start[p+1] = ix.start[p] + c
+	}
+	ix.list = make([]int32, len(refs))
+	next := count[:0] // reused: the next free place of each pair
+	next = append(next, ix.start[:len(ix.start)-1]...)
+	for _, r := range refs { // in group order: each pair's list is sorted
+		ix.list[next[r.pair]] = r.group
+		next[r.pair]++
+	}
+	return ix
+}
+
+// selecting returns the groups of all (the list ix indexes) whose term
+// selects pod, in the list's order: those listed under one of the pod's
+// labels or apart, matched in full.
+func (ix *groupSelIndex) selecting(all []*AffinityGroup, pod *api.Pod, nsLabels map[string]string) []*AffinityGroup {
+	var buf [64]int32
+	cands := append(buf[:0], ix.rest...)
+	for k, v := range pod.Labels {
+		if p, ok := ix.byPair[labelPair{k, v}]; ok {
+			cands = append(cands, ix.list[ix.start[p]:ix.start[p+1]]...)
+		}
+	}
+	slices.Sort(cands)
+	var out []*AffinityGroup
+	for i, c := range cands {
+		if i > 0 && c == cands[i-1] {
+			continue
+		}
+		if g := all[c]; g.Term.Matches(pod, nsLabels) {
+			out = append(out, g)
+		}
+	}
+	return out
 }
 
 // labelsHash hashes a namespace and a label set, whatever the map's

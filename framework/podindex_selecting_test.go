@@ -14,7 +14,9 @@ import (
 // TestPropAffinityGroupsSelecting: the memoized answer is, pod after pod,
 // the groups of AffinityGroups whose term matches the pod, in the same
 // order — with pods of repeated and of new labels, while pods with
-// affinity terms come and go, and on clones that change apart.
+// affinity terms (selectors of one label, of In over two values beside
+// another label, of NotIn alone, of everything) come and go, and on
+// clones that change apart.
 func TestPropAffinityGroupsSelecting(t *testing.T) {
 	apps := []string{"web", "db", "cache"}
 	namespaces := []api.Namespace{
@@ -35,8 +37,18 @@ func TestPropAffinityGroupsSelecting(t *testing.T) {
 			if terms {
 				for range rapid.IntRange(0, 2).Draw(t, "terms") {
 					kind := builder.PodAffinityKind(rapid.IntRange(1, 4).Draw(t, "kind"))
-					term := api.PodAffinityTerm{TopologyKey: "zone",
-						LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": rapid.SampledFrom(apps).Draw(t, "selects")}}}
+					sel := &api.LabelSelector{MatchLabels: map[string]string{"app": rapid.SampledFrom(apps).Draw(t, "selects")}}
+					switch rapid.IntRange(0, 4).Draw(t, "selector") {
+					case 1: // In over two apps, and a label of another key
+						sel = &api.LabelSelector{MatchLabels: map[string]string{"tier": "a"}, MatchExpressions: []api.LabelSelectorRequirement{
+							{Key: "app", Operator: api.LabelSelectorOpIn, Values: []string{apps[0], rapid.SampledFrom(apps).Draw(t, "second")}}}}
+					case 2: // no In requirement
+						sel = &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{
+							{Key: "app", Operator: api.LabelSelectorOpNotIn, Values: []string{rapid.SampledFrom(apps).Draw(t, "notIn")}}}}
+					case 3: // everything
+						sel = &api.LabelSelector{}
+					}
+					term := api.PodAffinityTerm{TopologyKey: "zone", LabelSelector: sel}
 					if rapid.Bool().Draw(t, "nsSelector") {
 						term.NamespaceSelector = &api.LabelSelector{MatchLabels: map[string]string{"env": "prod"}}
 					}

@@ -21,10 +21,12 @@ type AffinityTerm struct {
 // Matches reports whether pod (whose namespace carries nsLabels) is selected
 // by the term.
 func (t *AffinityTerm) Matches(pod *api.Pod, nsLabels map[string]string) bool {
-	if _, ok := t.Namespaces[pod.Namespace]; ok || t.NamespaceSelector.Matches(nsLabels) {
-		return t.Selector.Matches(pod.Labels)
+	// The labels first: most terms a pod meets select other pods' labels.
+	if !t.Selector.Matches(pod.Labels) {
+		return false
 	}
-	return false
+	_, ok := t.Namespaces[pod.Namespace]
+	return ok || t.NamespaceSelector.Matches(nsLabels)
 }
 
 // WeightedAffinityTerm is a compiled preferred term with its weight.
