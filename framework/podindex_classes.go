@@ -285,10 +285,16 @@ func (x *podIndex) countByClasses(m *podMatcher, ns map[string]map[string]string
 		for c := range verdict {
 			verdict[c] = 2
 		}
+		matched := false
 		for _, c := range cands {
 			if int(c) < len(reps) && m.matches(reps[c], ns) {
 				verdict[c] = 1
+				matched = true
 			}
+		}
+		if !matched {
+			clear(counts)
+			return verdict // no pod matches (a new workload's own labels, say)
 		}
 	}
 	for i, list := range lists[:len(counts)] {
