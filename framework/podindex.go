@@ -206,7 +206,7 @@ func (s *Snapshot) affinityGroupsLocked() []*AffinityGroup {
 		x.groups = map[string]*groupSlot{}
 		for i, ni := range s.nodes {
 			for _, pi := range ni.PodsWithAffinity {
-				x.updateGroupsLocked(pi, int32(i), 1, nil)
+				x.updateGroupsLocked(pi, int32(i), 1, nil, nil)
 			}
 		}
 	}
@@ -476,7 +476,7 @@ func (x *podIndex) update(pi *PodInfo, node int, delta int32, ns map[string]map[
 			m.groupsVersion, m.groupsOK = x.groupsVersion, kept
 		} else {
 			m.groups = m.resetGroups()
-			m.groupsOK = x.updateGroupsLocked(pi, int32(node), delta, &m.groups)
+			m.groupsOK = x.updateGroupsLocked(pi, int32(node), delta, &m.groups, ns)
 			m.groupsVersion = x.groupsVersion
 		}
 	}
@@ -613,11 +613,12 @@ func (x *podIndex) nodeRestored(i int, pods []*PodInfo, ns map[string]map[string
 // updateGroupsLocked adds (delta 1) or removes (delta −1) the affinity
 // terms of pi on node. With rec not nil, it appends each term's group and
 // weight to *rec and reports whether every group it updated is still in
-// the index (none was missing or emptied and removed).
-func (x *podIndex) updateGroupsLocked(pi *PodInfo, node int32, delta int32, rec *[]shapeGroup) bool {
+// the index (none was missing or emptied and removed). ns holds the
+// namespaces' labels, for the memoized selections a new group joins.
+func (x *podIndex) updateGroupsLocked(pi *PodInfo, node int32, delta int32, rec *[]shapeGroup, ns map[string]map[string]string) bool {
 	kept := true
 	add := func(kind TermKind, t *AffinityTerm, weight int32) {
-		sl := x.groupAddLocked(kind, t, weight, node, delta)
+		sl := x.groupAddLocked(kind, t, weight, node, delta, ns)
 		kept = kept && sl != nil
 		if rec != nil {
 			*rec = append(*rec, shapeGroup{sl: sl, weight: weight})
@@ -685,7 +686,8 @@ func (x *podIndex) groupSlotLocked(kind TermKind, t *AffinityTerm) (*groupSlot, 
 // groupAddLocked adds delta terms t of kind and weight on node to their
 // group, creating it, and returns the group's slot, or nil when it has
 // none afterwards (a removal from a missing group, or the group's last).
-func (x *podIndex) groupAddLocked(kind TermKind, t *AffinityTerm, weight int32, node int32, delta int32) *groupSlot {
+// ns holds the namespaces' labels (groupCreatedLocked).
+func (x *podIndex) groupAddLocked(kind TermKind, t *AffinityTerm, weight int32, node int32, delta int32, ns map[string]map[string]string) *groupSlot {
 	sl, key := x.groupSlotLocked(kind, t)
 	if sl == nil {
 		if delta < 0 {
@@ -694,7 +696,7 @@ func (x *podIndex) groupAddLocked(kind TermKind, t *AffinityTerm, weight int32, 
 		sl = &groupSlot{x: x, owned: true}
 		sl.setGroup(&AffinityGroup{Kind: kind, Term: t, key: key, pos: map[int32]int32{}})
 		x.groups[key] = sl
-		x.groupsChangedLocked()
+		x.groupCreatedLocked(sl.g, ns)
 	}
 	if !x.groupApplyLocked(sl, node, delta, weight) {
 		return nil

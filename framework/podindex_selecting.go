@@ -91,12 +91,47 @@ func (x *podIndex) groupsChangedLocked() {
 	x.selIx, x.selMisses = nil, 0
 }
 
+// selIndexTail is how many groups created since the selection index was
+// built are matched in full before it is built again.
+const selIndexTail = 64
+
+// groupCreatedLocked records a new group g: it joins the end of the
+// group list, when built, and the memoized selections of the label sets
+// its term selects (ns holds the namespaces' labels), which stay valid,
+// so that pods of a workload met before find their answer after another
+// workload's first pod brought a term of its own. The version moves, so
+// that an answer computed meanwhile is not kept; the index stays, the
+// groups past its end matched in full, until selIndexTail of them.
+func (x *podIndex) groupCreatedLocked(g *AffinityGroup, ns map[string]map[string]string) {
+	x.groupsVersion++
+	if x.groupList == nil {
+		x.selIx = nil
+		return // the list and the selections are built again when asked
+	}
+	x.groupList = append(x.groupList, g)
+	if ix := x.selIx; ix != nil && len(x.groupList)-ix.n > selIndexTail {
+		x.selIx = nil // built again when asked
+	}
+	for _, list := range x.selecting {
+		for i := range list {
+			e := &list[i]
+			pod := api.Pod{ObjectMeta: api.ObjectMeta{Namespace: e.ns, Labels: e.labels}}
+			if g.Term.Matches(&pod, ns[e.ns]) {
+				e.groups = append(slices.Clip(e.groups), g) // callers may hold the old answer
+			}
+		}
+	}
+}
+
 // groupSelIndex lists a list of groups by one In requirement of each
 // group's label selector (the one of fewest values): a group can select
 // only a pod whose labels hold that key with one of those values. Groups
 // whose selector has no In requirement are listed apart, and groups whose
 // selector selects nothing not at all.
 type groupSelIndex struct {
+	// n is the number of groups indexed: the groups appended to the list
+	// since (groupCreatedLocked) are matched in full.
+	n int
 	// byPair numbers the label pairs the requirements name; pair p's
 	// groups are list[start[p]:start[p+1]], positions in the list.
 	byPair map[labelPair]int32
@@ -111,7 +146,7 @@ type labelPair struct{ k, v string }
 // newGroupSelIndex indexes all, with one map insertion per label pair
 // and no allocation per group.
 func newGroupSelIndex(all []*AffinityGroup) *groupSelIndex {
-	ix := &groupSelIndex{byPair: make(map[labelPair]int32, len(all))}
+	ix := &groupSelIndex{n: len(all), byPair: make(map[labelPair]int32, len(all))}
 	type ref struct{ pair, group int32 }
 	refs := make([]ref, 0, len(all))
 	var count []int32
@@ -167,6 +202,9 @@ func (ix *groupSelIndex) selecting(all []*AffinityGroup, pod *api.Pod, nsLabels 
 		if p, ok := ix.byPair[labelPair{k, v}]; ok {
 			cands = append(cands, ix.list[ix.start[p]:ix.start[p+1]]...)
 		}
+	}
+	for i := ix.n; i < len(all); i++ {
+		cands = append(cands, int32(i))
 	}
 	slices.Sort(cands)
 	var out []*AffinityGroup

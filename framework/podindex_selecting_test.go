@@ -97,3 +97,69 @@ func TestPropAffinityGroupsSelecting(t *testing.T) {
 		}
 	})
 }
+
+// TestAffinityGroupsSelectingIndexed: with enough label sets looked for
+// to build the index of the groups, and with groups created afterwards
+// (matched past the index's end, then past selIndexTail of them, indexed
+// again), every answer is the groups of AffinityGroups whose term matches
+// the pod, in the same order.
+func TestAffinityGroupsSelectingIndexed(t *testing.T) {
+	nodes := []*api.Node{builder.MakeNode().Name("n0").Label("zone", "a").Obj(), builder.MakeNode().Name("n1").Label("zone", "b").Obj()}
+	termPod := func(name string, i int) *api.Pod {
+		sel := &api.LabelSelector{MatchLabels: map[string]string{"app": fmt.Sprintf("app%d", i%25)}}
+		switch i % 4 {
+		case 1:
+			sel = &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{
+				{Key: "app", Operator: api.LabelSelectorOpIn, Values: []string{fmt.Sprintf("app%d", i%25), fmt.Sprintf("app%d", (i+7)%25)}},
+				{Key: "tier", Operator: api.LabelSelectorOpIn, Values: []string{"web"}}}}
+		case 2:
+			sel = &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{{Key: "app", Operator: api.LabelSelectorOpNotIn, Values: []string{fmt.Sprintf("app%d", i%25)}}}}
+		}
+		term := api.PodAffinityTerm{TopologyKey: "zone", LabelSelector: sel, Namespaces: []string{"default", fmt.Sprintf("ns%d", i%3)}}
+		return builder.MakePod().Name(name).Namespace("default").Label("app", fmt.Sprintf("owner%d", i)).
+			PodAffinityTerm(builder.PodAffinityKind(1+i%4), 1, term).Node(nodes[i%2].Name).Obj()
+	}
+	var pods []*api.Pod
+	for i := range 100 {
+		pods = append(pods, termPod(fmt.Sprintf("e%d", i), i))
+	}
+	snap, err := framework.NewSnapshot(nodes, pods)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// check looks for the groups selecting 30 label sets from the from-th
+	// on (a label set not looked for before is matched through the index
+	// once it is built).
+	check := func(stage string, from int) {
+		t.Helper()
+		for i := from; i < from+30; i++ {
+			pod := builder.MakePod().Name("in").Namespace(fmt.Sprintf("ns%d", i%3)).Label("app", fmt.Sprintf("app%d", i%25)).
+				Label("tier", []string{"web", "db"}[i%2]).Label("set", fmt.Sprint(i)).Obj()
+			var want []*framework.AffinityGroup
+			for _, g := range snap.AffinityGroups() {
+				if g.Term.Matches(pod, nil) {
+					want = append(want, g)
+				}
+			}
+			if got := snap.AffinityGroupsSelecting(pod); !slices.Equal(got, want) {
+				t.Fatalf("%s: %d groups selecting %s/%v, want %d", stage, len(got), pod.Namespace, pod.Labels, len(want))
+			}
+		}
+	}
+	check("first look", 0)
+	check("looked again", 0)
+	for i := 100; i < 110; i++ {
+		if err := snap.AddPod(termPod(fmt.Sprintf("a%d", i), i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check("past the index's end", 30)
+	check("memoized, past the index's end", 0)
+	for i := 110; i < 200; i++ {
+		if err := snap.AddPod(termPod(fmt.Sprintf("a%d", i), i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check("indexed again", 60)
+	check("memoized, indexed again", 0)
+}
