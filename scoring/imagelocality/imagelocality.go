@@ -218,6 +218,24 @@ func (pl *ImageLocality) cachedDense(s *ilPreScoreState, snap *framework.Snapsho
 	return false
 }
 
+// seenBefore reports whether a cycle of a pod running the same images on
+// the same image table looked for their cached scores before (and
+// remembers this one's look): a pod's images scored a second time are
+// scored densely and cached, so that the replicas of a workload read them
+// even where the holders outnumber the nodes a cycle scores (kube's node
+// sampling).
+func (pl *ImageLocality) seenBefore(s *ilPreScoreState, snap *framework.Snapshot) bool {
+	if pl.cache == nil {
+		return false
+	}
+	var buf [ilCacheMaxImages]int32
+	key, ok := s.denseKey(buf[:0])
+	if !ok {
+		return false
+	}
+	return pl.cache.seen(snap.ImageTable(), key, s.count)
+}
+
 // denseKey appends to key the numbers of the pod's images that some node
 // holds, sorted (fillDense's sums do not depend on their order), and
 // reports false when there are more than ilCacheMaxImages.
@@ -254,6 +272,29 @@ type ilDenseCache struct {
 	table   *framework.ImageTable
 	entries []ilCached // least recently added first
 	byKey   map[ilCacheKey]*ilDense
+	// looked holds the image sets looked for on table and not cached
+	// (seen), up to ilCacheEntries of them.
+	looked map[ilCacheKey]struct{}
+}
+
+// seen reports whether key and count were looked for on table before
+// and not cached since, and records this look.
+func (c *ilDenseCache) seen(table *framework.ImageTable, key []int32, count int) bool {
+	k := newILCacheKey(key, count)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.table != table {
+		c.table, c.entries, c.byKey, c.looked = table, nil, nil, nil
+	}
+	if _, ok := c.looked[k]; ok {
+		delete(c.looked, k)
+		return true
+	}
+	if c.looked == nil || len(c.looked) >= ilCacheEntries {
+		c.looked = map[ilCacheKey]struct{}{}
+	}
+	c.looked[k] = struct{}{}
+	return false
 }
 
 // ilCacheKey is an image set and count as a map key: the count, then the
@@ -296,7 +337,7 @@ func (c *ilDenseCache) add(table *framework.ImageTable, key []int32, count int, 
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.table != table {
-		c.table, c.entries, c.byKey = table, nil, nil
+		c.table, c.entries, c.byKey, c.looked = table, nil, nil, nil
 	}
 	if c.byKey == nil {
 		c.byKey = map[ilCacheKey]*ilDense{}
@@ -436,8 +477,10 @@ func (pl *ImageLocality) readState(state *framework.CycleState, pod *framework.P
 	if err != nil {
 		return nil, framework.AsStatus(err)
 	}
-	if dense && s.somewhere && !pl.cachedDense(s, state.Snapshot()) && s.denseWorthIt(state) {
-		pl.dense(s, state.Snapshot())
+	if dense && s.somewhere && !pl.cachedDense(s, state.Snapshot()) {
+		if s.denseWorthIt(state) || pl.seenBefore(s, state.Snapshot()) {
+			pl.dense(s, state.Snapshot())
+		}
 	}
 	state.Write(ilStateKey, s)
 	return s, nil

@@ -417,3 +417,35 @@ func TestConformanceImageVolumes(t *testing.T) {
 		return c
 	})
 }
+
+// TestImageLocalityDenseCacheSeen: an image set is seen before at its
+// second look on one image table, not at its first nor after a look on
+// another table, and the looks kept are bounded.
+func TestImageLocalityDenseCacheSeen(t *testing.T) {
+	var tables [2]fw.ImageTable
+	var c ilDenseCache
+	steps := []struct {
+		table int
+		key   []int32
+		count int
+		want  bool
+	}{
+		{0, []int32{1, 2}, 2, false},
+		{0, []int32{1, 2}, 3, false}, // another threshold count
+		{0, []int32{1, 2}, 2, true},
+		{0, []int32{1, 2}, 2, false}, // the second look was taken
+		{1, []int32{1, 2}, 2, false}, // another table forgets the looks
+		{0, []int32{1, 2}, 2, false},
+	}
+	for i, s := range steps {
+		if got := c.seen(&tables[s.table], s.key, s.count); got != s.want {
+			t.Fatalf("step %d: seen %v, want %v", i, got, s.want)
+		}
+	}
+	for k := range 3 * ilCacheEntries {
+		c.seen(&tables[0], []int32{int32(k)}, 1)
+		if len(c.looked) > ilCacheEntries {
+			t.Fatalf("%d looks kept, want at most %d", len(c.looked), ilCacheEntries)
+		}
+	}
+}
