@@ -54,18 +54,21 @@ func (r row) deterministic() bool { return !r.sampled || r.workers == 1 }
 // Row aliases of -rows: the four rows of the varied workload's speed
 // table (varied pods over every node, requests-and-images pods over every
 // node, varied pods with kube's adaptive sampling, varied pods each
-// assumed before the next), and the scheduler_perf rows (each case's pods
-// placed one after another, as scheduler_perf binds them, over every node
-// and with kube's sampling, as scheduler_perf runs it). The stream "perf"
-// in a row stands for every scheduler_perf stream.
+// assumed before the next), the mixed workload's three rows (over every
+// node, fresh and assumed, and with kube's sampling, assumed), and the
+// scheduler_perf rows (each case's pods placed one after another, as
+// scheduler_perf binds them, over every node and with kube's sampling, as
+// scheduler_perf runs it). The stream "perf" in a row stands for every
+// scheduler_perf stream.
 const (
 	defaultRows = "varied/all/fresh,reqimages/all/fresh,varied/sampled/fresh,varied/all/assumed"
+	mixedRows   = "mixed/all/fresh,mixed/all/assumed,mixed/sampled/assumed"
 	perfRows    = "perf/all/assumed,perf/sampled/assumed"
 )
 
 // parseRows reads -rows: comma-separated stream/all|sampled/fresh|assumed
-// rows or the aliases default, perf and all; streams maps each stream
-// to its workload (variedbench list).
+// rows or the aliases default, mixed, perf and all; streams maps each
+// stream to its workload (variedbench list).
 func parseRows(s string, streams map[string]string, perf []string) ([]row, error) {
 	var out []row
 	for _, f := range strings.Split(s, ",") {
@@ -73,15 +76,17 @@ func parseRows(s string, streams map[string]string, perf []string) ([]row, error
 		switch f {
 		case "default":
 			f = defaultRows
+		case "mixed":
+			f = mixedRows
 		case "perf":
 			f = perfRows
 		case "all":
-			f = defaultRows + "," + perfRows
+			f = defaultRows + "," + mixedRows + "," + perfRows
 		}
 		for _, e := range strings.Split(f, ",") {
 			parts := strings.Split(e, "/")
 			if len(parts) != 3 || (parts[1] != "all" && parts[1] != "sampled") || (parts[2] != "fresh" && parts[2] != "assumed") {
-				return nil, fmt.Errorf("row %q: want STREAM/all|sampled/fresh|assumed or default, perf, all", e)
+				return nil, fmt.Errorf("row %q: want STREAM/all|sampled/fresh|assumed or default, mixed, perf, all", e)
 			}
 			names := []string{parts[0]}
 			if parts[0] == "perf" {
@@ -130,7 +135,7 @@ func runCompare(args []string) error {
 	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
 	var o compareOptions
 	nodes := fs.String("nodes", "1000,5000", "cluster sizes, comma-separated")
-	rows := fs.String("rows", "default", "rows, comma-separated: STREAM/all|sampled/fresh|assumed (STREAM perf: every scheduler_perf stream), or default, perf, all")
+	rows := fs.String("rows", "default", "rows, comma-separated: STREAM/all|sampled/fresh|assumed (STREAM perf: every scheduler_perf stream), or default, mixed, perf, all")
 	workers := fs.String("workers", "1", "workers of the per-node loops, comma-separated: each row runs at each")
 	fs.StringVar(&o.schedkit, "schedkit", "", "schedkit's side: the variedbench binary (go build ./internal/cmd/variedbench)")
 	fs.IntVar(&o.runs, "runs", 3, "runs of each side per row, interleaved; the table shows medians")

@@ -47,7 +47,12 @@
 // # Workloads and streams
 //
 // The varied workload is BenchmarkVariedCycle's generated cluster with
-// two streams, varied and reqimages. The scheduler_perf workloads are
+// two streams, varied and reqimages. The mixed workload, generated
+// independently of it and with other distributions (a production-like
+// cluster of many teams: node pools, autoscaler taints, about 400
+// Deployments and StatefulSets with their affinity, spread and images;
+// internal/cmd/variedbench/mixed.go), has one stream, mixed. The
+// scheduler_perf workloads are
 // kube v1.37.2's test/integration/scheduler_perf cases at their 5,000-node
 // sizes (SchedulingBasic, SchedulingNodeAffinity, SchedulingPodAffinity,
 // SchedulingPodAntiAffinity, SchedulingRequiredPodAntiAffinityWithNSSelector,
@@ -96,9 +101,10 @@
 // with more), and the per-pod comparison. -rows takes
 // STREAM/all|sampled/fresh|assumed rows, the stream perf standing for
 // every scheduler_perf stream, or the aliases default (the varied
-// workload's four rows), perf (every scheduler_perf stream over every
-// node and sampled, each pod assumed, as scheduler_perf binds them) and
-// all; -workers lists the worker counts each row runs at. KUBE=1.37
+// workload's four rows), mixed (the mixed workload's rows: every node,
+// fresh and assumed, and sampled, assumed), perf (every scheduler_perf
+// stream over every node and sampled, each pod assumed, as
+// scheduler_perf binds them) and all; -workers lists the worker counts each row runs at. KUBE=1.37
 // builds kube137/, the same harness pinned to kube-scheduler v1.37.2 (its
 // go.mod requires this module through a replace and pins every k8s.io
 // module; another version is a copy of kube137 with the versions changed
