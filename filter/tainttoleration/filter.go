@@ -2,8 +2,8 @@ package tainttoleration
 
 import (
 	"context"
+	"slices"
 
-	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
@@ -99,10 +99,8 @@ func ttRejectedNodesByTable(out []fastpath.NodeRejection, class, idx []int32, re
 	return n
 }
 
-// ttClassesKey holds the cycle's verdicts by taint class, decided by the
-// first FilterBatch call of the cycle.
-const ttClassesKey framework.StateKey = "FilterBatch" + config.TaintTolerationName
-
+// ttClassVerdicts are a set of tolerations' verdicts on every class of
+// one snapshot's taint classes; read-only once made.
 type ttClassVerdicts struct {
 	classes  *framework.TaintClasses
 	verdicts []*framework.Status
@@ -112,7 +110,7 @@ type ttClassVerdicts struct {
 	rejMask uint64
 	rejTab  []uint8
 	// held stores verdicts for up to ttHeldClasses classes, so that a
-	// cycle allocates the struct alone.
+	// decision allocates the struct alone.
 	held [ttHeldClasses]*framework.Status
 }
 
@@ -121,25 +119,47 @@ type ttClassVerdicts struct {
 // plane, a dedicated pool or two).
 const ttHeldClasses = 8
 
-// Clone returns the verdicts themselves; they are read-only.
-func (v *ttClassVerdicts) Clone() framework.StateData { return v }
+// ttVerdictMemo holds the verdicts of up to ttMemoEntries sets of
+// tolerations on one snapshot's taint classes, the most recent last; it
+// is replaced, never modified.
+type ttVerdictMemo struct {
+	classes *framework.TaintClasses
+	entries []ttMemoEntry
+}
+
+// ttMemoEntry is one set of tolerations (a copy) and its verdicts.
+type ttMemoEntry struct {
+	tols []api.Toleration
+	v    *ttClassVerdicts
+}
+
+// ttMemoEntries bounds the sets of tolerations whose verdicts are kept: a
+// cluster's workloads bring a few (none; the NoExecute tolerations of
+// not-ready and unreachable nodes that admission adds; a dedicated
+// pool's).
+const ttMemoEntries = 8
+
+// ttSameTolerations reports whether a and b tolerate the same taints:
+// equal in order in all but TolerationSeconds, which does not enter a
+// verdict.
+func ttSameTolerations(a, b []api.Toleration) bool {
+	return slices.EqualFunc(a, b, func(x, y api.Toleration) bool {
+		return x.Key == y.Key && x.Operator == y.Operator && x.Value == y.Value && x.Effect == y.Effect
+	})
+}
 
 // classVerdicts returns the verdicts of every taint class of the cycle's
-// snapshot and the nodes' classes, deciding them on the cycle's first
-// call.
+// snapshot for a pod of tolerations tols, and the nodes' classes: kept
+// for the pods of the last few sets of tolerations (ttVerdictMemo) while
+// the snapshot's classes stay the same, decided otherwise.
 func (pl *TaintToleration) classVerdicts(state *framework.CycleState, tols []api.Toleration) (*ttClassVerdicts, []int32) {
 	tc := state.Snapshot().TaintClasses()
-	untolerating := len(tols) == 0 && pl.untolerating != nil
-	if untolerating {
-		// The verdicts depend on the classes alone: shared by every such
-		// pod while the snapshot's classes stay the same.
-		if v := pl.untolerating.Load(); v != nil && v.classes == tc {
-			return v, tc.Class
-		}
-	}
-	if d, err := state.Read(ttClassesKey); err == nil {
-		if v, ok := d.(*ttClassVerdicts); ok && v.classes == tc {
-			return v, tc.Class
+	m := pl.verdicts.Load()
+	if m != nil && m.classes == tc {
+		for i := len(m.entries) - 1; i >= 0; i-- {
+			if e := &m.entries[i]; ttSameTolerations(e.tols, tols) {
+				return e.v, tc.Class
+			}
 		}
 	}
 	v := &ttClassVerdicts{classes: tc}
@@ -169,12 +189,15 @@ func (pl *TaintToleration) classVerdicts(state *framework.CycleState, tols []api
 			}
 		}
 	}
-	// Concurrent first calls may each decide them; the verdicts are equal.
-	if untolerating {
-		pl.untolerating.Store(v)
-	} else {
-		state.Write(ttClassesKey, v)
+	// Concurrent first calls may each decide them and store a memo; the
+	// verdicts are equal, and a memo a store overwrote costs a decision.
+	next := &ttVerdictMemo{classes: tc}
+	if m != nil && m.classes == tc {
+		keep := m.entries[max(0, len(m.entries)-(ttMemoEntries-1)):]
+		next.entries = append(make([]ttMemoEntry, 0, len(keep)+1), keep...)
 	}
+	next.entries = append(next.entries, ttMemoEntry{tols: slices.Clone(tols), v: v})
+	pl.verdicts.Store(next)
 	return v, tc.Class
 }
 

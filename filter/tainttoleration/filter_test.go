@@ -2,6 +2,7 @@ package tainttoleration
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -171,6 +172,52 @@ func TestTaintTolerationClassVerdictsFollowSnapshot(t *testing.T) {
 		}
 		if !slices.Equal(got, s.want) {
 			t.Errorf("step %d (%s): rejected %v, want %v", i, s.pod.Pod.Name, got, s.want)
+		}
+	}
+}
+
+// TestTaintTolerationVerdictMemo: the verdicts kept for the last sets of
+// tolerations are each set's own, as sets come and go past the memo's
+// bound and back; tolerations that differ only in TolerationSeconds get
+// the same verdicts.
+func TestTaintTolerationVerdictMemo(t *testing.T) {
+	const sets = 2*ttMemoEntries + 3
+	nodes := make([]*api.Node, sets)
+	for i := range nodes {
+		nodes[i] = ttNode(fmt.Sprint("n", i), api.Taint{Key: fmt.Sprint("k", i), Effect: api.TaintEffectNoSchedule})
+	}
+	snap := fw.MustSnapshot(nodes, nil)
+	idx := make([]int32, sets)
+	for k := range idx {
+		idx[k] = int32(k)
+	}
+	pl, err := New(nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tt := pl.(fastpath.RejectingFilterPlugin)
+	pod := func(i int, seconds int64) *fw.PodInfo {
+		return fw.MustPodInfo(st.MakePod().Name(fmt.Sprint("p", i)).
+			Toleration(ttTol(fmt.Sprint("k", i), "Exists", "", api.TaintEffectNoSchedule)).
+			Toleration(api.Toleration{Key: "node.kubernetes.io/unreachable", Operator: api.TolerationOpExists, Effect: api.TaintEffectNoExecute, TolerationSeconds: &seconds}).Obj())
+	}
+	for round := range 3 {
+		for i := range sets {
+			state := fw.NewCycleState()
+			state.SetSnapshot(snap)
+			var got []int32
+			for _, r := range tt.FilterRejects(context.Background(), state, pod(i, int64(300+round)), snap.Nodes(), idx, nil) {
+				got = append(got, r.Node)
+			}
+			var want []int32
+			for k := range sets {
+				if k != i {
+					want = append(want, int32(k))
+				}
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("round %d, pod %d: rejected %v, want every node but %d", round, i, got, i)
+			}
 		}
 	}
 }

@@ -36,9 +36,9 @@ type TaintToleration struct {
 	// toleration that scoring reads; states are read-only, so one serves
 	// all cycles.
 	noTolerations *ttPreScoreState
-	// untolerating holds the verdicts by taint class for pods without
-	// tolerations, for the classes they were decided on.
-	untolerating *atomic.Pointer[ttClassVerdicts]
+	// verdicts holds the verdicts by taint class of the last few sets of
+	// tolerations pods brought, on the classes they were decided on.
+	verdicts *atomic.Pointer[ttVerdictMemo]
 }
 
 var (
@@ -59,7 +59,7 @@ func New(args any, h framework.Handle) (framework.Plugin, error) {
 	if err := config.NoArgs(config.TaintTolerationName, args); err != nil {
 		return nil, err
 	}
-	pl := &TaintToleration{reject: framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonUntoleratedTaint), noTolerations: &ttPreScoreState{}, untolerating: &atomic.Pointer[ttClassVerdicts]{}}
+	pl := &TaintToleration{reject: framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonUntoleratedTaint), noTolerations: &ttPreScoreState{}, verdicts: &atomic.Pointer[ttVerdictMemo]{}}
 	if filter.Release(h).AtLeast(framework.KubeV137) {
 		return taintTolerationPreFilter{pl}, nil
 	}
