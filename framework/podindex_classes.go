@@ -30,7 +30,7 @@ type podClasses struct {
 	ids  map[string]int32
 	reps []*api.Pod // a pod of each class, which stands for it in matches
 	// byKey indexes the classes by their value of a label key, for the
-	// keys queries have required with In (candidatesLocked): a key's
+	// keys queries have required with In (candidates): a key's
 	// index is built when a query first needs it and brought up to the
 	// classes added since by each later one, so that only keys queries
 	// use cost memory.
