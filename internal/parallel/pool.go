@@ -182,9 +182,13 @@ type helper struct {
 
 // DefaultSpin is how long a helper of NewPool stays awake after a loop:
 // long enough to bridge the serial steps between the loops of a
-// scheduling cycle and between consecutive cycles, short enough that an
-// idle pool soon costs nothing.
-const DefaultSpin = 50 * time.Microsecond
+// scheduling cycle and the pauses between cycles (a pod that fails, a
+// long PreFilter, the caller's own work), short enough that an idle pool
+// soon costs nothing. A helper that has gone to sleep misses the loops
+// of the next tens of microseconds: the goroutine woken by a loop waits
+// on the waking goroutine's processor until another processor takes it,
+// which the Go scheduler does only after a short sleep of its own.
+const DefaultSpin = time.Millisecond
 
 // NewPool returns a pool of size workers, the caller's goroutine
 // included (size below 1 counts as 1: every loop runs inline), whose
