@@ -358,6 +358,13 @@ var _ fastpath.ClusterWalkingPreScorePlugin = (*InterPodAffinity)(nil)
 // incoming pod has preferred terms).
 func (pl *InterPodAffinity) PreScoreWalksCluster() {}
 
+var _ fastpath.NodeBlindPreScorePlugin = (*InterPodAffinity)(nil)
+
+// PreScoreIgnoresNodes marks the plugin as one whose PreScore depends on
+// the pod and the snapshot alone: as kube's, it sums the terms of the
+// pods on every node, whatever the filters kept.
+func (pl *InterPodAffinity) PreScoreIgnoresNodes() {}
+
 // PreScore computes the topology scores (see the type's doc). It walks the
 // cycle snapshot's nodes, not only the feasible ones, as kube does.
 func (pl *InterPodAffinity) PreScore(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, _ []*framework.NodeInfo) *framework.Status {

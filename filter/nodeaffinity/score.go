@@ -32,6 +32,12 @@ func naPodPreferred(pod *api.Pod) (*preferredTerms, error) {
 	return nil, nil
 }
 
+var _ fastpath.NodeBlindPreScorePlugin = (*NodeAffinity)(nil)
+
+// PreScoreIgnoresNodes marks the plugin as one whose PreScore compiles the
+// pod's preferred terms against the snapshot, whatever the filters kept.
+func (pl *NodeAffinity) PreScoreIgnoresNodes() {}
+
 // PreScore compiles the pod's preferred terms.
 func (pl *NodeAffinity) PreScore(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, _ []*framework.NodeInfo) *framework.Status {
 	pref, err := naPodPreferred(pod.Pod)

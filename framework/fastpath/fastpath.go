@@ -307,6 +307,24 @@ type ClusterWalkingPreScorePlugin interface {
 	PreScoreWalksCluster()
 }
 
+// NodeBlindPreScorePlugin is an optional extension of
+// framework.PreScorePlugin for a plugin whose PreScore reads neither the
+// nodes it is given nor the state's scored nodes (CycleState.ScoredNodes,
+// ScoredIndices, AllNodes) nor any PreFilter or PreScore state, and writes
+// only its own PreScore state, which only its own Score reads: what it
+// computes depends on the pod and the snapshot alone (inter-pod affinity's
+// sums of the existing pods' terms, kube's PreScore walking every node
+// whatever the filters kept). With more than one worker the runner may
+// then call it before the filters, at the same time as the PreFilter
+// plugins, with nil nodes, and read its status only if the cycle goes on
+// to score; a cycle that stops before (no node fits, or one node only)
+// leaves its state unread. Outcomes are the same either way.
+type NodeBlindPreScorePlugin interface {
+	framework.PreScorePlugin
+	// PreScoreIgnoresNodes marks the plugin; it does nothing.
+	PreScoreIgnoresNodes()
+}
+
 // IncrementalPreFilterPlugin is an optional extension of PreFilter plugins
 // whose Filter depends on other nodes' pods (topology spread, inter-pod
 // affinity). PreFilterAfterAdd brings state, which PreFilter or

@@ -148,6 +148,14 @@ type Framework struct {
 	sign signState
 	// svc are the Handle's services (handle.go).
 	svc services
+
+	// blind are the PreScore plugins (indices in preScore) that a cycle on
+	// several workers runs beside PreFilter (fastpath.NodeBlindPreScorePlugin),
+	// blindMask their bits, and lateOrder is preScoreOrder without them:
+	// the tasks of the PreScore step that follow such a PreFilter step.
+	blind     []int
+	blindMask uint64
+	lateOrder []int
 }
 
 var _ framework.Handle = (*Framework)(nil)
@@ -322,6 +330,19 @@ func NewFramework(registry *framework.Registry, p framework.Profile, opts ...Opt
 	}
 	f.skipScore.init(preScoreNames)
 	f.preScoreOrder = preScoreOrder(f.preScore, len(f.preparers))
+	if len(f.preScore) <= 64 {
+		for i, pl := range f.preScore {
+			if _, ok := pl.(fastpath.NodeBlindPreScorePlugin); ok {
+				f.blind = append(f.blind, i)
+				f.blindMask |= 1 << i
+			}
+		}
+	}
+	for _, t := range f.preScoreOrder {
+		if t < len(f.preparers) || f.blindMask&(1<<(t-len(f.preparers))) == 0 {
+			f.lateOrder = append(f.lateOrder, t)
+		}
+	}
 	f.minChunk, f.passLeast = DefaultMinChunk, cheapPass*DefaultMinChunk
 	if f.workers == nil && f.parallelism > 1 {
 		f.workers, _ = NewWorkers(f.parallelism) // parallelism ≥ 1 was checked
@@ -659,23 +680,37 @@ func (f *Framework) RunPostFilterPlugins(ctx context.Context, state *framework.C
 // (fastpath.ScorePreparer), and their statuses are then read in profile
 // order.
 func (f *Framework) RunPreScorePlugins(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo) *framework.Status {
+	return f.runPreScore(ctx, state, pod, nodes, nil)
+}
+
+// runPreScore is RunPreScorePlugins, reading the statuses of the plugins
+// that front ran beside PreFilter (nil: none did) instead of running
+// them again.
+func (f *Framework) runPreScore(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, front *frontRun) *framework.Status {
 	skip := skipCollector{k: &f.skipScore}
 	state.SetScoredNodes(len(nodes))
+	order, ran := f.preScoreOrder, uint64(0)
+	if front != nil {
+		order, ran = f.lateOrder, f.blindMask
+	}
 	var statuses []*framework.Status // each plugin's, when they ran on the workers
-	if len(f.preScore)+len(f.preparers) > 1 && f.pool.Width(len(nodes), f.minChunk) > 1 {
+	if len(order) > 1 && f.pool.Width(len(nodes), f.minChunk) > 1 {
 		bs := f.getBatchScratch()
 		defer f.batch.Put(bs)
 		r := &bs.preScore
-		*r = preScoreRun{prepare: f.preparers, plugins: f.preScore, order: f.preScoreOrder, ctx: ctx, state: state, pod: pod, nodes: nodes, out: grow(r.out, len(f.preScore))}
-		f.pool.Ordered(len(f.preparers)+len(f.preScore), 1, r)
+		*r = preScoreRun{prepare: f.preparers, plugins: f.preScore, order: order, ctx: ctx, state: state, pod: pod, nodes: nodes, out: grow(r.out, len(f.preScore))}
+		f.pool.Ordered(len(order), 1, r)
 		statuses = r.out
 		defer r.release()
 	}
 	for i, pl := range f.preScore {
 		var s *framework.Status
-		if statuses != nil {
+		switch {
+		case ran&(1<<i) != 0:
+			s = front.out[i]
+		case statuses != nil:
 			s = statuses[i]
-		} else {
+		default:
 			s = pl.PreScore(ctx, state, pod, nodes)
 		}
 		if s.IsSkip() {
@@ -902,6 +937,47 @@ func (r *preScoreRun) Chunk(_, lo, hi int) bool {
 		r.out[j] = r.plugins[j].PreScore(r.ctx, r.state, r.pod, r.nodes)
 	}
 	return false
+}
+
+// frontRun is a cycle's PreFilter step on several workers: task 0 runs
+// the PreFilter plugins in order (RunPreFilterPlugins), and the others
+// the node-blind PreScore plugins (Framework.blind) beside it, whose
+// statuses the PreScore step then reads (runPreScore). It lives in the
+// pooled batchScratch.
+type frontRun struct {
+	f     *Framework
+	ctx   context.Context
+	state *framework.CycleState
+	pod   *framework.PodInfo
+	// PreFilter's outcome.
+	result    *framework.PreFilterResult
+	status    *framework.Status
+	withNodes []string
+	// out[i] is PreScore plugin i's status, for the blind ones.
+	out []*framework.Status
+}
+
+// InOrder makes PreFilter go first to whichever worker is free, and the
+// PreScore plugins after it.
+func (r *frontRun) InOrder() {}
+
+// Chunk runs tasks [lo, hi).
+func (r *frontRun) Chunk(_, lo, hi int) bool {
+	for t := lo; t < hi; t++ {
+		if t == 0 {
+			r.result, r.status, r.withNodes = r.f.RunPreFilterPlugins(r.ctx, r.state, r.pod)
+			continue
+		}
+		i := r.f.blind[t-1]
+		r.out[i] = r.f.preScore[i].PreScore(r.ctx, r.state, r.pod, nil)
+	}
+	return false
+}
+
+// release drops the run's references (the scratch is pooled).
+func (r *frontRun) release() {
+	clear(r.out)
+	*r = frontRun{out: r.out[:0]}
 }
 
 // release drops the run's references (the scratch is pooled).

@@ -100,7 +100,10 @@ type PreFilterOutcome struct {
 // Schedule runs one scheduling cycle's plugins for pod over snap: PreFilter
 // (merging PreFilterResults), Filter per node, extender filters, PreScore,
 // Score, NormalizeScore, the [0,100] check, weights and extender scores,
-// then host selection. The Result explains every step.
+// then host selection. The Result explains every step. On several
+// workers the PreScore plugins that read neither the nodes nor another
+// plugin's state (fastpath.NodeBlindPreScorePlugin) run beside PreFilter,
+// and their statuses are read in the PreScore step.
 //
 // It returns a *FitError when no node fits (the Result still explains why)
 // and another error when a plugin fails unexpectedly. Results are
@@ -157,9 +160,20 @@ func (f *Framework) Schedule(ctx context.Context, state *framework.CycleState, s
 	var preRes *framework.PreFilterResult
 	var s *framework.Status
 	var withNodes []string
-	if p := opts.PreFiltered; p != nil {
+	var front *frontRun // the PreScore plugins run beside PreFilter
+	switch {
+	case opts.PreFiltered != nil:
+		p := opts.PreFiltered
 		preRes, s, withNodes = p.Result, p.Status, p.Plugins
-	} else {
+	case len(f.blind) > 0 && f.pool.Width(len(cands), f.minChunk) > 1:
+		bs := f.getBatchScratch()
+		defer f.batch.Put(bs)
+		front = &bs.front
+		*front = frontRun{f: f, ctx: ctx, state: state, pod: pod, out: grow(front.out, len(f.preScore))}
+		defer front.release()
+		f.pool.Ordered(1+len(f.blind), 1, front)
+		preRes, s, withNodes = front.result, front.status, front.withNodes
+	default:
 		preRes, s, withNodes = f.RunPreFilterPlugins(ctx, state, pod)
 	}
 	res.PreFilterResult = preRes
@@ -224,7 +238,7 @@ func (f *Framework) Schedule(ctx context.Context, state *framework.CycleState, s
 		res.rankGeneric(opts.TopN)
 		return res, nil
 	}
-	if err := f.scoreNodes(ctx, state, pod, opts, res); err != nil {
+	if err := f.scoreNodes(ctx, state, pod, opts, res, front); err != nil {
 		res.Totals = res.Totals[:0] // no scores to explain
 		res.Err = err
 		return res, err
@@ -651,7 +665,7 @@ func (f *Framework) runExtenderFilters(pod *framework.PodInfo, res *Result) erro
 
 // scoreNodes runs PreScore, Score, NormalizeScore, the bounds check, the
 // weights and the extenders' scores into res.
-func (f *Framework) scoreNodes(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, opts CycleOptions, res *Result) error {
+func (f *Framework) scoreNodes(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, opts CycleOptions, res *Result, front *frontRun) error {
 	nodes := res.feasibleNodes()
 	res.Totals = grow(res.Totals, len(nodes)) // set by weighTotals
 	extenders := f.extenders
@@ -665,7 +679,7 @@ func (f *Framework) scoreNodes(ctx context.Context, state *framework.CycleState,
 		return nil
 	}
 	state.SetScoredIndices(res.feasibleIndices())
-	s := f.RunPreScorePlugins(ctx, state, pod, nodes)
+	s := f.runPreScore(ctx, state, pod, nodes, front)
 	state.SetScoredIndices(nil)
 	if !s.IsSuccess() {
 		return s.AsError()
@@ -972,6 +986,7 @@ type batchScratch struct {
 	activeFilters []framework.FilterPlugin
 	activeIdx     []int16
 	preScore      preScoreRun
+	front         frontRun
 	run           scoreRun
 	weigh         weighRun
 

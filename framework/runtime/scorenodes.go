@@ -41,7 +41,7 @@ func (f *Framework) ScoreNodes(ctx context.Context, state *framework.CycleState,
 			res.extNodes = nodes // not all the snapshot's own: no indices
 		}
 	}
-	if err := f.scoreNodes(ctx, state, pod, CycleOptions{SkipExplanation: true, TotalsOnly: true, noExtenders: true}, res); err != nil {
+	if err := f.scoreNodes(ctx, state, pod, CycleOptions{SkipExplanation: true, TotalsOnly: true, noExtenders: true}, res, nil); err != nil {
 		return nil, err
 	}
 	return res.Totals, nil
