@@ -34,7 +34,9 @@ import (
 //   - PodCounts: O(len(key)) for a hit; to build a missing entry, O(k)
 //     selector matches (one per label class, podindex_classes.go) and
 //     O(n + Σ classes per node) sums, where kube matches all p pods every
-//     cycle; O(e) to evict.
+//     cycle, or, for a selector that requires a label with In, matches of
+//     the classes carrying it and sums over the nodes of those that match;
+//     O(e) to evict.
 //   - AddPod/RemovePod: naming the pod's label class, O(e) reads of the
 //     entries' verdicts on the class (a match only for a class newer than
 //     the entry), +1/−1 on the matching entries' slot and on their
@@ -248,6 +250,14 @@ type podIndex struct {
 	classes          *podClasses
 	nodeClasses      [][]podClassCount
 	nodeClassesOwned []bool
+	// classNodes is the inverse of nodeClasses, once a query has needed
+	// it (classNodesOK): classNodes[c] lists the nodes holding pods of
+	// class c, each once, in no order (shorter than the classes when the
+	// last have no pods here). classNodesOwned[c] is false while list c is
+	// shared with a clone.
+	classNodes      [][]int32
+	classNodesOwned []bool
+	classNodesOK    bool
 
 	// keyMemo holds the group keys of the last terms added or removed
 	// (groupSlotLocked); keyMemoNext is the entry the next miss replaces.

@@ -15,12 +15,20 @@ import (
 // keeps, per node, how many of its pods fall in each class. Building a
 // PodCounts entry then matches the query once per class and sums the
 // per-node multiplicities, instead of matching every assigned pod's labels
-// (a walk over cold memory for every new query).
+// (a walk over cold memory for every new query). A query that requires a
+// label with In matches only the classes carrying one of its values, and
+// reads the nodes of those that match from the inverse lists (the nodes
+// of each class), built when a query first needs them and then kept.
 //
 // Complexity (p assigned pods, n nodes, k classes): AddPod/RemovePod
-// O(labels·log labels) to name the class plus O(classes on the node);
-// a new PodCounts entry O(k) matches + O(n + Σ classes per node); Clone
-// O(n) (the per-node lists are shared copy-on-write).
+// O(labels·log labels) to name the class plus O(classes on the node),
+// and, once the inverse lists are built, O(nodes of the class) when the
+// last pod of its class leaves a node; a new PodCounts entry O(k) matches
+// + O(n + Σ classes per node), or for a query with an In requirement
+// O(candidate classes) matches + O(Σ classes per node over the nodes of
+// the matching classes); Clone O(n + k) (the per-node and inverse lists
+// are shared copy-on-write); a node removed or put back drops the
+// inverse lists (O(n + p) to build again).
 
 // podClasses numbers the classes. It is shared by a snapshot and its clones
 // and only grows (a class stays numbered after its last pod leaves), so a
@@ -204,13 +212,17 @@ type podClassCount struct {
 }
 
 // classesNodeAdded records a node appended to the snapshot (no pods yet).
+// The inverse lists need nothing: the node is in none of them.
 func (x *podIndex) classesNodeAdded() {
 	x.nodeClasses = append(x.nodeClasses, nil)
 	x.nodeClassesOwned = append(x.nodeClassesOwned, true)
 }
 
-// classesNodeRemoved drops node i's list.
+// classesNodeRemoved drops node i's list. The inverse lists, whose later
+// nodes would all move down one, are dropped, to be built again when next
+// needed.
 func (x *podIndex) classesNodeRemoved(i int) {
+	x.dropClassNodes()
 	if i < len(x.nodeClasses) {
 		x.nodeClasses = slices.Delete(slices.Clone(x.nodeClasses), i, i+1)
 		x.nodeClassesOwned = slices.Delete(slices.Clone(x.nodeClassesOwned), i, i+1)
@@ -220,6 +232,7 @@ func (x *podIndex) classesNodeRemoved(i int) {
 // classesNodeInserted inserts an empty list for a node put back at
 // index i.
 func (x *podIndex) classesNodeInserted(i int) {
+	x.dropClassNodes()
 	if i <= len(x.nodeClasses) {
 		x.nodeClasses = insertCopy(x.nodeClasses, i, nil)
 		x.nodeClassesOwned = insertCopy(x.nodeClassesOwned, i, true)
@@ -249,11 +262,78 @@ func (x *podIndex) classesAdd(id int32, node int, delta int32) {
 		list[k].n += delta
 		if list[k].n <= 0 {
 			list = slices.Delete(list, k, k+1)
+			x.classNodesRemove(id, node)
 		}
 	case delta > 0:
 		list = append(list, podClassCount{class: id, n: delta})
+		x.classNodesAdd(id, node)
 	}
 	x.nodeClasses[node] = list
+}
+
+// classNodesLocked returns the inverse lists (classNodes), building them
+// from the per-node lists when no query has needed them since they were
+// last dropped; callers hold x.mu.
+func (x *podIndex) classNodesLocked() [][]int32 {
+	if x.classNodesOK {
+		return x.classNodes
+	}
+	var lists [][]int32
+	for i, l := range x.nodeClasses {
+		for _, cc := range l {
+			if int(cc.class) >= len(lists) {
+				lists = append(lists, make([][]int32, int(cc.class)+1-len(lists))...)
+			}
+			lists[cc.class] = append(lists[cc.class], int32(i))
+		}
+	}
+	x.classNodes, x.classNodesOwned, x.classNodesOK = lists, make([]bool, len(lists)), true
+	for c := range x.classNodesOwned {
+		x.classNodesOwned[c] = true
+	}
+	return lists
+}
+
+// classNodesList returns class id's inverse list, copied first when it is
+// shared with a clone, for a change; callers hold x.mu and checked
+// classNodesOK.
+func (x *podIndex) classNodesList(id int32) []int32 {
+	if int(id) >= len(x.classNodes) {
+		n := int(id) + 1 - len(x.classNodes)
+		x.classNodes = append(x.classNodes, make([][]int32, n)...)
+		x.classNodesOwned = append(x.classNodesOwned, make([]bool, n)...)
+	}
+	if !x.classNodesOwned[id] {
+		x.classNodes[id] = slices.Clone(x.classNodes[id])
+		x.classNodesOwned[id] = true
+	}
+	return x.classNodes[id]
+}
+
+// classNodesAdd records that node holds pods of class id (it held none).
+func (x *podIndex) classNodesAdd(id int32, node int) {
+	if x.classNodesOK {
+		x.classNodes[id] = append(x.classNodesList(id), int32(node))
+	}
+}
+
+// classNodesRemove records that node holds no pods of class id any more:
+// a walk of the class's list, which a class loses a node from only when
+// the last of its pods there leaves.
+func (x *podIndex) classNodesRemove(id int32, node int) {
+	if !x.classNodesOK {
+		return
+	}
+	l := x.classNodesList(id)
+	if k := slices.Index(l, int32(node)); k >= 0 {
+		l[k] = l[len(l)-1]
+		x.classNodes[id] = l[:len(l)-1]
+	}
+}
+
+// dropClassNodes drops the inverse lists (the nodes were renumbered).
+func (x *podIndex) dropClassNodes() {
+	x.classNodes, x.classNodesOwned, x.classNodesOK = nil, nil, false
 }
 
 // classesForkFrom shares src's classes and per-node lists with x (a new
@@ -263,11 +343,21 @@ func (x *podIndex) classesForkFrom(src *podIndex) {
 	x.nodeClasses = slices.Clone(src.nodeClasses)
 	x.nodeClassesOwned = make([]bool, len(src.nodeClasses))
 	clear(src.nodeClassesOwned)
+	x.classNodesOK = src.classNodesOK
+	if src.classNodesOK {
+		x.classNodes = slices.Clone(src.classNodes)
+		x.classNodesOwned = make([]bool, len(src.classNodes))
+		clear(src.classNodesOwned)
+	}
 }
 
-// countByClasses fills counts[i] with the number of pods on node i that
-// match m, matching m once per class, and returns the verdicts by class (1
-// match, 2 not, 0 for a class on no node, not decided).
+// countByClasses sets counts[i] (all zero on entry) to the number of pods
+// on node i that match m, matching m once per class, and returns the
+// verdicts by class (1 match, 2 not, 0 for a class on no node, not
+// decided). When m requires a label with In, only the classes carrying it
+// can match (podClasses.candidates), and the nodes holding those that do
+// are read from the inverse lists (classNodesLocked); otherwise every
+// node's classes are.
 func (x *podIndex) countByClasses(m *podMatcher, ns map[string]map[string]string, counts []int32) []uint8 {
 	x.mu.Lock()
 	lists := x.nodeClasses
@@ -285,17 +375,38 @@ func (x *podIndex) countByClasses(m *podMatcher, ns map[string]map[string]string
 		for c := range verdict {
 			verdict[c] = 2
 		}
-		matched := false
+		matched := cands[:0]
 		for _, c := range cands {
 			if int(c) < len(reps) && m.matches(reps[c], ns) {
 				verdict[c] = 1
-				matched = true
+				matched = append(matched, c)
 			}
 		}
-		if !matched {
-			clear(counts)
+		if len(matched) == 0 {
 			return verdict // no pod matches (a new workload's own labels, say)
 		}
+		// The nodes that hold the matching classes, rather than every
+		// node: a query matching a workload or two reads their pods.
+		x.mu.Lock()
+		inv := x.classNodesLocked()
+		x.mu.Unlock()
+		for _, c := range matched {
+			if int(c) >= len(inv) {
+				continue // no pod of the class here
+			}
+			for _, i := range inv[c] {
+				if int(i) >= len(counts) {
+					continue
+				}
+				for _, cc := range lists[i] {
+					if cc.class == c {
+						counts[i] += cc.n
+						break
+					}
+				}
+			}
+		}
+		return verdict
 	}
 	for i, list := range lists[:len(counts)] {
 		var c int32

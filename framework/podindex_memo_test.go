@@ -162,3 +162,87 @@ func groupSumsView(s *Snapshot, recount bool) map[string]string {
 	}
 	return out
 }
+
+// TestPropClassNodesForks: the inverse of the per-node label classes (the
+// nodes holding each class, which a new query matching a few classes
+// reads instead of every node) stays the inverse of the per-node lists in
+// every snapshot of a family, clones sharing it copy-on-write, through
+// adds, removals, clones and node removals applied to any member in any
+// order; and a new query's counts equal a recount from scratch in every
+// member.
+func TestPropClassNodesForks(t *testing.T) {
+	queries := piQueries()
+	rapid.Check(t, func(t *rapid.T) {
+		family := []*Snapshot{MustSnapshot(undoDrawNodes(t), nil, WithNamespaces(piNamespaces...))}
+		for i := range rapid.IntRange(1, 40).Draw(t, "ops") {
+			s := family[rapid.IntRange(0, len(family)-1).Draw(t, "member")]
+			switch op := rapid.IntRange(0, 9).Draw(t, "op"); {
+			case op <= 4: // add a pod
+				node := s.Nodes()[rapid.IntRange(0, s.NumNodes()-1).Draw(t, "node")].Name()
+				if err := s.AddPod(piDrawPod(t, fmt.Sprintf("p%d", i), node)); err != nil {
+					t.Fatal(err)
+				}
+			case op <= 6: // remove a pod
+				var all []*PodInfo
+				for _, ni := range s.Nodes() {
+					all = append(all, ni.Pods...)
+				}
+				if len(all) == 0 {
+					continue
+				}
+				if err := s.RemovePod(all[rapid.IntRange(0, len(all)-1).Draw(t, "victim")].Pod); err != nil {
+					t.Fatal(err)
+				}
+			case op == 7: // clone; both go on
+				family = append(family, s.Clone())
+			case op == 8: // remove a node
+				if s.NumNodes() == 1 {
+					continue
+				}
+				if err := s.RemoveNode(s.Nodes()[rapid.IntRange(0, s.NumNodes()-1).Draw(t, "removed")].Name()); err != nil {
+					t.Fatal(err)
+				}
+			default: // a new query's counts, which build the inverse
+				q := queries[rapid.IntRange(0, len(queries)-1).Draw(t, "query")]
+				m := compilePodQuery(&q)
+				s.podIdx.countByClasses(&m, s.namespaces, make([]int32, s.NumNodes()))
+			}
+			for k, s := range family {
+				for _, q := range queries {
+					m := compilePodQuery(&q)
+					got := make([]int32, s.NumNodes())
+					s.podIdx.countByClasses(&m, s.namespaces, got)
+					if want := piBruteCount(s, q); !slices.Equal(got, want) {
+						t.Fatalf("op %d, member %d: counts %v, recount %v", i, k, got, want)
+					}
+				}
+				if got, want := classNodesView(s), nodeClassesView(s); s.podIdx.classNodesOK && !maps.Equal(got, want) {
+					t.Fatalf("op %d, member %d: inverse lists %v, per-node lists %v", i, k, got, want)
+				}
+			}
+		}
+	})
+}
+
+// classNodesView is the pod index's inverse lists as class/node pairs
+// (counted, so that a node listed twice shows).
+func classNodesView(s *Snapshot) map[[2]int32]int {
+	out := map[[2]int32]int{}
+	for c, l := range s.podIdx.classNodes {
+		for _, i := range l {
+			out[[2]int32{int32(c), i}]++
+		}
+	}
+	return out
+}
+
+// nodeClassesView is the pairs of the per-node lists.
+func nodeClassesView(s *Snapshot) map[[2]int32]int {
+	out := map[[2]int32]int{}
+	for i, l := range s.podIdx.nodeClasses {
+		for _, cc := range l {
+			out[[2]int32{cc.class, int32(i)}]++
+		}
+	}
+	return out
+}
