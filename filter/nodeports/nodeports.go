@@ -20,11 +20,19 @@ const Reason = "node(s) didn't have free ports for the requested pod ports"
 // npPreFilterKey is kube's "PreFilter"+NodePorts state key.
 const npPreFilterKey framework.StateKey = "PreFilter" + config.NodePortsName
 
-// npPreFilterState holds the host ports the pod wants.
-type npPreFilterState []api.ContainerPort
+// npPreFilterState holds the host ports the pod wants and, for the
+// snapshot the runner's PreFilter ran on (snap, at its ChangeSeq seq), the
+// nodes where they conflict for sure and those where they may
+// (holders.conflicts).
+type npPreFilterState struct {
+	ports       []api.ContainerPort
+	snap        *framework.Snapshot
+	seq         uint64
+	sure, maybe []uint64
+}
 
 // Clone returns the state itself: other pods never change it.
-func (s npPreFilterState) Clone() framework.StateData { return s }
+func (s *npPreFilterState) Clone() framework.StateData { return s }
 
 // NodePorts is kube-scheduler's NodePorts filter. PreFilter collects
 // the host ports (hostPort > 0) of the pod's containers and of its sidecar
@@ -34,7 +42,11 @@ func (s npPreFilterState) Clone() framework.StateData { return s }
 // with kube's wildcard rules: host IP 0.0.0.0 (or empty) conflicts with
 // every IP on the same protocol and port, a specific IP with itself and
 // 0.0.0.0; an empty protocol means TCP.
-type NodePorts struct{ reject *framework.Status }
+type NodePorts struct {
+	reject *framework.Status
+	// held are the nodes binding the ports recent pods asked for.
+	held holders
+}
 
 var (
 	_ framework.PreFilterPlugin             = (*NodePorts)(nil)
@@ -56,12 +68,20 @@ func New(args any, _ framework.Handle) (framework.Plugin, error) {
 func (pl *NodePorts) Name() string { return config.NodePortsName }
 
 // PreFilter stores the pod's host ports, or returns Skip when it has none.
+// Over the snapshot's own nodes (the runner's PreFilter) it also stores
+// the nodes binding them (holders), which FilterRejects reads instead of
+// each node's ports while the snapshot stays as it is.
 func (pl *NodePorts) PreFilter(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, _ []*framework.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
 	ports := pod.HostPorts()
 	if len(ports) == 0 {
 		return nil, framework.NewStatus(framework.Skip)
 	}
-	state.Write(npPreFilterKey, npPreFilterState(ports))
+	s := &npPreFilterState{ports: ports}
+	if snap := state.Snapshot(); snap != nil && state.AllNodes() {
+		s.snap, s.seq = snap, snap.ChangeSeq()
+		s.sure, s.maybe = pl.held.conflicts(snap, ports)
+	}
+	state.Write(npPreFilterKey, s)
 	return nil, nil
 }
 
@@ -77,23 +97,23 @@ func (pl *NodePorts) VictimRemoval(*framework.PodInfo) (unchanged, keepsPass boo
 // Filter rejects node when a wanted host port is in use there. Without
 // PreFilter state it returns an Error, as kube does.
 func (pl *NodePorts) Filter(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
-	ports, st := npReadPreFilterState(state)
+	s, st := npReadPreFilterState(state)
 	if st != nil {
 		return st
 	}
-	return pl.filter(ports, node)
+	return pl.filter(s.ports, node)
 }
 
-func npReadPreFilterState(state *framework.CycleState) (npPreFilterState, *framework.Status) {
+func npReadPreFilterState(state *framework.CycleState) (*npPreFilterState, *framework.Status) {
 	d, err := state.Read(npPreFilterKey)
 	if err != nil {
 		return nil, framework.AsStatus(fmt.Errorf("reading %q from cycleState: %w", npPreFilterKey, err))
 	}
-	ports, ok := d.(npPreFilterState)
+	s, ok := d.(*npPreFilterState)
 	if !ok {
 		return nil, framework.AsStatus(fmt.Errorf("%+v  convert to nodeports.preFilterState error", d))
 	}
-	return ports, nil
+	return s, nil
 }
 
 // FilterBatch is Filter over nodes (fastpath.BatchFilterPlugin), by way
@@ -104,19 +124,32 @@ func (pl *NodePorts) FilterBatch(ctx context.Context, state *framework.CycleStat
 
 // FilterRejects is Filter over nodes, reporting the rejected ones
 // (fastpath.RejectingFilterPlugin), reading the PreFilter state once. With
-// the runner's indices it reads the ports of only the nodes whose
-// NodeResources.HostPorts is set.
+// the runner's indices it reads which nodes bind the pod's ports from the
+// PreFilter state while the snapshot is as PreFilter saw it, and
+// otherwise the ports of only the nodes whose NodeResources.HostPorts is
+// set.
 func (pl *NodePorts) FilterRejects(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, rejected []fastpath.NodeRejection) []fastpath.NodeRejection {
-	ports, st := npReadPreFilterState(state)
+	s, st := npReadPreFilterState(state)
 	if snap := state.Snapshot(); idx != nil && snap != nil && st == nil {
-		// The runner's indices: the snapshot's dense rows say which
-		// nodes bind any host port, without reading the others' maps.
+		if s.snap == snap && s.seq == snap.ChangeSeq() {
+			if s.sure == nil && s.maybe == nil {
+				return rejected // no node binds the ports
+			}
+			for i, k := range idx[:len(nodes)] {
+				if has(s.sure, k) || has(s.maybe, k) && pl.filter(s.ports, nodes[i]) != nil {
+					rejected = append(rejected, fastpath.NodeRejection{Node: int32(i), Status: pl.reject})
+				}
+			}
+			return rejected
+		}
+		// The snapshot's dense rows say which nodes bind any host port,
+		// without reading the others' maps.
 		res := snap.Resources()
 		for i, k := range idx[:len(nodes)] {
 			if !res[k].HostPorts {
 				continue
 			}
-			if st := pl.filter(ports, nodes[i]); st != nil {
+			if st := pl.filter(s.ports, nodes[i]); st != nil {
 				rejected = append(rejected, fastpath.NodeRejection{Node: int32(i), Status: st})
 			}
 		}
@@ -128,7 +161,7 @@ func (pl *NodePorts) FilterRejects(_ context.Context, state *framework.CycleStat
 			rejected = append(rejected, fastpath.NodeRejection{Node: int32(i), Status: st})
 			continue
 		}
-		if st := pl.filter(ports, node); st != nil {
+		if st := pl.filter(s.ports, node); st != nil {
 			rejected = append(rejected, fastpath.NodeRejection{Node: int32(i), Status: st})
 		}
 	}
@@ -139,7 +172,7 @@ func (pl *NodePorts) FilterRejects(_ context.Context, state *framework.CycleStat
 // (fastpath.TrustedRejectingFilterPlugin).
 func (pl *NodePorts) RejectionsTrusted() {}
 
-func (pl *NodePorts) filter(ports npPreFilterState, node *framework.NodeInfo) *framework.Status {
+func (pl *NodePorts) filter(ports []api.ContainerPort, node *framework.NodeInfo) *framework.Status {
 	for i := range ports {
 		if node.UsedPorts.CheckConflict(ports[i].HostIP, ports[i].Protocol, ports[i].HostPort) {
 			return pl.reject

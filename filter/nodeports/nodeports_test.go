@@ -143,7 +143,10 @@ func TestEventsToRegister(t *testing.T) {
 // TestPropFilterRejectsByRowsEqualsFilter: after any sequence of pods with
 // host ports added to and removed from a snapshot and its clones, the
 // rejections FilterRejects reports with the runner's indices (reading the
-// rows' HostPorts) are those of Filter node by node, for any incoming pod.
+// nodes binding the pod's ports that PreFilter kept over the snapshot's
+// own nodes, brought up to date from cycle to cycle, or the rows'
+// HostPorts when the snapshot changed since or PreFilter kept none) are
+// those of Filter node by node, for any incoming pod.
 func TestPropFilterRejectsByRowsEqualsFilter(t *testing.T) {
 	pl, _ := New(nil, nil)
 	np := pl.(*NodePorts)
@@ -189,8 +192,19 @@ func TestPropFilterRejectsByRowsEqualsFilter(t *testing.T) {
 			for k, sn := range snaps {
 				state := fw.NewCycleState()
 				state.SetSnapshot(sn)
+				// Over the snapshot's own nodes, PreFilter keeps the
+				// nodes binding the pod's ports (holders), which
+				// FilterRejects reads while the snapshot is unchanged.
+				state.SetAllNodes(rapid.Bool().Draw(t, "allNodes"))
 				if _, st := np.PreFilter(context.Background(), state, pi, nil); st.IsSkip() {
 					continue
+				}
+				if rapid.IntRange(0, 3).Draw(t, "changedAfterPreFilter") == 0 {
+					seq++
+					node := sn.Nodes()[rapid.IntRange(0, sn.NumNodes()-1).Draw(t, "node")].Name()
+					if err := sn.AddPod(drawPod(fmt.Sprintf("p%d", seq), node)); err != nil {
+						t.Fatal(err)
+					}
 				}
 				all := sn.Nodes()
 				idx := make([]int32, len(all))
