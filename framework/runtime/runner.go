@@ -498,9 +498,34 @@ const seqChunk = 1024
 // parallel.Align) when there are at least two chunks of the workers'
 // MinChunk, else on the caller's goroutine (a nil pool) in chunks of
 // seqChunk — a few microseconds of work are worth less than the fork and
-// join. Results do not depend on it.
+// join. On more than two workers the chunks may hold fewer nodes than
+// MinChunk (wide). Results do not depend on it.
 func (f *Framework) loop(n int) (*parallel.Pool, int) {
-	return f.loopOf(n, f.minChunk)
+	return f.loopOf(n, f.minChunk, f.wide(f.minChunk))
+}
+
+// fineChunk is the fewest nodes wide gives a worker's chunk of a loop
+// over the nodes: a couple of microseconds of the built-in plugins' work,
+// several times the per-call costs a chunk pays (a few hundred
+// nanoseconds over the default plugins).
+const fineChunk = 256
+
+// wide returns least, the fewest nodes in a chunk of a loop on up to two
+// workers, for a loop on the workers' full width k: on more than two,
+// least·2/k, down to fineChunk (a pass's, down to MinChunk). A loop over
+// every node of a few thousand then reaches every worker, in about four
+// chunks each, where chunks of least would leave most of sixteen workers
+// out (5,000 nodes are ten chunks of 512) and hand some two chunks.
+func (f *Framework) wide(least int) int {
+	k := f.pool.Width(math.MaxInt32, 1)
+	if k <= 2 {
+		return least
+	}
+	floor := fineChunk
+	if least > f.minChunk {
+		floor = f.minChunk // a pass
+	}
+	return max(least*2/k/parallel.Align*parallel.Align, min(least, floor))
 }
 
 // sampledPool returns the pool for a filter loop over n positions that
@@ -542,19 +567,21 @@ func (f *Framework) noteSampled(end int, stop int64) {
 // a pass over the totals or the feasible positions holds (about a
 // nanosecond a node where the plugins' loops take ten or more): at 5,000
 // nodes such a pass takes a few microseconds, which two workers do not
-// shorten, so it runs on the caller's goroutine below 2·16·MinChunk
-// nodes.
+// shorten, so on two workers it runs on the caller's goroutine below
+// 2·16·MinChunk nodes; on more, below a part of that (wide).
 const cheapPass = 16
 
 // pass is loop for a pass over the totals or the feasible positions
 // (cheapPass).
 func (f *Framework) pass(n int) (*parallel.Pool, int) {
-	return f.loopOf(n, f.passLeast)
+	least := f.wide(f.passLeast)
+	return f.loopOf(n, least, least)
 }
 
-// loopOf is loop with chunks of at least least nodes on the pool.
-func (f *Framework) loopOf(n, least int) (*parallel.Pool, int) {
-	if f.pool.Width(n, least) <= 1 {
+// loopOf is loop for a loop shared from two chunks of share nodes on, in
+// chunks of at least least nodes.
+func (f *Framework) loopOf(n, share, least int) (*parallel.Pool, int) {
+	if f.pool.Width(n, share) <= 1 {
 		return nil, max(min(n, seqChunk), 1)
 	}
 	return f.pool, f.pool.Chunk(n, least)

@@ -76,17 +76,20 @@ func (w *Workers) end(t turn, n int) {
 	w.gov.note(t.most, t.level, t.width, time.Since(t.start), n)
 }
 
-// DefaultMinChunk is the fewest nodes in a worker's chunk of a loop by
-// default: a few microseconds of the built-in plugins' work, well above
-// the cost of a fork and join.
+// DefaultMinChunk is the fewest nodes in a worker's chunk of a loop on
+// two workers by default: a few microseconds of the built-in plugins'
+// work, well above the cost of a fork and join. On more workers chunks
+// shrink with the width, to 256 nodes.
 const DefaultMinChunk = 512
 
 // WorkersOption configures NewWorkers.
 type WorkersOption func(*Workers)
 
-// WithMinChunk sets the fewest nodes in a worker's chunk of a loop
-// (default DefaultMinChunk; rounded up to a multiple of 64): a loop over
-// fewer than twice as many nodes runs on the caller's goroutine alone.
+// WithMinChunk sets the fewest nodes in a worker's chunk of a loop on two
+// workers (default DefaultMinChunk; rounded up to a multiple of 64; on
+// more, chunks shrink with the width down to the smaller of it and 256
+// nodes): a loop over fewer than twice as many nodes runs on the caller's
+// goroutine alone.
 // Plugins that cost much more per node than the built-in ones pay with a
 // smaller one. Values below 1 are an error of NewWorkers.
 func WithMinChunk(nodes int) WorkersOption { return func(w *Workers) { w.minChunk = nodes } }

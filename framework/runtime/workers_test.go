@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/parallel"
 )
 
 // waitGoroutines waits up to two seconds for the number of goroutines to
@@ -227,5 +228,51 @@ func TestSampledLoopShared(t *testing.T) {
 	}
 	if f.sampledPool(n, stop) != nil {
 		t.Fatal("after loops where every node fits: shared, want the caller's goroutine")
+	}
+}
+
+// On more than two workers a loop over every node takes chunks smaller
+// than MinChunk, down to fineChunk, and a pass over the totals is shared
+// below its two-worker cutoff, so that a loop over a few thousand nodes
+// reaches every worker; on two the chunks are as before.
+func TestWideChunks(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(16))
+	for _, tc := range []struct {
+		workers, limit     int
+		loopLeast, pass    int
+		loop5000, pass5000 int // chunk of a loop, of a pass, over 5,000 nodes (0: not shared)
+	}{
+		{workers: 1, loopLeast: DefaultMinChunk, pass: cheapPass * DefaultMinChunk},
+		{workers: 2, loopLeast: DefaultMinChunk, pass: cheapPass * DefaultMinChunk, loop5000: 640},
+		{workers: 4, loopLeast: fineChunk, pass: 8 * DefaultMinChunk, loop5000: 320},
+		{workers: 16, loopLeast: fineChunk, pass: 2 * DefaultMinChunk, loop5000: 256, pass5000: 1024},
+		{workers: 16, limit: 2, loopLeast: DefaultMinChunk, pass: cheapPass * DefaultMinChunk, loop5000: 640},
+	} {
+		w, err := NewWorkers(tc.workers)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := NewFramework(framework.NewRegistry(), framework.Profile{}, WithWorkers(w))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.pool.SetLimit(tc.limit)
+		if got := f.wide(f.minChunk); got != tc.loopLeast {
+			t.Errorf("%d workers, limit %d: a loop's chunks of at least %d nodes, want %d", tc.workers, tc.limit, got, tc.loopLeast)
+		}
+		if got := f.wide(f.passLeast); got != tc.pass {
+			t.Errorf("%d workers, limit %d: a pass's chunks of at least %d nodes, want %d", tc.workers, tc.limit, got, tc.pass)
+		}
+		for _, c := range []struct {
+			name string
+			run  func(int) (*parallel.Pool, int)
+			want int
+		}{{"loop", f.loop, tc.loop5000}, {"pass", f.pass, tc.pass5000}} {
+			pool, chunk := c.run(5000)
+			if got := map[bool]int{true: chunk, false: 0}[pool != nil]; got != c.want {
+				t.Errorf("%d workers, limit %d: a %s over 5,000 nodes in chunks of %d (0: not shared), want %d", tc.workers, tc.limit, c.name, got, c.want)
+			}
+		}
+		w.Close()
 	}
 }
