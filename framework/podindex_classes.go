@@ -313,7 +313,8 @@ func (x *podIndex) classNodesList(id int32) []int32 {
 // classNodesAdd records that node holds pods of class id (it held none).
 func (x *podIndex) classNodesAdd(id int32, node int) {
 	if x.classNodesOK {
-		x.classNodes[id] = append(x.classNodesList(id), int32(node))
+		l := x.classNodesList(id) // may grow x.classNodes
+		x.classNodes[id] = append(l, int32(node))
 	}
 }
 
@@ -377,7 +378,10 @@ func (x *podIndex) countByClasses(m *podMatcher, ns map[string]map[string]string
 		}
 		matched := cands[:0]
 		for _, c := range cands {
-			if int(c) < len(reps) && m.matches(reps[c], ns) {
+			// A class is listed once per value it carries of the
+			// requirement's, which may repeat a value: each is
+			// matched, and summed, once.
+			if int(c) < len(reps) && verdict[c] != 1 && m.matches(reps[c], ns) {
 				verdict[c] = 1
 				matched = append(matched, c)
 			}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/schedkit/schedkit/framework/api"
 	"pgregory.net/rapid"
 )
 
@@ -171,7 +172,10 @@ func groupSumsView(s *Snapshot, recount bool) map[string]string {
 // order; and a new query's counts equal a recount from scratch in every
 // member.
 func TestPropClassNodesForks(t *testing.T) {
-	queries := piQueries()
+	// With a value repeated in an In requirement (kube accepts it), a
+	// class carrying it is a candidate twice.
+	queries := append(piQueries(), PodQuery{Terms: []PodTerm{{NamespaceSelector: api.Selector{},
+		Selector: piSel(&api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{{Key: "app", Operator: api.LabelSelectorOpIn, Values: []string{"web", "db", "web"}}}})}}})
 	rapid.Check(t, func(t *rapid.T) {
 		family := []*Snapshot{MustSnapshot(undoDrawNodes(t), nil, WithNamespaces(piNamespaces...))}
 		for i := range rapid.IntRange(1, 40).Draw(t, "ops") {
