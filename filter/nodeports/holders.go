@@ -2,6 +2,7 @@ package nodeports
 
 import (
 	"sync"
+	"weak"
 
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
@@ -17,8 +18,10 @@ import (
 // every node's ports. A bitmap handed out is never written again: a
 // change replaces it.
 type holders struct {
-	mu   sync.Mutex
-	snap *framework.Snapshot
+	mu sync.Mutex
+	// snap is the snapshot the bitmaps are of, held weakly: the plugin
+	// does not keep a snapshot its owner dropped.
+	snap weak.Pointer[framework.Snapshot]
 	seq  uint64
 	byPP map[framework.ProtocolPort][]uint64
 	buf  []int32
@@ -41,7 +44,7 @@ func (h *holders) conflicts(snap *framework.Snapshot, ports []api.ContainerPort)
 	for i := range ports {
 		p := &ports[i]
 		ip, pp := sanitized(p)
-		b := h.bitmap(pp)
+		b := h.bitmap(snap, pp)
 		if ip == framework.DefaultBindAllHostIP {
 			sure = or(sure, b)
 		} else {
@@ -85,15 +88,18 @@ func or(a, b []uint64) []uint64 {
 // they were last brought up to date are read again, or, for another
 // snapshot or too many changes, the bitmaps start over.
 func (h *holders) catchUp(snap *framework.Snapshot) {
-	seq := snap.ChangeSeq()
-	if h.snap == snap && h.seq == seq {
+	seq, same := snap.ChangeSeq(), h.snap.Value() == snap
+	if same && h.seq == seq {
 		return
 	}
 	var ok bool
-	if h.snap == snap && len(h.byPP) <= maxHeldPorts {
+	if same && len(h.byPP) <= maxHeldPorts {
 		h.buf, ok = snap.ChangedSince(h.seq, h.buf[:0])
 	}
-	h.snap, h.seq = snap, seq
+	if !same {
+		h.snap = weak.Make(snap)
+	}
+	h.seq = seq
 	if !ok {
 		h.byPP = nil
 		return
@@ -123,16 +129,16 @@ func (h *holders) catchUp(snap *framework.Snapshot) {
 	}
 }
 
-// bitmap returns pp's bitmap, reading the nodes that bind any host port
-// when it is not kept.
-func (h *holders) bitmap(pp framework.ProtocolPort) []uint64 {
+// bitmap returns pp's bitmap over snap (the snapshot caught up with),
+// reading the nodes that bind any host port when it is not kept.
+func (h *holders) bitmap(snap *framework.Snapshot, pp framework.ProtocolPort) []uint64 {
 	if b, ok := h.byPP[pp]; ok {
 		return b
 	}
 	if h.byPP == nil || len(h.byPP) >= maxHeldPorts {
 		h.byPP = map[framework.ProtocolPort][]uint64{}
 	}
-	nodes, res := h.snap.Nodes(), h.snap.Resources()
+	nodes, res := snap.Nodes(), snap.Resources()
 	var b []uint64
 	for k, ni := range nodes {
 		if !res[k].HostPorts || !bound(ni.UsedPorts, pp) {
