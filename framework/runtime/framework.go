@@ -394,9 +394,9 @@ func (f *Framework) Clock() framework.Clock { return f.clock }
 func (f *Framework) Parallelism() int { return f.parallelism }
 
 // Parallelizer runs a plugin's loop on the framework's workers. A loop
-// started while another runs on them (from a PreScore plugin that runs
-// beside others, or from a concurrent cycle) runs on its caller's
-// goroutine.
+// started while another runs on them (from a PreFilter or PreScore
+// plugin that runs beside others on several workers, or from a
+// concurrent cycle) runs on its caller's goroutine.
 func (f *Framework) Parallelizer() framework.Parallelizer { return poolParallelizer{f} }
 
 // poolParallelizer is the Framework's Parallelizer.
