@@ -195,3 +195,69 @@ func TestNodeBlindPreScoreOutcomes(t *testing.T) {
 		}
 	}
 }
+
+// watchPreFilter is a PreFilter plugin that waits up to wait for the
+// node-blind probe's PreScore to run (beside it) and records how many
+// times it has.
+type watchPreFilter struct {
+	blind *blindProbe
+	wait  time.Duration
+	seen  atomic.Int32
+}
+
+func (w *watchPreFilter) Name() string { return "Watch" }
+
+func (w *watchPreFilter) PreFilter(context.Context, *fw.CycleState, *fw.PodInfo, []*fw.NodeInfo) (*fw.PreFilterResult, *fw.Status) {
+	select {
+	case <-w.blind.started:
+	case <-time.After(w.wait):
+	}
+	w.seen.Store(w.blind.calls.Load())
+	return nil, nil
+}
+
+func (w *watchPreFilter) PreFilterExtensions() fw.PreFilterExtensions { return nil }
+
+// A cycle whose filter loop is too short to share (kube's sampling
+// stopping after a few positions) runs PreFilter and the node-blind
+// PreScore plugins in order, as on one worker: a step on several workers
+// would cost it more than the overlap gives. Over every node it runs them
+// side by side.
+func TestNodeBlindPreScoreBesidePreFilterOnlyWhenLoopsAreShared(t *testing.T) {
+	snap, pod := sharedStepCluster(t)
+	for _, tc := range []struct {
+		name   string
+		want   int           // NumFeasibleToFind
+		wait   time.Duration // how long PreFilter waits for the blind PreScore
+		beside int32         // the blind PreScore's calls PreFilter saw
+	}{{"every node", 0, 10 * time.Second, 1}, {"a few feasible nodes", 5, 50 * time.Millisecond, 0}} {
+		b := &blindProbe{started: make(chan struct{})}
+		w := &watchPreFilter{blind: b, wait: tc.wait}
+		reg := fw.NewRegistry()
+		for name, pl := range map[string]fw.Plugin{"Watch": w, "Blind": b, "PreScoreProbe": preScoreProbe{}} {
+			if err := reg.Register(name, func(any, fw.Handle) (fw.Plugin, error) { return pl, nil }); err != nil {
+				t.Fatal(err)
+			}
+		}
+		prof := fw.Profile{PreFilter: []string{"Watch"}, PreScore: []string{"Blind", "PreScoreProbe"}, Score: []string{"Blind", "PreScoreProbe"},
+			Weights: map[string]int64{"Blind": 1, "PreScoreProbe": 1}}
+		workers, err := runtime.NewTestWorkers(2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := runtime.NewFramework(reg, prof, runtime.WithWorkers(workers))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.Schedule(context.Background(), fw.NewCycleState(), snap, pod, runtime.CycleOptions{Rand: rand.New(rand.NewPCG(1, 2)), NumFeasibleToFind: tc.want}); err != nil {
+			t.Fatal(err)
+		}
+		if got := w.seen.Load(); got != tc.beside {
+			t.Errorf("%s: PreFilter saw %d runs of the node-blind PreScore, want %d", tc.name, got, tc.beside)
+		}
+		if got := b.calls.Load(); got != 1 {
+			t.Errorf("%s: the node-blind PreScore ran %d times, want once", tc.name, got)
+		}
+		workers.Close()
+	}
+}

@@ -165,7 +165,7 @@ func (f *Framework) Schedule(ctx context.Context, state *framework.CycleState, s
 	case opts.PreFiltered != nil:
 		p := opts.PreFiltered
 		preRes, s, withNodes = p.Result, p.Status, p.Plugins
-	case len(f.blind) > 0 && f.pool.Width(len(cands), f.minChunk) > 1:
+	case len(f.blind) > 0 && f.sharesLoops(len(cands), opts.NumFeasibleToFind):
 		bs := f.getBatchScratch()
 		defer f.batch.Put(bs)
 		front = &bs.front
@@ -549,6 +549,17 @@ func (f *Framework) sampledPool(n int, stop int64) *parallel.Pool {
 		return nil
 	}
 	return f.pool
+}
+
+// sharesLoops reports whether a cycle over n candidate nodes that keeps
+// want feasible ones (0: every one) is expected to share its filter loop
+// among the workers (loop, sampledPool): a cycle too short for that is
+// not worth a PreFilter step on several workers either (frontRun).
+func (f *Framework) sharesLoops(n, want int) bool {
+	if want <= 0 || want >= n {
+		return f.pool.Width(n, f.minChunk) > 1
+	}
+	return f.sampledPool(n, int64(want)+1) != nil
 }
 
 // noteSampled folds the span of a filter loop that evaluated end
