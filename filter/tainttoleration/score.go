@@ -146,6 +146,39 @@ func (pl *TaintToleration) ScoreBatchBounds(_ context.Context, state *framework.
 	return lo, hi, nil
 }
 
+var _ fastpath.ConstantScorePlugin = (*TaintToleration)(nil)
+
+// ConstantScore reports the count every node of the state's snapshot
+// gives the pod (fastpath.ConstantScorePlugin): when each of the
+// snapshot's taint lists holds as many PreferNoSchedule taints the pod
+// does not tolerate (none, where no node has such a taint).
+func (pl *TaintToleration) ConstantScore(_ context.Context, state *framework.CycleState, _ *framework.PodInfo) (int64, bool) {
+	s, st := ttReadPreScoreState(state)
+	snap := state.Snapshot()
+	if st != nil || snap == nil {
+		return 0, false
+	}
+	tc := snap.TaintClasses()
+	if len(tc.Taints) > ttMaskClasses {
+		counts := s.classCounts(tc)
+		for _, n := range counts {
+			if n != counts[0] {
+				return 0, false
+			}
+		}
+		return counts[0], len(counts) > 0
+	}
+	var v int64
+	for c, taints := range tc.Taints {
+		n := ttIntolerable(s.tolerations, taints)
+		if c > 0 && n != v {
+			return 0, false
+		}
+		v = n
+	}
+	return v, len(tc.Taints) > 0
+}
+
 // ttClassScores sets out[i] to the count of node idx[i]'s taint class and
 // returns the least and greatest count written. The loop marks the
 // classes met (len(counts) ≤ ttMaskClasses = 64) and the bounds are read

@@ -139,6 +139,20 @@ type BoundedBatchScorePlugin interface {
 	ScoreBatchBounds(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64) (lo, hi int64, s *framework.Status)
 }
 
+// ConstantScorePlugin is an optional extension of BatchScorePlugin for a
+// plugin whose Score may give every node of the snapshot one score for a
+// pod, known before any node is scored (TaintToleration, when every taint
+// list of the snapshot holds as many PreferNoSchedule taints the pod does
+// not tolerate: none, on a cluster without them). ConstantScore reports
+// that score, after the plugin's PreScore, for the nodes of the state's
+// snapshot; the runner then writes it into the plugin's row, and reports
+// it as the row's bounds, without calling the plugin for the nodes. It
+// reports false when the nodes' scores may differ.
+type ConstantScorePlugin interface {
+	BatchScorePlugin
+	ConstantScore(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo) (score int64, ok bool)
+}
+
 // AddingBatchScorePlugin is an optional extension of BatchScorePlugin
 // for a plugin without a normalizer (ScoreExtensions nil): in a cycle
 // that keeps only each node's total (runtime.CycleOptions.TotalsOnly), the

@@ -5,7 +5,8 @@
 // framework.ScorePlugin, faster forms the runner prefers: batch filters
 // (fastpath.BatchFilterPlugin, fastpath.RejectingFilterPlugin), batch
 // scores (fastpath.BatchScorePlugin, fastpath.BoundedBatchScorePlugin),
-// batch and range normalizers (fastpath.BatchScoreExtensions,
+// one score for every node (fastpath.ConstantScorePlugin), batch and
+// range normalizers (fastpath.BatchScoreExtensions,
 // fastpath.RangeNormalizer), incremental PreFilter and PreScore
 // (fastpath.IncrementalPreFilterPlugin,
 // fastpath.IncrementalPreScorePlugin), node-local verdicts
@@ -205,6 +206,7 @@ func (c *coverage) requireReached(t rapid.TB) {
 	_, bs := pl.(fastpath.BatchScorePlugin)
 	_, bb := pl.(fastpath.BoundedBatchScorePlugin)
 	_, ba := pl.(fastpath.AddingBatchScorePlugin)
+	_, cs := pl.(fastpath.ConstantScorePlugin)
 	_, ipf := pl.(fastpath.IncrementalPreFilterPlugin)
 	_, ips := pl.(fastpath.IncrementalPreScorePlugin)
 	add(bf, "FilterBatch")
@@ -212,6 +214,7 @@ func (c *coverage) requireReached(t rapid.TB) {
 	add(df, "FilterRejectsDeferred")
 	add(bs, "ScoreBatch")
 	add(bb, "ScoreBatchBounds")
+	add(cs, "ConstantScore")
 	add(ipf, "PreFilterAfterAdd")
 	add(ips, "PreScoreAfterAdd")
 	if sp, ok := pl.(framework.ScorePlugin); ok {

@@ -28,8 +28,29 @@ func checkBatchScore(t *rapid.T, cov *coverage, pl framework.ScorePlugin, snap *
 			continue
 		}
 		scoredIndicesChangeNothing(t, pl, snap, state, pod, l)
+		constantEqualsScore(t, cov, l.what, pl, snap, state, pod)
 		batchScoreEqualsScore(t, cov, l.what, pl, state, pod, l.nodes, chunk)
 		checkRange(t, cov, l.what, pl, state, pod, l.nodes)
+	}
+}
+
+// constantEqualsScore holds a score the plugin reports for every node of
+// the snapshot (fastpath.ConstantScorePlugin) to Score on each of them.
+func constantEqualsScore(t *rapid.T, cov *coverage, what string, pl framework.ScorePlugin, snap *framework.Snapshot, state *framework.CycleState, pod *framework.PodInfo) {
+	cp, ok := pl.(fastpath.ConstantScorePlugin)
+	if !ok {
+		return
+	}
+	ctx := context.Background()
+	v, ok := cp.ConstantScore(ctx, state, pod)
+	if !ok {
+		return
+	}
+	cov.hit(pl, "ConstantScore")
+	for _, n := range snap.Nodes() {
+		if s, st := pl.Score(ctx, state, pod, n); !st.IsSuccess() || s != v {
+			t.Fatalf("%s %s: ConstantScore %d, Score on node %s %d %v", pl.Name(), what, v, n.Name(), s, st)
+		}
 	}
 }
 

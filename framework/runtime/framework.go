@@ -56,10 +56,11 @@ type scorePlugin struct {
 	weight int64
 	// The fast paths the plugin implements (nil where it does not),
 	// found when the framework is built rather than in every cycle.
-	batch   fastpath.BatchScorePlugin
-	bounded fastpath.BoundedBatchScorePlugin
-	adder   fastpath.AddingBatchScorePlugin
-	fusing  fastpath.FusingBatchScorePlugin
+	batch    fastpath.BatchScorePlugin
+	bounded  fastpath.BoundedBatchScorePlugin
+	adder    fastpath.AddingBatchScorePlugin
+	fusing   fastpath.FusingBatchScorePlugin
+	constant fastpath.ConstantScorePlugin
 }
 
 // newScorePlugin returns sp with weight w and its fast paths.
@@ -69,6 +70,7 @@ func newScorePlugin(sp framework.ScorePlugin, w int64) scorePlugin {
 	e.bounded, _ = sp.(fastpath.BoundedBatchScorePlugin)
 	e.adder, _ = sp.(fastpath.AddingBatchScorePlugin)
 	e.fusing, _ = sp.(fastpath.FusingBatchScorePlugin)
+	e.constant, _ = sp.(fastpath.ConstantScorePlugin)
 	return e
 }
 
@@ -156,6 +158,9 @@ type Framework struct {
 	blind     []int
 	blindMask uint64
 	lateOrder []int
+	// constantScorers is set when a score plugin may give every node one
+	// score (fastpath.ConstantScorePlugin).
+	constantScorers bool
 }
 
 var _ framework.Handle = (*Framework)(nil)
@@ -329,6 +334,9 @@ func NewFramework(registry *framework.Registry, p framework.Profile, opts ...Opt
 		preScoreNames[i] = pl.Name()
 	}
 	f.skipScore.init(preScoreNames)
+	for _, sp := range f.score {
+		f.constantScorers = f.constantScorers || sp.constant != nil
+	}
 	f.preScoreOrder = preScoreOrder(f.preScore, len(f.preparers))
 	if len(f.preScore) <= 64 {
 		for i, pl := range f.preScore {

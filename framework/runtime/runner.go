@@ -779,6 +779,7 @@ func (f *Framework) scoreFeasible(ctx context.Context, state *framework.CycleSta
 		}
 		r.startBounds(chunk)
 	}
+	r.constant = f.constantScores(bs, r)
 	pool.Ordered(nf, chunk, r)
 	// The plugins are not kept past the Score step.
 	defer func() { clear(bs.bounded); clear(bs.adders); clear(bs.fusedWith) }()
@@ -1028,6 +1029,8 @@ type batchScratch struct {
 	run           scoreRun
 	weigh         weighRun
 
+	// constant backs scoreRun's.
+	constant []constantScore
 	// weighTables' rows weighed as they are (adds) and through tables
 	// (looks, of the plugins lookedUp), and the tables.
 	adds, looks []lookup
@@ -1074,6 +1077,10 @@ type scoreRun struct {
 	chunkLen  int
 	chunks    int
 	collected bool
+	// constant, when not nil, holds for each plugin the score it gives
+	// every node, when it reported one (fastpath.ConstantScorePlugin):
+	// the chunks write it into the row instead of calling the plugin.
+	constant []constantScore
 
 	firstErr positionedError
 	failed   atomic.Bool
@@ -1088,7 +1095,7 @@ const boundsUnknown = math.MinInt64
 // release drops the run's references (the scratch is pooled).
 func (r *scoreRun) release() {
 	r.ctx, r.state, r.pod, r.nodes, r.idx, r.vals = nil, nil, nil, nil, nil, nil
-	r.active, r.calls, r.batches, r.bounded = nil, nil, nil, nil
+	r.active, r.calls, r.batches, r.bounded, r.constant = nil, nil, nil, nil, nil
 	r.adders, r.totals, r.fused, r.fusedWith, r.fusedWeights = nil, nil, nil, nil, nil
 	r.addRefused.Store(false)
 	r.firstErr.err = nil
@@ -1131,6 +1138,40 @@ func (r *scoreRun) reportedBounds(p int) (lo, hi int64, ok bool) {
 		lo, hi = min(lo, b[c]), max(hi, b[c+1])
 	}
 	return lo, hi, true
+}
+
+// constantScore is the score a plugin gives every node of a cycle, when
+// ok (fastpath.ConstantScorePlugin).
+type constantScore struct {
+	score int64
+	ok    bool
+}
+
+// constantScores returns the scores r's plugins give every node, in bs's
+// buffer, or nil when none reports one. Only nodes that are the
+// snapshot's own (r.idx) are asked about, and only for plugins that write
+// a row (not an adder).
+func (f *Framework) constantScores(bs *batchScratch, r *scoreRun) []constantScore {
+	if r.idx == nil || !f.constantScorers {
+		return nil
+	}
+	var cs []constantScore
+	for p, sp := range r.active {
+		if sp.constant == nil || r.adders != nil && r.adders[p] != nil {
+			continue
+		}
+		v, ok := sp.constant.ConstantScore(r.ctx, r.state, r.pod)
+		if !ok {
+			continue
+		}
+		if cs == nil {
+			cs = grow(bs.constant, len(r.active))
+			clear(cs)
+			bs.constant = cs
+		}
+		cs[p] = constantScore{v, true}
+	}
+	return cs
 }
 
 // fail records plugin p's failure on node position j.
@@ -1214,6 +1255,17 @@ func (r *scoreRun) chunk(lo, hi int) bool {
 	nf := r.nf
 	for p := range r.calls {
 		out := r.vals[p*nf+lo : p*nf+hi : p*nf+hi]
+		if cs := r.constant; cs != nil && cs[p].ok {
+			v := cs[p].score
+			for i := range out {
+				out[i] = v
+			}
+			if r.collected {
+				k := 2 * (p*r.chunks + lo/r.chunkLen)
+				r.bounds[k], r.bounds[k+1] = v, v
+			}
+			continue
+		}
 		b := r.batches[p]
 		if b == nil {
 			r.scoreEach(p, lo, hi)
