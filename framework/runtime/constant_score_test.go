@@ -57,23 +57,9 @@ func TestConstantScore(t *testing.T) {
 	snap, pod := sharedStepCluster(t)
 	run := func(pl fw.Plugin, workers int, totalsOnly bool) *runtime.Result {
 		t.Helper()
-		reg := fw.NewRegistry()
-		for name, p := range map[string]fw.Plugin{"Flat": pl, "PreScoreProbe": preScoreProbe{}} {
-			if err := reg.Register(name, func(any, fw.Handle) (fw.Plugin, error) { return p, nil }); err != nil {
-				t.Fatal(err)
-			}
-		}
-		prof := fw.Profile{PreScore: []string{"PreScoreProbe"}, Score: []string{"Flat", "PreScoreProbe"},
-			Weights: map[string]int64{"Flat": 3, "PreScoreProbe": 1}}
-		w, err := runtime.NewTestWorkers(workers)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer w.Close()
-		f, err := runtime.NewFramework(reg, prof, runtime.WithWorkers(w))
-		if err != nil {
-			t.Fatal(err)
-		}
+		f := frameworkOf(t, map[string]fw.Plugin{"Flat": pl, "PreScoreProbe": preScoreProbe{}},
+			fw.Profile{PreScore: []string{"PreScoreProbe"}, Score: []string{"Flat", "PreScoreProbe"},
+				Weights: map[string]int64{"Flat": 3, "PreScoreProbe": 1}}, workers)
 		res, err := f.Schedule(context.Background(), fw.NewCycleState(), snap, pod, runtime.CycleOptions{Rand: rand.New(rand.NewPCG(1, 2)), TotalsOnly: totalsOnly, SkipExplanation: totalsOnly})
 		if err != nil {
 			t.Fatal(err)

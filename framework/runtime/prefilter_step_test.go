@@ -82,21 +82,17 @@ func (b *blindProbe) ScoreExtensions() fw.ScoreExtensions { return nil }
 
 var _ fastpath.NodeBlindPreScorePlugin = (*blindProbe)(nil)
 
-// frontFramework returns a framework of the gate and the probe (and
-// PreScoreProbe, a plain PreScore plugin, so that the PreScore step has
-// a task of its own) on the given workers.
-func frontFramework(t *testing.T, g *gatePreFilter, b *blindProbe, workers int) *runtime.Framework {
+// frameworkOf returns a framework of plugins (by name) and prof on n test
+// workers, which close when the test ends.
+func frameworkOf(t *testing.T, plugins map[string]fw.Plugin, prof fw.Profile, n int) *runtime.Framework {
 	t.Helper()
 	reg := fw.NewRegistry()
-	for name, pl := range map[string]fw.Plugin{"Gate": g, "Blind": b, "PreScoreProbe": preScoreProbe{}} {
+	for name, pl := range plugins {
 		if err := reg.Register(name, func(any, fw.Handle) (fw.Plugin, error) { return pl, nil }); err != nil {
 			t.Fatal(err)
 		}
 	}
-	prof := fw.Profile{PreFilter: []string{"Gate"}, Filter: []string{"Gate"},
-		PreScore: []string{"Blind", "PreScoreProbe"}, Score: []string{"Blind", "PreScoreProbe"},
-		Weights: map[string]int64{"Blind": 2, "PreScoreProbe": 1}}
-	w, err := runtime.NewTestWorkers(workers)
+	w, err := runtime.NewTestWorkers(n)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,6 +102,17 @@ func frontFramework(t *testing.T, g *gatePreFilter, b *blindProbe, workers int) 
 		t.Fatal(err)
 	}
 	return f
+}
+
+// frontFramework returns a framework of the gate and the probe (and
+// PreScoreProbe, a plain PreScore plugin, so that the PreScore step has
+// a task of its own) on the given workers.
+func frontFramework(t *testing.T, g *gatePreFilter, b *blindProbe, workers int) *runtime.Framework {
+	t.Helper()
+	return frameworkOf(t, map[string]fw.Plugin{"Gate": g, "Blind": b, "PreScoreProbe": preScoreProbe{}},
+		fw.Profile{PreFilter: []string{"Gate"}, Filter: []string{"Gate"},
+			PreScore: []string{"Blind", "PreScoreProbe"}, Score: []string{"Blind", "PreScoreProbe"},
+			Weights: map[string]int64{"Blind": 2, "PreScoreProbe": 1}}, workers)
 }
 
 // On several workers a node-blind PreScore plugin runs beside PreFilter:
@@ -233,22 +240,9 @@ func TestNodeBlindPreScoreBesidePreFilterOnlyWhenLoopsAreShared(t *testing.T) {
 	}{{"every node", 0, 10 * time.Second, 1}, {"a few feasible nodes", 5, 50 * time.Millisecond, 0}} {
 		b := &blindProbe{started: make(chan struct{})}
 		w := &watchPreFilter{blind: b, wait: tc.wait}
-		reg := fw.NewRegistry()
-		for name, pl := range map[string]fw.Plugin{"Watch": w, "Blind": b, "PreScoreProbe": preScoreProbe{}} {
-			if err := reg.Register(name, func(any, fw.Handle) (fw.Plugin, error) { return pl, nil }); err != nil {
-				t.Fatal(err)
-			}
-		}
-		prof := fw.Profile{PreFilter: []string{"Watch"}, PreScore: []string{"Blind", "PreScoreProbe"}, Score: []string{"Blind", "PreScoreProbe"},
-			Weights: map[string]int64{"Blind": 1, "PreScoreProbe": 1}}
-		workers, err := runtime.NewTestWorkers(2)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := runtime.NewFramework(reg, prof, runtime.WithWorkers(workers))
-		if err != nil {
-			t.Fatal(err)
-		}
+		f := frameworkOf(t, map[string]fw.Plugin{"Watch": w, "Blind": b, "PreScoreProbe": preScoreProbe{}},
+			fw.Profile{PreFilter: []string{"Watch"}, PreScore: []string{"Blind", "PreScoreProbe"}, Score: []string{"Blind", "PreScoreProbe"},
+				Weights: map[string]int64{"Blind": 1, "PreScoreProbe": 1}}, 2)
 		if _, err := f.Schedule(context.Background(), fw.NewCycleState(), snap, pod, runtime.CycleOptions{Rand: rand.New(rand.NewPCG(1, 2)), NumFeasibleToFind: tc.want}); err != nil {
 			t.Fatal(err)
 		}
@@ -258,6 +252,5 @@ func TestNodeBlindPreScoreBesidePreFilterOnlyWhenLoopsAreShared(t *testing.T) {
 		if got := b.calls.Load(); got != 1 {
 			t.Errorf("%s: the node-blind PreScore ran %d times, want once", tc.name, got)
 		}
-		workers.Close()
 	}
 }
