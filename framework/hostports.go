@@ -22,6 +22,14 @@ type ProtocolPort struct {
 // no port is recorded twice.
 type HostPortInfo map[string]map[ProtocolPort]int
 
+// HostPortKey returns the host IP and the protocol and port under which
+// HostPortInfo records (ip, proto, port): an empty IP is 0.0.0.0, an
+// empty protocol TCP.
+func HostPortKey(ip string, proto api.Protocol, port int32) (string, ProtocolPort) {
+	ip, proto = sanitize(ip, proto)
+	return ip, ProtocolPort{proto, port}
+}
+
 func sanitize(ip string, proto api.Protocol) (string, api.Protocol) {
 	if ip == "" {
 		ip = DefaultBindAllHostIP

@@ -623,3 +623,27 @@ func TestRequestsDRAExtended(t *testing.T) {
 		}
 	}
 }
+
+// HostPortKey names a port as HostPortInfo records it: an empty IP is
+// 0.0.0.0 and an empty protocol TCP, and a port recorded under the key is
+// what CheckConflict finds for the same IP.
+func TestHostPortKey(t *testing.T) {
+	for _, tc := range []struct {
+		ip, proto, wantIP string
+		wantProto         api.Protocol
+	}{
+		{"", "", "0.0.0.0", api.ProtocolTCP},
+		{"10.0.0.1", "UDP", "10.0.0.1", api.ProtocolUDP},
+		{"0.0.0.0", "SCTP", "0.0.0.0", api.ProtocolSCTP},
+	} {
+		ip, pp := fw.HostPortKey(tc.ip, api.Protocol(tc.proto), 80)
+		if ip != tc.wantIP || pp != (fw.ProtocolPort{tc.wantProto, 80}) {
+			t.Errorf("HostPortKey(%q, %q, 80) = %q, %v; want %q, {%s 80}", tc.ip, tc.proto, ip, pp, tc.wantIP, tc.wantProto)
+		}
+		h := fw.HostPortInfo{}
+		h.Add(tc.ip, api.Protocol(tc.proto), 80)
+		if h[ip][pp] != 1 || !h.CheckConflict(tc.ip, api.Protocol(tc.proto), 80) {
+			t.Errorf("%q %q: recorded as %v, not under the key", tc.ip, tc.proto, h)
+		}
+	}
+}

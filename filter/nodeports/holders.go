@@ -43,7 +43,7 @@ func (h *holders) conflicts(snap *framework.Snapshot, ports []api.ContainerPort)
 	h.catchUp(snap)
 	for i := range ports {
 		p := &ports[i]
-		ip, pp := sanitized(p)
+		ip, pp := framework.HostPortKey(p.HostIP, p.Protocol, p.HostPort)
 		b := h.bitmap(snap, pp)
 		if ip == framework.DefaultBindAllHostIP {
 			sure = or(sure, b)
@@ -52,19 +52,6 @@ func (h *holders) conflicts(snap *framework.Snapshot, ports []api.ContainerPort)
 		}
 	}
 	return sure, maybe
-}
-
-// sanitized returns p's host IP and protocol and port as HostPortInfo
-// keys them (an empty IP is 0.0.0.0, an empty protocol TCP).
-func sanitized(p *api.ContainerPort) (string, framework.ProtocolPort) {
-	ip, proto := p.HostIP, p.Protocol
-	if ip == "" {
-		ip = framework.DefaultBindAllHostIP
-	}
-	if proto == "" {
-		proto = api.ProtocolTCP
-	}
-	return ip, framework.ProtocolPort{Protocol: proto, Port: p.HostPort}
 }
 
 // or returns a | b, a new slice unless one of them is empty (b is
@@ -108,20 +95,19 @@ func (h *holders) catchUp(snap *framework.Snapshot) {
 	for pp, b := range h.byPP {
 		var nb []uint64           // b's copy, once a bit changes
 		for _, k := range h.buf { // a node changed twice is listed twice
-			w, bit := int(k)>>6, uint64(1)<<(k&63)
 			held := int(k) < len(nodes) && bound(nodes[k].UsedPorts, pp)
-			if has(b, k) == held && (nb == nil || has(nb, k) == held) {
+			cur := b
+			if nb != nil {
+				cur = nb
+			}
+			if has(cur, k) == held {
 				continue
 			}
 			if nb == nil {
 				nb = make([]uint64, max(len(b), (len(nodes)+63)/64))
 				copy(nb, b)
 			}
-			if held {
-				nb[w] |= bit
-			} else {
-				nb[w] &^= bit
-			}
+			nb[k>>6] ^= 1 << (k & 63) // the bit differs from held
 		}
 		if nb != nil {
 			h.byPP[pp] = nb
@@ -153,14 +139,10 @@ func (h *holders) bitmap(snap *framework.Snapshot, pp framework.ProtocolPort) []
 	return b
 }
 
-// bound reports whether used binds pp on some host IP.
+// bound reports whether used binds pp on some host IP: what a pod asking
+// for it on 0.0.0.0 conflicts with.
 func bound(used framework.HostPortInfo, pp framework.ProtocolPort) bool {
-	for _, m := range used {
-		if m[pp] > 0 {
-			return true
-		}
-	}
-	return false
+	return used.CheckConflict(framework.DefaultBindAllHostIP, pp.Protocol, pp.Port)
 }
 
 // has reports whether bit k of b is set.
