@@ -195,8 +195,8 @@ func TestLoopCutoff(t *testing.T) {
 }
 
 // TestSampledLoopShared: a filter loop that stops early is shared only
-// when recent such loops suggest it runs over enough positions for two
-// workers' chunks: a first short loop and a stream of short ones stay on
+// when recent such loops suggest it runs over sampledShare MinChunks of
+// positions or more: a first short loop and a stream of short ones stay on
 // the caller's goroutine, a stream of long ones (few nodes fit) is
 // shared, and the estimate follows the stream when it changes.
 func TestSampledLoopShared(t *testing.T) {
@@ -213,6 +213,18 @@ func TestSampledLoopShared(t *testing.T) {
 	const n, stop = 5000, 101
 	if f.sampledPool(n, stop) != nil {
 		t.Fatal("first loop of 101 feasible nodes: shared, want the caller's goroutine")
+	}
+	for range 16 {
+		f.noteSampled(900, stop) // 7 MinChunks (100 rounds up to 128): below sampledShare's 8
+	}
+	if f.sampledPool(n, stop) != nil {
+		t.Fatal("after loops of 900 positions: shared, want the caller's goroutine")
+	}
+	for range 16 {
+		f.noteSampled(1200, stop) // 9 MinChunks
+	}
+	if f.sampledPool(n, stop) == nil {
+		t.Fatal("after loops of 1,200 positions: not shared")
 	}
 	for range 4 {
 		f.noteSampled(3000, stop) // about 30 positions per feasible node
