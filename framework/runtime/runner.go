@@ -147,10 +147,12 @@ func (f *Framework) Schedule(ctx context.Context, state *framework.CycleState, s
 		cands = inPlacement(snap, opts.Nodes)
 		res.candidates = cands
 	}
-	if t, ok := f.workers.begin(len(cands)); ok {
-		// Weighed per node evaluated: a cycle that ends before its
-		// filters (PreFilter rejects the pod) is not measured.
-		defer func() { f.workers.end(t, res.evaluated) }()
+	if f.expectsShared(len(cands), opts.NumFeasibleToFind) {
+		if t, ok := f.workers.begin(len(cands)); ok {
+			// Weighed per node evaluated: a cycle that ends before its
+			// filters (PreFilter rejects the pod) is not measured.
+			defer func() { f.workers.end(t, res.evaluated) }()
+		}
 	}
 	res.Pod, res.Profile, res.NumAllNodes, res.fw, res.snap = pod, f.profile.SchedulerName, len(cands), f, snap
 	if opts.TopN <= 0 {
@@ -541,14 +543,36 @@ func (f *Framework) sampledPool(n int, stop int64) *parallel.Pool {
 	if f.pool.Width(n, f.minChunk) <= 1 {
 		return nil
 	}
+	if f.sampledExpect(n, stop) < sampledShare*uint64(f.minChunk) {
+		return nil
+	}
+	return f.pool
+}
+
+// sampledExpect is how many of n positions a filter loop that stops at
+// the stop-th feasible node is expected to evaluate: stop times the
+// positions per feasible node of recent such loops (noteSampled), stop
+// itself for the first.
+func (f *Framework) sampledExpect(n int, stop int64) uint64 {
 	span := f.sampledSpan.Load()
 	if span == 0 {
 		span = 16
 	}
-	if expect := min(uint64(stop)*span/16, uint64(n)); expect < sampledShare*uint64(f.minChunk) {
-		return nil
+	return min(uint64(stop)*span/16, uint64(n))
+}
+
+// expectsShared reports whether a cycle over n candidate nodes that keeps
+// want feasible ones (0: every one) may share a loop among the workers
+// at their full width: one over every node, or a filter loop that stops
+// early expected to run over sampledShare MinChunks of positions. A
+// cycle that may not leaves the helpers alone: it does not keep them
+// spinning (Workers.begin wakes them), which slowed the caller's cycles
+// by a fifth to a third on two vCPUs, and the governor does not weigh it.
+func (f *Framework) expectsShared(n, want int) bool {
+	if want <= 0 || want >= n {
+		return true // begin weighs the width
 	}
-	return f.pool
+	return f.sampledExpect(n, int64(want)+1) >= sampledShare*uint64(f.minChunk)
 }
 
 // sampledShare is how many MinChunks of positions a filter loop that

@@ -241,6 +241,23 @@ func TestSampledLoopShared(t *testing.T) {
 	if f.sampledPool(n, stop) != nil {
 		t.Fatal("after loops where every node fits: shared, want the caller's goroutine")
 	}
+	// A cycle whose only loops are such short ones does not take the
+	// workers (Workers.begin); one over every node, or a long sampled
+	// one, does.
+	if f.expectsShared(n, stop-1) {
+		t.Fatal("expectsShared: a short sampled cycle expects to share")
+	}
+	for _, want := range []int{0, n, n + 1} {
+		if !f.expectsShared(n, want) {
+			t.Fatalf("expectsShared(%d, %d): a cycle over every node does not expect to share", n, want)
+		}
+	}
+	for range 16 {
+		f.noteSampled(3000, stop)
+	}
+	if !f.expectsShared(n, stop-1) {
+		t.Fatal("expectsShared: a sampled cycle of 3,000 positions does not expect to share")
+	}
 }
 
 // On more than two workers a loop over every node takes chunks smaller
