@@ -351,7 +351,11 @@ func (f *Framework) filterNodes(ctx context.Context, state *framework.CycleState
 		pool := f.sampledPool(n, stop)
 		r.stopping, r.width = true, pool.Width(n, f.minChunk)
 		end = pool.Ordered(n, f.minChunk, sizedFilterRun{r})
-		if f.pool.Width(n, f.minChunk) > 1 {
+		// Noted whatever the width a cycle chose (Widest): a cycle
+		// that is not expected to share leaves the width as it was
+		// (expectsShared), and the estimate must still follow the
+		// stream to tell when its loops grow long enough to.
+		if f.pool.Widest(n, f.minChunk) > 1 {
 			f.noteSampled(end, stop)
 		}
 	} else {

@@ -305,3 +305,42 @@ func TestWideChunks(t *testing.T) {
 		w.Close()
 	}
 }
+
+// TestSampledEstimateFollowsCappedWidth: a sampled cycle's span is noted
+// even while the workers' width is capped at one (a governor's trial or
+// choice that cycles not expected to share leave in place), so that a
+// stream whose loops grow long comes to expect sharing again.
+func TestSampledEstimateFollowsCappedWidth(t *testing.T) {
+	defer atLeastProcs(2)()
+	w, err := NewWorkers(2, WithMinChunk(64))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	few := &fake{name: "F", filter: func(n *framework.NodeInfo) *framework.Status {
+		if nodeNum(n)%20 != 0 {
+			return framework.NewStatus(framework.Unschedulable, "no")
+		}
+		return nil
+	}}
+	s := &fake{name: "S", score: func(*framework.NodeInfo) (int64, *framework.Status) { return 1, nil }}
+	f, err := NewFramework(registryOf(few, s), framework.Profile{Filter: []string{"F"}, Score: []string{"S"}, Weights: map[string]int64{"S": 1}}, WithWorkers(w))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n, want = 2000, 50
+	snap := framework.MustSnapshot(testNodes(n), nil)
+	if f.expectsShared(n, want) {
+		t.Fatal("before any cycle: a sampled cycle of 50 feasible nodes expects to share")
+	}
+	w.pool.SetLimit(1)
+	defer w.pool.SetLimit(0)
+	for i := range 8 {
+		if _, err := f.Schedule(t.Context(), nil, snap, testPod("p"), CycleOptions{Rand: rand.New(rand.NewPCG(1, 2)), NumFeasibleToFind: want, StartIndex: i * 7}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !f.expectsShared(n, want) {
+		t.Fatal("after loops of about 1,020 positions (20 a feasible node), width capped at one: the estimate did not follow")
+	}
+}
