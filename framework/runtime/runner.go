@@ -544,25 +544,22 @@ func (f *Framework) wide(least int) int {
 // hundred nodes, which a second worker slows down rather than shortens;
 // when few fit, it runs over thousands of positions and is shared.
 func (f *Framework) sampledPool(n int, stop int64) *parallel.Pool {
-	if f.pool.Width(n, f.minChunk) <= 1 {
-		return nil
-	}
-	if f.sampledExpect(n, stop) < sampledShare*uint64(f.minChunk) {
+	if f.pool.Width(n, f.minChunk) <= 1 || !f.longSampled(n, stop) {
 		return nil
 	}
 	return f.pool
 }
 
-// sampledExpect is how many of n positions a filter loop that stops at
-// the stop-th feasible node is expected to evaluate: stop times the
-// positions per feasible node of recent such loops (noteSampled), stop
-// itself for the first.
-func (f *Framework) sampledExpect(n int, stop int64) uint64 {
+// longSampled reports whether a filter loop over n positions that stops
+// at the stop-th feasible node is expected to evaluate sampledShare
+// MinChunks of positions or more: stop times the positions per feasible
+// node of recent such loops (noteSampled), stop itself for the first.
+func (f *Framework) longSampled(n int, stop int64) bool {
 	span := f.sampledSpan.Load()
 	if span == 0 {
 		span = 16
 	}
-	return min(uint64(stop)*span/16, uint64(n))
+	return min(uint64(stop)*span/16, uint64(n)) >= sampledShare*uint64(f.minChunk)
 }
 
 // expectsShared reports whether a cycle over n candidate nodes that keeps
@@ -570,13 +567,14 @@ func (f *Framework) sampledExpect(n int, stop int64) uint64 {
 // at their full width: one over every node, or a filter loop that stops
 // early expected to run over sampledShare MinChunks of positions. A
 // cycle that may not leaves the helpers alone: it does not keep them
-// spinning (Workers.begin wakes them), which slowed the caller's cycles
-// by a fifth to a third on two vCPUs, and the governor does not weigh it.
+// spinning (Workers.begin wakes them), which on two vCPUs lengthened
+// the caller's cycles by up to a tenth though the helpers ran none of
+// their work, and the governor does not weigh it.
 func (f *Framework) expectsShared(n, want int) bool {
 	if want <= 0 || want >= n {
 		return true // begin weighs the width
 	}
-	return f.sampledExpect(n, int64(want)+1) >= sampledShare*uint64(f.minChunk)
+	return f.longSampled(n, int64(want)+1)
 }
 
 // sampledShare is how many MinChunks of positions a filter loop that
