@@ -328,12 +328,16 @@ func NewFramework(registry *framework.Registry, p framework.Profile, opts ...Opt
 			f.preparers = append(f.preparers, sp)
 		}
 	}
-	f.skipFilter.init(f.preFilterNames)
+	f.skipFilter.init(f.preFilterNames, f.filterNames)
 	preScoreNames := make([]string, len(f.preScore))
 	for i, pl := range f.preScore {
 		preScoreNames[i] = pl.Name()
 	}
-	f.skipScore.init(preScoreNames)
+	scoreNames := make([]string, len(f.score))
+	for i, sp := range f.score {
+		scoreNames[i] = sp.Name()
+	}
+	f.skipScore.init(preScoreNames, scoreNames)
 	for _, sp := range f.score {
 		f.constantScorers = f.constantScorers || sp.constant != nil
 	}
@@ -546,9 +550,9 @@ func (f *Framework) RunPreFilterPlugins(ctx context.Context, state *framework.Cy
 // needed).
 func (f *Framework) activeFilters(state *framework.CycleState, pls []framework.FilterPlugin, idx []int16) ([]framework.FilterPlugin, []int16) {
 	pls, idx = pls[:0], idx[:0]
-	skip := state.SkipFilterPlugins()
+	off := f.skipFilter.offIn(state.SkipFilterPlugins())
 	for i, pl := range f.filter {
-		if len(skip) > 0 && skip[f.filterNames[i]] {
+		if off != nil && off[i] {
 			continue
 		}
 		pls = append(pls, pl)

@@ -770,8 +770,9 @@ func (f *Framework) scoreFeasible(ctx context.Context, state *framework.CycleSta
 	bs := f.getBatchScratch()
 	defer f.batch.Put(bs)
 	active, calls, batches := bs.scorePlugins(len(f.score))
-	for _, sp := range f.score {
-		if state.SkipScore(sp.Name()) {
+	off := f.skipScore.offIn(state.SkipScorePlugins())
+	for i, sp := range f.score {
+		if off != nil && off[i] {
 			continue
 		}
 		active, calls, batches = append(active, sp), append(calls, sp.ScorePlugin), append(batches, sp.batch)

@@ -17,8 +17,12 @@ import (
 type skipSets struct {
 	names []string // the point's plugins in profile order
 	order []int    // indices into names, in name order
-	mu    sync.Mutex
-	memo  atomic.Pointer[skipMemo] // copy-on-write
+	// consumers are the plugins a skip turns off (a skipping PreFilter
+	// plugin's Filter, a skipping PreScore plugin's Score), in profile
+	// order.
+	consumers []string
+	mu        sync.Mutex
+	memo      atomic.Pointer[skipMemo] // copy-on-write
 }
 
 // skipMemo is the combinations made so far, by mask and by their set
@@ -33,15 +37,19 @@ type skipMemo struct {
 type skipSet struct {
 	set    map[string]bool
 	sorted []string
+	// off[i] reports whether consumer i is turned off (nil: none is).
+	off []bool
 }
 
 // maxSkipMemo bounds the combinations kept; one more is made afresh each
 // time it is met.
 const maxSkipMemo = 64
 
-// init readies k for a point whose plugins are names (profile order).
-func (k *skipSets) init(names []string) {
-	k.names = names
+// init readies k for a point whose plugins are names, and whose skips
+// turn off the plugins consumers of the same names (both in profile
+// order).
+func (k *skipSets) init(names, consumers []string) {
+	k.names, k.consumers = names, consumers
 	k.order = make([]int, len(names))
 	for i := range k.order {
 		k.order[i] = i
@@ -78,6 +86,7 @@ func (k *skipSets) of(mask uint64) skipSet {
 			s.sorted = append(s.sorted, k.names[i])
 		}
 	}
+	s.off = k.offOf(s.set)
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	cur := k.memo.Load()
@@ -131,6 +140,35 @@ func (k *skipSets) sortedOf(set map[string]bool) []string {
 		}
 	}
 	return sortedKeys(set) // names of another profile's plugins too
+}
+
+// offOf returns, for each consumer, whether set turns it off (nil when
+// it turns off none).
+func (k *skipSets) offOf(set map[string]bool) []bool {
+	var off []bool
+	for i, name := range k.consumers {
+		if set[name] {
+			if off == nil {
+				off = make([]bool, len(k.consumers))
+			}
+			off[i] = true
+		}
+	}
+	return off
+}
+
+// offIn is offOf for a cycle's skip set, read from the memo without a
+// lookup by name when set is one of its sets; read-only.
+func (k *skipSets) offIn(set map[string]bool) []bool {
+	if len(set) == 0 {
+		return nil
+	}
+	if memo := k.memo.Load(); memo != nil {
+		if s, ok := memo.bySet[setAddr(set)]; ok {
+			return s.off
+		}
+	}
+	return k.offOf(set)
 }
 
 // skipCollector gathers the plugins of one extension point that returned

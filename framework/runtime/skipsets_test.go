@@ -12,7 +12,8 @@ import (
 // TestPropSkipSets: the set and sorted names of a mask are the plugins
 // whose bits it sets, the same objects for the same mask, sortedOf gives
 // the sorted names of any set, including names of no plugin of the point,
-// and for a set of the memo its own names.
+// and for a set of the memo its own names; offIn flags the consumers any
+// set names, from the memo for a set of the memo.
 func TestPropSkipSets(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(0, 70).Draw(t, "plugins")
@@ -21,8 +22,19 @@ func TestPropSkipSets(t *testing.T) {
 		for i, p := range perm {
 			names[i] = fmt.Sprintf("P%02d", p)
 		}
+		// The consumers: some of the point's plugins, in another order,
+		// and plugins of their own.
+		var consumers []string
+		for _, i := range rapid.Permutation(seq(n)).Draw(t, "consumerOrder") {
+			if rapid.Bool().Draw(t, "consumes") {
+				consumers = append(consumers, names[i])
+			}
+		}
+		for i := range rapid.IntRange(0, 3).Draw(t, "ownConsumers") {
+			consumers = append(consumers, fmt.Sprintf("C%d", i))
+		}
 		var k skipSets
-		k.init(names)
+		k.init(names, consumers)
 		set := map[string]bool{}
 		var mask uint64
 		for i, name := range names {
@@ -46,6 +58,18 @@ func TestPropSkipSets(t *testing.T) {
 		if got := k.sortedOf(set); !slices.Equal(got, want) {
 			t.Fatalf("sortedOf(%v) = %v, want %v", set, got, want)
 		}
+		var wantOff []bool
+		for i, c := range consumers {
+			if set[c] {
+				if wantOff == nil {
+					wantOff = make([]bool, len(consumers))
+				}
+				wantOff[i] = true
+			}
+		}
+		if got := k.offIn(set); !slices.Equal(got, wantOff) {
+			t.Fatalf("offIn(%v) with consumers %v = %v, want %v", set, consumers, got, wantOff)
+		}
 		if !k.masked() || set["Other"] {
 			return
 		}
@@ -58,6 +82,9 @@ func TestPropSkipSets(t *testing.T) {
 		}
 		if got := k.sortedOf(s1.set); mask != 0 && &got[0] != &s1.sorted[0] {
 			t.Fatalf("sortedOf(of(%b).set) made its names again", mask)
+		}
+		if got := k.offIn(s1.set); !slices.Equal(got, wantOff) || (len(got) > 0 && &got[0] != &s1.off[0]) {
+			t.Fatalf("offIn(of(%b).set) = %v, want the memo's %v", mask, got, wantOff)
 		}
 	})
 }
@@ -75,7 +102,7 @@ func seq(n int) []int {
 func TestSkipSetsMemoBounded(t *testing.T) {
 	names := []string{"h", "g", "f", "e", "d", "c", "b", "a"}
 	var k skipSets
-	k.init(names)
+	k.init(names, nil)
 	for mask := uint64(1); mask < 256; mask++ {
 		s := k.of(mask)
 		var want []string
@@ -103,7 +130,7 @@ func TestSkipCollector(t *testing.T) {
 			names[i] = fmt.Sprintf("P%02d", i)
 		}
 		var k skipSets
-		k.init(names)
+		k.init(names, nil)
 		if got := (&skipCollector{k: &k}).set(); got != nil {
 			t.Errorf("%d plugins, none added: %v, want nil", n, got)
 		}
