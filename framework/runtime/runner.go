@@ -551,15 +551,21 @@ func (f *Framework) sampledPool(n int, stop int64) *parallel.Pool {
 }
 
 // longSampled reports whether a filter loop over n positions that stops
-// at the stop-th feasible node is expected to evaluate sampledShare
-// MinChunks of positions or more: stop times the positions per feasible
-// node of recent such loops (noteSampled), stop itself for the first.
+// at the stop-th feasible node is expected to evaluate enough positions
+// to share among the workers: stop times the positions per feasible node
+// of recent such loops (noteSampled), stop itself for the first, against
+// sampledShare MinChunks on a pool of two workers, and against twice
+// MinChunk (the terms of a loop over every node) on a wider one.
 func (f *Framework) longSampled(n int, stop int64) bool {
 	span := f.sampledSpan.Load()
 	if span == 0 {
 		span = 16
 	}
-	return min(uint64(stop)*span/16, uint64(n)) >= sampledShare*uint64(f.minChunk)
+	least := uint64(sampledShare)
+	if f.pool.Widest(math.MaxInt32, 1) > 2 { // the pool's, whatever width the governor chose
+		least = wideSampledShare
+	}
+	return min(uint64(stop)*span/16, uint64(n)) >= least*uint64(f.minChunk)
 }
 
 // expectsShared reports whether a cycle over n candidate nodes that keeps
@@ -578,13 +584,21 @@ func (f *Framework) expectsShared(n, want int) bool {
 }
 
 // sampledShare is how many MinChunks of positions a filter loop that
-// stops early must be expected to evaluate to be shared: four times a
-// loop over every node's two. Such a loop claims its chunks in order, and
-// the caller goes on to read what the helpers filtered, to score it;
-// over the 1,200–1,500 positions of kube's sampling on 5,000 nodes where
-// most fit, two workers measured slower than one (mixed workload) or no
-// faster (varied stream).
+// stops early must be expected to evaluate to be shared on two workers:
+// four times a loop over every node's two. Such a loop claims its chunks
+// in order, and the caller goes on to read what the helpers filtered, to
+// score it; over the 1,200–1,500 positions of kube's sampling on 5,000
+// nodes where most fit, two workers measured slower than one (mixed
+// workload) or no faster (varied stream).
 const sampledShare = 8
+
+// wideSampledShare is sampledShare on more than two workers: a loop that
+// stops early is shared on the terms of a loop over every node. Split
+// among up to sixteen workers in chunks of 64 positions (sizedFilterRun),
+// its 1,200–1,500 positions take a fraction of the time one worker takes
+// where two workers halve it at best, and the width governor still
+// measures the cycles that share it (docs/framework.md#workers).
+const wideSampledShare = 2
 
 // sharesLoops reports whether a cycle over n candidate nodes that keeps
 // want feasible ones (0: every one) is expected to share its filter loop

@@ -260,6 +260,55 @@ func TestSampledLoopShared(t *testing.T) {
 	}
 }
 
+// TestWideSampledLoopShared: on a pool wider than two workers a loop that
+// stops early shares from twice MinChunk expected positions, as a loop
+// over every node does, where two workers wait for sampledShare
+// MinChunks; the rule follows the pool's width, not the width the
+// governor chose for the cycle (a governor trial at one worker must not
+// stop the cycles that would measure it).
+func TestWideSampledLoopShared(t *testing.T) {
+	defer atLeastProcs(4)()
+	const n, stop = 5000, 101
+	for _, tc := range []struct {
+		workers int
+		span    int  // positions per loop noted before asking
+		shared  bool // want
+	}{
+		{4, 0, false},    // the first loop: 101 expected positions, below 2·128
+		{4, 300, true},   // about 2.3 MinChunks (100 rounds up to 128)
+		{4, 200, false},  // 1.6 MinChunks
+		{2, 300, false},  // two workers: below sampledShare's 8
+		{2, 1200, true},  // 9 MinChunks
+		{16, 300, true},  // GOMAXPROCS caps the pool at 4: still wide
+		{4, stop, false}, // every node fits
+	} {
+		w, err := NewWorkers(tc.workers, WithMinChunk(100))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := NewFramework(registryOf(), framework.Profile{}, WithWorkers(w))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tc.span > 0 {
+			for range 16 {
+				f.noteSampled(tc.span, stop)
+			}
+		}
+		for _, limit := range []int{0, 1, 2} {
+			f.pool.SetLimit(limit)
+			if got := f.expectsShared(n, stop-1); got != tc.shared {
+				t.Errorf("%d workers, loops of %d positions, limit %d: expectsShared = %v, want %v", tc.workers, tc.span, limit, got, tc.shared)
+			}
+		}
+		f.pool.SetLimit(0)
+		if got := f.sampledPool(n, stop) != nil; got != tc.shared {
+			t.Errorf("%d workers, loops of %d positions: sampledPool shares = %v, want %v", tc.workers, tc.span, got, tc.shared)
+		}
+		w.Close()
+	}
+}
+
 // On more than two workers a loop over every node takes chunks smaller
 // than MinChunk, down to fineChunk, and a pass over the totals is shared
 // below its two-worker cutoff, so that a loop over a few thousand nodes
