@@ -830,8 +830,11 @@ func (s *Snapshot) topologyValuesLocked(key string) *api.TopologyValues {
 		return tv
 	}
 	ids := map[string]int32{}
-	tv := &api.TopologyValues{Key: key, Domain: make([]int32, len(s.nodes)), IDs: ids}
+	tv := &api.TopologyValues{Key: key, Domain: make([]int32, len(s.nodes))}
 	tv.ByIndex = true
+	// Neighbouring nodes often share a value (a zone's nodes listed
+	// together): the last one found is compared first.
+	last, lastID := "", int32(-1)
 	for i, n := range s.nodes {
 		v, ok := n.node.Labels[key]
 		if !ok {
@@ -840,15 +843,41 @@ func (s *Snapshot) topologyValuesLocked(key string) *api.TopologyValues {
 			tv.ByIndex = false
 			continue
 		}
-		id, seen := ids[v]
-		if !seen {
-			id = int32(len(tv.Values))
-			ids[v] = id
-			tv.Values = append(tv.Values, v)
+		id := lastID
+		if id < 0 || v != last {
+			seen := false
+			if len(tv.Values) <= fewValues {
+				// A handful of values (zones, regions): comparing is
+				// cheaper than hashing.
+				for x, w := range tv.Values {
+					if w == v {
+						id, seen = int32(x), true
+						break
+					}
+				}
+			} else {
+				id, seen = ids[v]
+			}
+			if !seen {
+				id = int32(len(tv.Values))
+				if id == distinctProbe && tv.ByIndex {
+					// Every node so far has a value of its own (the
+					// hostname key): size the numbering for all of them
+					// rather than growing it node by node.
+					grown := make(map[string]int32, len(s.nodes))
+					maps.Copy(grown, ids)
+					ids = grown
+					tv.Values = slices.Grow(tv.Values, len(s.nodes)-len(tv.Values))
+				}
+				ids[v] = id
+				tv.Values = append(tv.Values, v)
+			}
+			last, lastID = v, id
 		}
 		tv.Domain[i] = id
 		tv.ByIndex = tv.ByIndex && id == int32(i)
 	}
+	tv.IDs = ids
 	next := make(map[string]*api.TopologyValues, len(cur)+1)
 	for k, v := range cur {
 		next[k] = v
@@ -857,6 +886,14 @@ func (s *Snapshot) topologyValuesLocked(key string) *api.TopologyValues {
 	s.topo.Store(&next)
 	return tv
 }
+
+// fewValues is how many values a topology numbering searches one by one
+// before it asks its map.
+const fewValues = 8
+
+// distinctProbe is how many nodes with values of their own a topology
+// numbering sees before it sizes itself for one value per node.
+const distinctProbe = 32
 
 // podIdentity is the UID, or namespace/name when the UID is empty, or ""
 // for a pod with neither a UID nor a name.

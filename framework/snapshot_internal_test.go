@@ -2,8 +2,11 @@ package framework
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
+
+	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/framework/api"
 )
@@ -241,4 +244,67 @@ func TestTopologyValuesByIndex(t *testing.T) {
 	if tv := s.TopologyValues("host"); tv.ByIndex {
 		t.Fatalf("after UpdateNode to a shared value: ByIndex true, domain %v", tv.Domain)
 	}
+}
+
+// TestPropTopologyValuesNumbering: the numbering of a key's values is the
+// order in which the nodes first show them, whatever runs of repeated
+// values or unique values (past the point where the numbering sizes
+// itself for one value per node) the nodes hold; IDs inverts Values.
+func TestPropTopologyValuesNumbering(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(0, 3*distinctProbe).Draw(t, "nodes")
+		unique := rapid.IntRange(0, n).Draw(t, "uniquePrefix")
+		values := make([]string, n)
+		for i := range values {
+			switch {
+			case i < unique:
+				values[i] = fmt.Sprintf("h%d", i)
+			default:
+				values[i] = rapid.SampledFrom([]string{"", "a", "b", "h0", "h1", fmt.Sprintf("h%d", i)}).Draw(t, "value")
+			}
+		}
+		nodes := testNodes(n)
+		for i, v := range values {
+			if v != "" {
+				nodes[i].Labels["k"] = v
+			}
+		}
+		tv := MustSnapshot(nodes, nil).TopologyValues("k")
+		seen := map[string]int32{}
+		var want []string
+		byIndex := true
+		for i, v := range values {
+			if v == "" {
+				byIndex = false
+				if tv.Domain[i] != -1 {
+					t.Fatalf("node %d without the key: domain %d", i, tv.Domain[i])
+				}
+				continue
+			}
+			id, ok := seen[v]
+			if !ok {
+				id = int32(len(want))
+				seen[v] = id
+				want = append(want, v)
+			}
+			byIndex = byIndex && id == int32(i)
+			if tv.Domain[i] != id {
+				t.Fatalf("node %d (%q): domain %d, want %d", i, v, tv.Domain[i], id)
+			}
+		}
+		if !slices.Equal(tv.Values, want) && len(want)+len(tv.Values) > 0 {
+			t.Fatalf("values %v, want %v", tv.Values, want)
+		}
+		if tv.ByIndex != byIndex {
+			t.Fatalf("ByIndex %v, want %v", tv.ByIndex, byIndex)
+		}
+		if len(tv.IDs) != len(want) {
+			t.Fatalf("%d ids for %d values", len(tv.IDs), len(want))
+		}
+		for id, v := range want {
+			if got, ok := tv.ID(v); !ok || got != int32(id) {
+				t.Fatalf("ID(%q) = %d, %v; want %d", v, got, ok, id)
+			}
+		}
+	})
 }
