@@ -594,10 +594,12 @@ const sampledShare = 8
 
 // wideSampledShare is sampledShare on more than two workers: a loop that
 // stops early is shared on the terms of a loop over every node. Split
-// among up to sixteen workers in chunks of 64 positions (sizedFilterRun),
-// its 1,200–1,500 positions take a fraction of the time one worker takes
-// where two workers halve it at best, and the width governor still
-// measures the cycles that share it (docs/framework.md#workers).
+// among up to sixteen workers in chunks of 64 positions or more
+// (sizedFilterRun), its 1,200–1,500 positions take a fraction of the
+// time one worker takes, where two workers halve it at best; this is
+// the cost model's choice, which two vCPUs cannot measure, and the width
+// governor still measures the cycles that share such a loop
+// (docs/framework.md#workers).
 const wideSampledShare = 2
 
 // sharesLoops reports whether a cycle over n candidate nodes that keeps

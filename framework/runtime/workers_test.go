@@ -279,7 +279,7 @@ func TestWideSampledLoopShared(t *testing.T) {
 		{4, 200, false},  // 1.6 MinChunks
 		{2, 300, false},  // two workers: below sampledShare's 8
 		{2, 1200, true},  // 9 MinChunks
-		{16, 300, true},  // GOMAXPROCS caps the pool at 4: still wide
+		{16, 300, true},  // wide whatever GOMAXPROCS (at least 4 here) caps it at
 		{4, stop, false}, // every node fits
 	} {
 		w, err := NewWorkers(tc.workers, WithMinChunk(100))
