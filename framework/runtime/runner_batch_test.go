@@ -813,3 +813,69 @@ func TestScoreFeasibleAllocatesNothing(t *testing.T) {
 		t.Errorf("scoreFeasible allocates %v times per run, want 0", n)
 	}
 }
+
+// TestPropRankParallelMatchesReference: with enough totals for the
+// workers, selectHost ranks them in chunks on them and merges the chunks
+// (rankParallel), and still picks the node refPickHighest picks, with the
+// generator left where that rule leaves it, the same count of ties, and
+// the Top list and Margin of the generic ranking around that node.
+func TestPropRankParallelMatchesReference(t *testing.T) {
+	defer atLeastProcs(4)()
+	w, err := NewWorkers(4, WithMinChunk(64))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	f, err := NewFramework(registryOf(), framework.Profile{}, WithWorkers(w))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const most = 3000
+	nodes := make([]*framework.NodeInfo, most)
+	feasible := make([]int32, most)
+	for i := range nodes {
+		ni, _ := framework.NewNodeInfo(testNode(fmt.Sprintf("n%d", i), 1000))
+		nodes[i], feasible[i] = ni, int32(i)
+	}
+	shared := 0
+	rapid.Check(t, func(t *rapid.T) {
+		nf := rapid.IntRange(1, most).Draw(t, "feasible")
+		hi := rapid.SampledFrom([]int64{0, 5, 1000}).Draw(t, "spread")
+		totals := make([]int64, nf)
+		for j := range totals {
+			totals[j] = rapid.Int64Range(-3, hi).Draw(t, "total")
+		}
+		n := rapid.IntRange(0, 12).Draw(t, "n")
+		seed := rapid.Uint64().Draw(t, "seed")
+		if pool, _ := f.pass(nf); pool != nil {
+			shared++
+		}
+		ties := 0
+		for _, x := range totals {
+			ties += b2i(x == slices.Max(totals))
+		}
+		a, b := rand.New(rand.NewPCG(seed, 5)), rand.New(rand.NewPCG(seed, 5))
+		got := &Result{Totals: slices.Clone(totals), order: nodes[:nf], feasible: feasible[:nf], selected: -1, fw: f}
+		got.selectHost(a, n)
+		want := &Result{Totals: totals, order: nodes[:nf], feasible: feasible[:nf], selected: refPickHighest(totals, b)}
+		want.rankGeneric(n)
+		if got.selected != want.selected {
+			t.Fatalf("%d totals: selected %d, reference %d", nf, got.selected, want.selected)
+		}
+		if x, y := a.Uint64(), b.Uint64(); x != y {
+			t.Fatalf("generators diverged")
+		}
+		if got.Ties != ties {
+			t.Fatalf("Ties %d, want %d", got.Ties, ties)
+		}
+		if d := cmp.Diff(want.Top, got.Top); d != "" {
+			t.Fatalf("Top (-generic +chunks):\n%s", d)
+		}
+		if got.Margin != want.Margin {
+			t.Fatalf("Margin %d, generic %d", got.Margin, want.Margin)
+		}
+	})
+	if shared == 0 {
+		t.Fatal("no case ranked on the workers")
+	}
+}
