@@ -453,27 +453,35 @@ func TestPropSelectHostMatchesReference(t *testing.T) {
 		a, b := rand.New(rand.NewPCG(seed, 5)), rand.New(rand.NewPCG(seed, 5))
 		got := &Result{Totals: slices.Clone(totals), order: nodes, feasible: feasible, selected: -1}
 		got.selectHost(a, n)
-		want := &Result{Totals: totals, order: nodes, feasible: feasible, selected: refPickHighest(totals, b)}
-		want.rankGeneric(n)
 		if !slices.Equal(got.Totals, totals) {
 			t.Fatalf("Totals %v, want %v", got.Totals, totals)
 		}
-		if got.selected != want.selected {
-			t.Fatalf("selected %d, reference %d", got.selected, want.selected)
-		}
-		if x, y := a.Uint64(), b.Uint64(); x != y {
-			t.Fatalf("generators diverged")
-		}
-		if got.Ties != ties {
-			t.Fatalf("Ties %d, want %d", got.Ties, ties)
-		}
-		if d := cmp.Diff(want.Top, got.Top); d != "" {
-			t.Fatalf("Top (-generic +one pass):\n%s", d)
-		}
-		if got.Margin != want.Margin {
-			t.Fatalf("Margin %d, generic %d", got.Margin, want.Margin)
-		}
+		checkPickedAsReference(t, got, totals, nodes, feasible, n, ties, a, b)
 	})
+}
+
+// checkPickedAsReference fails t unless got, ranked by selectHost with a,
+// picked the node refPickHighest picks with b (a generator seeded as a
+// was), left a where that rule leaves b, counted ties tied nodes, and
+// gives the Top list and Margin of the generic ranking around that node.
+func checkPickedAsReference(t *rapid.T, got *Result, totals []int64, nodes []*framework.NodeInfo, feasible []int32, n, ties int, a, b *rand.Rand) {
+	want := &Result{Totals: totals, order: nodes, feasible: feasible, selected: refPickHighest(totals, b)}
+	want.rankGeneric(n)
+	if got.selected != want.selected {
+		t.Fatalf("%d totals: selected %d, reference %d", len(totals), got.selected, want.selected)
+	}
+	if x, y := a.Uint64(), b.Uint64(); x != y {
+		t.Fatalf("generators diverged")
+	}
+	if got.Ties != ties {
+		t.Fatalf("Ties %d, want %d", got.Ties, ties)
+	}
+	if d := cmp.Diff(want.Top, got.Top); d != "" {
+		t.Fatalf("Top (-generic +selectHost):\n%s", d)
+	}
+	if got.Margin != want.Margin {
+		t.Fatalf("Margin %d, generic %d", got.Margin, want.Margin)
+	}
 }
 
 // releasable is state data that records its Release.
@@ -821,15 +829,7 @@ func TestScoreFeasibleAllocatesNothing(t *testing.T) {
 // the Top list and Margin of the generic ranking around that node.
 func TestPropRankParallelMatchesReference(t *testing.T) {
 	defer atLeastProcs(4)()
-	w, err := NewWorkers(4, WithMinChunk(64))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	f, err := NewFramework(registryOf(), framework.Profile{}, WithWorkers(w))
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := bareFramework(t, 4, 64)
 	const most = 3000
 	nodes := make([]*framework.NodeInfo, most)
 	feasible := make([]int32, most)
@@ -857,23 +857,7 @@ func TestPropRankParallelMatchesReference(t *testing.T) {
 		a, b := rand.New(rand.NewPCG(seed, 5)), rand.New(rand.NewPCG(seed, 5))
 		got := &Result{Totals: slices.Clone(totals), order: nodes[:nf], feasible: feasible[:nf], selected: -1, fw: f}
 		got.selectHost(a, n)
-		want := &Result{Totals: totals, order: nodes[:nf], feasible: feasible[:nf], selected: refPickHighest(totals, b)}
-		want.rankGeneric(n)
-		if got.selected != want.selected {
-			t.Fatalf("%d totals: selected %d, reference %d", nf, got.selected, want.selected)
-		}
-		if x, y := a.Uint64(), b.Uint64(); x != y {
-			t.Fatalf("generators diverged")
-		}
-		if got.Ties != ties {
-			t.Fatalf("Ties %d, want %d", got.Ties, ties)
-		}
-		if d := cmp.Diff(want.Top, got.Top); d != "" {
-			t.Fatalf("Top (-generic +chunks):\n%s", d)
-		}
-		if got.Margin != want.Margin {
-			t.Fatalf("Margin %d, generic %d", got.Margin, want.Margin)
-		}
+		checkPickedAsReference(t, got, totals, nodes[:nf], feasible[:nf], n, ties, a, b)
 	})
 	if shared == 0 {
 		t.Fatal("no case ranked on the workers")

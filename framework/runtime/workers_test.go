@@ -159,21 +159,29 @@ func TestNewWorkersErrors(t *testing.T) {
 	}
 }
 
+// bareFramework returns a framework with no plugins on a set of workers
+// of MinChunk minChunk, both closed when the test ends.
+func bareFramework(t testing.TB, workers, minChunk int) *Framework {
+	t.Helper()
+	w, err := NewWorkers(workers, WithMinChunk(minChunk))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Close)
+	f, err := NewFramework(registryOf(), framework.Profile{}, WithWorkers(w))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
 // TestLoopCutoff: loops over fewer than twice MinChunk nodes stay on the
 // caller's goroutine, in chunks of seqChunk; larger ones run on the pool
 // in chunks of whole multiples of 64 nodes, at least MinChunk; the passes
 // over the totals and the feasible positions take 16 times as many.
 func TestLoopCutoff(t *testing.T) {
 	defer atLeastProcs(2)()
-	w, err := NewWorkers(2, WithMinChunk(100))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	f, err := NewFramework(registryOf(), framework.Profile{}, WithWorkers(w))
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := bareFramework(t, 2, 100)
 	for _, tc := range []struct {
 		n         int
 		pass      bool
@@ -201,15 +209,7 @@ func TestLoopCutoff(t *testing.T) {
 // shared, and the estimate follows the stream when it changes.
 func TestSampledLoopShared(t *testing.T) {
 	defer atLeastProcs(2)()
-	w, err := NewWorkers(2, WithMinChunk(100))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	f, err := NewFramework(registryOf(), framework.Profile{}, WithWorkers(w))
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := bareFramework(t, 2, 100)
 	const n, stop = 5000, 101
 	if f.sampledPool(n, stop) != nil {
 		t.Fatal("first loop of 101 feasible nodes: shared, want the caller's goroutine")
@@ -282,14 +282,7 @@ func TestWideSampledLoopShared(t *testing.T) {
 		{16, 300, true},  // wide whatever GOMAXPROCS (at least 4 here) caps it at
 		{4, stop, false}, // every node fits
 	} {
-		w, err := NewWorkers(tc.workers, WithMinChunk(100))
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := NewFramework(registryOf(), framework.Profile{}, WithWorkers(w))
-		if err != nil {
-			t.Fatal(err)
-		}
+		f := bareFramework(t, tc.workers, 100)
 		if tc.span > 0 {
 			for range 16 {
 				f.noteSampled(tc.span, stop)
@@ -305,7 +298,6 @@ func TestWideSampledLoopShared(t *testing.T) {
 		if got := f.sampledPool(n, stop) != nil; got != tc.shared {
 			t.Errorf("%d workers, loops of %d positions: sampledPool shares = %v, want %v", tc.workers, tc.span, got, tc.shared)
 		}
-		w.Close()
 	}
 }
 
