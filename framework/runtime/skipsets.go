@@ -115,16 +115,25 @@ func (k *skipSets) of(mask uint64) skipSet {
 // the memo keeps it.
 func setAddr(set map[string]bool) uintptr { return reflect.ValueOf(set).Pointer() }
 
+// memoized returns the memo's combination for set, when set is one of
+// the memo's own maps.
+func (k *skipSets) memoized(set map[string]bool) (skipSet, bool) {
+	memo := k.memo.Load()
+	if memo == nil {
+		return skipSet{}, false
+	}
+	s, ok := memo.bySet[setAddr(set)]
+	return s, ok
+}
+
 // sortedOf returns the names set holds in sorted order (nil for none),
 // read-only.
 func (k *skipSets) sortedOf(set map[string]bool) []string {
 	if len(set) == 0 {
 		return nil
 	}
-	if memo := k.memo.Load(); memo != nil {
-		if s, ok := memo.bySet[setAddr(set)]; ok {
-			return s.sorted
-		}
+	if s, ok := k.memoized(set); ok {
+		return s.sorted
 	}
 	if k.masked() {
 		var mask uint64
@@ -163,10 +172,8 @@ func (k *skipSets) offIn(set map[string]bool) []bool {
 	if len(set) == 0 {
 		return nil
 	}
-	if memo := k.memo.Load(); memo != nil {
-		if s, ok := memo.bySet[setAddr(set)]; ok {
-			return s.off
-		}
+	if s, ok := k.memoized(set); ok {
+		return s.off
 	}
 	return k.offOf(set)
 }
