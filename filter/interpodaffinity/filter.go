@@ -151,6 +151,12 @@ func (s *ipaPreFilterState) Release() {
 	}
 }
 
+var _ fastpath.IsolatedPreFilterPlugin = (*InterPodAffinity)(nil)
+
+// PreFilterIsolated marks the plugin as one whose PreFilter reads the pod
+// and the snapshot alone and writes only its own state.
+func (pl *InterPodAffinity) PreFilterIsolated() {}
+
 // PreFilter builds the three count tables. It Skips when the incoming pod
 // has no required (anti-)affinity terms and no existing pod's required
 // anti-affinity selects it, exactly as kube-scheduler v1.36 decides.

@@ -24,6 +24,12 @@ type naPreFilterState struct {
 // Clone returns the state itself: other pods never change it.
 func (s *naPreFilterState) Clone() framework.StateData { return s }
 
+var _ fastpath.IsolatedPreFilterPlugin = (*NodeAffinity)(nil)
+
+// PreFilterIsolated marks the plugin as one whose PreFilter reads the pod
+// and the snapshot alone and writes only its own state.
+func (pl *NodeAffinity) PreFilterIsolated() {}
+
 // PreFilter compiles the pod's hard node constraints and derives the
 // PreFilterResult from metadata.name terms.
 func (pl *NodeAffinity) PreFilter(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, _ []*framework.NodeInfo) (*framework.PreFilterResult, *framework.Status) {

@@ -301,6 +301,12 @@ func (s *ptsPreFilterState) row(node *framework.NodeInfo) []int32 {
 	return s.nodeDom[i*n : (i+1)*n : (i+1)*n]
 }
 
+var _ fastpath.IsolatedPreFilterPlugin = (*PodTopologySpread)(nil)
+
+// PreFilterIsolated marks the plugin as one whose PreFilter reads the pod
+// and the snapshot alone and writes only its own state.
+func (pl *PodTopologySpread) PreFilterIsolated() {}
+
 // PreFilter builds the pod's hard constraints (its own DoNotSchedule
 // constraints, or the DoNotSchedule defaults when it has none and a default
 // selector exists) and counts, over all nodes, the matching pods of every

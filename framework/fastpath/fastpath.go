@@ -339,6 +339,23 @@ type NodeBlindPreScorePlugin interface {
 	PreScoreIgnoresNodes()
 }
 
+// IsolatedPreFilterPlugin is an optional extension of
+// framework.PreFilterPlugin for a plugin whose PreFilter reads no other
+// plugin's state, writes only its own PreFilter state (which no other
+// plugin's PreFilter reads) and does nothing else that another plugin
+// could see: what it returns and writes depends on the pod, the snapshot
+// and CycleState.AllNodes alone. With more than one worker the runner may
+// then run it at the same time as the other PreFilter plugins and the
+// node-blind PreScore plugins (NodeBlindPreScorePlugin), and may run it
+// even when an earlier plugin's status ends the PreFilter step, whose
+// outcome it then does not read. The statuses and results are still
+// merged in profile order, so outcomes are the same either way.
+type IsolatedPreFilterPlugin interface {
+	framework.PreFilterPlugin
+	// PreFilterIsolated marks the plugin; it does nothing.
+	PreFilterIsolated()
+}
+
 // IncrementalPreFilterPlugin is an optional extension of PreFilter plugins
 // whose Filter depends on other nodes' pods (topology spread, inter-pod
 // affinity). PreFilterAfterAdd brings state, which PreFilter or

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"sync/atomic"
 	"time"
@@ -158,6 +159,13 @@ type Framework struct {
 	blind     []int
 	blindMask uint64
 	lateOrder []int
+	// isolated has the bits of the PreFilter plugins (indices in
+	// preFilter) that the PreFilter step on several workers (frontRun)
+	// runs as tasks of their own (fastpath.IsolatedPreFilterPlugin), and
+	// front lists that step's tasks in the order they are claimed
+	// (frontOrder); a cycle takes that step when there are two or more.
+	isolated uint64
+	front    []frontTask
 	// constantScorers is set when a score plugin may give every node one
 	// score (fastpath.ConstantScorePlugin).
 	constantScorers bool
@@ -355,6 +363,14 @@ func NewFramework(registry *framework.Registry, p framework.Profile, opts ...Opt
 			f.lateOrder = append(f.lateOrder, t)
 		}
 	}
+	if len(f.preFilter) <= 64 {
+		for i, pl := range f.preFilter {
+			if _, ok := pl.(fastpath.IsolatedPreFilterPlugin); ok {
+				f.isolated |= 1 << i
+			}
+		}
+	}
+	f.front = frontOrder(f.preFilter, f.isolated, f.preScore, f.blind)
 	f.minChunk, f.passLeast = DefaultMinChunk, cheapPass*DefaultMinChunk
 	if f.workers == nil && f.parallelism > 1 {
 		f.workers, _ = NewWorkers(f.parallelism) // parallelism ≥ 1 was checked
@@ -507,42 +523,69 @@ func (f *Framework) RunPreFilterPlugins(ctx context.Context, state *framework.Cy
 		defer state.SetAllNodes(state.AllNodes())
 		state.SetAllNodes(true)
 	}
-	var result *framework.PreFilterResult
-	var withNodes []string
-	var ret *framework.Status
-	skip := skipCollector{k: &f.skipFilter}
+	m := preFilterMerge{skip: skipCollector{k: &f.skipFilter}}
 	for i, pl := range f.preFilter {
 		r, s := pl.PreFilter(ctx, state, pod, nodes)
-		if s.IsSkip() {
-			skip.add(i, pl.Name())
-			continue
-		}
-		if !s.IsSuccess() {
-			s = s.WithPlugin(pl.Name())
-			switch s.Code() {
-			case framework.UnschedulableAndUnresolvable:
-				return nil, s, nil
-			case framework.Unschedulable:
-				ret = s
-				continue
-			}
-			return nil, framework.AsStatus(fmt.Errorf("running PreFilter plugin %q: %w", pl.Name(), s.ErrOrCode())).WithPlugin(pl.Name()), nil
-		}
-		if !r.AllNodes() {
-			withNodes = append(withNodes, pl.Name())
-		}
-		result = result.Merge(r)
-		if !result.AllNodes() && len(result.NodeNames) == 0 {
-			// kube prints the plugins as a sorted set (sets.List).
-			msg := fmt.Sprintf("node(s) didn't satisfy plugin(s) %v simultaneously", slices.Sorted(slices.Values(withNodes)))
-			if len(withNodes) == 1 {
-				msg = fmt.Sprintf("node(s) didn't satisfy plugin %v", withNodes[0])
-			}
-			return result, framework.NewStatus(framework.UnschedulableAndUnresolvable, msg), withNodes
+		if m.add(i, pl.Name(), r, s) {
+			return m.result, m.status, m.withNodes
 		}
 	}
-	state.SetSkipFilterPlugins(skip.set())
-	return result, ret, withNodes
+	state.SetSkipFilterPlugins(m.skip.set())
+	return m.result, m.status, m.withNodes
+}
+
+// preFilterMerge folds the PreFilter plugins' outcomes, in profile order,
+// into the step's: the merged PreFilterResult, the status and the plugins
+// that narrowed the nodes, as kube-scheduler's RunPreFilterPlugins does.
+type preFilterMerge struct {
+	result    *framework.PreFilterResult
+	status    *framework.Status
+	withNodes []string
+	skip      skipCollector
+}
+
+// preFilterEnds reports whether a PreFilter status ends the step at its plugin
+// whatever the other plugins return: an UnschedulableAndUnresolvable
+// rejection or an error.
+func preFilterEnds(s *framework.Status) bool {
+	return !s.IsSuccess() && !s.IsSkip() && s.Code() != framework.Unschedulable
+}
+
+// add folds plugin i's (named name) outcome and reports whether the step
+// ends with it: the plugins after it do not count, and the step returns
+// m's result, status and plugins without recording the skipped plugins.
+func (m *preFilterMerge) add(i int, name string, r *framework.PreFilterResult, s *framework.Status) bool {
+	if s.IsSkip() {
+		m.skip.add(i, name)
+		return false
+	}
+	if !s.IsSuccess() {
+		s = s.WithPlugin(name)
+		switch s.Code() {
+		case framework.UnschedulableAndUnresolvable:
+			m.result, m.status, m.withNodes = nil, s, nil
+			return true
+		case framework.Unschedulable:
+			m.status = s
+			return false
+		}
+		m.result, m.status, m.withNodes = nil, framework.AsStatus(fmt.Errorf("running PreFilter plugin %q: %w", name, s.ErrOrCode())).WithPlugin(name), nil
+		return true
+	}
+	if !r.AllNodes() {
+		m.withNodes = append(m.withNodes, name)
+	}
+	m.result = m.result.Merge(r)
+	if !m.result.AllNodes() && len(m.result.NodeNames) == 0 {
+		// kube prints the plugins as a sorted set (sets.List).
+		msg := fmt.Sprintf("node(s) didn't satisfy plugin(s) %v simultaneously", slices.Sorted(slices.Values(m.withNodes)))
+		if len(m.withNodes) == 1 {
+			msg = fmt.Sprintf("node(s) didn't satisfy plugin %v", m.withNodes[0])
+		}
+		m.status = framework.NewStatus(framework.UnschedulableAndUnresolvable, msg)
+		return true
+	}
+	return false
 }
 
 // activeFilters returns the Filter plugins not skipped this cycle, with
@@ -951,45 +994,137 @@ func (r *preScoreRun) Chunk(_, lo, hi int) bool {
 	return false
 }
 
-// frontRun is a cycle's PreFilter step on several workers: task 0 runs
-// the PreFilter plugins in order (RunPreFilterPlugins), and the others
-// the node-blind PreScore plugins (Framework.blind) beside it, whose
-// statuses the PreScore step then reads (runPreScore). It lives in the
-// pooled batchScratch.
+// frontRun is a cycle's PreFilter step on several workers. Its tasks
+// (Framework.front, in the order the workers claim them) are the isolated
+// PreFilter plugins (fastpath.IsolatedPreFilterPlugin), each on its own;
+// the node-blind PreScore plugins (Framework.blind), whose statuses the
+// PreScore step then reads (runPreScore); and the other PreFilter
+// plugins, in profile order, as one task that stops at a status ending
+// the step (preFilterEnds). The PreFilter outcomes are then merged in
+// profile order (merge), as RunPreFilterPlugins merges them. It lives in
+// the pooled batchScratch.
 type frontRun struct {
 	f     *Framework
 	ctx   context.Context
 	state *framework.CycleState
 	pod   *framework.PodInfo
+	nodes []*framework.NodeInfo
 	// PreFilter's outcome.
 	result    *framework.PreFilterResult
 	status    *framework.Status
 	withNodes []string
 	// out[i] is PreScore plugin i's status, for the blind ones.
 	out []*framework.Status
+	// pre[i] is PreFilter plugin i's outcome.
+	pre []preFilterOut
 }
 
-// InOrder makes PreFilter go first to whichever worker is free, and the
-// PreScore plugins after it.
+// preFilterOut is one PreFilter plugin's outcome in a frontRun.
+type preFilterOut struct {
+	result *framework.PreFilterResult
+	status *framework.Status
+}
+
+// frontTask is a task of a frontRun: PreFilter plugin i (kind
+// frontPreFilter), node-blind PreScore plugin i (frontPreScore) or the
+// PreFilter plugins that are not isolated (frontSerial).
+type frontTask struct {
+	kind uint8
+	i    int
+}
+
+const (
+	frontPreFilter = iota
+	frontPreScore
+	frontSerial
+)
+
+// frontOrder returns a frontRun's tasks in the order the workers claim
+// them: the isolated PreFilter plugins whose Filter depends on other
+// nodes' pods (fastpath.IncrementalPreFilterPlugin: topology spread,
+// inter-pod affinity) and the blind PreScore plugins that walk the
+// cluster first, as the costly ones; then the other isolated PreFilter
+// and blind PreScore plugins; then the other PreFilter plugins, if any.
+// Within each group the plugins keep profile order.
+func frontOrder(pre []framework.PreFilterPlugin, isolated uint64, ps []framework.PreScorePlugin, blind []int) []frontTask {
+	var order []frontTask
+	for _, costly := range []bool{true, false} {
+		for i, pl := range pre {
+			if isolated&(1<<i) == 0 {
+				continue
+			}
+			if _, ok := pl.(fastpath.IncrementalPreFilterPlugin); ok == costly {
+				order = append(order, frontTask{frontPreFilter, i})
+			}
+		}
+		for _, i := range blind {
+			if _, ok := ps[i].(fastpath.ClusterWalkingPreScorePlugin); ok == costly {
+				order = append(order, frontTask{frontPreScore, i})
+			}
+		}
+	}
+	if bits.OnesCount64(isolated) < len(pre) {
+		order = append(order, frontTask{kind: frontSerial})
+	}
+	return order
+}
+
+// InOrder makes the workers claim the tasks in Framework.front's order.
 func (r *frontRun) InOrder() {}
 
 // Chunk runs tasks [lo, hi).
 func (r *frontRun) Chunk(_, lo, hi int) bool {
-	for t := lo; t < hi; t++ {
-		if t == 0 {
-			r.result, r.status, r.withNodes = r.f.RunPreFilterPlugins(r.ctx, r.state, r.pod)
-			continue
+	f := r.f
+	for _, t := range f.front[lo:hi] {
+		switch t.kind {
+		case frontPreFilter:
+			r.preFilter(t.i)
+		case frontPreScore:
+			r.out[t.i] = f.preScore[t.i].PreScore(r.ctx, r.state, r.pod, nil)
+		default:
+			for i := range f.preFilter {
+				if f.isolated&(1<<i) == 0 && preFilterEnds(r.preFilter(i)) {
+					break // the plugins after it do not count
+				}
+			}
 		}
-		i := r.f.blind[t-1]
-		r.out[i] = r.f.preScore[i].PreScore(r.ctx, r.state, r.pod, nil)
 	}
 	return false
+}
+
+// preFilter runs PreFilter plugin i into r.pre[i] and returns its status.
+func (r *frontRun) preFilter(i int) *framework.Status {
+	o := &r.pre[i]
+	o.result, o.status = r.f.preFilter[i].PreFilter(r.ctx, r.state, r.pod, r.nodes)
+	return o.status
+}
+
+// run runs the step's tasks on the workers, with the state's AllNodes
+// set as RunPreFilterPlugins sets it, then merges the PreFilter outcomes
+// into r's result, status and plugins.
+func (r *frontRun) run() {
+	st := r.state
+	all := st.AllNodes()
+	st.SetAllNodes(true)
+	r.f.pool.Ordered(len(r.f.front), 1, r)
+	st.SetAllNodes(all)
+	m := preFilterMerge{skip: skipCollector{k: &r.f.skipFilter}}
+	for i := range r.f.preFilter {
+		o := &r.pre[i]
+		if m.add(i, r.f.preFilterNames[i], o.result, o.status) {
+			r.result, r.status, r.withNodes = m.result, m.status, m.withNodes
+			return
+		}
+	}
+	st.SetSkipFilterPlugins(m.skip.set())
+	r.result, r.status, r.withNodes = m.result, m.status, m.withNodes
 }
 
 // release drops the run's references (the scratch is pooled).
 func (r *frontRun) release() {
 	clear(r.out)
-	*r = frontRun{out: r.out[:0]}
+	clear(r.pre)
+	*r = frontRun{out: r.out[:0], pre: r.pre[:0]}
 }
 
 // release drops the run's references (the scratch is pooled).

@@ -103,7 +103,10 @@ type PreFilterOutcome struct {
 // then host selection. The Result explains every step. On several
 // workers the PreScore plugins that read neither the nodes nor another
 // plugin's state (fastpath.NodeBlindPreScorePlugin) run beside PreFilter,
-// and their statuses are read in the PreScore step.
+// and their statuses are read in the PreScore step; the PreFilter
+// plugins that read no other plugin's state
+// (fastpath.IsolatedPreFilterPlugin) run beside the others, and the
+// outcomes are merged in profile order.
 //
 // It returns a *FitError when no node fits (the Result still explains why)
 // and another error when a plugin fails unexpectedly. Results are
@@ -167,13 +170,14 @@ func (f *Framework) Schedule(ctx context.Context, state *framework.CycleState, s
 	case opts.PreFiltered != nil:
 		p := opts.PreFiltered
 		preRes, s, withNodes = p.Result, p.Status, p.Plugins
-	case len(f.blind) > 0 && f.sharesLoops(len(cands), opts.NumFeasibleToFind):
+	case len(f.front) > 1 && f.sharesLoops(len(cands), opts.NumFeasibleToFind):
 		bs := f.getBatchScratch()
 		defer f.batch.Put(bs)
 		front = &bs.front
-		*front = frontRun{f: f, ctx: ctx, state: state, pod: pod, out: grow(front.out, len(f.preScore))}
+		*front = frontRun{f: f, ctx: ctx, state: state, pod: pod, nodes: all,
+			out: grow(front.out, len(f.preScore)), pre: grow(front.pre, len(f.preFilter))}
 		defer front.release()
-		f.pool.Ordered(1+len(f.blind), 1, front)
+		front.run()
 		preRes, s, withNodes = front.result, front.status, front.withNodes
 	default:
 		preRes, s, withNodes = f.RunPreFilterPlugins(ctx, state, pod)
