@@ -293,8 +293,12 @@ func measureAll(o compareOptions, exec sideRunner, self string) (*comparison, er
 					if round == 0 {
 						c.parity[k] = records
 					}
-					fmt.Fprintf(os.Stderr, "round %d/%d  %5d nodes  %-50s %d worker(s) %-8s %9.1f µs CPU, %9.1f µs wall per pod\n",
-						round+1, o.runs, n, r, r.workers, side, float64(res.CPUNanos)/float64(res.Timed)/1e3, float64(res.WallNanos)/float64(res.Timed)/1e3)
+					handoff := ""
+					if res.HandoffNanos > 0 {
+						handoff = fmt.Sprintf(" (handoff %d ns)", res.HandoffNanos)
+					}
+					fmt.Fprintf(os.Stderr, "round %d/%d  %5d nodes  %-50s %d worker(s) %-8s %9.1f µs CPU, %9.1f µs wall per pod%s\n",
+						round+1, o.runs, n, r, r.workers, side, float64(res.CPUNanos)/float64(res.Timed)/1e3, float64(res.WallNanos)/float64(res.Timed)/1e3, handoff)
 				}
 				if round == 0 {
 					if err := c.reference(n, r); err != nil {

@@ -123,6 +123,10 @@ type result struct {
 	// (OpportunisticBatching); a signed pod may reuse an earlier cycle's
 	// hint and evaluate one node.
 	Signed int `json:"signed"`
+	// HandoffNanos is the machine's handoff between two cores just after
+	// schedkit's timed loop on more than one worker (0 otherwise): the
+	// VM's placement of its vCPUs, which moves the 2-worker times.
+	HandoffNanos int64 `json:"handoff_ns,omitempty"`
 }
 
 // podRecord is one pod's outcome (see schedkit's side).
