@@ -11,7 +11,7 @@ func newTestWorkers(n int) (*Workers, error) {
 	if err != nil {
 		return nil, err
 	}
-	w.passLeast = w.minChunk
+	w.passLeast, w.fusedLeast = w.minChunk, w.minChunk
 	return w, nil
 }
 

@@ -99,6 +99,7 @@ type Framework struct {
 	pool       *parallel.Pool
 	minChunk   int // the workers' MinChunk
 	passLeast  int // and their passLeast
+	fusedLeast int // and their fusedLeast
 	// sampledSpan is how many positions recent filter loops that stopped
 	// early evaluated per feasible node they needed, in sixteenths (0: no
 	// such loop yet): the estimate of the next such loop's length.
@@ -371,13 +372,13 @@ func NewFramework(registry *framework.Registry, p framework.Profile, opts ...Opt
 		}
 	}
 	f.front = frontOrder(f.preFilter, f.isolated, f.preScore, f.blind)
-	f.minChunk, f.passLeast = DefaultMinChunk, cheapPass*DefaultMinChunk
+	f.minChunk, f.passLeast, f.fusedLeast = DefaultMinChunk, cheapPass*DefaultMinChunk, fusedPass*DefaultMinChunk
 	if f.workers == nil && f.parallelism > 1 {
 		f.workers, _ = NewWorkers(f.parallelism) // parallelism ≥ 1 was checked
 		f.ownWorkers = true
 	}
 	if f.workers != nil {
-		f.pool, f.minChunk, f.passLeast = f.workers.pool, f.workers.minChunk, f.workers.passLeast
+		f.pool, f.minChunk, f.passLeast, f.fusedLeast = f.workers.pool, f.workers.minChunk, f.workers.passLeast, f.workers.fusedLeast
 	}
 	return f, nil
 }

@@ -250,7 +250,7 @@ func (inc *Incremental) score(ctx context.Context, pod *framework.PodInfo, res *
 // lengthen), selectHost must rank them again.
 func (sc *incScorer) sumTotals(f *Framework, totals []int64, idx []int32, c int64) (miss bool, bad uint64, ranked bool) {
 	sc.weighLooks()
-	if pool, _ := f.pass(len(totals)); pool != nil {
+	if pool, _ := f.fused(len(totals)); pool != nil {
 		miss = f.sumsAll(&sc.sumRun, totals, sc.sums, idx, c, sc.looks)
 	} else {
 		miss = sumsRanked(totals, sc.sums, idx, c, sc.looks, &sc.rk)

@@ -222,7 +222,7 @@ func TestPropSumTotals(t *testing.T) {
 		if (bad&^scoreMask != 0) != (wantBad&^scoreMask != 0) {
 			t.Fatalf("out of range %v, want %v", bad&^scoreMask != 0, wantBad&^scoreMask != 0)
 		}
-		if pool, _ := f.pass(nf); isRanked != (len(sc.adds) == 0 && pool == nil) {
+		if pool, _ := f.fused(nf); isRanked != (len(sc.adds) == 0 && pool == nil) {
 			t.Fatalf("ranked %v with %d rows added after the looked-up ones and %d nodes", isRanked, len(sc.adds), nf)
 		}
 		if isRanked {

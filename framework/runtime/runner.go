@@ -631,18 +631,45 @@ func (f *Framework) noteSampled(end int, stop int64) {
 	f.sampledSpan.Store(max(span, 1))
 }
 
-// cheapPass is how many times the workers' MinChunk a worker's chunk of
-// a pass over the totals or the feasible positions holds (about a
-// nanosecond a node where the plugins' loops take ten or more): at 5,000
-// nodes such a pass takes a few microseconds, which two workers do not
-// shorten, so on two workers it runs on the caller's goroutine below
-// 2·16·MinChunk nodes; on more, below a part of that (wide).
-const cheapPass = 16
+// cheapPass is how many times the workers' MinChunk a pass over the
+// totals or the feasible positions needs per worker to be shared (its
+// work is about a nanosecond a node where the plugins' loops take ten or
+// more): on two workers such a pass runs on the caller's goroutine below
+// 2·4·MinChunk nodes (4,096 by default); on more, below a part of that
+// (wide). Shared, it runs in the chunks of a loop over as many nodes
+// (pass), so that each worker's range of the pass holds the nodes whose
+// rows it scored or whose filters it ran, in its own core's cache. The
+// passes of a cycle over 5,000 nodes (weighing the rows, ranking the
+// totals, placing the feasible positions) take a few microseconds each;
+// on two workers, in one process, 20-pod blocks alternating between the
+// ways, over every node of the varied, mixed and requests-and-images
+// streams: shared in chunks of their own (2,048 nodes) they took the
+// cycle to 0.93–0.98 of the cycle that ran them on the caller's
+// goroutine (below 16·2 MinChunks), and in the loop's chunks to
+// 0.88–0.99 of that.
+const cheapPass = 4
+
+// fusedPass is cheapPass for the pass of an incremental evaluator's
+// cycle over its cached sums (Incremental.score), which on the caller's
+// goroutine sums and ranks the totals in one pass (sumsRanked) where
+// shared it takes two, each with its join: it is shared from four times
+// as many nodes, in chunks of that size.
+const fusedPass = 4 * cheapPass
 
 // pass is loop for a pass over the totals or the feasible positions
-// (cheapPass).
+// (cheapPass): shared from two workers' cheapPass MinChunks, in the
+// chunks of a loop over n nodes.
 func (f *Framework) pass(n int) (*parallel.Pool, int) {
-	least := f.wide(f.passLeast)
+	if f.pool.Width(n, f.wide(f.passLeast)) <= 1 {
+		return nil, max(min(n, seqChunk), 1)
+	}
+	return f.pool, f.pool.Chunk(n, f.wide(f.minChunk))
+}
+
+// fused is pass for an incremental evaluator's pass over its cached
+// sums (fusedPass).
+func (f *Framework) fused(n int) (*parallel.Pool, int) {
+	least := f.wide(f.fusedLeast)
 	return f.loopOf(n, least, least)
 }
 

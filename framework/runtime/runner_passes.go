@@ -218,7 +218,7 @@ func (f *Framework) sumsAll(sr *sumRun, totals, sums []int64, idx []int32, c int
 	out := grow(sr.out, f.pool.Size())
 	clear(out)
 	*sr = sumRun{totals: totals, sums: sums, idx: idx, c: c, looks: looks, out: out}
-	pool, chunk := f.pass(len(totals))
+	pool, chunk := f.fused(len(totals))
 	pool.Ordered(len(totals), chunk, sr)
 	for i := range out {
 		miss = miss || out[i].miss

@@ -28,9 +28,11 @@ import (
 type Workers struct {
 	pool     *parallel.Pool
 	minChunk int
-	// passLeast is the least chunk of a pass over the totals or the
-	// feasible positions: cheapPass·minChunk.
-	passLeast int
+	// passLeast is what a pass over the totals or the feasible
+	// positions needs per worker to be shared: cheapPass·minChunk;
+	// fusedLeast is an incremental evaluator's fused pass's least
+	// chunk: fusedPass·minChunk.
+	passLeast, fusedLeast int
 	// gov chooses how many of the workers a cycle uses (widthGovernor).
 	gov widthGovernor
 }
@@ -108,7 +110,7 @@ func NewWorkers(n int, opts ...WorkersOption) (*Workers, error) {
 		return nil, fmt.Errorf("framework: NewWorkers: WithMinChunk(%d): must be at least 1", w.minChunk)
 	}
 	w.minChunk = (w.minChunk + parallel.Align - 1) / parallel.Align * parallel.Align
-	w.passLeast = cheapPass * w.minChunk
+	w.passLeast, w.fusedLeast = cheapPass*w.minChunk, fusedPass*w.minChunk
 	w.pool = parallel.NewPool(n)
 	runtime.AddCleanup(w, func(p *parallel.Pool) { p.Close() }, w.pool)
 	return w, nil

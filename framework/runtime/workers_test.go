@@ -178,26 +178,26 @@ func bareFramework(t testing.TB, workers, minChunk int) *Framework {
 // TestLoopCutoff: loops over fewer than twice MinChunk nodes stay on the
 // caller's goroutine, in chunks of seqChunk; larger ones run on the pool
 // in chunks of whole multiples of 64 nodes, at least MinChunk; the passes
-// over the totals and the feasible positions take 16 times as many.
+// over the totals and the feasible positions need 4 times as many, and
+// take the chunks of a loop over as many nodes; an incremental
+// evaluator's fused pass needs 16 times as many, in chunks that large.
 func TestLoopCutoff(t *testing.T) {
 	defer atLeastProcs(2)()
 	f := bareFramework(t, 2, 100)
 	for _, tc := range []struct {
 		n         int
-		pass      bool
+		kind      string
 		wantPool  bool
 		wantChunk int
 	}{
-		{255, false, false, 255}, {256, false, true, 128}, {5000, false, true, 640},
-		{4095, true, false, seqChunk}, {4096, true, true, 2048}, {20000, true, true, 2560},
+		{255, "loop", false, 255}, {256, "loop", true, 128}, {5000, "loop", true, 640},
+		{1023, "pass", false, min(1023, seqChunk)}, {1024, "pass", true, 128}, {5000, "pass", true, 640}, {20000, "pass", true, 2560},
+		{4095, "fused", false, seqChunk}, {4096, "fused", true, 2048}, {20000, "fused", true, 2560},
 	} {
-		get := f.loop
-		if tc.pass {
-			get = f.pass
-		}
+		get := map[string]func(int) (*parallel.Pool, int){"loop": f.loop, "pass": f.pass, "fused": f.fused}[tc.kind]
 		pool, chunk := get(tc.n)
 		if (pool != nil) != tc.wantPool || chunk != tc.wantChunk {
-			t.Errorf("n=%d pass=%v: pool %v chunk %d, want pool %v chunk %d", tc.n, tc.pass, pool != nil, chunk, tc.wantPool, tc.wantChunk)
+			t.Errorf("n=%d %s: pool %v chunk %d, want pool %v chunk %d", tc.n, tc.kind, pool != nil, chunk, tc.wantPool, tc.wantChunk)
 		}
 	}
 }
@@ -304,7 +304,8 @@ func TestWideSampledLoopShared(t *testing.T) {
 // On more than two workers a loop over every node takes chunks smaller
 // than MinChunk, down to fineChunk, and a pass over the totals is shared
 // below its two-worker cutoff, so that a loop over a few thousand nodes
-// reaches every worker; on two the chunks are as before.
+// reaches every worker; on two the chunks are as before. A shared pass
+// takes the loop's chunks.
 func TestWideChunks(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(16))
 	for _, tc := range []struct {
@@ -313,10 +314,10 @@ func TestWideChunks(t *testing.T) {
 		loop5000, pass5000 int // chunk of a loop, of a pass, over 5,000 nodes (0: not shared)
 	}{
 		{workers: 1, loopLeast: DefaultMinChunk, pass: cheapPass * DefaultMinChunk},
-		{workers: 2, loopLeast: DefaultMinChunk, pass: cheapPass * DefaultMinChunk, loop5000: 640},
-		{workers: 4, loopLeast: fineChunk, pass: 8 * DefaultMinChunk, loop5000: 320},
-		{workers: 16, loopLeast: fineChunk, pass: 2 * DefaultMinChunk, loop5000: 256, pass5000: 1024},
-		{workers: 16, limit: 2, loopLeast: DefaultMinChunk, pass: cheapPass * DefaultMinChunk, loop5000: 640},
+		{workers: 2, loopLeast: DefaultMinChunk, pass: cheapPass * DefaultMinChunk, loop5000: 640, pass5000: 640},
+		{workers: 4, loopLeast: fineChunk, pass: 2 * DefaultMinChunk, loop5000: 320, pass5000: 320},
+		{workers: 16, loopLeast: fineChunk, pass: DefaultMinChunk, loop5000: 256, pass5000: 256},
+		{workers: 16, limit: 2, loopLeast: DefaultMinChunk, pass: cheapPass * DefaultMinChunk, loop5000: 640, pass5000: 640},
 	} {
 		w, err := NewWorkers(tc.workers)
 		if err != nil {
