@@ -66,16 +66,16 @@ func (isolatedPreFilter) PreFilterIsolated() {}
 
 var _ fastpath.IsolatedPreFilterPlugin = isolatedPreFilter{}
 
-// Isolated PreFilter plugins run side by side on several workers: here
-// the first one waits for the second to begin, which only a run beside it
-// can give, and the cycle goes on as on one worker.
+// Isolated PreFilter plugins run side by side on more than two workers:
+// here the first one waits for the second to begin, which only a run
+// beside it can give, and the cycle goes on as on one worker.
 func TestIsolatedPreFilterPluginsRunSideBySide(t *testing.T) {
 	snap, pod := sharedStepCluster(t)
 	second := &outcomePreFilter{name: "Second", started: make(chan struct{})}
 	first := &outcomePreFilter{name: "First", wait: second.started}
 	f := frameworkOf(t, map[string]fw.Plugin{"First": isolatedPreFilter{first}, "Second": isolatedPreFilter{second}, "PreScoreProbe": preScoreProbe{}},
 		fw.Profile{PreFilter: []string{"First", "Second"}, PreScore: []string{"PreScoreProbe"}, Score: []string{"PreScoreProbe"},
-			Weights: map[string]int64{"PreScoreProbe": 1}}, 2)
+			Weights: map[string]int64{"PreScoreProbe": 1}}, 3)
 	res, err := f.Schedule(context.Background(), fw.NewCycleState(), snap, pod, runtime.CycleOptions{Rand: rand.New(rand.NewPCG(1, 2))})
 	if err != nil {
 		t.Fatal(err)
@@ -143,9 +143,9 @@ func cycleOutcome(res *runtime.Result, err error) string {
 }
 
 // Whichever PreFilter plugins are isolated, and whatever they return, a
-// cycle on several workers (isolated plugins side by side, the others in
-// order beside them) decides exactly what RunPreFilterPlugins decides on
-// one worker: the merged node names, the status kept (the first
+// cycle on three workers (isolated plugins side by side, the others in
+// order beside them) or two decides exactly what RunPreFilterPlugins
+// decides on one worker: the merged node names, the status kept (the first
 // unresolvable rejection or error in profile order, else the last
 // Unschedulable), the plugins named, the skipped filters and the node
 // chosen.

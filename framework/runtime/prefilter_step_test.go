@@ -115,14 +115,14 @@ func frontFramework(t *testing.T, g *gatePreFilter, b *blindProbe, workers int) 
 			Weights: map[string]int64{"Blind": 2, "PreScoreProbe": 1}}, workers)
 }
 
-// On several workers a node-blind PreScore plugin runs beside PreFilter:
-// here PreFilter waits for the plugin's PreScore to begin, which only a
-// run beside it can give.
+// On more than two workers a node-blind PreScore plugin runs beside
+// PreFilter: here PreFilter waits for the plugin's PreScore to begin,
+// which only a run beside it can give.
 func TestNodeBlindPreScoreRunsBesidePreFilter(t *testing.T) {
 	snap, pod := sharedStepCluster(t)
 	b := &blindProbe{started: make(chan struct{})}
 	g := &gatePreFilter{feasible: 300, wait: b.started}
-	f := frontFramework(t, g, b, 2)
+	f := frontFramework(t, g, b, 3)
 	res, err := f.Schedule(context.Background(), fw.NewCycleState(), snap, pod, runtime.CycleOptions{Rand: rand.New(rand.NewPCG(1, 2))})
 	if err != nil {
 		t.Fatal(err)
@@ -226,23 +226,28 @@ func (w *watchPreFilter) PreFilter(context.Context, *fw.CycleState, *fw.PodInfo,
 func (w *watchPreFilter) PreFilterExtensions() fw.PreFilterExtensions { return nil }
 
 // A cycle whose filter loop is too short to share (kube's sampling
-// stopping after a few positions) runs PreFilter and the node-blind
-// PreScore plugins in order, as on one worker: a step on several workers
-// would cost it more than the overlap gives. Over every node it runs them
-// side by side.
+// stopping after a few positions), or that runs on two workers, runs
+// PreFilter and the node-blind PreScore plugins in order, as on one
+// worker: a step on several workers would cost it more than the overlap
+// gives. Over every node on three workers it runs them side by side.
 func TestNodeBlindPreScoreBesidePreFilterOnlyWhenLoopsAreShared(t *testing.T) {
 	snap, pod := sharedStepCluster(t)
 	for _, tc := range []struct {
-		name   string
-		want   int           // NumFeasibleToFind
-		wait   time.Duration // how long PreFilter waits for the blind PreScore
-		beside int32         // the blind PreScore's calls PreFilter saw
-	}{{"every node", 0, 10 * time.Second, 1}, {"a few feasible nodes", 5, 50 * time.Millisecond, 0}} {
+		name    string
+		want    int           // NumFeasibleToFind
+		workers int           // the framework's workers
+		wait    time.Duration // how long PreFilter waits for the blind PreScore
+		beside  int32         // the blind PreScore's calls PreFilter saw
+	}{
+		{"every node", 0, 3, 10 * time.Second, 1},
+		{"a few feasible nodes", 5, 3, 50 * time.Millisecond, 0},
+		{"every node, two workers", 0, 2, 50 * time.Millisecond, 0},
+	} {
 		b := &blindProbe{started: make(chan struct{})}
 		w := &watchPreFilter{blind: b, wait: tc.wait}
 		f := frameworkOf(t, map[string]fw.Plugin{"Watch": w, "Blind": b, "PreScoreProbe": preScoreProbe{}},
 			fw.Profile{PreFilter: []string{"Watch"}, PreScore: []string{"Blind", "PreScoreProbe"}, Score: []string{"Blind", "PreScoreProbe"},
-				Weights: map[string]int64{"Blind": 1, "PreScoreProbe": 1}}, 2)
+				Weights: map[string]int64{"Blind": 1, "PreScoreProbe": 1}}, tc.workers)
 		if _, err := f.Schedule(context.Background(), fw.NewCycleState(), snap, pod, runtime.CycleOptions{Rand: rand.New(rand.NewPCG(1, 2)), NumFeasibleToFind: tc.want}); err != nil {
 			t.Fatal(err)
 		}

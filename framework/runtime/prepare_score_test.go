@@ -130,12 +130,13 @@ func TestScorePreparerInPreScoreStep(t *testing.T) {
 
 // sharedStepCluster returns 300 identical nodes and a pod without
 // requests: enough nodes for the test workers (newTestWorkers) to share a
-// cycle's steps. It sets GOMAXPROCS to at least 2 for the test, since a
-// loop runs on at most GOMAXPROCS workers.
+// cycle's steps. It sets GOMAXPROCS to at least 3 for the test, since a
+// loop runs on at most GOMAXPROCS workers and the PreFilter step runs on
+// several from three.
 func sharedStepCluster(t *testing.T) (*fw.Snapshot, *fw.PodInfo) {
 	t.Helper()
-	if n := goruntime.GOMAXPROCS(0); n < 2 {
-		goruntime.GOMAXPROCS(2)
+	if n := goruntime.GOMAXPROCS(0); n < 3 {
+		goruntime.GOMAXPROCS(3)
 		t.Cleanup(func() { goruntime.GOMAXPROCS(n) })
 	}
 	var nodes []*api.Node
