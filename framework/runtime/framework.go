@@ -164,7 +164,8 @@ type Framework struct {
 	// preFilter) that the PreFilter step on several workers (frontRun)
 	// runs as tasks of their own (fastpath.IsolatedPreFilterPlugin), and
 	// front lists that step's tasks in the order they are claimed
-	// (frontOrder); a cycle takes that step when there are two or more.
+	// (frontOrder); a cycle takes that step when there are two or more
+	// and frontsPreFilter says so.
 	isolated uint64
 	front    []frontTask
 	// constantScorers is set when a score plugin may give every node one
@@ -1002,7 +1003,7 @@ func (r *preScoreRun) Chunk(_, lo, hi int) bool {
 // PreScore step then reads (runPreScore); and the other PreFilter
 // plugins, in profile order, as one task that stops at a status ending
 // the step (preFilterEnds). The PreFilter outcomes are then merged in
-// profile order (merge), as RunPreFilterPlugins merges them. It lives in
+// profile order (run), as RunPreFilterPlugins merges them. It lives in
 // the pooled batchScratch.
 type frontRun struct {
 	f     *Framework

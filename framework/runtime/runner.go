@@ -100,7 +100,7 @@ type PreFilterOutcome struct {
 // Schedule runs one scheduling cycle's plugins for pod over snap: PreFilter
 // (merging PreFilterResults), Filter per node, extender filters, PreScore,
 // Score, NormalizeScore, the [0,100] check, weights and extender scores,
-// then host selection. The Result explains every step. On several
+// then host selection. The Result explains every step. On more than two
 // workers the PreScore plugins that read neither the nodes nor another
 // plugin's state (fastpath.NodeBlindPreScorePlugin) run beside PreFilter,
 // and their statuses are read in the PreScore step; the PreFilter
