@@ -176,20 +176,9 @@ func TestPropIsolatedPreFilterMatchesSequential(t *testing.T) {
 				}
 				names = append(names, name)
 			}
-			reg := fw.NewRegistry()
-			for name, pl := range plugins {
-				if err := reg.Register(name, func(any, fw.Handle) (fw.Plugin, error) { return pl, nil }); err != nil {
-					t.Fatal(err)
-				}
-			}
-			w, err := runtime.NewTestWorkers(workers)
+			f, w, err := buildFramework(plugins, fw.Profile{PreFilter: names, PreScore: []string{"PreScoreProbe"}, Score: []string{"PreScoreProbe"},
+				Weights: map[string]int64{"PreScoreProbe": 1}}, workers)
 			if err != nil {
-				t.Fatal(err)
-			}
-			f, err := runtime.NewFramework(reg, fw.Profile{PreFilter: names, PreScore: []string{"PreScoreProbe"}, Score: []string{"PreScoreProbe"},
-				Weights: map[string]int64{"PreScoreProbe": 1}}, runtime.WithWorkers(w))
-			if err != nil {
-				w.Close()
 				t.Fatal(err)
 			}
 			state := fw.NewCycleState()

@@ -86,22 +86,33 @@ var _ fastpath.NodeBlindPreScorePlugin = (*blindProbe)(nil)
 // workers, which close when the test ends.
 func frameworkOf(t *testing.T, plugins map[string]fw.Plugin, prof fw.Profile, n int) *runtime.Framework {
 	t.Helper()
-	reg := fw.NewRegistry()
-	for name, pl := range plugins {
-		if err := reg.Register(name, func(any, fw.Handle) (fw.Plugin, error) { return pl, nil }); err != nil {
-			t.Fatal(err)
-		}
-	}
-	w, err := runtime.NewTestWorkers(n)
+	f, w, err := buildFramework(plugins, prof, n)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(w.Close)
+	return f
+}
+
+// buildFramework returns a framework of plugins (by name) and prof on n
+// test workers, which the caller closes.
+func buildFramework(plugins map[string]fw.Plugin, prof fw.Profile, n int) (*runtime.Framework, *runtime.Workers, error) {
+	reg := fw.NewRegistry()
+	for name, pl := range plugins {
+		if err := reg.Register(name, func(any, fw.Handle) (fw.Plugin, error) { return pl, nil }); err != nil {
+			return nil, nil, err
+		}
+	}
+	w, err := runtime.NewTestWorkers(n)
+	if err != nil {
+		return nil, nil, err
+	}
 	f, err := runtime.NewFramework(reg, prof, runtime.WithWorkers(w))
 	if err != nil {
-		t.Fatal(err)
+		w.Close()
+		return nil, nil, err
 	}
-	return f
+	return f, w, nil
 }
 
 // frontFramework returns a framework of the gate and the probe (and

@@ -440,12 +440,7 @@ func TestPropSelectHostMatchesReference(t *testing.T) {
 		totals := rapid.SliceOfN(rapid.Int64Range(-3, hi), nf, nf).Draw(t, "totals")
 		n := rapid.IntRange(0, 12).Draw(t, "n")
 		seed := rapid.Uint64().Draw(t, "seed")
-		nodes := make([]*framework.NodeInfo, nf)
-		feasible := make([]int32, nf)
-		for i := range nodes {
-			ni, _ := framework.NewNodeInfo(testNode(fmt.Sprintf("n%d", i), 1000))
-			nodes[i], feasible[i] = ni, int32(i)
-		}
+		nodes, feasible := rankNodes(nf)
 		ties := 0
 		for _, x := range totals {
 			ties += b2i(x == slices.Max(totals))
@@ -831,12 +826,7 @@ func TestPropRankParallelMatchesReference(t *testing.T) {
 	defer atLeastProcs(4)()
 	f := bareFramework(t, 4, 64)
 	const most = 3000
-	nodes := make([]*framework.NodeInfo, most)
-	feasible := make([]int32, most)
-	for i := range nodes {
-		ni, _ := framework.NewNodeInfo(testNode(fmt.Sprintf("n%d", i), 1000))
-		nodes[i], feasible[i] = ni, int32(i)
-	}
+	nodes, feasible := rankNodes(most)
 	shared := 0
 	rapid.Check(t, func(t *rapid.T) {
 		nf := rapid.IntRange(1, most).Draw(t, "feasible")
@@ -862,4 +852,16 @@ func TestPropRankParallelMatchesReference(t *testing.T) {
 	if shared == 0 {
 		t.Fatal("no case ranked on the workers")
 	}
+}
+
+// rankNodes returns n nodes of 1,000 millicores, n0…, and their positions
+// 0…n−1, for a Result whose totals are ranked.
+func rankNodes(n int) ([]*framework.NodeInfo, []int32) {
+	nodes := make([]*framework.NodeInfo, n)
+	feasible := make([]int32, n)
+	for i := range nodes {
+		ni, _ := framework.NewNodeInfo(testNode(fmt.Sprintf("n%d", i), 1000))
+		nodes[i], feasible[i] = ni, int32(i)
+	}
+	return nodes, feasible
 }
