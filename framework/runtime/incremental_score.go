@@ -26,7 +26,7 @@ import (
 // (others) run every cycle.
 type incScorer struct {
 	planned bool // the plugins are sorted (the first cycle that scored)
-	sumRun  sumRun
+	sumRun  sumRankRun
 	sum     []incScorePlugin
 	norm    []incScorePlugin
 	others  []incScorePlugin
@@ -245,16 +245,20 @@ func (inc *Incremental) score(ctx context.Context, pod *framework.PodInfo, res *
 // the or of the scoreBits of the scores added from the adds (those of a
 // table: the looked-up ones). The looked-up rows are added in
 // sumsRanked's passes, which rank the totals with sc.rk (started; ranked
-// reports it), or, with enough nodes for f's workers, in chunks on them
-// without ranking; when some row is added after them (adds, which it may
-// lengthen), selectHost must rank them again.
+// reports it); with enough nodes for f's workers (fusedPass), in one
+// pass of chunks on them that ranks too when no row is added after it. When some row
+// is (adds, which weighLooks may lengthen), selectHost must rank them
+// again.
 func (sc *incScorer) sumTotals(f *Framework, totals []int64, idx []int32, c int64) (miss bool, bad uint64, ranked bool) {
 	sc.weighLooks()
-	if pool, _ := f.fused(len(totals)); pool != nil {
-		miss = f.sumsAll(&sc.sumRun, totals, sc.sums, idx, c, sc.looks)
-	} else {
+	switch pool, chunk := f.fused(len(totals)); {
+	case pool == nil:
 		miss = sumsRanked(totals, sc.sums, idx, c, sc.looks, &sc.rk)
 		ranked = true
+	case len(sc.adds) == 0:
+		return f.sumsRankedAll(&sc.sumRun, totals, sc.sums, idx, c, sc.looks, &sc.rk, chunk), 0, true
+	default:
+		miss = f.sumsAll(&sc.sumRun.sum, totals, sc.sums, idx, c, sc.looks, chunk)
 	}
 	for i := range sc.adds {
 		a := &sc.adds[i]

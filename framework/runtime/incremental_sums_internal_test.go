@@ -112,9 +112,9 @@ func TestPropRankerMatchesRankTotals(t *testing.T) {
 // totals, a miss exactly when some row falls outside its table, an
 // out-of-range flag exactly when some score added or looked up is out of
 // range; and when no row was added after the looked-up ones, the totals
-// ranked as rankTotals ranks them.
+// ranked as rankTotals ranks them, on one worker or in chunks on two.
 func TestPropSumTotals(t *testing.T) {
-	ranked := 0
+	ranked, rankedShared := 0, 0
 	rapid.Check(t, func(t *rapid.T) {
 		nodes := rapid.SampledFrom([]int{1, 2, 7, 30, 80, 300}).Draw(t, "nodes")
 		// clean: no row falls outside its table, no table holds a score
@@ -198,8 +198,8 @@ func TestPropSumTotals(t *testing.T) {
 		n := rapid.IntRange(0, 5).Draw(t, "n")
 		totals := make([]int64, nf)
 		sc.rk.start(n, nil, make([]int32, nf))
-		// On two workers with chunks of 64 nodes, the passes over more
-		// than 128 run in chunks, unranked.
+		// On two workers with chunks of 64 nodes, the passes over 128 or
+		// more run in chunks, each chunk ranking its own totals.
 		w, err := newTestWorkers(rapid.IntRange(1, 2).Draw(t, "workers"))
 		if err != nil {
 			t.Fatal(err)
@@ -222,17 +222,20 @@ func TestPropSumTotals(t *testing.T) {
 		if (bad&^scoreMask != 0) != (wantBad&^scoreMask != 0) {
 			t.Fatalf("out of range %v, want %v", bad&^scoreMask != 0, wantBad&^scoreMask != 0)
 		}
-		if pool, _ := f.fused(nf); isRanked != (len(sc.adds) == 0 && pool == nil) {
+		if isRanked != (len(sc.adds) == 0) {
 			t.Fatalf("ranked %v with %d rows added after the looked-up ones and %d nodes", isRanked, len(sc.adds), nf)
 		}
 		if isRanked {
 			ranked++
+			if pool, _ := f.fused(nf); pool != nil {
+				rankedShared++
+			}
 			checkRanked(t, &sc.rk, totals, n)
 		} else if clean && len(sc.adds) > 0 {
 			t.Fatalf("%d rows added after the looked-up ones, want none", len(sc.adds))
 		}
 	})
-	if ranked == 0 {
-		t.Fatal("no case left the totals ranked")
+	if ranked == 0 || rankedShared == 0 {
+		t.Fatalf("%d cases left the totals ranked, %d of them ranked in chunks on the workers; want some of each", ranked, rankedShared)
 	}
 }

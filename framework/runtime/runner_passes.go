@@ -150,22 +150,37 @@ func (r *Result) rankParallel(top []rankedPos, keep int) (best int64, cnt int, _
 	if pool == nil {
 		return 0, 0, top, false
 	}
-	chunks := (n + chunk - 1) / chunk
 	rr := &r.rank
-	*rr = rankRun{totals: totals, ties: r.ties, keep: keep, chunk: chunk,
-		best: grow(rr.best, chunks), cnt: grow(rr.cnt, chunks), top: grow(rr.top, chunks*keep), tops: grow(rr.tops, chunks)}
+	rr.begin(totals, r.ties, keep, chunk)
 	pool.Ordered(n, chunk, rr)
-	best = rr.best[0]
-	for _, b := range rr.best {
+	best, cnt, top = rr.merge(top)
+	return best, cnt, top, true
+}
+
+// begin readies r to rank totals (ties covering them) for keep best
+// entries, in chunks of chunk, keeping its buffers.
+func (r *rankRun) begin(totals []int64, ties []int32, keep, chunk int) {
+	chunks := (len(totals) + chunk - 1) / chunk
+	*r = rankRun{totals: totals, ties: ties, keep: keep, chunk: chunk,
+		best: grow(r.best, chunks), cnt: grow(r.cnt, chunks), top: grow(r.top, chunks*keep), tops: grow(r.tops, chunks)}
+}
+
+// merge merges the ranked chunks in chunk order: the best total, its
+// count (the tied positions moved to ties[:cnt], in position order) and
+// the keep best entries (appended to top), as rankTotals ranks them all
+// at once.
+func (r *rankRun) merge(top []rankedPos) (best int64, cnt int, _ []rankedPos) {
+	best = r.best[0]
+	for _, b := range r.best {
 		best = max(best, b)
 	}
-	all := rr.top[:0]
-	for c := range chunks {
-		if rr.best[c] == best {
-			lo := c * chunk
-			cnt += copy(r.ties[cnt:], r.ties[lo:lo+rr.cnt[c]])
+	all := r.top[:0]
+	for c := range r.best {
+		if r.best[c] == best {
+			lo := c * r.chunk
+			cnt += copy(r.ties[cnt:], r.ties[lo:lo+r.cnt[c]])
 		}
-		all = append(all, rr.top[c*keep:c*keep+rr.tops[c]]...) // in place: all never passes chunk c's entries
+		all = append(all, r.top[c*r.keep:c*r.keep+r.tops[c]]...) // in place: all never passes chunk c's entries
 	}
 	slices.SortFunc(all, func(a, b rankedPos) int {
 		if c := cmp.Compare(b.total, a.total); c != 0 {
@@ -173,9 +188,9 @@ func (r *Result) rankParallel(top []rankedPos, keep int) (best int64, cnt int, _
 		}
 		return cmp.Compare(a.pos, b.pos)
 	})
-	top = append(top, all[:min(keep, len(all))]...)
-	rr.totals, rr.ties = nil, nil
-	return best, cnt, top, true
+	top = append(top, all[:min(r.keep, len(all))]...)
+	r.totals, r.ties = nil, nil
+	return best, cnt, top
 }
 
 // sumRun is sumsRanked's pass without the ranking, in chunks on the
@@ -212,18 +227,59 @@ func (r *sumRun) Chunk(w, lo, hi int) bool {
 	return false
 }
 
-// sumsAll runs sumRun over all of totals on the workers and reports
-// whether a score missed its table.
-func (f *Framework) sumsAll(sr *sumRun, totals, sums []int64, idx []int32, c int64, looks []lookup) (miss bool) {
-	out := grow(sr.out, f.pool.Size())
+// sumsAll runs sumRun over all of totals on the workers, in chunks of
+// chunk, and reports whether a score missed its table.
+func (f *Framework) sumsAll(sr *sumRun, totals, sums []int64, idx []int32, c int64, looks []lookup, chunk int) (miss bool) {
+	out := sr.begin(f, totals, sums, idx, c, looks)
+	f.pool.Ordered(len(totals), chunk, sr)
+	return sr.end(out)
+}
+
+// begin readies r for a pass on f's workers, keeping its buffers, and
+// returns its outcomes' slots.
+func (r *sumRun) begin(f *Framework, totals, sums []int64, idx []int32, c int64, looks []lookup) []weighOut {
+	out := grow(r.out, f.pool.Size())
 	clear(out)
-	*sr = sumRun{totals: totals, sums: sums, idx: idx, c: c, looks: looks, out: out}
-	pool, chunk := f.fused(len(totals))
-	pool.Ordered(len(totals), chunk, sr)
+	*r = sumRun{totals: totals, sums: sums, idx: idx, c: c, looks: looks, out: out}
+	return out
+}
+
+// end reports whether some chunk missed a table, and lets go of the
+// pass's slices.
+func (r *sumRun) end(out []weighOut) (miss bool) {
 	for i := range out {
 		miss = miss || out[i].miss
 	}
-	*sr = sumRun{out: out}
+	*r = sumRun{out: out}
+	return miss
+}
+
+// sumRankRun is sumsRanked's pass in chunks on the workers: each chunk
+// sums its totals (sum) and ranks them (rank), and the chunks' rankings
+// merge in chunk order afterwards, as one pass and one join.
+type sumRankRun struct {
+	sum  sumRun
+	rank rankRun
+}
+
+// Chunk sums and ranks totals[lo:hi] on worker w.
+func (r *sumRankRun) Chunk(w, lo, hi int) bool {
+	r.sum.Chunk(w, lo, hi)
+	return r.rank.Chunk(w, lo, hi)
+}
+
+// sumsRankedAll is sumsRanked on f's workers, in chunks of chunk: it
+// sets totals, ranks them for rk (started: its keep, its ties and its
+// top's buffer) and reports whether a score missed its table (the
+// ranking is then meaningless).
+func (f *Framework) sumsRankedAll(sr *sumRankRun, totals, sums []int64, idx []int32, c int64, looks []lookup, rk *ranker, chunk int) (miss bool) {
+	out := sr.sum.begin(f, totals, sums, idx, c, looks)
+	sr.rank.begin(totals, rk.ties, rk.keep, chunk)
+	f.pool.Ordered(len(totals), chunk, sr)
+	if miss = sr.sum.end(out); !miss {
+		rk.best, rk.cnt, rk.top = sr.rank.merge(rk.top[:0])
+	}
+	sr.rank.totals, sr.rank.ties = nil, nil
 	return miss
 }
 
