@@ -33,8 +33,9 @@
 //	    -cpuprofile F profiles the timed loop.
 //	variedbench workers -nodes N -stream STREAM [-sampled] [-workers W] [-block B] [-rounds R]
 //	    schedules the timed pods against the cluster as it is, in blocks
-//	    of B pods, each block three ways one after the other (in an order
-//	    that turns from block to block): on one worker, on W workers, and
+//	    of B pods, each block three ways one after the other (the six
+//	    orders in turn, so that none runs after another more often): on
+//	    one worker, on W workers, and
 //	    split in two halves scheduled at once by two frameworks of one
 //	    worker each; prints one JSON line: the wall time per pod of each
 //	    way, and the medians over the blocks of W workers' time and the

@@ -32,6 +32,47 @@ func TestCompareWorkers(t *testing.T) {
 	}
 }
 
+// TestWayOrder: over any six blocks in a row, each way runs once in each
+// place and right after each other way twice, so that what a way leaves
+// behind (warm caches, spinning helpers) falls on the others alike.
+func TestWayOrder(t *testing.T) {
+	for first := range 6 {
+		var place [3][3]int
+		var after [3][3]int
+		for i := first; i < first+6; i++ {
+			o := wayOrder(i)
+			seen := [3]bool{}
+			for k, way := range o {
+				if seen[way] {
+					t.Fatalf("block %d: order %v runs way %d twice", i, o, way)
+				}
+				seen[way] = true
+				place[way][k]++
+				if k > 0 {
+					after[way][o[k-1]]++
+				}
+			}
+		}
+		for a := range 3 {
+			for b := range 3 {
+				if place[a][b] != 2 {
+					t.Errorf("blocks %d–%d: way %d ran %d times in place %d, want 2", first, first+5, a, place[a][b], b)
+				}
+				if want := 2 * b2i(a != b); after[a][b] != want {
+					t.Errorf("blocks %d–%d: way %d ran right after way %d %d times, want %d", first, first+5, a, b, after[a][b], want)
+				}
+			}
+		}
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 func TestMedian(t *testing.T) {
 	for _, tc := range []struct {
 		xs   []float64
