@@ -185,8 +185,11 @@ type Result struct {
 	candidateIdx  []int32 // snapshot index of each candidate (narrowed cycles)
 	ties          []int32 // selectHost's tied positions
 	rank          rankRun // selectHost's chunks, when ranked in parallel
-	placing       placeRun
-	placeOff      []int // placing's offsets
+	// pre is Totals ranked as the workers weighed them (weighRankRun),
+	// for selectHost to pick from; keep 0 when they were not.
+	pre      preRank
+	placing  placeRun
+	placeOff []int // placing's offsets
 	// spans, when not empty, are the runs of positions feasible holds, in
 	// order (splitEvaluated's placeSpans), for feasibleNodes to copy.
 	spans []span
@@ -222,6 +225,7 @@ func (r *Result) reset() {
 		candidateIdx:  r.candidateIdx[:0],
 		ties:          r.ties[:0],
 		rank:          rankRun{best: r.rank.best[:0], cnt: r.rank.cnt[:0], top: r.rank.top[:0], tops: r.rank.tops[:0]},
+		pre:           preRank{top: r.pre.top[:0]},
 		placeOff:      r.placeOff[:0],
 		selected:      -1,
 	}
@@ -672,6 +676,10 @@ func (r *Result) selectHost(rng *rand.Rand, n int) {
 		return
 	}
 	keep := max(n, 2)
+	if r.pre.keep == keep {
+		r.pickRanked(rng, n, r.pre.best, r.pre.cnt, r.pre.top)
+		return
+	}
 	var buf [8]rankedPos
 	top := buf[:0]
 	if keep > len(buf) {
@@ -798,6 +806,16 @@ func insertRanked(top []rankedPos, keep int, e rankedPos) []rankedPos {
 	}
 	top[pos] = e
 	return top
+}
+
+// preRank is the totals ranked before selectHost, as rankTotals ranks
+// them for keep best entries (keep 0: not ranked), r.ties[:cnt] the tied
+// positions.
+type preRank struct {
+	keep int
+	best int64
+	cnt  int
+	top  []rankedPos
 }
 
 // rankedPos is a feasible node's index and total, for selectHost.

@@ -615,10 +615,11 @@ const wideSampledShare = 2
 // to share its loop is not worth the step either. On two workers the
 // PreScore step already runs InterPodAffinity's PreScore beside the
 // others, so the step only moves work between the two: in one process,
-// 20-pod blocks alternating between the ways over every node of 5,000,
-// 2-worker cycles without it took 0.953–1.004 of those with it (six
-// runs, the varied and mixed streams, the vCPUs' handoff 77–161 ns) and
-// 0.911–0.957 (six runs, handoff 457–489 ns).
+// 20-pod blocks taking turns between the ways in every order over every
+// node of 5,000, 2-worker cycles with it took 0.980–1.004 of those
+// without it (six runs, the varied, mixed and requests-and-images
+// streams, the vCPUs' handoff 105–147 ns); with the vCPUs far apart
+// (handoff 457–489 ns) it lost, by up to 6 % (docs/performance.md).
 func (f *Framework) frontsPreFilter(n, want int) bool {
 	if want <= 0 || want >= n {
 		return f.pool.Width(n, f.minChunk) > 2
@@ -647,13 +648,13 @@ func (f *Framework) noteSampled(end int, stop int64) {
 // (pass), so that each worker's range of the pass holds the nodes whose
 // rows it scored or whose filters it ran, in its own core's cache. The
 // passes of a cycle over 5,000 nodes (weighing the rows, ranking the
-// totals, placing the feasible positions) take a few microseconds each;
-// on two workers, in one process, 20-pod blocks alternating between the
-// ways, over every node of the varied, mixed and requests-and-images
-// streams: shared in chunks of their own (2,048 nodes) they took the
-// cycle to 0.93–0.98 of the cycle that ran them on the caller's
-// goroutine (below 16·2 MinChunks), and in the loop's chunks to
-// 0.88–0.99 of that.
+// totals, placing the feasible positions) take a few microseconds each.
+// On two workers, in one process, 20-pod blocks taking turns between the
+// ways in every order (variedbench workers), over every node of the
+// varied, mixed and requests-and-images streams, a cutoff of 16·2
+// MinChunks took the cycle to 1.007–1.027 of this one (six runs, the
+// vCPUs' handoff 79–160 ns); the passes in chunks of 2,048 nodes of
+// their own instead of the loop's measured the same (0.963–1.008).
 const cheapPass = 4
 
 // fusedPass is cheapPass for the pass of an incremental evaluator's
@@ -885,7 +886,13 @@ func (f *Framework) scoreFeasible(ctx context.Context, state *framework.CycleSta
 	if opts.TotalsOnly {
 		res.Normalized = vals[:0] // the rows are the cycle's scratch (keptScores is false)
 		if !r.addRefused.Load() {
-			done, err := f.weighTables(bs, res.Totals[:nf])
+			// selectHost follows the weighing when no extender adds to
+			// the totals and a Top is asked for (Schedule's cycles).
+			rankIn := res
+			if len(extenders) > 0 || opts.TopN <= 0 {
+				rankIn = nil
+			}
+			done, err := f.weighTables(bs, res.Totals[:nf], rankIn, max(opts.TopN, 2))
 			if err != nil {
 				return err
 			}
@@ -1123,7 +1130,7 @@ type batchScratch struct {
 	preScore      preScoreRun
 	front         frontRun
 	run           scoreRun
-	weigh         weighRun
+	weigh         weighRankRun
 
 	// constant backs scoreRun's.
 	constant []constantScore

@@ -854,6 +854,65 @@ func TestPropRankParallelMatchesReference(t *testing.T) {
 	}
 }
 
+// TestPropWeighRankMatchesReference: with enough totals for the workers,
+// the weighing pass ranks each chunk's totals as it weighs them and
+// merges the chunks (res.pre), and selectHost picks from that ranking
+// the node refPickHighest picks, with the generator left where that rule
+// leaves it, the same count of ties, and the Top list and Margin of the
+// generic ranking around that node.
+func TestPropWeighRankMatchesReference(t *testing.T) {
+	defer atLeastProcs(4)()
+	f := bareFramework(t, 4, 64)
+	const most = 3000
+	nodes, feasible := rankNodes(most)
+	preRanked := 0
+	rapid.Check(t, func(t *rapid.T) {
+		nf := rapid.IntRange(2, most).Draw(t, "feasible")
+		levels := rapid.SampledFrom([]int64{1, 3, 101}).Draw(t, "levels") // 1: every score alike (ties)
+		rows := make([]lookup, rapid.IntRange(1, 3).Draw(t, "rows"))
+		c := rapid.Int64Range(-5, 5).Draw(t, "constant")
+		want := make([]int64, nf)
+		for j := range want {
+			want[j] = c
+		}
+		for i := range rows {
+			row := make([]int64, nf)
+			w := rapid.Int64Range(1, 3).Draw(t, "weight")
+			for j := range row {
+				row[j] = rapid.Int64Range(0, levels-1).Draw(t, "score")
+				want[j] += w * row[j]
+			}
+			rows[i] = lookup{row: row, w: w}
+		}
+		n := rapid.IntRange(0, 12).Draw(t, "n")
+		seed := rapid.Uint64().Draw(t, "seed")
+		got := &Result{Totals: make([]int64, nf), order: nodes[:nf], feasible: feasible[:nf], selected: -1, fw: f}
+		var wr weighRankRun
+		if bad, miss := f.weighAll(&wr, got.Totals, rows, nil, c, false, got, max(n, 2)); bad&^scoreMask != 0 || miss {
+			t.Fatalf("weighAll: out of range %v, missed %v", bad&^scoreMask != 0, miss)
+		}
+		if !slices.Equal(got.Totals, want) {
+			t.Fatalf("totals %v, want %v", got.Totals, want)
+		}
+		if pool, _ := f.pass(nf); (pool != nil) != (got.pre.keep != 0) {
+			t.Fatalf("%d totals: ranked by the weighing %v, on the workers %v", nf, got.pre.keep != 0, pool != nil)
+		}
+		if got.pre.keep != 0 {
+			preRanked++
+		}
+		ties := 0
+		for _, x := range want {
+			ties += b2i(x == slices.Max(want))
+		}
+		a, b := rand.New(rand.NewPCG(seed, 5)), rand.New(rand.NewPCG(seed, 5))
+		got.selectHost(a, n)
+		checkPickedAsReference(t, got, want, nodes[:nf], feasible[:nf], n, ties, a, b)
+	})
+	if preRanked == 0 {
+		t.Fatal("no case was ranked by the weighing")
+	}
+}
+
 // rankNodes returns n nodes of 1,000 millicores, n0…, and their positions
 // 0…n−1, for a Result whose totals are ranked.
 func rankNodes(n int) ([]*framework.NodeInfo, []int32) {

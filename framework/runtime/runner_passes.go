@@ -88,23 +88,56 @@ func (r *weighRun) Chunk(w, lo, hi int) bool {
 
 // weighAll runs weighRange over all of totals, in chunks on the workers
 // when they are enough, and returns the or of the scoreBits and whether a
-// score missed its table.
-func (f *Framework) weighAll(wr *weighRun, totals []int64, adds, looks []lookup, c int64, accumulated bool) (bad uint64, miss bool) {
+// score missed its table. With res not nil and the pass on the workers,
+// each chunk also ranks its totals, for a Top of keep, merged into
+// res.pre (valid when nothing is out of range or missed), so that
+// selectHost needs no pass of its own.
+func (f *Framework) weighAll(wr *weighRankRun, totals []int64, adds, looks []lookup, c int64, accumulated bool, res *Result, keep int) (bad uint64, miss bool) {
 	n := len(totals)
 	pool, chunk := f.pass(n)
 	if pool == nil {
 		return weighRange(totals, adds, looks, c, accumulated, 0, n)
 	}
-	out := grow(wr.out, pool.Size())
+	out := grow(wr.weigh.out, pool.Size())
 	clear(out)
-	*wr = weighRun{totals: totals, adds: adds, looks: looks, c: c, accumulated: accumulated, out: out}
+	wr.weigh = weighRun{totals: totals, adds: adds, looks: looks, c: c, accumulated: accumulated, out: out}
+	wr.ranks = res != nil
+	if wr.ranks {
+		res.ties = grow(res.ties, n)
+		wr.rank.begin(totals, res.ties, keep, chunk)
+	}
 	pool.Ordered(n, chunk, wr)
 	for i := range out {
 		bad |= out[i].bad
 		miss = miss || out[i].miss
 	}
-	*wr = weighRun{out: out}
+	wr.weigh = weighRun{out: out}
+	if wr.ranks {
+		if !miss && bad&^scoreMask == 0 {
+			res.pre.keep = keep
+			res.pre.best, res.pre.cnt, res.pre.top = wr.rank.merge(res.pre.top[:0])
+		}
+		wr.rank.totals, wr.rank.ties = nil, nil
+	}
 	return bad, miss
+}
+
+// weighRankRun is weighRun with, when ranks is set, each chunk's totals
+// ranked as soon as they are weighed (rank), while they are in the
+// worker's cache.
+type weighRankRun struct {
+	weigh weighRun
+	rank  rankRun
+	ranks bool
+}
+
+// Chunk weighs, and ranks, totals[lo:hi] on worker w.
+func (r *weighRankRun) Chunk(w, lo, hi int) bool {
+	r.weigh.Chunk(w, lo, hi)
+	if r.ranks {
+		return r.rank.Chunk(w, lo, hi)
+	}
+	return false
 }
 
 // rankRun ranks the totals chunk by chunk: chunk c's best total, the

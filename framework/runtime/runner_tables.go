@@ -15,8 +15,10 @@ import "github.com/schedkit/schedkit/framework/fastpath"
 // or more sends the row to the in-place normalization. It reports false
 // when a score was missing from its table (wrong bounds) or a weighed
 // score is out of range, after normalizing every row in place: the caller
-// then weighs them all as the plain path does.
-func (f *Framework) weighTables(bs *batchScratch, totals []int64) (done bool, err error) {
+// then weighs them all as the plain path does. With res not nil, a
+// weighing on the workers also ranks the totals for a Top of keep
+// (res.pre), so that selectHost needs no pass of its own.
+func (f *Framework) weighTables(bs *batchScratch, totals []int64, res *Result, keep int) (done bool, err error) {
 	r := &bs.run
 	nf := r.nf
 	var nl normalizeList
@@ -61,7 +63,7 @@ func (f *Framework) weighTables(bs *batchScratch, totals []int64) (done bool, er
 		adds = append(adds, lookup{row: row, w: sp.weight})
 	}
 	bs.adds, bs.looks, bs.lookedUp = adds, looks, lookedUp
-	bad, miss := f.weighAll(&bs.weigh, totals, adds, looks, c, r.adders != nil)
+	bad, miss := f.weighAll(&bs.weigh, totals, adds, looks, c, r.adders != nil, res, keep)
 	if !miss && bad&^scoreMask == 0 {
 		return true, nil
 	}
