@@ -664,8 +664,8 @@ const cheapPass = 4
 // chunks of that size. Its work is about 1.4 ns a node, the cached sums
 // read in snapshot order: over the 5,000 nodes a cycle samples of
 // 100,000 (examples/simulate), sharing it from cheapPass made the pass
-// 1.23–1.26 times as long, the vCPUs far apart (a core-to-core handoff
-// of 440–530 ns).
+// 1.22–1.26 times as long, whether the vCPUs were near (a core-to-core
+// handoff of 111–126 ns) or far apart (440–530 ns).
 const fusedPass = 4 * cheapPass
 
 // pass is loop for a pass over the totals or the feasible positions
