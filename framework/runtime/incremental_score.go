@@ -246,9 +246,9 @@ func (inc *Incremental) score(ctx context.Context, pod *framework.PodInfo, res *
 // table: the looked-up ones). The looked-up rows are added in
 // sumsRanked's passes, which rank the totals with sc.rk (started; ranked
 // reports it); with enough nodes for f's workers (fusedPass), in one
-// pass of chunks on them that ranks too when no row is added after it. When some row
-// is (adds, which weighLooks may lengthen), selectHost must rank them
-// again.
+// pass of chunks on them, which ranks too when no row is added after it.
+// When some row is (adds, which weighLooks may lengthen), selectHost must
+// rank them again.
 func (sc *incScorer) sumTotals(f *Framework, totals []int64, idx []int32, c int64) (miss bool, bad uint64, ranked bool) {
 	sc.weighLooks()
 	switch pool, chunk := f.fused(len(totals)); {
