@@ -172,9 +172,12 @@ type Result struct {
 	candidates []*framework.NodeInfo // non-nil when a PreFilterResult narrowed the nodes
 	order      []*framework.NodeInfo // the list the round-robin positions index
 	evaluated  int
-	rejections []rejection
-	feasible   []int32 // evaluation positions of feasible nodes
-	selected   int     // index into feasible, -1 when none
+	// filterWidth is the number of workers the filter loop ran on (0 or
+	// 1: the caller's goroutine alone).
+	filterWidth int
+	rejections  []rejection
+	feasible    []int32 // evaluation positions of feasible nodes
+	selected    int     // index into feasible, -1 when none
 	// feasibleList is feasibleNodes' answer once asked for (while its
 	// length is feasible's): feasibleCache's array, or a view of order
 	// (never written through) when the feasible nodes are a run of it.

@@ -4,7 +4,9 @@ import (
 	"context"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -384,5 +386,80 @@ func TestSampledEstimateFollowsCappedWidth(t *testing.T) {
 	}
 	if !f.expectsShared(n, want) {
 		t.Fatal("after loops of about 1,020 positions (20 a feasible node), width capped at one: the estimate did not follow")
+	}
+}
+
+// batchSizes is a score plugin scoring in batches that records the size
+// of each batch it is handed: a node scores its snapshot index mod 7.
+type batchSizes struct {
+	mu    sync.Mutex
+	sizes []int
+}
+
+func (b *batchSizes) Name() string { return "Sizes" }
+func (b *batchSizes) Score(_ context.Context, _ *framework.CycleState, _ *framework.PodInfo, n *framework.NodeInfo) (int64, *framework.Status) {
+	return int64(n.Index() % 7), nil
+}
+func (b *batchSizes) ScoreExtensions() framework.ScoreExtensions { return nil }
+func (b *batchSizes) ScoreBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, _ []int32, out []int64) *framework.Status {
+	b.mu.Lock()
+	b.sizes = append(b.sizes, len(nodes))
+	b.mu.Unlock()
+	for j, n := range nodes {
+		out[j], _ = b.Score(ctx, state, pod, n)
+	}
+	return nil
+}
+
+// TestSmallScoreLoopSharedOnWidePools: with the default MinChunk, a cycle
+// over every node of 3,000 shares its filter loop, and its score loop
+// over the 600 nodes that pass (too few for a loop of its own) runs on
+// the workers in chunks of 64 nodes on a pool of four, on the caller's
+// goroutine in one batch on one or two workers; the outcome is the same
+// at every width.
+func TestSmallScoreLoopSharedOnWidePools(t *testing.T) {
+	defer atLeastProcs(4)()
+	snap := framework.MustSnapshot(testNodes(3000), nil)
+	var want *Result
+	for _, workers := range []int{1, 2, 4} {
+		rec := &batchSizes{}
+		reg := registryOf(&fake{name: "F", filter: func(n *framework.NodeInfo) *framework.Status {
+			if n.Index()%5 != 0 {
+				return framework.NewStatus(framework.Unschedulable, "not a fifth")
+			}
+			return nil
+		}})
+		if err := reg.Register("Sizes", func(any, framework.Handle) (framework.Plugin, error) { return rec, nil }); err != nil {
+			t.Fatal(err)
+		}
+		w, err := NewWorkers(workers)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Close()
+		f, err := NewFramework(reg, framework.Profile{Filter: []string{"F"}, Score: []string{"Sizes"}, Weights: map[string]int64{"Sizes": 1}}, WithWorkers(w))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := f.Schedule(context.Background(), nil, snap, testPod("p"), CycleOptions{Rand: rand.New(rand.NewPCG(1, 2)), TotalsOnly: true, SkipExplanation: true})
+		if err != nil {
+			t.Fatalf("%d workers: %v", workers, err)
+		}
+		if got := len(res.Totals); got != 600 {
+			t.Fatalf("%d workers: %d nodes scored, want 600", workers, got)
+		}
+		if want == nil {
+			want = res
+		} else if res.SelectedNode() != want.SelectedNode() || res.Ties != want.Ties || !slices.Equal(res.Totals, want.Totals) {
+			t.Errorf("%d workers: selected %s of %d ties, want %s of %d; totals equal: %v", workers, res.SelectedNode(), res.Ties, want.SelectedNode(), want.Ties, slices.Equal(res.Totals, want.Totals))
+		}
+		shared := workers > 2
+		if shared {
+			if len(rec.sizes) < 2 || slices.Max(rec.sizes) > smallChunk {
+				t.Errorf("%d workers: score batches %v, want several of at most %d nodes", workers, rec.sizes, smallChunk)
+			}
+		} else if !slices.Equal(rec.sizes, []int{600}) {
+			t.Errorf("%d workers: score batches %v, want one of 600 nodes", workers, rec.sizes)
+		}
 	}
 }
