@@ -879,7 +879,15 @@ func (f *Framework) scoreFeasible(ctx context.Context, state *framework.CycleSta
 		active: active, calls: calls, batches: batches, bounds: r.bounds}
 	pool, chunk := f.loop(nf)
 	if pool == nil && res.filterWidth > 1 {
-		pool, chunk = f.smallLoop(nf)
+		if pool, chunk = f.smallLoop(nf); pool != nil {
+			// The PreScore step ran on the caller (too few nodes for
+			// the workers): the plugins that prepare their cycle state
+			// do it now, so that the workers do not wait for the first
+			// score call to compute it.
+			for _, p := range f.preparers {
+				p.PrepareScore(ctx, state, pod)
+			}
+		}
 	}
 	defer r.release()
 	if opts.TotalsOnly {

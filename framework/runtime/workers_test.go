@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/fastpath"
 	"github.com/schedkit/schedkit/internal/parallel"
 )
 
@@ -390,10 +391,19 @@ func TestSampledEstimateFollowsCappedWidth(t *testing.T) {
 }
 
 // batchSizes is a score plugin scoring in batches that records the size
-// of each batch it is handed: a node scores its snapshot index mod 7.
+// of each batch it is handed, and whether PrepareScore ran before the
+// first: a node scores its snapshot index mod 7.
 type batchSizes struct {
-	mu    sync.Mutex
-	sizes []int
+	mu       sync.Mutex
+	sizes    []int
+	prepared bool // PrepareScore ran
+	ready    bool // it ran before the first batch
+}
+
+func (b *batchSizes) PrepareScore(context.Context, *framework.CycleState, *framework.PodInfo) {
+	b.mu.Lock()
+	b.prepared = true
+	b.mu.Unlock()
 }
 
 func (b *batchSizes) Name() string { return "Sizes" }
@@ -403,6 +413,9 @@ func (b *batchSizes) Score(_ context.Context, _ *framework.CycleState, _ *framew
 func (b *batchSizes) ScoreExtensions() framework.ScoreExtensions { return nil }
 func (b *batchSizes) ScoreBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, _ []int32, out []int64) *framework.Status {
 	b.mu.Lock()
+	if len(b.sizes) == 0 {
+		b.ready = b.prepared
+	}
 	b.sizes = append(b.sizes, len(nodes))
 	b.mu.Unlock()
 	for j, n := range nodes {
@@ -414,7 +427,8 @@ func (b *batchSizes) ScoreBatch(ctx context.Context, state *framework.CycleState
 // TestSmallScoreLoopSharedOnWidePools: with the default MinChunk, a cycle
 // over every node of 3,000 shares its filter loop, and its score loop
 // over the 600 nodes that pass (too few for a loop of its own) runs on
-// the workers in chunks of 64 nodes on a pool of four, on the caller's
+// the workers in chunks of 64 nodes on a pool of four, its plugins that
+// prepare their state having done so first, and on the caller's
 // goroutine in one batch on one or two workers; the outcome is the same
 // at every width.
 func TestSmallScoreLoopSharedOnWidePools(t *testing.T) {
@@ -458,8 +472,13 @@ func TestSmallScoreLoopSharedOnWidePools(t *testing.T) {
 			if len(rec.sizes) < 2 || slices.Max(rec.sizes) > smallChunk {
 				t.Errorf("%d workers: score batches %v, want several of at most %d nodes", workers, rec.sizes, smallChunk)
 			}
+			if !rec.ready {
+				t.Errorf("%d workers: the score plugin's state was not prepared before the workers scored", workers)
+			}
 		} else if !slices.Equal(rec.sizes, []int{600}) {
 			t.Errorf("%d workers: score batches %v, want one of 600 nodes", workers, rec.sizes)
 		}
 	}
 }
+
+var _ fastpath.ScorePreparer = (*batchSizes)(nil)
