@@ -840,14 +840,8 @@ func TestPropRankParallelMatchesReference(t *testing.T) {
 		if pool, _ := f.pass(nf); pool != nil {
 			shared++
 		}
-		ties := 0
-		for _, x := range totals {
-			ties += b2i(x == slices.Max(totals))
-		}
-		a, b := rand.New(rand.NewPCG(seed, 5)), rand.New(rand.NewPCG(seed, 5))
 		got := &Result{Totals: slices.Clone(totals), order: nodes[:nf], feasible: feasible[:nf], selected: -1, fw: f}
-		got.selectHost(a, n)
-		checkPickedAsReference(t, got, totals, nodes[:nf], feasible[:nf], n, ties, a, b)
+		selectAsReference(t, got, totals, seed, n)
 	})
 	if shared == 0 {
 		t.Fatal("no case ranked on the workers")
@@ -900,17 +894,25 @@ func TestPropWeighRankMatchesReference(t *testing.T) {
 		if got.pre.keep != 0 {
 			preRanked++
 		}
-		ties := 0
-		for _, x := range want {
-			ties += b2i(x == slices.Max(want))
-		}
-		a, b := rand.New(rand.NewPCG(seed, 5)), rand.New(rand.NewPCG(seed, 5))
-		got.selectHost(a, n)
-		checkPickedAsReference(t, got, want, nodes[:nf], feasible[:nf], n, ties, a, b)
+		selectAsReference(t, got, want, seed, n)
 	})
 	if preRanked == 0 {
 		t.Fatal("no case was ranked by the weighing")
 	}
+}
+
+// selectAsReference runs got.selectHost for a Top of n with a generator
+// seeded by seed, and checks its pick against refPickHighest's over
+// totals (got's Totals as they should be) with a generator seeded alike:
+// checkPickedAsReference on got's nodes and positions.
+func selectAsReference(t *rapid.T, got *Result, totals []int64, seed uint64, n int) {
+	ties := 0
+	for _, x := range totals {
+		ties += b2i(x == slices.Max(totals))
+	}
+	a, b := rand.New(rand.NewPCG(seed, 5)), rand.New(rand.NewPCG(seed, 5))
+	got.selectHost(a, n)
+	checkPickedAsReference(t, got, totals, got.order, got.feasible, n, ties, a, b)
 }
 
 // rankNodes returns n nodes of 1,000 millicores, n0…, and their positions
