@@ -1,6 +1,7 @@
 package framework
 
 import (
+	"cmp"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -37,13 +38,16 @@ import (
 //     cycle, or, for a selector that requires a label with In, matches of
 //     the classes carrying it and sums over the nodes of those that match;
 //     O(e) to evict.
-//   - AddPod/RemovePod: naming the pod's label class, O(e) reads of the
-//     entries' verdicts on the class (a match only for a class newer than
-//     the entry), +1/−1 on the matching entries' slot and on their
-//     per-domain sums; for a pod with affinity terms, O(terms) map updates
-//     of the groups (and their sums). For a copy of the last pod added or
-//     removed (podShapeMemo) the class, the matching entries and the
-//     terms' groups are known: only the counts change.
+//   - AddPod/RemovePod: naming the pod's label class; finding the entries
+//     matching the class, from the class's list (kept per class, brought
+//     up to date with the entries added since: one verdict read, or a
+//     match for a class newer than the entry, each) or, for a class not
+//     met before, matches of the entries listed under its labels by one
+//     In requirement and of those with none; +1/−1 on the matching
+//     entries' slot and on their per-domain sums; for a pod with affinity
+//     terms, O(terms) map updates of the groups (and their sums). For a
+//     copy of the last pod added or removed (podShapeMemo) the class and
+//     the terms' groups are known.
 //   - AddNode/RemoveNode: O(e·n) (every entry gains or loses a slot).
 //   - Clone: O(e + g) (the entries and groups are shared copy-on-write: the
 //     first write to a shared entry on either side copies that entry, O(n),
@@ -142,8 +146,7 @@ func (s *Snapshot) PodCounts(q PodQuery) []int32 {
 		x.evictLocked()
 	}
 	e.lastUse = x.tick
-	x.slots[key] = &podIndexSlot{e: e, owned: true}
-	x.slotsVersion++
+	x.addSlotLocked(key, &podIndexSlot{e: e, owned: true})
 	return e.counts
 }
 
@@ -264,16 +267,23 @@ type podIndex struct {
 	keyMemo     [4]groupKeyMemo
 	keyMemoNext int
 
-	// slotsVersion counts the additions and evictions of slots; slotMemo
-	// holds the slots matching the pods of one label class, for the set
-	// of slots of version (matchingSlotsLocked).
-	slotsVersion uint64
-	slotMemo     struct {
-		ok      bool
-		class   int32
-		version uint64
-		slots   []*podIndexSlot
-	}
+	// order lists the slots in the order they were added (by serial),
+	// the evicted ones among them marked gone until gone reaches half of
+	// the list; serial is the next slot's and drops counts the
+	// evictions. classSlots[c] holds the slots matching the pods of label
+	// class c (matchingSlotsLocked), for at most classSlotsMax classes.
+	order      []*podIndexSlot
+	gone       int
+	serial     uint64
+	drops      uint64
+	classSlots map[int32]*classSlots
+	// anySlots is matchingSlotsLocked's list for a pod of no known class.
+	anySlots []*podIndexSlot
+	// slotIx indexes the slots by their queries' label requirements, for
+	// the classes whose list is built anew; nil until a list is built
+	// over slotIndexMin slots or more, and again after order is
+	// compacted.
+	slotIx *slotSelIndex
 
 	// shape is what the index derived from the last pod added or removed
 	// (update), for the next copy of that pod.
@@ -350,6 +360,12 @@ func sameSlice[T any](a, b []T) bool {
 type podIndexSlot struct {
 	e     *podCountEntry
 	owned bool
+	// key is the slot's key in the index, serial its number in the order
+	// slots were added (podIndex.order); gone marks a slot evicted, which
+	// then holds neither entry nor sums.
+	key    string
+	serial uint64
+	gone   bool
 	// domains are e's counts summed per topology domain, one per key
 	// asked (podindex_domains.go); domOwned is false while they are
 	// shared with a clone.
@@ -395,16 +411,122 @@ func (sl *groupSlot) setGroup(g *AffinityGroup) {
 	g.slot = sl
 }
 
+// classSlots lists the slots matching one label class's pods among the
+// slots of serial below upTo, as of drops evictions (gone slots among
+// them are dropped when next read).
+type classSlots struct {
+	upTo  uint64
+	drops uint64
+	slots []*podIndexSlot
+}
+
+// classSlotsMax bounds the label classes whose matching slots the index
+// keeps; past it, the lists start over.
+const classSlotsMax = 1024
+
+// addSlotLocked adds sl under key, numbering it after every slot so far.
+func (x *podIndex) addSlotLocked(key string, sl *podIndexSlot) {
+	if x.slots == nil {
+		x.slots = map[string]*podIndexSlot{}
+	}
+	sl.key, sl.serial = key, x.serial
+	x.serial++
+	x.slots[key] = sl
+	x.order = append(x.order, sl)
+	if x.slotIx != nil {
+		x.slotIx.add(sl)
+	}
+}
+
+// slotSelIndex lists slots by one In requirement of their query's label
+// selectors (the one of fewest values): a query can match only a pod whose
+// labels hold that key with one of those values. Queries with no In
+// requirement are listed apart, queries that match nothing not at all.
+// Evicted slots stay listed, marked gone, until the index is built again.
+type slotSelIndex struct {
+	byPair map[labelPair][]*podIndexSlot
+	rest   []*podIndexSlot
+}
+
+// add lists sl.
+func (ix *slotSelIndex) add(sl *podIndexSlot) {
+	m := &sl.e.m
+	if len(m.terms) == 0 {
+		return // matches nothing
+	}
+	var key string
+	var vals []string
+	for i := range m.terms {
+		sel := m.terms[i].sel
+		if sel.IsNothing() {
+			return
+		}
+		sel.InRequirements(func(k string, vs []string) bool {
+			if vals == nil || len(vs) < len(vals) {
+				key, vals = k, vs
+			}
+			return len(vals) > 1
+		})
+	}
+	if vals == nil {
+		ix.rest = append(ix.rest, sl)
+		return
+	}
+	for _, v := range vals {
+		p := labelPair{key, v}
+		ix.byPair[p] = append(ix.byPair[p], sl)
+	}
+}
+
+// slotIndexMin is the fewest slots a class's list is built from through
+// slotIx rather than by matching every slot.
+const slotIndexMin = 64
+
+// slotIndexLocked returns slotIx, built over the live slots when missing.
+func (x *podIndex) slotIndexLocked() *slotSelIndex {
+	if x.slotIx == nil {
+		ix := &slotSelIndex{byPair: make(map[labelPair][]*podIndexSlot, len(x.slots))}
+		for _, sl := range x.order {
+			if !sl.gone {
+				ix.add(sl)
+			}
+		}
+		x.slotIx = ix
+	}
+	return x.slotIx
+}
+
+// dropSlotsLocked empties the index's entries.
+func (x *podIndex) dropSlotsLocked() {
+	x.slots = nil
+	for _, sl := range x.order {
+		sl.gone, sl.e, sl.domains = true, nil, nil
+	}
+	x.order, x.gone = nil, 0
+	x.drops++
+	clear(x.classSlots)
+	x.slotIx = nil
+}
+
+// evictLocked drops the least recently used entry.
 func (x *podIndex) evictLocked() {
-	var victim string
-	oldest := ^uint64(0)
-	for k, sl := range x.slots {
-		if sl.e.lastUse < oldest {
-			victim, oldest = k, sl.e.lastUse
+	var victim *podIndexSlot
+	for _, sl := range x.slots {
+		if victim == nil || sl.e.lastUse < victim.e.lastUse {
+			victim = sl
 		}
 	}
-	delete(x.slots, victim)
-	x.slotsVersion++
+	if victim == nil {
+		return
+	}
+	delete(x.slots, victim.key)
+	victim.gone, victim.e, victim.domains = true, nil, nil
+	x.drops++
+	if x.gone++; x.gone > len(x.order)/2 {
+		x.order = slices.DeleteFunc(x.order, func(sl *podIndexSlot) bool { return sl.gone })
+		x.gone = 0
+		x.slotIx = nil // built again, without the gone slots, when next needed
+	}
 }
 
 // forkFrom makes x (empty, of a new clone) share src's entries and groups;
@@ -414,11 +536,18 @@ func (x *podIndex) forkFrom(src *podIndex) {
 	defer src.mu.Unlock()
 	x.classesForkFrom(src)
 	x.tick = src.tick
+	x.serial = src.serial
 	if len(src.slots) > 0 {
 		x.slots = make(map[string]*podIndexSlot, len(src.slots))
-		for k, sl := range src.slots {
+		x.order = make([]*podIndexSlot, 0, len(src.slots))
+		for _, sl := range src.order {
+			if sl.gone {
+				continue
+			}
 			sl.owned, sl.domOwned = false, false
-			x.slots[k] = &podIndexSlot{e: sl.e, domains: sl.domains}
+			c := &podIndexSlot{e: sl.e, domains: sl.domains, key: sl.key, serial: sl.serial}
+			x.slots[sl.key] = c
+			x.order = append(x.order, c)
 		}
 	}
 	if src.groups != nil {
@@ -495,24 +624,69 @@ func (x *podIndex) update(pi *PodInfo, node int, delta int32, ns map[string]map[
 // matchingSlotsLocked returns the slots whose entries match pod, of label
 // class c (-1: unknown). Whether an entry matches a pod depends only on
 // the pod's class (namespace, labels, deletion: what a PodQuery reads;
-// namespace labels are fixed with the snapshot), so the list is kept for
-// the last class asked until a slot is added or evicted (slotsVersion):
-// a run of pods of one class (a template's replicas, their assumed copies
-// and their removal on Revert) walks the slots once.
+// namespace labels are fixed with the snapshot), so the index keeps each
+// class's list and brings it up to date when next asked: the slots added
+// since are matched (from the entry's verdicts when it has one for the
+// class), the evicted ones dropped. Pods of the classes seen before then
+// cost O(matching slots + slots added since), not O(slots); a list built
+// anew, or behind by slotIndexMin slots or more, matches only the slots
+// slotIx lists under the pod's labels and those it lists apart.
 func (x *podIndex) matchingSlotsLocked(c int32, pod *api.Pod, ns map[string]map[string]string) []*podIndexSlot {
-	m := &x.slotMemo
-	if c >= 0 && m.ok && m.class == c && m.version == x.slotsVersion {
-		return m.slots
+	if c < 0 {
+		clear(x.anySlots) // let evicted slots go
+		x.anySlots = x.anySlots[:0]
+		for _, sl := range x.order {
+			if !sl.gone && sl.e.matches(c, pod, ns) {
+				x.anySlots = append(x.anySlots, sl)
+			}
+		}
+		return x.anySlots
 	}
-	clear(m.slots) // let evicted slots go
-	m.slots = m.slots[:0]
-	for _, sl := range x.slots {
-		if sl.e.matches(c, pod, ns) {
-			m.slots = append(m.slots, sl)
+	l := x.classSlots[c]
+	if l == nil {
+		if x.classSlots == nil {
+			x.classSlots = map[int32]*classSlots{}
+		} else if len(x.classSlots) >= classSlotsMax {
+			clear(x.classSlots)
+		}
+		l = &classSlots{drops: x.drops}
+		x.classSlots[c] = l
+	}
+	if l.drops != x.drops {
+		l.slots = slices.DeleteFunc(l.slots, func(sl *podIndexSlot) bool { return sl.gone })
+		l.drops = x.drops
+	}
+	if l.upTo == x.serial {
+		return l.slots
+	}
+	i, _ := slices.BinarySearchFunc(x.order, l.upTo, func(sl *podIndexSlot, t uint64) int { return cmp.Compare(sl.serial, t) })
+	if len(x.order)-i < slotIndexMin {
+		for _, sl := range x.order[i:] {
+			if !sl.gone && sl.e.matches(c, pod, ns) {
+				l.slots = append(l.slots, sl)
+			}
+		}
+		l.upTo = x.serial
+		return l.slots
+	}
+	// Built anew from the candidates: each slot is listed once at most
+	// under a pod's labels (under one key, which the pod holds once).
+	ix := x.slotIndexLocked()
+	clear(l.slots)
+	l.slots = l.slots[:0]
+	add := func(cands []*podIndexSlot) {
+		for _, sl := range cands {
+			if !sl.gone && sl.e.matches(c, pod, ns) {
+				l.slots = append(l.slots, sl)
+			}
 		}
 	}
-	m.ok, m.class, m.version = c >= 0, c, x.slotsVersion
-	return m.slots
+	add(ix.rest)
+	for k, v := range pod.Labels {
+		add(ix.byPair[labelPair{k, v}])
+	}
+	l.upTo = x.serial
+	return l.slots
 }
 
 // nodeAdded appends a slot (0) to every entry for a node appended at the

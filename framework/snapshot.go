@@ -248,9 +248,7 @@ func (s *Snapshot) SetNamespace(ns string, labels map[string]string) (old map[st
 	s.namespaces = m
 	x := &s.podIdx
 	x.mu.Lock()
-	x.slots = nil
-	x.slotsVersion++
-	x.slotMemo.ok = false
+	x.dropSlotsLocked()
 	x.groupsChangedLocked()
 	x.mu.Unlock()
 	return old, had
