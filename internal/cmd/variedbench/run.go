@@ -353,12 +353,19 @@ func (c *cycler) cycle(ctx context.Context, pi *framework.PodInfo) error {
 	if err != nil || !c.assumed {
 		return nil
 	}
+	// As the scheduler's assume does (cluster.Cluster.AssumeKey): a copy
+	// of the pod and of its PodInfo, added at the chosen node's index
+	// without the duplicate check (the copy's name is new).
 	c.seq++
 	p := *pi.Pod
 	p.Name = fmt.Sprintf("%s-assumed-%d", p.Name, c.seq)
 	p.UID = p.Name
 	p.Spec.NodeName = rec.Node
-	return c.snap.AddPod(&p)
+	p.Status.NominatedNodeName = ""
+	a := *pi
+	a.Pod = &p
+	_, err = c.snap.AddPodInfo(&a, framework.PodAdd{Unique: true, AtNode: rec.Node == r.SelectedNode(), Node: r.SelectedIndex()})
+	return err
 }
 
 // tiedBest reports whether node is feasible in r with the best total.
