@@ -237,6 +237,17 @@ type podIndex struct {
 	// (podindex_selecting.go).
 	groupsVersion uint64
 	selecting     map[uint64][]selectingEntry
+	// selLast is the last answer given, for the labels map (by identity)
+	// and namespace it was given for while the groups are those of
+	// version: a cycle asks for one pod's answer in PreFilter and again
+	// in PreScore.
+	selLast struct {
+		labels  map[string]string // held, so its address is not reused
+		ns      string
+		version uint64
+		groups  []*AffinityGroup
+		ok      bool
+	}
 	// selIx indexes the current groups by their selectors for the label
 	// sets selecting does not hold, built when such sets are looked for
 	// often enough to pay for it: selMisses counts them since the groups

@@ -31,12 +31,17 @@ type selectingEntry struct {
 // snapshot is next mutated. It is safe for concurrent use.
 func (s *Snapshot) AffinityGroupsSelecting(pod *api.Pod) []*AffinityGroup {
 	x := &s.podIdx
-	h := labelsHash(pod.Namespace, pod.Labels)
 	x.mu.Lock()
 	all := s.affinityGroupsLocked()
 	version := x.groupsVersion
+	if l := &x.selLast; l.ok && l.version == version && sameMap(l.labels, pod.Labels) && l.ns == pod.Namespace {
+		x.mu.Unlock()
+		return l.groups
+	}
+	h := labelsHash(pod.Namespace, pod.Labels)
 	for _, e := range x.selecting[h] {
 		if e.ns == pod.Namespace && maps.Equal(e.labels, pod.Labels) {
+			x.setSelLastLocked(pod, e.groups)
 			x.mu.Unlock()
 			return e.groups
 		}
@@ -76,8 +81,16 @@ func (s *Snapshot) AffinityGroupsSelecting(pod *api.Pod) []*AffinityGroup {
 			x.selecting = map[uint64][]selectingEntry{}
 		}
 		x.selecting[h] = append(x.selecting[h], selectingEntry{ns: pod.Namespace, labels: maps.Clone(pod.Labels), groups: out})
+		x.setSelLastLocked(pod, out)
 	}
 	return out
+}
+
+// setSelLastLocked makes groups the last answer, for pod's labels map and
+// namespace with the current groups.
+func (x *podIndex) setSelLastLocked(pod *api.Pod, groups []*AffinityGroup) {
+	l := &x.selLast
+	l.labels, l.ns, l.version, l.groups, l.ok = pod.Labels, pod.Namespace, x.groupsVersion, groups, true
 }
 
 // groupsChangedLocked records a change to the set of affinity groups (or

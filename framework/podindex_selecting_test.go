@@ -13,7 +13,8 @@ import (
 
 // TestPropAffinityGroupsSelecting: the memoized answer is, pod after pod,
 // the groups of AffinityGroups whose term matches the pod, in the same
-// order — with pods of repeated and of new labels, while pods with
+// order — with pods of repeated and of new labels, and one pod asked
+// for again (as a cycle asks in PreFilter and PreScore), while pods with
 // affinity terms (selectors of one label, of In over two values beside
 // another label, of NotIn alone, of everything) come and go, and on
 // clones that change apart.
@@ -66,6 +67,7 @@ func TestPropAffinityGroupsSelecting(t *testing.T) {
 			t.Fatal(err)
 		}
 		snaps := []*framework.Snapshot{snap}
+		var last *api.Pod // the last incoming pod, asked for again (its labels map by identity)
 		for step := range 30 {
 			s := snaps[rapid.IntRange(0, len(snaps)-1).Draw(t, "snap")]
 			switch rapid.IntRange(0, 5).Draw(t, "op") {
@@ -82,7 +84,11 @@ func TestPropAffinityGroupsSelecting(t *testing.T) {
 			case 2:
 				snaps = append(snaps, s.Clone())
 			default:
-				pod := drawPod("in", false)
+				pod := last
+				if pod == nil || rapid.Bool().Draw(t, "newIncoming") {
+					pod = drawPod("in", false)
+				}
+				last = pod
 				nsLabels := s.NamespaceLabels(pod.Namespace)
 				var want []*framework.AffinityGroup
 				for _, g := range s.AffinityGroups() {
