@@ -50,6 +50,7 @@ type Snapshot struct {
 	tuples       map[string]*TopologyTuples // TopologyTuples' cache, as topo
 	taintClasses *TaintClasses              // nil until asked, dropped when nodes change
 	imageTable   *ImageTable                // likewise
+	nodeMatches  *nodeMatchMemo             // likewise; shared with clones, as the nodes
 	withAffinity []*NodeInfo
 	withReqAnti  []*NodeInfo
 
@@ -762,12 +763,13 @@ func (s *Snapshot) Clone() *Snapshot {
 	s.refreshAffinityLists()
 	s.affinityMu.Unlock()
 	s.topoMu.Lock()
-	topo, tuples, taints, images := s.topo.Load(), s.tuples, s.taintClasses, s.imageTable
+	topo, tuples, taints, images, matches := s.topo.Load(), s.tuples, s.taintClasses, s.imageTable, s.nodeMatches
 	s.topoMu.Unlock()
 	c := &Snapshot{
 		tuples:            tuples,
 		taintClasses:      taints,
 		imageTable:        images,
+		nodeMatches:       matches,
 		nodes:             slices.Clone(s.nodes),
 		owned:             make([]bool, len(s.nodes)),
 		index:             s.index,
@@ -797,11 +799,12 @@ func (s *Snapshot) Clone() *Snapshot {
 }
 
 // dropNodeCaches forgets what the snapshot derived from its node objects:
-// the topology numberings and tuples, the taint classes and the image
-// table, computed again when next asked.
+// the topology numberings and tuples, the taint classes, the image table
+// and the nodes matched by node constraints, computed again when next
+// asked.
 func (s *Snapshot) dropNodeCaches() {
 	s.topo.Store(nil)
-	s.tuples, s.taintClasses, s.imageTable = nil, nil, nil
+	s.tuples, s.taintClasses, s.imageTable, s.nodeMatches = nil, nil, nil, nil
 }
 
 // TopologyValues returns the numbering of key's values over the snapshot's

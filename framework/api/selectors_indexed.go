@@ -271,6 +271,43 @@ func (r *RequiredNodeAffinity) Indexed(s NodeLabelIndex) IndexedNodeMatch {
 	return m
 }
 
+// AppendKey appends to b a key of r: equal constraints (the same
+// nodeSelector, and the same terms with the same requirements in the same
+// order) append equal keys, and the keys of different ones differ, so
+// that what r matches can be memoized by its key.
+func (r *RequiredNodeAffinity) AppendKey(b []byte) []byte {
+	if r.hasLabel {
+		b = r.labels.AppendKey(append(b, 'L'))
+	}
+	if r.terms == nil {
+		return append(b, '-')
+	}
+	b = selectorKeyLen(append(b, 'T'), len(r.terms.terms))
+	for i := range r.terms.terms {
+		t := &r.terms.terms[i]
+		b = appendNodeRequirementsKey(b, t.exprs)
+		b = appendNodeRequirementsKey(b, t.fields)
+	}
+	return b
+}
+
+// appendNodeRequirementsKey appends the key of a term's expressions or
+// fields: their count, then each one's key, operator and values (a Gt or
+// Lt bound is its one value).
+func appendNodeRequirementsKey(b []byte, rs []nodeRequirement) []byte {
+	b = selectorKeyLen(b, len(rs))
+	for i := range rs {
+		r := &rs[i]
+		b = selectorStrKey(b, r.key)
+		b = selectorStrKey(b, string(r.op))
+		b = selectorKeyLen(b, len(r.values))
+		for _, v := range r.values {
+			b = selectorStrKey(b, v)
+		}
+	}
+	return b
+}
+
 // TopologyValues numbers the distinct values of one node label key across
 // a snapshot: Domain[i] is the value index of the node at position i
 // (framework.NodeInfo.Index), or -1 when the node lacks the key. Plugins

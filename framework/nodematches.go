@@ -1,0 +1,94 @@
+package framework
+
+import (
+	"sync"
+
+	"github.com/schedkit/schedkit/framework/api"
+)
+
+// nodeMatchMemoMax bounds the node constraints whose matched nodes a
+// snapshot keeps (and those it remembers being asked for); past it, the
+// memo starts over.
+const nodeMatchMemoMax = 256
+
+// nodeMatchMemo holds, per node constraint (by its key), the bitmap of the
+// nodes it matches, and the keys asked for once without one. It belongs
+// to one set of node objects: the snapshot drops it when a node changes,
+// and clones of the same nodes share it.
+type nodeMatchMemo struct {
+	mu    sync.Mutex
+	bits  map[string][]uint64
+	asked map[string]struct{}
+}
+
+// NodesMatching returns the nodes r matches (the pod's nodeSelector and
+// required node affinity, as r.Match decides) as a bitmap by snapshot
+// position: bit k&63 of word k>>6 is set when the node at position k
+// matches. Pods of a workload share their constraints: the bitmap is
+// computed once per constraint while the snapshot's nodes stay the same,
+// in O(nodes) matches, then read in O(1). It is read-only and valid until
+// the snapshot's nodes next change. It is safe for concurrent use.
+func (s *Snapshot) NodesMatching(r *api.RequiredNodeAffinity) []uint64 {
+	var buf [256]byte
+	key := r.AppendKey(append(buf[:0], 'R'))
+	return s.nodeBits(key, false, func() api.IndexedNodeMatch { return r.Indexed(s) })
+}
+
+// RepeatedNodesMatching is NodesMatching for a match m resolved against
+// this snapshot, memoized under key, once the key has been asked for
+// before: the first call for a key records it and returns nil (a
+// constraint met once costs the caller its own matches only, not a match
+// of every node). key must identify what m matches: the caller derives it
+// from what m was built from, equal keys for equal matches.
+func (s *Snapshot) RepeatedNodesMatching(key []byte, m *api.IndexedNodeMatch) []uint64 {
+	var buf [256]byte
+	k := append(append(buf[:0], 'X'), key...)
+	return s.nodeBits(k, true, func() api.IndexedNodeMatch { return *m })
+}
+
+// nodeBits returns key's bitmap, matching every node with the match
+// build returns when the memo has none (only when key was asked before,
+// with onRepeat).
+func (s *Snapshot) nodeBits(key []byte, onRepeat bool, build func() api.IndexedNodeMatch) []uint64 {
+	s.topoMu.Lock()
+	memo := s.nodeMatches
+	if memo == nil {
+		memo = &nodeMatchMemo{}
+		s.nodeMatches = memo
+	}
+	s.topoMu.Unlock()
+	memo.mu.Lock()
+	if b, ok := memo.bits[string(key)]; ok { // no allocation for the lookup
+		memo.mu.Unlock()
+		return b
+	}
+	if onRepeat {
+		if _, ok := memo.asked[string(key)]; !ok {
+			if memo.asked == nil || len(memo.asked) >= nodeMatchMemoMax {
+				memo.asked = map[string]struct{}{}
+			}
+			memo.asked[string(key)] = struct{}{}
+			memo.mu.Unlock()
+			return nil
+		}
+	}
+	memo.mu.Unlock()
+	// Matched without the lock, which other readers take meanwhile.
+	m := build()
+	b := make([]uint64, (len(s.nodes)+63)/64)
+	for k := range s.nodes {
+		if m.Match(k) {
+			b[k>>6] |= 1 << (k & 63)
+		}
+	}
+	memo.mu.Lock()
+	defer memo.mu.Unlock()
+	if cur, ok := memo.bits[string(key)]; ok { // matched meanwhile by another reader
+		return cur
+	}
+	if memo.bits == nil || len(memo.bits) >= nodeMatchMemoMax {
+		memo.bits = map[string][]uint64{}
+	}
+	memo.bits[string(key)] = b
+	return b
+}

@@ -1,0 +1,203 @@
+package framework
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/schedkit/schedkit/framework/api"
+	"pgregory.net/rapid"
+)
+
+// nmDrawPod draws a pod with a nodeSelector, a required node affinity of
+// one or two terms of one or two expressions, both, or neither, over the
+// labels nmDrawNode gives.
+func nmDrawPod(t *rapid.T) *api.Pod {
+	p := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "p", Namespace: "a"}}
+	if rapid.Bool().Draw(t, "nodeSelector") {
+		p.Spec.NodeSelector = map[string]string{"zone": rapid.SampledFrom([]string{"z0", "z1"}).Draw(t, "selZone")}
+	}
+	if rapid.Bool().Draw(t, "affinity") {
+		var terms []api.NodeSelectorTerm
+		for range rapid.IntRange(1, 2).Draw(t, "terms") {
+			var exprs []api.NodeSelectorRequirement
+			for range rapid.IntRange(1, 2).Draw(t, "exprs") {
+				switch rapid.IntRange(0, 3).Draw(t, "op") {
+				case 0:
+					exprs = append(exprs, api.NodeSelectorRequirement{Key: "zone", Operator: api.NodeSelectorOpIn, Values: []string{rapid.SampledFrom([]string{"z0", "z1", "z2"}).Draw(t, "in")}})
+				case 1:
+					exprs = append(exprs, api.NodeSelectorRequirement{Key: "rack", Operator: api.NodeSelectorOpExists})
+				case 2:
+					exprs = append(exprs, api.NodeSelectorRequirement{Key: "gen", Operator: api.NodeSelectorOpGt, Values: []string{"1"}})
+				default:
+					exprs = append(exprs, api.NodeSelectorRequirement{Key: "zone", Operator: api.NodeSelectorOpNotIn, Values: []string{"z1"}})
+				}
+			}
+			terms = append(terms, api.NodeSelectorTerm{MatchExpressions: exprs})
+		}
+		p.Spec.Affinity = &api.Affinity{NodeAffinity: &api.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{NodeSelectorTerms: terms}}}
+	}
+	return p
+}
+
+// nmDrawNode draws a node with some of the zone, rack and gen labels.
+func nmDrawNode(t *rapid.T, name string) *api.Node {
+	n := &api.Node{ObjectMeta: api.ObjectMeta{Name: name, Labels: map[string]string{"kubernetes.io/hostname": name}}}
+	if z := rapid.IntRange(-1, 2).Draw(t, "zone"); z >= 0 {
+		n.Labels["zone"] = fmt.Sprintf("z%d", z)
+	}
+	if rapid.Bool().Draw(t, "rack") {
+		n.Labels["rack"] = "r"
+	}
+	if g := rapid.IntRange(-1, 3).Draw(t, "gen"); g >= 0 {
+		n.Labels["gen"] = fmt.Sprint(g)
+	}
+	return n
+}
+
+// nmSibling returns a copy of p whose constraints name other values
+// (each zone the next one, gen's bound 2) and are otherwise alike.
+func nmSibling(p *api.Pod) *api.Pod {
+	next := map[string]string{"z0": "z1", "z1": "z2", "z2": "z0", "1": "2"}
+	c := *p
+	if p.Spec.NodeSelector != nil {
+		c.Spec.NodeSelector = map[string]string{}
+		for k, v := range p.Spec.NodeSelector {
+			c.Spec.NodeSelector[k] = next[v]
+		}
+	}
+	if a := p.Spec.Affinity; a != nil {
+		var terms []api.NodeSelectorTerm
+		for _, tm := range a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms {
+			var exprs []api.NodeSelectorRequirement
+			for _, e := range tm.MatchExpressions {
+				var vals []string
+				for _, v := range e.Values {
+					vals = append(vals, next[v])
+				}
+				exprs = append(exprs, api.NodeSelectorRequirement{Key: e.Key, Operator: e.Operator, Values: vals})
+			}
+			terms = append(terms, api.NodeSelectorTerm{MatchExpressions: exprs})
+		}
+		c.Spec.Affinity = &api.Affinity{NodeAffinity: &api.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{NodeSelectorTerms: terms}}}
+	}
+	return &c
+}
+
+// nmCheck fails unless bits has one bit per node of s, set exactly where
+// r matches the node.
+func nmCheck(t *rapid.T, s *Snapshot, r *api.RequiredNodeAffinity, bits []uint64, what string) {
+	if len(bits) != (s.NumNodes()+63)/64 {
+		t.Fatalf("%s: %d words for %d nodes", what, len(bits), s.NumNodes())
+	}
+	for k, ni := range s.Nodes() {
+		if got, want := bits[k>>6]&(1<<(k&63)) != 0, r.Match(ni.Node()); got != want {
+			t.Fatalf("%s: node %s (position %d): bit %v, Match %v", what, ni.Name(), k, got, want)
+		}
+	}
+}
+
+// TestPropNodesMatchingEqualsMatch: the memoized bitmaps of
+// NodesMatching and RepeatedNodesMatching (nil on a key's first call, the
+// bitmap from its second) set exactly the nodes the constraints match, as
+// nodes are added, relabelled and removed and clones change apart.
+func TestPropNodesMatchingEqualsMatch(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var nodes []*api.Node
+		for i := range rapid.IntRange(1, 70).Draw(t, "nodes") {
+			nodes = append(nodes, nmDrawNode(t, fmt.Sprintf("n%d", i)))
+		}
+		snaps := []*Snapshot{MustSnapshot(nodes, nil)}
+		seq := len(nodes)
+		for range rapid.IntRange(1, 12).Draw(t, "steps") {
+			s := snaps[rapid.IntRange(0, len(snaps)-1).Draw(t, "snap")]
+			switch rapid.IntRange(0, 5).Draw(t, "op") {
+			case 0:
+				seq++
+				if err := s.AddNode(nmDrawNode(t, fmt.Sprintf("n%d", seq))); err != nil {
+					t.Fatal(err)
+				}
+			case 1:
+				name := s.Nodes()[rapid.IntRange(0, s.NumNodes()-1).Draw(t, "relabel")].Name()
+				if err := s.UpdateNode(nmDrawNode(t, name)); err != nil {
+					t.Fatal(err)
+				}
+			case 2:
+				if s.NumNodes() > 1 {
+					if err := s.RemoveNode(s.Nodes()[rapid.IntRange(0, s.NumNodes()-1).Draw(t, "remove")].Name()); err != nil {
+						t.Fatal(err)
+					}
+				}
+			case 3:
+				snaps = append(snaps, s.Clone())
+			default:
+				// Several constraints in a row on one snapshot: each
+				// reads its own bitmap.
+				for range rapid.IntRange(1, 4).Draw(t, "asks") {
+					pod := nmDrawPod(t)
+					r := api.GetRequiredNodeAffinity(pod)
+					// A sibling written alike but for its values, asked
+					// right after: its key must differ.
+					sib := api.GetRequiredNodeAffinity(nmSibling(pod))
+					nmCheck(t, s, &r, s.NodesMatching(&r), "NodesMatching")
+					key := r.AppendKey(nil)
+					m := r.Indexed(s)
+					first := s.RepeatedNodesMatching(key, &m)
+					second := s.RepeatedNodesMatching(key, &m)
+					if second == nil {
+						t.Fatal("RepeatedNodesMatching: nil on a key's second call")
+					}
+					nmCheck(t, s, &r, second, "RepeatedNodesMatching")
+					if first != nil {
+						nmCheck(t, s, &r, first, "RepeatedNodesMatching (first)")
+					}
+					nmCheck(t, s, &sib, s.NodesMatching(&sib), "NodesMatching (sibling)")
+				}
+			}
+		}
+	})
+}
+
+// TestRepeatedNodesMatchingFirstCallOnly: a key's first call returns nil
+// and matches no node; the second computes and keeps the bitmap, which a
+// clone of the same nodes reads too, and a node change drops it.
+func TestRepeatedNodesMatchingFirstCallOnly(t *testing.T) {
+	nodes := []*api.Node{
+		{ObjectMeta: api.ObjectMeta{Name: "a", Labels: map[string]string{"zone": "z1", "rack": "r"}}},
+		{ObjectMeta: api.ObjectMeta{Name: "b", Labels: map[string]string{"zone": "z1"}}},
+		{ObjectMeta: api.ObjectMeta{Name: "c", Labels: map[string]string{"zone": "z2", "rack": "r"}}},
+	}
+	s := MustSnapshot(nodes, nil)
+	pod := &api.Pod{Spec: api.PodSpec{Affinity: &api.Affinity{NodeAffinity: &api.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{
+		NodeSelectorTerms: []api.NodeSelectorTerm{{MatchExpressions: []api.NodeSelectorRequirement{
+			{Key: "zone", Operator: api.NodeSelectorOpIn, Values: []string{"z1"}},
+			{Key: "rack", Operator: api.NodeSelectorOpExists},
+		}}}}}}}}
+	r := api.GetRequiredNodeAffinity(pod)
+	key := r.AppendKey(nil)
+	m := r.Indexed(s)
+	if b := s.RepeatedNodesMatching(key, &m); b != nil {
+		t.Fatalf("first call: %b, want nil", b)
+	}
+	b := s.RepeatedNodesMatching(key, &m)
+	if len(b) != 1 || b[0] != 0b001 {
+		t.Fatalf("second call: %b, want [1] (node a only)", b)
+	}
+	c := s.Clone()
+	cm := r.Indexed(c)
+	if cb := c.RepeatedNodesMatching(key, &cm); len(cb) != 1 || &cb[0] != &b[0] {
+		t.Fatalf("clone of the same nodes: %b, want the kept bitmap", cb)
+	}
+	if err := c.UpdateNode(&api.Node{ObjectMeta: api.ObjectMeta{Name: "b", Labels: map[string]string{"zone": "z1", "rack": "r"}}}); err != nil {
+		t.Fatal(err)
+	}
+	cm = r.Indexed(c)
+	if cb := c.RepeatedNodesMatching(key, &cm); cb != nil {
+		t.Fatalf("after a node change, first call: %b, want nil", cb)
+	}
+	if cb := c.RepeatedNodesMatching(key, &cm); len(cb) != 1 || cb[0] != 0b011 {
+		t.Fatalf("after a node change: %b, want [11] (nodes a and b)", cb)
+	}
+	if b2 := s.RepeatedNodesMatching(key, &m); len(b2) != 1 || b2[0] != 0b001 {
+		t.Fatalf("the original after its clone changed: %b, want [1]", b2)
+	}
+}
