@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"reflect"
 	"slices"
 
@@ -386,45 +387,10 @@ func (pl *PodTopologySpread) calPreFilterStateFast(pod *api.Pod, cs []constraint
 		s.DomainValues[c] = pl.pools.values.Take(nv)[:0]
 		s.Counts[c] = pl.pools.counts.Take(nv)[:0]
 	}
-	var inclusion *indexedInclusion
-	if !all {
-		inclusion = s.inclusion.Indexed(snap)
-	}
-	// open counts the values not yet numbered as domains. Once every value
-	// of every key is a domain, a node can only change counts: the nodes
-	// without matching pods are skipped unread.
-	open := 0
+	inc := ptsIncludedNodes(s.inclusion, all, keyed, cs, s.tvs, snap, n)
 	for c := range cs {
-		open += len(s.tvs[c].Values)
-	}
-	for i := 0; i < n; i++ {
-		if open == 0 && !ptsAnyAt(perNode, i) {
-			continue
-		}
-		if !keyed && !ptsHasAll(s.tvs, i) {
-			continue
-		}
-		var verdict nodeVerdict
-		if !all {
-			verdict = inclusion.Eval(i)
-		}
-		for c := range cs {
-			if !all && !verdict.Includes(&cs[c]) {
-				continue
-			}
-			id := s.tvs[c].Domain[i]
-			d := s.domOf[c][id]
-			if d < 0 {
-				d = int32(len(s.Counts[c]))
-				s.domOf[c][id] = d
-				s.DomainValues[c] = append(s.DomainValues[c], s.tvs[c].Values[id])
-				s.Counts[c] = append(s.Counts[c], 0)
-				open--
-			}
-			if perNode[c] != nil {
-				s.Counts[c][d] += int(perNode[c][i])
-			}
-		}
+		tv := s.tvs[c]
+		s.DomainValues[c], s.Counts[c] = ptsNumberDomains(s.domOf[c], tv.Domain, tv.Values, inc[c], perNode[c], n, s.DomainValues[c], s.Counts[c])
 	}
 	for c := range cs {
 		s.Paths[c] = ptsPathsOf(s.Counts[c])
@@ -451,15 +417,121 @@ func (pl *PodTopologySpread) identityCounts(s *ptsPreFilterState, ns string) {
 	s.pool = pl.pools
 }
 
-// ptsAnyAt reports whether some constraint counts matching pods on
-// snapshot node i.
-func ptsAnyAt(perNode [][]int32, i int) bool {
-	for _, pn := range perNode {
-		if pn != nil && pn[i] != 0 {
-			return true
+// ptsIncludedNodes returns, per constraint, the snapshot nodes that count
+// towards it as a bitmap by position (nil: every node): those carrying
+// every constraint's key (unless keyed: all do) and, under the
+// constraint's inclusion policies (unless all: every node passes them),
+// matching the pod's required node affinity and tolerating the node's
+// taints. The bitmaps are read-only (one may be the snapshot's memo).
+func ptsIncludedNodes(in *inclusion, all, keyed bool, cs []constraint, tvs []*api.TopologyValues, snap *framework.Snapshot, n int) [][]uint64 {
+	words := (n + 63) / 64
+	var hasAll, affOK, taintsOK []uint64 // nil: every node
+	if !keyed {
+		hasAll = make([]uint64, words)
+		for i := range n {
+			if ptsHasAll(tvs, i) {
+				hasAll[i>>6] |= 1 << (i & 63)
+			}
 		}
 	}
-	return false
+	if !all {
+		x := in.Indexed(snap)
+		if x.needAffinity && !in.affinity.IsEmpty() {
+			affOK = x.affBits
+			if affOK == nil {
+				affOK = make([]uint64, words)
+				for i := range n {
+					if x.Eval(i).AffinityOK {
+						affOK[i>>6] |= 1 << (i & 63)
+					}
+				}
+			}
+		}
+		if x.needTaints {
+			taintsOK = make([]uint64, words)
+			for i := range n {
+				if x.taintsOK[x.class[i]] {
+					taintsOK[i>>6] |= 1 << (i & 63)
+				}
+			}
+		}
+	}
+	out := make([][]uint64, len(cs))
+	for c := range cs {
+		var parts [3][]uint64
+		k := 0
+		if hasAll != nil {
+			parts[k], k = hasAll, k+1
+		}
+		if affOK != nil && cs[c].NodeAffinityPolicy == api.NodeInclusionPolicyHonor {
+			parts[k], k = affOK, k+1
+		}
+		if taintsOK != nil && cs[c].NodeTaintsPolicy == api.NodeInclusionPolicyHonor {
+			parts[k], k = taintsOK, k+1
+		}
+		switch k {
+		case 0:
+		case 1:
+			out[c] = parts[0]
+		default:
+			b := slices.Clone(parts[0])
+			for _, p := range parts[1:k] {
+				for w := range b {
+					b[w] &= p[w]
+				}
+			}
+			out[c] = b
+		}
+	}
+	return out
+}
+
+// ptsNumberDomains numbers one constraint's domains as kube does, in the
+// order their values first appear among the included nodes (inc, nil for
+// every node; each carries the key) in snapshot order, and sums the
+// matching pods per domain (pn, per node; nil for none). domain and
+// values are the key's numbering over the snapshot (TopologyValues) and
+// dom maps value ids to domains (all −1 on entry). It appends to dv and
+// cnt and returns them. Once every value is a domain, only the included
+// nodes with matching pods are read.
+func ptsNumberDomains(dom, domain []int32, values []string, inc []uint64, pn []int32, n int, dv []string, cnt []int) ([]string, []int) {
+	open := len(values)
+	words := (n + 63) / 64
+	w := 0
+	for ; w < words && open > 0; w++ {
+		word := ^uint64(0)
+		if inc != nil {
+			word = inc[w]
+		}
+		if rest := n - w<<6; rest < 64 {
+			word &= 1<<rest - 1
+		}
+		for word != 0 {
+			i := w<<6 + bits.TrailingZeros64(word)
+			word &= word - 1
+			id := domain[i]
+			d := dom[id]
+			if d < 0 {
+				d = int32(len(cnt))
+				dom[id] = d
+				dv = append(dv, values[id])
+				cnt = append(cnt, 0)
+				open--
+			}
+			if pn != nil {
+				cnt[d] += int(pn[i])
+			}
+		}
+	}
+	if pn == nil {
+		return dv, cnt
+	}
+	for i := w << 6; i < n; i++ {
+		if k := pn[i]; k != 0 && (inc == nil || inc[i>>6]&(1<<(i&63)) != 0) {
+			cnt[dom[domain[i]]] += int(k)
+		}
+	}
+	return dv, cnt
 }
 
 // ptsHasAll reports whether snapshot node i carries every constraint's key.

@@ -97,8 +97,19 @@ func ptsDrawCluster(t *rapid.T, allowTerminating bool) ptsCluster {
 		}
 	}
 	pw := ptsDrawLabels(t, st.MakePod().Name("incoming"), "p")
-	if rapid.IntRange(0, 2).Draw(t, "nodeSelector") == 0 {
+	switch rapid.IntRange(0, 3).Draw(t, "nodeSelector") {
+	case 0:
 		pw.NodeSelector(map[string]string{"foo": ""})
+	case 1:
+		// A required node affinity of several expressions, which the
+		// fast path reads from the snapshot's memo of matched nodes.
+		pw.Affinity(&api.Affinity{NodeAffinity: &api.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{NodeSelectorTerms: []api.NodeSelectorTerm{
+			{MatchExpressions: []api.NodeSelectorRequirement{
+				{Key: "zone", Operator: api.NodeSelectorOpIn, Values: []string{"z1", "z2"}},
+				{Key: "rack", Operator: api.NodeSelectorOpExists},
+			}},
+			{MatchExpressions: []api.NodeSelectorRequirement{{Key: "foo", Operator: api.NodeSelectorOpExists}}},
+		}}}})
 	}
 	keys := []string{"zone", "kubernetes.io/hostname", "rack"}
 	for i := range rapid.IntRange(1, 2).Draw(t, "constraints") {

@@ -84,8 +84,11 @@ type indexedInclusion struct {
 	// exactly when affPass[affDomain[k]+1], read without a call.
 	affDomain []int32
 	affPass   []bool
-	class     []int32
-	taintsOK  []bool // by taint class
+	// affBits, otherwise, are the nodes the affinity matches
+	// (Snapshot.NodesMatching), one bit each by snapshot position.
+	affBits  []uint64
+	class    []int32
+	taintsOK []bool // by taint class
 }
 
 // Indexed resolves in against snap.
@@ -93,7 +96,13 @@ func (in *inclusion) Indexed(snap *framework.Snapshot) *indexedInclusion {
 	x := &indexedInclusion{needAffinity: in.needAffinity, needTaints: in.needTaints}
 	if in.needAffinity {
 		x.affinity = in.affinity.Indexed(snap)
-		x.affDomain, x.affPass, _ = x.affinity.Single()
+		var single bool
+		if x.affDomain, x.affPass, single = x.affinity.Single(); !single {
+			// Several expressions: the nodes matched are memoized by the
+			// snapshot for the pods that share the constraints, and Eval
+			// reads a bit.
+			x.affBits = snap.NodesMatching(&in.affinity)
+		}
 	}
 	if in.needTaints {
 		tc := snap.TaintClasses()
@@ -110,6 +119,8 @@ func (x *indexedInclusion) Eval(k int) nodeVerdict {
 	v := nodeVerdict{AffinityOK: true, TaintsOK: true}
 	if x.affPass != nil {
 		v.AffinityOK = x.affPass[x.affDomain[k]+1]
+	} else if x.affBits != nil {
+		v.AffinityOK = x.affBits[k>>6]&(1<<(k&63)) != 0
 	} else if x.needAffinity {
 		v.AffinityOK = x.affinity.Match(k)
 	}
