@@ -3,6 +3,7 @@ package nodeaffinity
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/filter"
@@ -19,6 +20,10 @@ type naPreFilterState struct {
 	// indexed is required resolved against snap, the cycle's snapshot.
 	indexed *api.IndexedNodeMatch
 	snap    *framework.Snapshot
+	// bits, when not nil, are the snapshot's nodes indexed matches, one
+	// bit each by position (Snapshot.RepeatedNodesMatching: constraints of
+	// more than one expression that pods met before).
+	bits []uint64
 }
 
 // Clone returns the state itself: other pods never change it.
@@ -45,6 +50,10 @@ func (pl *NodeAffinity) PreFilter(_ context.Context, state *framework.CycleState
 	if ps.snap != nil {
 		m := ps.required.Indexed(ps.snap)
 		ps.indexed = &m
+		if _, _, single := m.Single(); !single {
+			var buf [256]byte
+			ps.bits = ps.snap.RepeatedNodesMatching(appendRequiredKey(buf[:0], spec), ps.indexed)
+		}
 	}
 	state.Write(naPreFilterKey, ps)
 	if required == nil || len(required.NodeSelectorTerms) == 0 {
@@ -120,6 +129,11 @@ func (pl *NodeAffinity) FilterRejects(_ context.Context, state *framework.CycleS
 					filter.SetStatus(added, pl.rejectPod)
 					return rejected
 				}
+				if bits := s.bits; bits != nil {
+					rejected, added := filter.MarkRejections(rejected, len(idx), func(room []fastpath.NodeRejection) int { return naUnmatchedBits(room, idx, bits) })
+					filter.SetStatus(added, pl.rejectPod)
+					return rejected
+				}
 				s.indexed.EachUnmatched(idx, func(i int) {
 					rejected = append(rejected, fastpath.NodeRejection{Node: int32(i), Status: pl.rejectPod})
 				})
@@ -147,6 +161,71 @@ func (pl *NodeAffinity) FilterRejects(_ context.Context, state *framework.CycleS
 		}
 	}
 	return rejected
+}
+
+// naUnmatchedBits is naUnmatched for the matched nodes as a bitmap by
+// snapshot position (bits).
+//
+//go:noinline
+func naUnmatchedBits(out []fastpath.NodeRejection, idx []int32, bits []uint64) int {
+	out = out[:len(idx)]
+	n := 0
+	for i, k := range idx {
+		if bits[k>>6]&(1<<(k&63)) == 0 {
+			out[n].Node = int32(i)
+			n++
+		}
+	}
+	return n
+}
+
+// appendRequiredKey appends to b a key of the pod's hard node constraints
+// as written (spec.nodeSelector, then the required node affinity's terms
+// with their requirements in order): pods whose constraints are written
+// alike get equal keys, and constraints written differently get
+// different keys.
+func appendRequiredKey(b []byte, spec *api.PodSpec) []byte {
+	str := func(b []byte, s string) []byte {
+		return append(appendLen(b, len(s)), s...)
+	}
+	keys := make([]string, 0, len(spec.NodeSelector))
+	for k := range spec.NodeSelector {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	b = appendLen(b, len(keys))
+	for _, k := range keys {
+		b = str(str(b, k), spec.NodeSelector[k])
+	}
+	var ns *api.NodeSelector
+	if a := spec.Affinity; a != nil && a.NodeAffinity != nil {
+		ns = a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution
+	}
+	if ns == nil {
+		return append(b, '-')
+	}
+	b = appendLen(append(b, 'A'), len(ns.NodeSelectorTerms))
+	reqs := func(b []byte, rs []api.NodeSelectorRequirement) []byte {
+		b = appendLen(b, len(rs))
+		for i := range rs {
+			r := &rs[i]
+			b = appendLen(str(str(b, r.Key), string(r.Operator)), len(r.Values))
+			for _, v := range r.Values {
+				b = str(b, v)
+			}
+		}
+		return b
+	}
+	for i := range ns.NodeSelectorTerms {
+		t := &ns.NodeSelectorTerms[i]
+		b = reqs(reqs(b, t.MatchExpressions), t.MatchFields)
+	}
+	return b
+}
+
+// appendLen appends n as four bytes (big-endian).
+func appendLen(b []byte, n int) []byte {
+	return append(b, byte(n>>24), byte(n>>16), byte(n>>8), byte(n))
 }
 
 // naUnmatched sets the Node of out[0:n] to the positions i (in increasing
