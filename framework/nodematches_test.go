@@ -201,3 +201,61 @@ func TestRepeatedNodesMatchingFirstCallOnly(t *testing.T) {
 		t.Fatalf("the original after its clone changed: %b, want [1]", b2)
 	}
 }
+
+// TestNodesMatchingConcurrentReaders: cycles on one snapshot and on its
+// clones (the front step runs PodTopologySpread's and NodeAffinity's
+// PreFilter side by side) ask for the same and different constraints at
+// once; every answer is the nodes the constraint matches (go test -race
+// checks the memo's locking).
+func TestNodesMatchingConcurrentReaders(t *testing.T) {
+	var nodes []*api.Node
+	for i := range 300 {
+		nodes = append(nodes, &api.Node{ObjectMeta: api.ObjectMeta{Name: fmt.Sprintf("n%d", i), Labels: map[string]string{
+			"zone": fmt.Sprintf("z%d", i%3), "gen": fmt.Sprint(i % 4)}}})
+	}
+	s := MustSnapshot(nodes, nil)
+	snaps := []*Snapshot{s, s.Clone(), s.Clone()}
+	var pods []*api.Pod
+	for z := range 3 {
+		for g := range 3 {
+			pods = append(pods, &api.Pod{Spec: api.PodSpec{Affinity: &api.Affinity{NodeAffinity: &api.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{
+				NodeSelectorTerms: []api.NodeSelectorTerm{{MatchExpressions: []api.NodeSelectorRequirement{
+					{Key: "zone", Operator: api.NodeSelectorOpIn, Values: []string{fmt.Sprintf("z%d", z)}},
+					{Key: "gen", Operator: api.NodeSelectorOpGt, Values: []string{fmt.Sprint(g)}},
+				}}}}}}}})
+		}
+	}
+	errs := make(chan error, 64)
+	done := make(chan struct{})
+	for w := range 8 {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for round := range 20 {
+				sn := snaps[(w+round)%len(snaps)]
+				r := api.GetRequiredNodeAffinity(pods[(w*7+round)%len(pods)])
+				var b []uint64
+				if round%2 == 0 {
+					b = sn.NodesMatching(&r)
+				} else {
+					m := r.Indexed(sn)
+					if b = sn.RepeatedNodesMatching(r.AppendKey(nil), &m); b == nil {
+						continue
+					}
+				}
+				for k, ni := range sn.Nodes() {
+					if got, want := b[k>>6]&(1<<(k&63)) != 0, r.Match(ni.Node()); got != want {
+						errs <- fmt.Errorf("worker %d round %d node %s: bit %v, Match %v", w, round, ni.Name(), got, want)
+						return
+					}
+				}
+			}
+		}()
+	}
+	for range 8 {
+		<-done
+	}
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
