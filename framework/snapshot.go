@@ -833,6 +833,7 @@ func (s *Snapshot) topologyValuesLocked(key string) *api.TopologyValues {
 	ids := map[string]int32{}
 	tv := &api.TopologyValues{Key: key, Domain: make([]int32, len(s.nodes))}
 	tv.ByIndex = true
+	keyed := make([]uint64, (len(s.nodes)+63)/64)
 	// Neighbouring nodes often share a value (a zone's nodes listed
 	// together): the last one found is compared first.
 	last, lastID := "", int32(-1)
@@ -877,6 +878,10 @@ func (s *Snapshot) topologyValuesLocked(key string) *api.TopologyValues {
 		}
 		tv.Domain[i] = id
 		tv.ByIndex = tv.ByIndex && id == int32(i)
+		keyed[i>>6] |= 1 << (i & 63)
+	}
+	if tv.Unkeyed > 0 {
+		tv.Keyed = keyed
 	}
 	tv.IDs = ids
 	next := make(map[string]*api.TopologyValues, len(cur)+1)

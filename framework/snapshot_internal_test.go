@@ -301,6 +301,16 @@ func TestPropTopologyValuesNumbering(t *testing.T) {
 		if len(tv.IDs) != len(want) {
 			t.Fatalf("%d ids for %d values", len(tv.IDs), len(want))
 		}
+		switch {
+		case tv.Unkeyed == 0 && tv.Keyed != nil:
+			t.Fatal("Keyed set with every node keyed")
+		case tv.Unkeyed > 0:
+			for i, v := range values {
+				if got := tv.Keyed[i>>6]&(1<<(i&63)) != 0; got != (v != "") {
+					t.Fatalf("node %d (%q): Keyed bit %v", i, v, got)
+				}
+			}
+		}
 		for id, v := range want {
 			if got, ok := tv.ID(v); !ok || got != int32(id) {
 				t.Fatalf("ID(%q) = %d, %v; want %d", v, got, ok, id)

@@ -428,10 +428,26 @@ func ptsIncludedNodes(in *inclusion, all, keyed bool, cs []constraint, tvs []*ap
 	var hasAll, affOK, taintsOK []uint64 // nil: every node
 	if !keyed {
 		hasAll = make([]uint64, words)
-		for i := range n {
-			if ptsHasAll(tvs, i) {
-				hasAll[i>>6] |= 1 << (i & 63)
+		for w := range hasAll {
+			hasAll[w] = ^uint64(0)
+		}
+		for _, tv := range tvs {
+			switch {
+			case tv.Unkeyed == 0:
+			case tv.Keyed != nil:
+				for w := range hasAll {
+					hasAll[w] &= tv.Keyed[w]
+				}
+			default: // a numbering without its bitmap
+				for i := range n {
+					if tv.Domain[i] < 0 {
+						hasAll[i>>6] &^= 1 << (i & 63)
+					}
+				}
 			}
+		}
+		if rest := n & 63; rest != 0 {
+			hasAll[words-1] &= 1<<rest - 1
 		}
 	}
 	if !all {

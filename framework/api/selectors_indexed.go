@@ -319,6 +319,10 @@ type TopologyValues struct {
 	Domain []int32
 	// Unkeyed is the number of nodes without the key (Domain −1).
 	Unkeyed int
+	// Keyed, when Unkeyed > 0, has bit i&63 of word i>>6 set when the
+	// node at position i has the key (nil otherwise, or when whoever
+	// built the numbering did not keep it).
+	Keyed []uint64
 	// ByIndex is set when every node has a value of its own, numbered by
 	// its position (Domain[i] == i for every i), as for the hostname key:
 	// a per-domain table is then a per-node one.
