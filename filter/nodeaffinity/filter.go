@@ -52,7 +52,7 @@ func (pl *NodeAffinity) PreFilter(_ context.Context, state *framework.CycleState
 		ps.indexed = &m
 		if _, _, single := m.Single(); !single {
 			var buf [256]byte
-			ps.bits = ps.snap.RepeatedNodesMatching(appendRequiredKey(buf[:0], spec), ps.indexed)
+			ps.bits = ps.snap.RepeatedNodesMatching(appendRequiredKey(append(buf[:0], 'N'), spec), ps.indexed)
 		}
 	}
 	state.Write(naPreFilterKey, ps)

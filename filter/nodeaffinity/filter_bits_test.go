@@ -16,7 +16,8 @@ import (
 // over the snapshot's indices the verdicts Filter gives each node. From
 // the second pod of a constraint on, a constraint of more than one
 // expression is read from the snapshot's bitmap of matched nodes
-// (Snapshot.RepeatedNodesMatching).
+// (Snapshot.RepeatedNodesMatching); the other constraint's terms, as
+// preferred ones, score in ScoreBatch what Score gives.
 func TestPropFilterRejectsFromRepeatedConstraints(t *testing.T) {
 	plug, err := New(NodeAffinityArgs{}, nil)
 	if err != nil {
@@ -63,8 +64,13 @@ func TestPropFilterRejectsFromRepeatedConstraints(t *testing.T) {
 		usedBits := false
 		for round := range 6 {
 			// A pod object of its own each round, constraints written alike.
+			var preferred []api.PreferredSchedulingTerm
+			for i, tm := range both[(round+1)%2] {
+				preferred = append(preferred, api.PreferredSchedulingTerm{Weight: int32(10 + i), Preference: tm})
+			}
 			pod := &api.Pod{ObjectMeta: api.ObjectMeta{Name: fmt.Sprintf("p%d", round)}, Spec: api.PodSpec{Affinity: &api.Affinity{NodeAffinity: &api.NodeAffinity{
-				RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{NodeSelectorTerms: append([]api.NodeSelectorTerm(nil), both[round%2]...)}}}}}
+				RequiredDuringSchedulingIgnoredDuringExecution:  &api.NodeSelector{NodeSelectorTerms: append([]api.NodeSelectorTerm(nil), both[round%2]...)},
+				PreferredDuringSchedulingIgnoredDuringExecution: preferred}}}}
 			pi := fw.MustPodInfo(pod)
 			state := fw.NewCycleState()
 			state.SetSnapshot(snap)
@@ -82,6 +88,21 @@ func TestPropFilterRejectsFromRepeatedConstraints(t *testing.T) {
 				want := !pl.Filter(context.Background(), state, pi, ni).IsSuccess()
 				if got[int32(i)] != want {
 					t.Fatalf("round %d, node %s %v: rejected %v, Filter rejects %v", round, ni.Name(), ni.Node().Labels, got[int32(i)], want)
+				}
+			}
+			// The other constraint's terms as preferred ones: scored from
+			// their own bitmaps once met before.
+			if s := pl.PreScore(context.Background(), state, pi, snap.Nodes()); !s.IsSuccess() {
+				t.Fatalf("PreScore: %v", s)
+			}
+			scores := make([]int64, n)
+			if s := pl.ScoreBatch(context.Background(), state, pi, snap.Nodes(), idx, scores); !s.IsSuccess() {
+				t.Fatalf("ScoreBatch: %v", s)
+			}
+			for i, ni := range snap.Nodes() {
+				want, s := pl.Score(context.Background(), state, pi, ni)
+				if !s.IsSuccess() || scores[i] != want {
+					t.Fatalf("round %d, node %s %v: ScoreBatch %d, Score %d (%v)", round, ni.Name(), ni.Node().Labels, scores[i], want, s)
 				}
 			}
 		}
