@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"runtime/pprof"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/schedkit/schedkit/config"
@@ -358,7 +359,7 @@ func (c *cycler) cycle(ctx context.Context, pi *framework.PodInfo) error {
 	// without the duplicate check (the copy's name is new).
 	c.seq++
 	p := *pi.Pod
-	p.Name = fmt.Sprintf("%s-assumed-%d", p.Name, c.seq)
+	p.Name = p.Name + "-assumed-" + strconv.Itoa(c.seq)
 	p.UID = p.Name
 	p.Spec.NodeName = rec.Node
 	p.Status.NominatedNodeName = ""

@@ -13,6 +13,7 @@ import (
 	"runtime/pprof"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -426,7 +427,7 @@ func (c *kubeCycler) cycle(ctx context.Context, q *framework.QueuedPodInfo) erro
 	// from a second generator whose UIDs can equal existing pods').
 	assumed := q.DeepCopy()
 	c.seq++
-	assumed.Pod.Name = fmt.Sprintf("%s-assumed-%d", assumed.Pod.Name, c.seq)
+	assumed.Pod.Name = assumed.Pod.Name + "-assumed-" + strconv.Itoa(c.seq)
 	assumed.Pod.UID = types.UID(assumed.Pod.Name)
 	assumed.Pod.Spec.NodeName = r.SuggestedHost
 	if err := c.sched.Cache.AssumePod(c.logger, assumed.Pod); err != nil {
