@@ -643,6 +643,9 @@ func (x *podIndex) update(pi *PodInfo, node int, delta int32, ns map[string]map[
 // anew, or behind by slotIndexMin slots or more, matches only the slots
 // slotIx lists under the pod's labels and those it lists apart.
 func (x *podIndex) matchingSlotsLocked(c int32, pod *api.Pod, ns map[string]map[string]string) []*podIndexSlot {
+	if len(x.slots) == 0 {
+		return nil // no query asked: nothing to keep lists for
+	}
 	if c < 0 {
 		clear(x.anySlots) // let evicted slots go
 		x.anySlots = x.anySlots[:0]
