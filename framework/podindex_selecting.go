@@ -35,8 +35,9 @@ func (s *Snapshot) AffinityGroupsSelecting(pod *api.Pod) []*AffinityGroup {
 	all := s.affinityGroupsLocked()
 	version := x.groupsVersion
 	if l := &x.selLast; l.ok && l.version == version && sameMap(l.labels, pod.Labels) && l.ns == pod.Namespace {
+		groups := l.groups
 		x.mu.Unlock()
-		return l.groups
+		return groups
 	}
 	h := labelsHash(pod.Namespace, pod.Labels)
 	for _, e := range x.selecting[h] {

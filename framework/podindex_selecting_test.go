@@ -3,6 +3,7 @@ package framework_test
 import (
 	"fmt"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/schedkit/schedkit/framework"
@@ -168,4 +169,62 @@ func TestAffinityGroupsSelectingIndexed(t *testing.T) {
 	}
 	check("indexed again", 60)
 	check("memoized, indexed again", 0)
+}
+
+// TestAffinityGroupsSelectingConcurrentReaders: cycles on one snapshot
+// ask at once for the answers of a few pods, each asked again and again
+// by the same object (the last answer, kept for its labels map, is read
+// and replaced by the others meanwhile); every answer is the groups whose
+// term matches the pod (go test -race checks the memo's locking).
+func TestAffinityGroupsSelectingConcurrentReaders(t *testing.T) {
+	var nodes []*api.Node
+	for i := range 4 {
+		nodes = append(nodes, builder.MakeNode().Name(fmt.Sprintf("n%d", i)).Label("zone", fmt.Sprintf("z%d", i%2)).Obj())
+	}
+	var existing []*api.Pod
+	for i := range 12 {
+		term := api.PodAffinityTerm{TopologyKey: "zone", LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": fmt.Sprintf("a%d", i%3)}}}
+		existing = append(existing, builder.MakePod().Name(fmt.Sprintf("e%d", i)).Label("app", fmt.Sprintf("owner%d", i)).
+			PodAffinityTerm(builder.PodAffinityKind(1+i%4), 1, term).Node(nodes[i%4].Name).Obj())
+	}
+	snap, err := framework.NewSnapshot(nodes, existing)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var incoming []*api.Pod
+	var want [][]*framework.AffinityGroup
+	for i := range 3 {
+		p := builder.MakePod().Name(fmt.Sprintf("in%d", i)).Label("app", fmt.Sprintf("a%d", i)).Obj()
+		incoming = append(incoming, p)
+		var w []*framework.AffinityGroup
+		for _, g := range snap.AffinityGroups() {
+			if g.Term.Matches(p, snap.NamespaceLabels(p.Namespace)) {
+				w = append(w, g)
+			}
+		}
+		want = append(want, w)
+	}
+	errs := make(chan error, 8)
+	var wg sync.WaitGroup
+	for w := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for round := range 200 {
+				// Three asks in a row, as a cycle's PreFilter and PreScore.
+				i := (w + round) % len(incoming)
+				for range 3 {
+					if got := snap.AffinityGroupsSelecting(incoming[i]); !slices.Equal(got, want[i]) {
+						errs <- fmt.Errorf("worker %d round %d: %d groups selecting %s, want %d", w, round, len(got), incoming[i].Name, len(want[i]))
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
 }
