@@ -84,7 +84,17 @@ type ipaFastScores struct {
 	// value (ipaTupleSums); any change to dom drops them. It is created
 	// with the first key, so that a pod no term scores allocates none.
 	tuples *ipaTupleSums
+	// The first keys' entries of keys, tvs, byNode and dom, held here
+	// (a cycle's terms name a few topology keys).
+	keysArr   [ipaInlineKeys]string
+	tvsArr    [ipaInlineKeys]*api.TopologyValues
+	byNodeArr [ipaInlineKeys]bool
+	domArr    [ipaInlineKeys][]int64
 }
+
+// ipaInlineKeys is how many topology keys ipaFastScores holds without
+// allocating.
+const ipaInlineKeys = 4
 
 // ipaTupleSums is the sum of the domain scores of each combination of
 // values of the keys a cycle's scores are numbered by value, computed by
@@ -98,7 +108,9 @@ type ipaTupleSums struct {
 
 // newIPAFastScores returns the fast state of snap.
 func newIPAFastScores(snap *framework.Snapshot, pool *sync.Pool) *ipaFastScores {
-	return &ipaFastScores{snap: snap, pool: pool}
+	f := &ipaFastScores{snap: snap, pool: pool}
+	f.keys, f.tvs, f.byNode, f.dom = f.keysArr[:0], f.tvsArr[:0], f.byNodeArr[:0], f.domArr[:0]
+	return f
 }
 
 // ipaTuplesMaxShare bounds the combinations worth summing up front: at
@@ -230,6 +242,9 @@ func (s *ipaPreScoreState) Clone() framework.StateData {
 	}
 	f := *s.fast
 	f.pool, f.tuples = nil, &ipaTupleSums{}
+	// The copy's keys are read from the original's until either adds one
+	// (a clipped slice reallocates on append).
+	f.keys, f.tvs, f.byNode = slices.Clip(f.keys), slices.Clip(f.tvs), slices.Clip(f.byNode)
 	f.dom = make([][]int64, len(s.fast.dom))
 	for k := range f.dom {
 		f.dom[k] = slices.Clone(s.fast.dom[k])
