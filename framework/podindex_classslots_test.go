@@ -94,14 +94,7 @@ func TestPropPodIndexManyQueriesMatchRecount(t *testing.T) {
 		podSeq := 0
 		check := func() {
 			for k, sn := range snaps {
-				for qi, q := range queries {
-					if !sn.podCountsCached(q) {
-						continue
-					}
-					if got, want := sn.PodCounts(q), piBruteCount(sn, q); fmt.Sprint(got) != fmt.Sprint(want) {
-						t.Fatalf("snapshot %d query %d: memo %v, recount %v", k, qi, got, want)
-					}
-				}
+				piCheckCounts(t, fmt.Sprintf("snapshot %d", k), sn, queries)
 			}
 		}
 		for range rapid.IntRange(1, 60).Draw(t, "ops") {
@@ -120,18 +113,7 @@ func TestPropPodIndexManyQueriesMatchRecount(t *testing.T) {
 					}
 				}
 			case op <= 6:
-				var all []*api.Pod
-				for _, ni := range s.Nodes() {
-					for _, pi := range ni.Pods {
-						all = append(all, pi.Pod)
-					}
-				}
-				if len(all) == 0 {
-					continue
-				}
-				if err := s.RemovePod(all[rapid.IntRange(0, len(all)-1).Draw(t, "victim")]); err != nil {
-					t.Fatal(err)
-				}
+				piRemoveAny(t, s)
 			case op <= 8: // a burst of queries, new and memoized
 				for range rapid.IntRange(1, 40).Draw(t, "burst") {
 					s.PodCounts(queries[rapid.IntRange(0, len(queries)-1).Draw(t, "query")])
@@ -160,14 +142,7 @@ func TestPodIndexClassSlotsThroughIndexAndEviction(t *testing.T) {
 	}
 	check := func(step string) {
 		t.Helper()
-		for qi, q := range queries {
-			if !s.podCountsCached(q) {
-				continue
-			}
-			if got, want := s.PodCounts(q), piBruteCount(s, q); fmt.Sprint(got) != fmt.Sprint(want) {
-				t.Fatalf("%s: query %d: memo %v, recount %v", step, qi, got, want)
-			}
-		}
+		piCheckCounts(t, step+":", s, queries)
 	}
 	early := map[string]string{"app": "w3", "tier": "t1", "rev": "1"}
 	if err := s.AddPod(pod("e0", "n0", early)); err != nil {

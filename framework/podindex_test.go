@@ -85,6 +85,45 @@ func piBruteCount(s *Snapshot, q PodQuery) []int32 {
 	return out
 }
 
+// piFatal is what the pod index checks need of a test: *testing.T and
+// *rapid.T both are one.
+type piFatal interface {
+	Helper()
+	Fatalf(format string, args ...any)
+}
+
+// piCheckCounts fails unless every query of queries that s memoizes has
+// the counts piBruteCount recounts; what names s in the failure.
+func piCheckCounts(t piFatal, what string, s *Snapshot, queries []PodQuery) {
+	t.Helper()
+	for qi, q := range queries {
+		if !s.podCountsCached(q) {
+			continue
+		}
+		if got, want := s.PodCounts(q), piBruteCount(s, q); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("%s query %d: memo %v, recount %v", what, qi, got, want)
+		}
+	}
+}
+
+// piRemoveAny removes one of s's pods, drawn, and reports whether s had
+// any.
+func piRemoveAny(t *rapid.T, s *Snapshot) bool {
+	var all []*api.Pod
+	for _, ni := range s.Nodes() {
+		for _, pi := range ni.Pods {
+			all = append(all, pi.Pod)
+		}
+	}
+	if len(all) == 0 {
+		return false
+	}
+	if err := s.RemovePod(all[rapid.IntRange(0, len(all)-1).Draw(t, "victim")]); err != nil {
+		t.Fatal(err)
+	}
+	return true
+}
+
 // piGroupView renders affinity groups as kind/term → node name → count and
 // weight, so that memo and brute force compare independently of order.
 func piGroupView(s *Snapshot, groups []*AffinityGroup) map[string]map[string][2]int64 {
@@ -216,18 +255,7 @@ func TestPropPodIndexMatchesRecount(t *testing.T) {
 					t.Fatal(err)
 				}
 			case op <= 5: // remove a pod
-				var all []*api.Pod
-				for _, ni := range s.Nodes() {
-					for _, pi := range ni.Pods {
-						all = append(all, pi.Pod)
-					}
-				}
-				if len(all) == 0 {
-					continue
-				}
-				if err := s.RemovePod(all[rapid.IntRange(0, len(all)-1).Draw(t, "victim")]); err != nil {
-					t.Fatal(err)
-				}
+				piRemoveAny(t, s)
 			case op == 6: // query (creates the memo entry)
 				q := queries[rapid.IntRange(0, len(queries)-1).Draw(t, "query")]
 				s.PodCounts(q)
@@ -251,15 +279,7 @@ func TestPropPodIndexMatchesRecount(t *testing.T) {
 				}
 			}
 			for k, sn := range snaps {
-				for qi, q := range queries {
-					if !sn.podCountsCached(q) {
-						continue
-					}
-					got, want := sn.PodCounts(q), piBruteCount(sn, q)
-					if fmt.Sprint(got) != fmt.Sprint(want) {
-						t.Fatalf("snapshot %d query %d: memo %v, recount %v", k, qi, got, want)
-					}
-				}
+				piCheckCounts(t, fmt.Sprintf("snapshot %d", k), sn, queries)
 				if sn.podIdx.groups != nil {
 					got, want := piGroupView(sn, sn.AffinityGroups()), piBruteGroups(sn)
 					if fmt.Sprint(got) != fmt.Sprint(want) {
