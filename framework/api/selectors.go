@@ -426,12 +426,18 @@ func (s *Selector) AppendKey(b []byte) []byte {
 	b = selectorKeyLen(b, len(s.reqs))
 	for i := range s.reqs {
 		r := &s.reqs[i]
-		b = selectorStrKey(b, r.key)
-		b = selectorStrKey(b, string(r.op))
-		b = selectorKeyLen(b, len(r.values))
-		for _, v := range r.values {
-			b = selectorStrKey(b, v)
-		}
+		b = appendRequirementKey(b, r.key, string(r.op), r.values)
+	}
+	return b
+}
+
+// appendRequirementKey appends one requirement's key, operator and
+// values, each length-prefixed.
+func appendRequirementKey(b []byte, key, op string, values []string) []byte {
+	b = selectorStrKey(selectorStrKey(b, key), op)
+	b = selectorKeyLen(b, len(values))
+	for _, v := range values {
+		b = selectorStrKey(b, v)
 	}
 	return b
 }

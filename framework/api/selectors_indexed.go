@@ -298,12 +298,7 @@ func appendNodeRequirementsKey(b []byte, rs []nodeRequirement) []byte {
 	b = selectorKeyLen(b, len(rs))
 	for i := range rs {
 		r := &rs[i]
-		b = selectorStrKey(b, r.key)
-		b = selectorStrKey(b, string(r.op))
-		b = selectorKeyLen(b, len(r.values))
-		for _, v := range r.values {
-			b = selectorStrKey(b, v)
-		}
+		b = appendRequirementKey(b, r.key, string(r.op), r.values)
 	}
 	return b
 }
