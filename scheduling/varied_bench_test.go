@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 
@@ -13,6 +15,7 @@ import (
 	fwruntime "github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/internal/procstat"
 	"github.com/schedkit/schedkit/internal/st"
+	"github.com/schedkit/schedkit/resource"
 )
 
 // The varied-workload benchmark: a cluster of nodes of seven sizes with
@@ -29,9 +32,15 @@ const (
 // variedCluster is one generated cluster and its two incoming streams.
 type variedCluster struct {
 	snap *framework.Snapshot
-	// pods[0] is the varied stream, pods[1] requests and images only.
-	pods [2][]*framework.PodInfo
+	// pods[0] is the varied stream, pods[1] requests and images only,
+	// pods[2] the varied stream's pods each asking for more cpu than any
+	// node has (variedUnfit).
+	pods [3][]*framework.PodInfo
 }
+
+// variedUnfit is the stream that no node fits: the varied stream's pods,
+// each of whose first container asks for 100,000 cpus.
+const variedUnfit = 2
 
 func newVariedCluster(tb testing.TB, nodes int) *variedCluster {
 	tb.Helper()
@@ -46,6 +55,22 @@ func newVariedCluster(tb testing.TB, nodes int) *variedCluster {
 		for range variedWarm + variedTimed {
 			c.pods[k] = append(c.pods[k], framework.MustPodInfo(gen.Next()))
 		}
+	}
+	huge := resource.MustParse("100000")
+	for _, pi := range c.pods[0] {
+		p := *pi.Pod
+		p.Spec.Containers = slices.Clone(p.Spec.Containers)
+		ctr := &p.Spec.Containers[0]
+		ctr.Resources.Requests = maps.Clone(ctr.Resources.Requests)
+		if ctr.Resources.Requests == nil {
+			ctr.Resources.Requests = resource.List{}
+		}
+		ctr.Resources.Requests[resource.CPU] = huge
+		if _, ok := ctr.Resources.Limits[resource.CPU]; ok {
+			ctr.Resources.Limits = maps.Clone(ctr.Resources.Limits)
+			ctr.Resources.Limits[resource.CPU] = huge
+		}
+		c.pods[variedUnfit] = append(c.pods[variedUnfit], framework.MustPodInfo(&p))
 	}
 	return c
 }
@@ -206,6 +231,31 @@ func runVaried(b *testing.B, r *variedRun) {
 	}
 	b.ReportMetric(float64(r.evaluated)/float64(b.N), "evaluated/pod")
 	b.ReportMetric(100*float64(r.placed)/float64(b.N), "placed%")
+}
+
+// BenchmarkVariedNoNodeFits measures the cycles of pods no node fits (a
+// pending pod retried, kube's Unschedulable case): the varied stream's
+// pods each asking for more cpu than any node has, the default profile,
+// over every node and with kube's sampling (which then evaluates every
+// node too), one core, at 1k and 5k nodes. Each cycle ends in a FitError
+// whose diagnosis names every node's rejecting plugin.
+func BenchmarkVariedNoNodeFits(b *testing.B) {
+	for _, nodes := range []int{1000, 5000} {
+		c := newVariedCluster(b, nodes)
+		for _, sampled := range []bool{false, true} {
+			eval := "all"
+			if sampled {
+				eval = "sampled"
+			}
+			b.Run(fmt.Sprintf("nodes=%d/%s", nodes, eval), func(b *testing.B) {
+				r := newVariedRun(b, c, variedUnfit, sampled, false, 1)
+				runVaried(b, r)
+				if r.placed > 0 {
+					b.Fatalf("%d pods placed, want none", r.placed)
+				}
+			})
+		}
+	}
 }
 
 // BenchmarkVariedWorkers is BenchmarkVariedCycle's varied stream, fresh,

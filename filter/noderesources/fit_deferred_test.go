@@ -9,10 +9,10 @@ import (
 	"github.com/schedkit/schedkit/internal/st"
 )
 
-// TestNodeResourcesFitRejectionStatusWithoutState: without PreFilter
-// state, RejectionStatus gives the error FilterRejects gives every node,
+// TestNodeResourcesFitRejectionStatusesWithoutState: without PreFilter
+// state, RejectionStatuses gives the error FilterRejects gives every node,
 // whether asked by snapshot index or not.
-func TestNodeResourcesFitRejectionStatusWithoutState(t *testing.T) {
+func TestNodeResourcesFitRejectionStatusesWithoutState(t *testing.T) {
 	pl, err := NewFit(DefaultNodeResourcesFitArgs(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -27,10 +27,11 @@ func TestNodeResourcesFitRejectionStatusWithoutState(t *testing.T) {
 	if len(want) != 1 || want[0].Status.Code() != fw.Error {
 		t.Fatalf("FilterRejects without state: %v, want one error", want)
 	}
-	for _, idx := range []int32{0, -1} {
-		got := fit.RejectionStatus(ctx, state, pod, snap.Nodes()[0], idx)
-		if got.Code() != fw.Error || got.Message() != want[0].Status.Message() {
-			t.Fatalf("RejectionStatus(idx %d) without state: %v, want %v", idx, got, want[0].Status)
+	for _, idx := range [][]int32{{0}, nil} {
+		got := []*fw.Status{nil}
+		fit.RejectionStatuses(ctx, state, pod, snap.Nodes(), idx, got)
+		if got[0].Code() != fw.Error || got[0].Message() != want[0].Status.Message() {
+			t.Fatalf("RejectionStatuses(idx %v) without state: %v, want %v", idx, got[0], want[0].Status)
 		}
 	}
 }

@@ -27,17 +27,35 @@ func (pl *NodeResourcesFit) FilterRejectsDeferred(_ context.Context, state *fram
 	return pl.filterRejects(state, nodes, idx, rejected, false)
 }
 
-// RejectionStatus is FilterRejects' status of a node it rejects
-// (fastpath.DeferringRejectingFilterPlugin).
-func (pl *NodeResourcesFit) RejectionStatus(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, node *framework.NodeInfo, idx int32) *framework.Status {
+// RejectionStatuses sets out[i] to FilterRejects' status of nodes[i], a
+// node it rejects (fastpath.DeferringRejectingFilterPlugin): from the
+// snapshot's dense numbers when idx gives the nodes' indices and the pod
+// requests no scalar resource, else from the node.
+func (pl *NodeResourcesFit) RejectionStatuses(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []*framework.Status) {
+	out = out[:len(nodes)]
 	s, st := nrfReadPreFilterState(state)
 	if st != nil {
-		return st
+		for i := range out {
+			out[i] = st
+		}
+		return
 	}
-	if snap := state.Snapshot(); idx >= 0 && snap != nil && len(s.scalars) == 0 {
-		return pl.maskStatus(nrfRowShortfalls(s, &snap.Resources()[idx]))
+	if snap := state.Snapshot(); idx != nil && snap != nil && len(s.scalars) == 0 {
+		res := snap.Resources()
+		// Nodes short of the same resources share a status: most of a
+		// cycle's, in a cycle no node fits.
+		last, st := ^uint(0), (*framework.Status)(nil)
+		for i, x := range idx[:len(out)] {
+			if mask := nrfRowShortfalls(s, &res[x]); mask != last {
+				last, st = mask, pl.maskStatus(mask)
+			}
+			out[i] = st
+		}
+		return
 	}
-	return pl.filter(s, node)
+	for i, node := range nodes {
+		out[i] = pl.filter(s, node)
+	}
 }
 
 // filterRejects is FilterRejects; without withStatus, the rejections

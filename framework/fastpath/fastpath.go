@@ -76,13 +76,16 @@ type TrustedRejectingFilterPlugin interface {
 // only when it keeps them.
 //
 // FilterRejectsDeferred is FilterRejects, except that an entry may leave
-// its Status nil. RejectionStatus returns that status, FilterRejects'
-// status of node, whose snapshot index is idx (−1 when the nodes were not
-// the snapshot's own), under the same cycle's state.
+// its Status nil. RejectionStatuses sets out[i] to FilterRejects' status
+// of nodes[i], a node FilterRejectsDeferred listed without one, under the
+// same cycle's state; idx holds the nodes' snapshot indices, nil when the
+// nodes are not the snapshot's own. The runner asks for the statuses of
+// many nodes at once (a cycle where no node fits asks for every node's),
+// so that the plugin reads its cycle state once for them all.
 type DeferringRejectingFilterPlugin interface {
 	TrustedRejectingFilterPlugin
 	FilterRejectsDeferred(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, rejected []NodeRejection) []NodeRejection
-	RejectionStatus(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo, idx int32) *framework.Status
+	RejectionStatuses(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []*framework.Status)
 }
 
 // NodeRejection is a node a RejectingFilterPlugin rejects: its index in

@@ -156,8 +156,10 @@ func batchFilterEqualsFilter(t *rapid.T, cov *coverage, what string, pl framewor
 
 // deferredEqualsRejects compares FilterRejectsDeferred, where the plugin
 // offers it, with FilterRejects: the same nodes, each with
-// FilterRejects' status or with none, and then RejectionStatus gives it.
-// The room after the list holds a stale status, which must not survive.
+// FilterRejects' status or with none, and then RejectionStatuses gives
+// it, asked for every such node at once and for each alone. The room
+// after the list, and the room RejectionStatuses writes into, hold a
+// stale status, which must not survive.
 func deferredEqualsRejects(t *rapid.T, cov *coverage, what string, pl framework.FilterPlugin, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32) {
 	d, ok := pl.(fastpath.DeferringRejectingFilterPlugin)
 	if !ok {
@@ -178,22 +180,48 @@ func deferredEqualsRejects(t *rapid.T, cov *coverage, what string, pl framework.
 	if len(got) != len(want) {
 		t.Fatalf("%s %s (indexed %v): FilterRejectsDeferred lists %d nodes, FilterRejects %d", pl.Name(), what, idx != nil, len(got), len(want))
 	}
+	// The nodes listed without a status, for RejectionStatuses.
+	var left []int
+	var askNodes []*framework.NodeInfo
+	var askIdx []int32
 	for k, x := range got {
-		w := want[k]
-		if x.Node != w.Node {
-			t.Fatalf("%s %s (indexed %v): FilterRejectsDeferred lists node %d where FilterRejects lists %d", pl.Name(), what, idx != nil, x.Node, w.Node)
+		if x.Node != want[k].Node {
+			t.Fatalf("%s %s (indexed %v): FilterRejectsDeferred lists node %d where FilterRejects lists %d", pl.Name(), what, idx != nil, x.Node, want[k].Node)
 		}
-		st := x.Status
-		if st == nil {
-			cov.hit(pl, "FilterRejectsDeferred")
-			ix := int32(-1)
+		if x.Status == nil {
+			left = append(left, k)
+			askNodes = append(askNodes, nodes[x.Node])
 			if idx != nil {
-				ix = idx[x.Node]
+				askIdx = append(askIdx, idx[x.Node])
 			}
-			st = d.RejectionStatus(ctx, state, pod, nodes[x.Node], ix)
 		}
-		if !sameVerdict(st, w.Status) {
-			t.Fatalf("%s %s (indexed %v) node %s: FilterRejectsDeferred's status %v, FilterRejects' %v", pl.Name(), what, idx != nil, nodes[x.Node].Name(), st, w.Status)
+	}
+	all := make([]*framework.Status, len(left))
+	if len(left) > 0 {
+		cov.hit(pl, "FilterRejectsDeferred")
+		for i := range all {
+			all[i] = stale
+		}
+		d.RejectionStatuses(ctx, state, pod, askNodes, askIdx, all)
+	}
+	for k, x := range got {
+		if x.Status != nil && !sameVerdict(x.Status, want[k].Status) {
+			t.Fatalf("%s %s (indexed %v) node %s: FilterRejectsDeferred's status %v, FilterRejects' %v", pl.Name(), what, idx != nil, nodes[x.Node].Name(), x.Status, want[k].Status)
+		}
+	}
+	for i, k := range left {
+		w, name := want[k].Status, nodes[got[k].Node].Name()
+		if !sameVerdict(all[i], w) {
+			t.Fatalf("%s %s (indexed %v) node %s: RejectionStatuses over %d nodes gives %v, FilterRejects %v", pl.Name(), what, idx != nil, name, len(left), all[i], w)
+		}
+		one := []*framework.Status{stale}
+		var oneIdx []int32
+		if idx != nil {
+			oneIdx = askIdx[i : i+1]
+		}
+		d.RejectionStatuses(ctx, state, pod, askNodes[i:i+1], oneIdx, one)
+		if !sameVerdict(one[0], w) {
+			t.Fatalf("%s %s (indexed %v) node %s: RejectionStatuses of the node alone gives %v, FilterRejects %v", pl.Name(), what, idx != nil, name, one[0], w)
 		}
 	}
 }

@@ -30,7 +30,7 @@
 //     snapshot's nodes, a subsequence, copies of them, without PreFilter
 //     state, and after PreFilterExtensions' AddPod and RemovePod;
 //     FilterRejectsDeferred lists FilterRejects' nodes, each with its
-//     status or none, which RejectionStatus then gives;
+//     status or none, which RejectionStatuses then gives;
 //   - told indices: PreScore told its nodes' snapshot indices gives the
 //     status, every node's Score and NormalizeScore that PreScore not
 //     told gives, over the snapshot's nodes and a subsequence;

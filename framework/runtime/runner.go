@@ -398,7 +398,11 @@ func (f *Framework) filterNodes(ctx context.Context, state *framework.CycleState
 		}
 		rejPos = grow(sc.rejPos, cut-len(res.feasible))
 		rejectedPositions(rec.rejected[:(cut+63)>>6], cut, rejPos)
-		f.deferredStatuses(ctx, state, pod, statuses, plugins, rejPos, candidates, candIdx, start)
+		ix := candIdx
+		if ix == nil { // candidate k is node k
+			ix = res.snap.IndexRuns()[:len(candidates)]
+		}
+		f.deferredStatuses(ctx, state, pod, statuses, plugins, rejPos, candidates, ix, start, &bs.deferred)
 	}
 	sc.rejPos = rejPos
 	// The diagnosis names each rejecting plugin once: collect the distinct
@@ -431,21 +435,89 @@ func (f *Framework) filterNodes(ctx context.Context, state *framework.CycleState
 
 // deferredStatuses sets the statuses a DeferringRejectingFilterPlugin
 // left nil at the rejected positions rejPos (statuses and plugins by
-// position, as filterRecorder keeps them), asking the plugin for each.
-// Position p is candidates[(start+p) mod n], as splitEvaluated reads it.
-func (f *Framework) deferredStatuses(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, statuses []*framework.Status, plugins []int16, rejPos []int32, candidates []*framework.NodeInfo, candIdx []int32, start int) {
+// position, as filterRecorder keeps them). Position p is candidates[k],
+// k = (start+p) mod n, whose snapshot index is candIdx[k]. A run of
+// deferredRun or more consecutive positions one plugin left nil, over
+// consecutive candidates, is asked for in one call that writes into
+// statuses itself; the other positions are gathered in buf, up to
+// deferredBlock a call, until another plugin's come.
+func (f *Framework) deferredStatuses(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, statuses []*framework.Status, plugins []int16, rejPos []int32, candidates []*framework.NodeInfo, candIdx []int32, start int, buf *deferredBuffers) {
 	n := len(candidates)
-	for _, p := range rejPos {
+	nodes, idx := grow(buf.nodes, deferredBlock), grow(buf.idx, deferredBlock)
+	pos, out := grow(buf.pos, deferredBlock), grow(buf.out, deferredBlock)
+	buf.nodes, buf.idx, buf.pos, buf.out = nodes, idx, pos, out
+	defer clear(nodes)
+	defer clear(out)
+	m, by := 0, int16(-1)
+	flush := func() {
+		if m == 0 {
+			return
+		}
+		f.filterFast[by].deferring.RejectionStatuses(ctx, state, pod, nodes[:m], idx[:m], out[:m])
+		for i, p := range pos[:m] {
+			statuses[p] = out[i]
+		}
+		m = 0
+	}
+	for i := 0; i < len(rejPos); {
+		p := rejPos[i]
 		if statuses[p] != nil {
+			i++
 			continue
 		}
-		k := (start + int(p)) % n
-		ix := int32(k)
-		if candIdx != nil {
-			ix = candIdx[k]
+		pi := plugins[p]
+		k := start + int(p)
+		if k >= n {
+			k -= n // start < n and p < n
 		}
-		statuses[p] = f.filterFast[plugins[p]].deferring.RejectionStatus(ctx, state, pod, candidates[k], ix)
+		// The run from p: consecutive positions, left nil by pi, up to
+		// the last candidate. Positions are increasing: when the
+		// (deferredRun−1)-th after p is not p+deferredRun−1, no run of
+		// deferredRun starts at p.
+		j := i + 1
+		if i+deferredRun <= len(rejPos) && rejPos[i+deferredRun-1]-p == deferredRun-1 {
+			for j < len(rejPos) && j-i < n-k {
+				q := rejPos[j]
+				if q != p+int32(j-i) || statuses[q] != nil || plugins[q] != pi {
+					break
+				}
+				j++
+			}
+		}
+		if run := j - i; run >= deferredRun {
+			flush()
+			f.filterFast[pi].deferring.RejectionStatuses(ctx, state, pod, candidates[k:k+run], candIdx[k:k+run], statuses[int(p):int(p)+run])
+			i = j
+			continue
+		}
+		for ; i < j; i, k = i+1, k+1 {
+			if pi != by || m == deferredBlock {
+				flush()
+				by = pi
+			}
+			nodes[m], idx[m], pos[m] = candidates[k], candIdx[k], rejPos[i]
+			m++
+		}
 	}
+	flush()
+}
+
+// deferredRun is the fewest consecutive positions deferredStatuses asks
+// a plugin for in place; deferredBlock is how many gathered positions it
+// asks for in one call. Both spread the plugin's reading of its cycle
+// state over many nodes.
+const (
+	deferredRun   = 16
+	deferredBlock = 128
+)
+
+// deferredBuffers back deferredStatuses' calls: the nodes, their
+// snapshot indices, their positions and the statuses given.
+type deferredBuffers struct {
+	nodes []*framework.NodeInfo
+	idx   []int32
+	pos   []int32
+	out   []*framework.Status
 }
 
 // diagnosisNames collects the plugins a cycle's rejections name, as
@@ -1159,6 +1231,7 @@ type batchScratch struct {
 	// deferring are the active filters that leave their rejections'
 	// statuses for later in a lean cycle (nil entries do not).
 	deferring []fastpath.DeferringRejectingFilterPlugin
+	deferred  deferredBuffers
 	filter    filterRun
 	// activeFilters and activeIdx back filterNodes' active filters.
 	activeFilters []framework.FilterPlugin

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -96,7 +97,7 @@ func (r *rejectFake) FilterRejects(ctx context.Context, state *framework.CycleSt
 
 // deferFake is a rejectFake (in order) that leaves its rejections'
 // statuses for later (fastpath.DeferringRejectingFilterPlugin); its
-// RejectionStatus checks that it is given the node's snapshot index.
+// RejectionStatuses checks that it is given each node's snapshot index.
 type deferFake struct{ *rejectFake }
 
 func (d *deferFake) RejectionsTrusted() {}
@@ -112,11 +113,15 @@ func (d *deferFake) FilterRejectsDeferred(ctx context.Context, state *framework.
 	return rejected
 }
 
-func (d *deferFake) RejectionStatus(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo, idx int32) *framework.Status {
-	if snap := state.Snapshot(); idx < 0 || snap == nil || snap.Nodes()[idx] != node {
-		return framework.NewStatus(framework.Unschedulable, fmt.Sprintf("%s given index %d", node.Name(), idx))
+func (d *deferFake) RejectionStatuses(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []*framework.Status) {
+	snap := state.Snapshot()
+	for i, node := range nodes {
+		if idx == nil || snap == nil || snap.Nodes()[idx[i]] != node {
+			out[i] = framework.NewStatus(framework.Unschedulable, fmt.Sprintf("%s given index %v", node.Name(), idx))
+			continue
+		}
+		out[i] = d.Filter(ctx, state, pod, node)
 	}
-	return d.Filter(ctx, state, pod, node)
 }
 
 var (
@@ -925,4 +930,70 @@ func rankNodes(n int) ([]*framework.NodeInfo, []int32) {
 		nodes[i], feasible[i] = ni, int32(i)
 	}
 	return nodes, feasible
+}
+
+// TestDeferredStatusesAcrossPluginsAndBlocks: in a cycle where no node
+// fits and three deferring filters take turns rejecting the nodes (so
+// that consecutive rejections name different plugins), over more nodes
+// than one call for statuses covers and from a start that wraps, each
+// node keeps the status of the plugin that rejected it, as a cycle that
+// keeps every status gives.
+func TestDeferredStatusesAcrossPluginsAndBlocks(t *testing.T) {
+	for _, c := range []struct {
+		name        string
+		nodes, runs int // runs: consecutive nodes each filter rejects in turn
+		start       int
+	}{
+		{name: "alternating", nodes: 300, runs: 1, start: 7},
+		{name: "runs longer than a block", nodes: 1000, runs: 200, start: 613},
+		{name: "one block", nodes: 40, runs: 3, start: 0},
+		// Nodes 1200–1399 and 0–199 are F0's: its rejections from start
+		// 1300 run on past the last candidate.
+		{name: "one filter's run across the last candidate", nodes: 1400, runs: 200, start: 1300},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			run := func(lean bool) *Result {
+				r := framework.NewRegistry()
+				p := framework.Profile{Weights: map[string]int64{}}
+				for i := range 3 {
+					name := fmt.Sprintf("F%d", i)
+					fk := &fake{name: name, filter: func(n *framework.NodeInfo) *framework.Status {
+						if nodeNum(n)/c.runs%3 != i {
+							return nil
+						}
+						return framework.NewStatus(framework.Unschedulable, fmt.Sprintf("%s rejects %s", name, n.Name()))
+					}}
+					var pl framework.Plugin = &deferFake{&rejectFake{batchFake: &batchFake{fake: fk, rejects: true}}}
+					if err := r.Register(name, func(any, framework.Handle) (framework.Plugin, error) { return pl, nil }); err != nil {
+						t.Fatal(err)
+					}
+					p.Filter = append(p.Filter, name)
+				}
+				f, err := NewFramework(r, p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				snap := framework.MustSnapshot(testNodes(c.nodes), nil)
+				opts := CycleOptions{Rand: rand.New(rand.NewPCG(1, 2)), StartIndex: c.start, RejectionsOnFailure: lean}
+				res, err := f.Schedule(context.Background(), nil, snap, testPod("p"), opts)
+				var fe *FitError
+				if !errors.As(err, &fe) {
+					t.Fatalf("Schedule: %v, want a FitError", err)
+				}
+				return res
+			}
+			want, got := run(false), run(true)
+			if d := cmp.Diff(want.NodeVerdicts(), got.NodeVerdicts()); d != "" {
+				t.Fatalf("verdicts differ (-every status kept +statuses asked for on failure):\n%s", d)
+			}
+			for _, v := range got.NodeVerdicts() {
+				if v.Verdict != VerdictRejected {
+					t.Fatalf("node %s: verdict %v, want rejected", v.Node, v.Verdict)
+				}
+			}
+			if d := cmp.Diff(want.Diagnosis, got.Diagnosis, cmpopts.EquateEmpty(), cmpopts.IgnoreUnexported(Diagnosis{})); d != "" {
+				t.Fatalf("diagnoses differ:\n%s", d)
+			}
+		})
+	}
 }
