@@ -27,16 +27,18 @@ func (pl *NodeResourcesFit) FilterRejectsDeferred(_ context.Context, state *fram
 	return pl.filterRejects(state, nodes, idx, rejected, false)
 }
 
-// RejectionStatuses sets out[i] to FilterRejects' status of nodes[i], a
-// node it rejects (fastpath.DeferringRejectingFilterPlugin): from the
-// snapshot's dense numbers when idx gives the nodes' indices and the pod
-// requests no scalar resource, else from the node.
+// RejectionStatuses sets each nil out[i] to FilterRejects' status of
+// nodes[i], a node it rejects (fastpath.DeferringRejectingFilterPlugin):
+// from the snapshot's dense numbers when idx gives the nodes' indices and
+// the pod requests no scalar resource, else from the node.
 func (pl *NodeResourcesFit) RejectionStatuses(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []*framework.Status) {
 	out = out[:len(nodes)]
 	s, st := nrfReadPreFilterState(state)
 	if st != nil {
 		for i := range out {
-			out[i] = st
+			if out[i] == nil {
+				out[i] = st
+			}
 		}
 		return
 	}
@@ -46,6 +48,9 @@ func (pl *NodeResourcesFit) RejectionStatuses(_ context.Context, state *framewor
 		// cycle's, in a cycle no node fits.
 		last, st := ^uint(0), (*framework.Status)(nil)
 		for i, x := range idx[:len(out)] {
+			if out[i] != nil {
+				continue
+			}
 			if mask := nrfRowShortfalls(s, &res[x]); mask != last {
 				last, st = mask, pl.maskStatus(mask)
 			}
@@ -54,7 +59,9 @@ func (pl *NodeResourcesFit) RejectionStatuses(_ context.Context, state *framewor
 		return
 	}
 	for i, node := range nodes {
-		out[i] = pl.filter(s, node)
+		if out[i] == nil {
+			out[i] = pl.filter(s, node)
+		}
 	}
 }
 

@@ -76,12 +76,14 @@ type TrustedRejectingFilterPlugin interface {
 // only when it keeps them.
 //
 // FilterRejectsDeferred is FilterRejects, except that an entry may leave
-// its Status nil. RejectionStatuses sets out[i] to FilterRejects' status
-// of nodes[i], a node FilterRejectsDeferred listed without one, under the
-// same cycle's state; idx holds the nodes' snapshot indices, nil when the
-// nodes are not the snapshot's own. The runner asks for the statuses of
-// many nodes at once (a cycle where no node fits asks for every node's),
-// so that the plugin reads its cycle state once for them all.
+// its Status nil. RejectionStatuses sets each nil out[i] to
+// FilterRejects' status of nodes[i], a node FilterRejectsDeferred listed
+// without one, under the same cycle's state, and leaves the other
+// entries as they are (nodes another filter rejected first); idx holds
+// the nodes' snapshot indices, nil when the nodes are not the snapshot's
+// own. The runner asks for the statuses of many nodes at once (in a
+// cycle where no node fits, for every evaluated node in one or two
+// calls), so that the plugin reads its cycle state once for them all.
 type DeferringRejectingFilterPlugin interface {
 	TrustedRejectingFilterPlugin
 	FilterRejectsDeferred(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, rejected []NodeRejection) []NodeRejection

@@ -157,9 +157,10 @@ func batchFilterEqualsFilter(t *rapid.T, cov *coverage, what string, pl framewor
 // deferredEqualsRejects compares FilterRejectsDeferred, where the plugin
 // offers it, with FilterRejects: the same nodes, each with
 // FilterRejects' status or with none, and then RejectionStatuses gives
-// it, asked for every such node at once and for each alone. The room
-// after the list, and the room RejectionStatuses writes into, hold a
-// stale status, which must not survive.
+// it, asked for those nodes alone, for each alone, and over every node
+// in order, the other entries holding a status it must leave as it is
+// (a node another filter rejected first). The room after the list holds
+// a stale status, which must not survive.
 func deferredEqualsRejects(t *rapid.T, cov *coverage, what string, pl framework.FilterPlugin, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32) {
 	d, ok := pl.(fastpath.DeferringRejectingFilterPlugin)
 	if !ok {
@@ -180,41 +181,57 @@ func deferredEqualsRejects(t *rapid.T, cov *coverage, what string, pl framework.
 	if len(got) != len(want) {
 		t.Fatalf("%s %s (indexed %v): FilterRejectsDeferred lists %d nodes, FilterRejects %d", pl.Name(), what, idx != nil, len(got), len(want))
 	}
-	// The nodes listed without a status, for RejectionStatuses.
+	// left: the entries listed without a status; window: every node's
+	// entry, nil for those, the status given or another filter's for the
+	// rest.
 	var left []int
 	var askNodes []*framework.NodeInfo
 	var askIdx []int32
+	other := framework.NewStatus(framework.Unschedulable, "another filter")
+	window := make([]*framework.Status, len(nodes))
+	for i := range window {
+		window[i] = other
+	}
 	for k, x := range got {
 		if x.Node != want[k].Node {
 			t.Fatalf("%s %s (indexed %v): FilterRejectsDeferred lists node %d where FilterRejects lists %d", pl.Name(), what, idx != nil, x.Node, want[k].Node)
 		}
-		if x.Status == nil {
-			left = append(left, k)
-			askNodes = append(askNodes, nodes[x.Node])
-			if idx != nil {
-				askIdx = append(askIdx, idx[x.Node])
+		window[x.Node] = x.Status
+		if x.Status != nil {
+			if !sameVerdict(x.Status, want[k].Status) {
+				t.Fatalf("%s %s (indexed %v) node %s: FilterRejectsDeferred's status %v, FilterRejects' %v", pl.Name(), what, idx != nil, nodes[x.Node].Name(), x.Status, want[k].Status)
 			}
+			continue
+		}
+		left = append(left, k)
+		askNodes = append(askNodes, nodes[x.Node])
+		if idx != nil {
+			askIdx = append(askIdx, idx[x.Node])
 		}
 	}
+	if len(left) == 0 {
+		return
+	}
+	cov.hit(pl, "FilterRejectsDeferred")
 	all := make([]*framework.Status, len(left))
-	if len(left) > 0 {
-		cov.hit(pl, "FilterRejectsDeferred")
-		for i := range all {
-			all[i] = stale
-		}
-		d.RejectionStatuses(ctx, state, pod, askNodes, askIdx, all)
-	}
-	for k, x := range got {
-		if x.Status != nil && !sameVerdict(x.Status, want[k].Status) {
-			t.Fatalf("%s %s (indexed %v) node %s: FilterRejectsDeferred's status %v, FilterRejects' %v", pl.Name(), what, idx != nil, nodes[x.Node].Name(), x.Status, want[k].Status)
+	d.RejectionStatuses(ctx, state, pod, askNodes, askIdx, all)
+	before := slices.Clone(window)
+	d.RejectionStatuses(ctx, state, pod, nodes, idx, window)
+	for i, st := range before {
+		if st != nil && window[i] != st {
+			t.Fatalf("%s %s (indexed %v) node %s: RejectionStatuses over every node replaced the status %v with %v", pl.Name(), what, idx != nil, nodes[i].Name(), st, window[i])
 		}
 	}
 	for i, k := range left {
-		w, name := want[k].Status, nodes[got[k].Node].Name()
+		w, x := want[k].Status, got[k].Node
+		name := nodes[x].Name()
 		if !sameVerdict(all[i], w) {
 			t.Fatalf("%s %s (indexed %v) node %s: RejectionStatuses over %d nodes gives %v, FilterRejects %v", pl.Name(), what, idx != nil, name, len(left), all[i], w)
 		}
-		one := []*framework.Status{stale}
+		if !sameVerdict(window[x], w) {
+			t.Fatalf("%s %s (indexed %v) node %s: RejectionStatuses over every node gives %v, FilterRejects %v", pl.Name(), what, idx != nil, name, window[x], w)
+		}
+		one := []*framework.Status{nil}
 		var oneIdx []int32
 		if idx != nil {
 			oneIdx = askIdx[i : i+1]

@@ -402,7 +402,13 @@ func (f *Framework) filterNodes(ctx context.Context, state *framework.CycleState
 		if ix == nil { // candidate k is node k
 			ix = res.snap.IndexRuns()[:len(candidates)]
 		}
-		f.deferredStatuses(ctx, state, pod, statuses, plugins, rejPos, candidates, ix, start, &bs.deferred)
+		if d := soleDeferring(deferring); d >= 0 && len(rejPos) == cut {
+			// Every evaluated position is rejected, and the nil
+			// statuses among them are the one deferring filter's.
+			f.deferredWindow(ctx, state, pod, idx[d], statuses[:cut], candidates, ix, start)
+		} else {
+			f.deferredStatuses(ctx, state, pod, statuses, plugins, rejPos, candidates, ix, start, &bs.deferred)
+		}
 	}
 	sc.rejPos = rejPos
 	// The diagnosis names each rejecting plugin once: collect the distinct
@@ -457,6 +463,7 @@ func (f *Framework) deferredStatuses(ctx context.Context, state *framework.Cycle
 		for i, p := range pos[:m] {
 			statuses[p] = out[i]
 		}
+		clear(out[:m]) // RejectionStatuses fills the nil entries
 		m = 0
 	}
 	for i := 0; i < len(rejPos); {
@@ -500,6 +507,37 @@ func (f *Framework) deferredStatuses(ctx context.Context, state *framework.Cycle
 		}
 	}
 	flush()
+}
+
+// soleDeferring returns j when deferring[j] is the only filter of the
+// cycle that defers its statuses, −1 when none or several do.
+func soleDeferring(deferring []fastpath.DeferringRejectingFilterPlugin) int {
+	j := -1
+	for i, d := range deferring {
+		if d != nil {
+			if j >= 0 {
+				return -1
+			}
+			j = i
+		}
+	}
+	return j
+}
+
+// deferredWindow is deferredStatuses for a cycle whose evaluated
+// positions are all rejected (statuses holds their statuses) and whose
+// only deferring filter is the profile's filter pi: that filter fills
+// the nil statuses itself, over the positions' candidates from start up
+// to the last one, then from the first on (one call each), leaving the
+// statuses other filters gave.
+func (f *Framework) deferredWindow(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, pi int16, statuses []*framework.Status, candidates []*framework.NodeInfo, candIdx []int32, start int) {
+	d := f.filterFast[pi].deferring
+	n, cut := len(candidates), len(statuses)
+	head := min(cut, n-start)
+	d.RejectionStatuses(ctx, state, pod, candidates[start:start+head], candIdx[start:start+head], statuses[:head])
+	if rest := cut - head; rest > 0 {
+		d.RejectionStatuses(ctx, state, pod, candidates[:rest], candIdx[:rest], statuses[head:])
+	}
 }
 
 // deferredRun is the fewest consecutive positions deferredStatuses asks

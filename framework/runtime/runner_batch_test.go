@@ -97,8 +97,14 @@ func (r *rejectFake) FilterRejects(ctx context.Context, state *framework.CycleSt
 
 // deferFake is a rejectFake (in order) that leaves its rejections'
 // statuses for later (fastpath.DeferringRejectingFilterPlugin); its
-// RejectionStatuses checks that it is given each node's snapshot index.
-type deferFake struct{ *rejectFake }
+// RejectionStatuses checks that it is given each node's snapshot index,
+// and only nodes it rejects.
+type deferFake struct {
+	*rejectFake
+	// misasked counts the nodes RejectionStatuses was asked for that the
+	// filter does not reject.
+	misasked atomic.Int64
+}
 
 func (d *deferFake) RejectionsTrusted() {}
 
@@ -116,11 +122,19 @@ func (d *deferFake) FilterRejectsDeferred(ctx context.Context, state *framework.
 func (d *deferFake) RejectionStatuses(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []*framework.Status) {
 	snap := state.Snapshot()
 	for i, node := range nodes {
+		if out[i] != nil {
+			continue // another filter's rejection
+		}
 		if idx == nil || snap == nil || snap.Nodes()[idx[i]] != node {
 			out[i] = framework.NewStatus(framework.Unschedulable, fmt.Sprintf("%s given index %v", node.Name(), idx))
 			continue
 		}
-		out[i] = d.Filter(ctx, state, pod, node)
+		st := d.Filter(ctx, state, pod, node)
+		if st.IsSuccess() {
+			d.misasked.Add(1)
+			st = framework.NewStatus(framework.Unschedulable, node.Name()+" asked for but not rejected")
+		}
+		out[i] = st
 	}
 }
 
@@ -237,7 +251,7 @@ func (c batchCase) run(t *rapid.T, parallelism int, nodeByNode bool, batch func(
 				rf := &rejectFake{batchFake: b, disorder: m == 2}
 				pl, b.rejects = rf, true
 				if m == 3 {
-					pl = &deferFake{rf}
+					pl = &deferFake{rejectFake: rf}
 				}
 			}
 		}
@@ -943,6 +957,8 @@ func TestDeferredStatusesAcrossPluginsAndBlocks(t *testing.T) {
 		name        string
 		nodes, runs int // runs: consecutive nodes each filter rejects in turn
 		start       int
+		sole        bool // only F0 rejects (the others pass every node)
+		errAt       int  // F3 fails on this node (0: F3 is not in the profile)
 	}{
 		{name: "alternating", nodes: 300, runs: 1, start: 7},
 		{name: "runs longer than a block", nodes: 1000, runs: 200, start: 613},
@@ -950,24 +966,45 @@ func TestDeferredStatusesAcrossPluginsAndBlocks(t *testing.T) {
 		// Nodes 1200–1399 and 0–199 are F0's: its rejections from start
 		// 1300 run on past the last candidate.
 		{name: "one filter's run across the last candidate", nodes: 1400, runs: 200, start: 1300},
+		// F1 and F2 let every node through: F0 alone defers, and the
+		// cycle ends at F3's error on node 151, after feasible nodes.
+		{name: "an error after feasible nodes", nodes: 300, runs: 1, start: 10, sole: true, errAt: 151},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			run := func(lean bool) *Result {
+			var misasked int64
+			run := func(lean bool) (*Result, error) {
 				r := framework.NewRegistry()
 				p := framework.Profile{Weights: map[string]int64{}}
+				var defers []*deferFake
 				for i := range 3 {
 					name := fmt.Sprintf("F%d", i)
 					fk := &fake{name: name, filter: func(n *framework.NodeInfo) *framework.Status {
-						if nodeNum(n)/c.runs%3 != i {
+						if nodeNum(n)/c.runs%3 != i || (c.sole && i > 0) {
 							return nil
 						}
 						return framework.NewStatus(framework.Unschedulable, fmt.Sprintf("%s rejects %s", name, n.Name()))
 					}}
-					var pl framework.Plugin = &deferFake{&rejectFake{batchFake: &batchFake{fake: fk, rejects: true}}}
+					var pl framework.Plugin = fk
+					if i == 0 || !c.sole {
+						d := &deferFake{rejectFake: &rejectFake{batchFake: &batchFake{fake: fk, rejects: true}}}
+						pl, defers = d, append(defers, d)
+					}
 					if err := r.Register(name, func(any, framework.Handle) (framework.Plugin, error) { return pl, nil }); err != nil {
 						t.Fatal(err)
 					}
 					p.Filter = append(p.Filter, name)
+				}
+				if c.errAt > 0 {
+					fk := &fake{name: "F3", filter: func(n *framework.NodeInfo) *framework.Status {
+						if nodeNum(n) == c.errAt {
+							return framework.AsStatus(errors.New("F3 broke"))
+						}
+						return nil
+					}}
+					if err := r.Register("F3", func(any, framework.Handle) (framework.Plugin, error) { return fk, nil }); err != nil {
+						t.Fatal(err)
+					}
+					p.Filter = append(p.Filter, "F3")
 				}
 				f, err := NewFramework(r, p)
 				if err != nil {
@@ -976,22 +1013,43 @@ func TestDeferredStatusesAcrossPluginsAndBlocks(t *testing.T) {
 				snap := framework.MustSnapshot(testNodes(c.nodes), nil)
 				opts := CycleOptions{Rand: rand.New(rand.NewPCG(1, 2)), StartIndex: c.start, RejectionsOnFailure: lean}
 				res, err := f.Schedule(context.Background(), nil, snap, testPod("p"), opts)
-				var fe *FitError
-				if !errors.As(err, &fe) {
-					t.Fatalf("Schedule: %v, want a FitError", err)
+				for _, d := range defers {
+					misasked += d.misasked.Load()
 				}
-				return res
+				return res, err
 			}
-			want, got := run(false), run(true)
-			if d := cmp.Diff(want.NodeVerdicts(), got.NodeVerdicts()); d != "" {
+			want, wantErr := run(false)
+			got, gotErr := run(true)
+			if fmt.Sprint(wantErr) != fmt.Sprint(gotErr) {
+				t.Fatalf("errors differ: every status kept %v, statuses asked for on failure %v", wantErr, gotErr)
+			}
+			if misasked > 0 {
+				t.Fatalf("RejectionStatuses asked for %d nodes its filter does not reject", misasked)
+			}
+			wantVerdicts, wantDiag := want.NodeVerdicts(), want.Diagnosis
+			if want.NumFeasibleNodes() > 0 {
+				wantDiag = Diagnosis{}
+				// A cycle keeping rejections only when no node fits
+				// keeps none once one does, error or not.
+				for i, v := range wantVerdicts {
+					if v.Verdict == VerdictRejected {
+						wantVerdicts[i] = NodeVerdict{Node: v.Node, Verdict: VerdictNotEvaluated}
+					}
+				}
+			}
+			if d := cmp.Diff(wantVerdicts, got.NodeVerdicts()); d != "" {
 				t.Fatalf("verdicts differ (-every status kept +statuses asked for on failure):\n%s", d)
 			}
+			var fe *FitError
+			if c.errAt == 0 && !errors.As(gotErr, &fe) {
+				t.Fatalf("Schedule: %v, want a FitError", gotErr)
+			}
 			for _, v := range got.NodeVerdicts() {
-				if v.Verdict != VerdictRejected {
+				if c.errAt == 0 && v.Verdict != VerdictRejected {
 					t.Fatalf("node %s: verdict %v, want rejected", v.Node, v.Verdict)
 				}
 			}
-			if d := cmp.Diff(want.Diagnosis, got.Diagnosis, cmpopts.EquateEmpty(), cmpopts.IgnoreUnexported(Diagnosis{})); d != "" {
+			if d := cmp.Diff(wantDiag, got.Diagnosis, cmpopts.EquateEmpty(), cmpopts.IgnoreUnexported(Diagnosis{})); d != "" {
 				t.Fatalf("diagnoses differ:\n%s", d)
 			}
 		})
