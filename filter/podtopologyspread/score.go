@@ -281,6 +281,21 @@ type ptsSnapshotWalk struct {
 	budget int
 }
 
+// ptsMembers sets the member bits of the snapshot indices idx of nodes,
+// checking each against the snapshot's nodes (all), and returns how many
+// it set; false when an index is not its node's.
+func ptsMembers(member []uint64, all, nodes []*framework.NodeInfo, idx []int32) (int, bool) {
+	idx = idx[:len(nodes)]
+	for j, ni := range nodes {
+		k := idx[j]
+		if uint(k) >= uint(len(all)) || all[k] != ni {
+			return 0, false
+		}
+		member[k>>6] |= 1 << (k & 63)
+	}
+	return len(nodes), true
+}
+
 func ptsNewSnapshotWalk(snap *framework.Snapshot, nodes int) ptsSnapshotWalk {
 	return ptsSnapshotWalk{all: snap.Nodes(), cur: -1, budget: 2*snap.NumNodes() + nodes}
 }
@@ -460,6 +475,20 @@ func (pl *PodTopologySpread) calPreScoreStateFast(pod *api.Pod, cs []constraint,
 	for j, ni := range nodes {
 		if pending == 0 && stopEarly {
 			s.everyMember, scored = true, len(nodes)
+			break
+		}
+		if pending == 0 && !checkKeys && idx != nil {
+			// Every domain is numbered and no node is ignored: the
+			// rest only join the members (ptsMembers).
+			if wordAt >= 0 {
+				s.member[wordAt] |= word
+				wordAt = -1
+			}
+			n, ok := ptsMembers(s.member, walk.all, nodes[j:], idx[j:])
+			if !ok {
+				return nil
+			}
+			scored += n
 			break
 		}
 		var k int
