@@ -441,12 +441,11 @@ func (f *Framework) filterNodes(ctx context.Context, state *framework.CycleState
 
 // deferredStatuses sets the statuses a DeferringRejectingFilterPlugin
 // left nil at the rejected positions rejPos (statuses and plugins by
-// position, as filterRecorder keeps them). Position p is candidates[k],
-// k = (start+p) mod n, whose snapshot index is candIdx[k]. A run of
-// deferredRun or more consecutive positions one plugin left nil, over
-// consecutive candidates, is asked for in one call that writes into
-// statuses itself; the other positions are gathered in buf, up to
-// deferredBlock a call, until another plugin's come.
+// position, as filterRecorder keeps them), gathering them in buf and
+// asking each plugin for up to deferredBlock at a time, until another
+// plugin's come. Position p is candidates[k], k = (start+p) mod n, whose
+// snapshot index is candIdx[k]. A cycle with one deferring filter and no
+// feasible position takes deferredWindow instead.
 func (f *Framework) deferredStatuses(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, statuses []*framework.Status, plugins []int16, rejPos []int32, candidates []*framework.NodeInfo, candIdx []int32, start int, buf *deferredBuffers) {
 	n := len(candidates)
 	nodes, idx := grow(buf.nodes, deferredBlock), grow(buf.idx, deferredBlock)
@@ -466,45 +465,20 @@ func (f *Framework) deferredStatuses(ctx context.Context, state *framework.Cycle
 		clear(out[:m]) // RejectionStatuses fills the nil entries
 		m = 0
 	}
-	for i := 0; i < len(rejPos); {
-		p := rejPos[i]
+	for _, p := range rejPos {
 		if statuses[p] != nil {
-			i++
 			continue
 		}
-		pi := plugins[p]
+		if pi := plugins[p]; pi != by || m == deferredBlock {
+			flush()
+			by = pi
+		}
 		k := start + int(p)
 		if k >= n {
 			k -= n // start < n and p < n
 		}
-		// The run from p: consecutive positions, left nil by pi, up to
-		// the last candidate. Positions are increasing: when the
-		// (deferredRun−1)-th after p is not p+deferredRun−1, no run of
-		// deferredRun starts at p.
-		j := i + 1
-		if i+deferredRun <= len(rejPos) && rejPos[i+deferredRun-1]-p == deferredRun-1 {
-			for j < len(rejPos) && j-i < n-k {
-				q := rejPos[j]
-				if q != p+int32(j-i) || statuses[q] != nil || plugins[q] != pi {
-					break
-				}
-				j++
-			}
-		}
-		if run := j - i; run >= deferredRun {
-			flush()
-			f.filterFast[pi].deferring.RejectionStatuses(ctx, state, pod, candidates[k:k+run], candIdx[k:k+run], statuses[int(p):int(p)+run])
-			i = j
-			continue
-		}
-		for ; i < j; i, k = i+1, k+1 {
-			if pi != by || m == deferredBlock {
-				flush()
-				by = pi
-			}
-			nodes[m], idx[m], pos[m] = candidates[k], candIdx[k], rejPos[i]
-			m++
-		}
+		nodes[m], idx[m], pos[m] = candidates[k], candIdx[k], p
+		m++
 	}
 	flush()
 }
@@ -540,14 +514,10 @@ func (f *Framework) deferredWindow(ctx context.Context, state *framework.CycleSt
 	}
 }
 
-// deferredRun is the fewest consecutive positions deferredStatuses asks
-// a plugin for in place; deferredBlock is how many gathered positions it
-// asks for in one call. Both spread the plugin's reading of its cycle
-// state over many nodes.
-const (
-	deferredRun   = 16
-	deferredBlock = 128
-)
+// deferredBlock is how many gathered positions deferredStatuses asks a
+// plugin for in one call: enough to spread the plugin's reading of its
+// cycle state over many nodes.
+const deferredBlock = 128
 
 // deferredBuffers back deferredStatuses' calls: the nodes, their
 // snapshot indices, their positions and the statuses given.
