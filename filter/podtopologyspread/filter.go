@@ -456,19 +456,24 @@ func ptsIncludedNodes(in *inclusion, all, keyed bool, cs []constraint, tvs []*ap
 			affOK = x.affBits
 			if affOK == nil {
 				affOK = make([]uint64, words)
-				for i := range n {
-					if x.Eval(i).AffinityOK {
-						affOK[i>>6] |= 1 << (i & 63)
+				for w := range affOK {
+					var word uint64
+					for i := w * 64; i < min(w*64+64, n); i++ {
+						word |= uint64(b2u8(x.Eval(i).AffinityOK)) << (i & 63)
 					}
+					affOK[w] = word
 				}
 			}
 		}
 		if x.needTaints {
 			taintsOK = make([]uint64, words)
-			for i := range n {
-				if x.taintsOK[x.class[i]] {
-					taintsOK[i>>6] |= 1 << (i & 63)
+			ok, class := x.taintsOK, x.class[:n]
+			for w := range taintsOK {
+				var word uint64
+				for i := w * 64; i < min(w*64+64, n); i++ {
+					word |= uint64(b2u8(ok[class[i]])) << (i & 63)
 				}
+				taintsOK[w] = word
 			}
 		}
 	}

@@ -199,3 +199,11 @@ func countsPod(pi *framework.PodInfo, sel *api.Selector, ns string) bool {
 func counts(p *api.Pod, sel *api.Selector, ns string) bool {
 	return p.DeletionTimestamp == nil && p.Namespace == ns && sel.Matches(p.Labels)
 }
+
+// b2u8 is 1 for true and 0 for false, without a branch.
+func b2u8(b bool) uint8 {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -283,16 +283,30 @@ type ptsSnapshotWalk struct {
 
 // ptsMembers sets the member bits of the snapshot indices idx of nodes,
 // checking each against the snapshot's nodes (all), and returns how many
-// it set; false when an index is not its node's.
+// it set; false when an index is not its node's. member covers all. The
+// bits of consecutive indices in one word gather in a register, and the
+// word is written when the indices move to another: the runner's indices
+// climb through the snapshot, so a write to memory a node (each waiting
+// for the one before) becomes one a word.
 func ptsMembers(member []uint64, all, nodes []*framework.NodeInfo, idx []int32) (int, bool) {
+	if len(nodes) == 0 {
+		return 0, true
+	}
 	idx = idx[:len(nodes)]
+	member = member[:(len(all)+63)/64]
+	word, at := uint64(0), 0
 	for j, ni := range nodes {
-		k := idx[j]
-		if uint(k) >= uint(len(all)) || all[k] != ni {
+		k := uint(idx[j])
+		if k >= uint(len(all)) || all[k] != ni {
 			return 0, false
 		}
-		member[k>>6] |= 1 << (k & 63)
+		if w := int(k >> 6); w != at {
+			member[at] |= word
+			word, at = 0, w
+		}
+		word |= 1 << (k & 63)
 	}
+	member[at] |= word
 	return len(nodes), true
 }
 

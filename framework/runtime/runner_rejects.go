@@ -91,18 +91,32 @@ func removeRejected(rl []fastpath.NodeRejection, nodes []*framework.NodeInfo, ix
 // in its Node (removeRejected's output). Its loop records rejections
 // alone and hands the rest of the list to addRest at the first entry that
 // is not one, so that it calls nothing and keeps its values in registers.
+// The bits of positions in one word of r.rejected gather in a register
+// and are written when the positions move to another word (they climb):
+// a write a word rather than one a rejection, each of which would wait
+// for the one before.
 func (r *filterRecorder) add(rl []fastpath.NodeRejection, pi int16) {
+	if len(rl) == 0 {
+		return
+	}
 	statuses, bits := r.statuses, r.rejected
 	plugins := r.plugins[:len(statuses)]
+	word, at := uint64(0), int(rl[0].Node)>>6
 	for k, x := range rl {
 		if !x.Rejects() {
+			bits[at] |= word
 			r.addRest(rl[k:], pi, false)
 			return
 		}
 		p := int(x.Node)
 		statuses[p], plugins[p] = x.Status, pi
-		bits[p>>6] |= 1 << (p & 63)
+		if w := p >> 6; w != at {
+			bits[at] |= word
+			word, at = 0, w
+		}
+		word |= 1 << (p & 63)
 	}
+	bits[at] |= word
 }
 
 // addRest is add for any entry: a failure is recorded as
