@@ -177,7 +177,12 @@ func compile(cs []api.TopologySpreadConstraint, podLabels map[string]string, act
 func validatePodConstraints(pod *api.Pod) error {
 	var errs []error
 	for i := range pod.Spec.TopologySpreadConstraints {
-		errs = append(errs, validateConstraint(fmt.Sprintf("topologySpreadConstraints[%d]", i), &pod.Spec.TopologySpreadConstraints[i])...)
+		// PreFilter and PreScore check every cycle's pod: the path is
+		// formatted only for a constraint with a problem.
+		c := &pod.Spec.TopologySpreadConstraints[i]
+		if len(validateConstraint("", c)) > 0 {
+			errs = append(errs, validateConstraint(fmt.Sprintf("topologySpreadConstraints[%d]", i), c)...)
+		}
 	}
 	if len(errs) == 0 {
 		return nil
