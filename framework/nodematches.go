@@ -19,6 +19,45 @@ type nodeMatchMemo struct {
 	mu    sync.Mutex
 	bits  map[string][]uint64
 	asked map[string]struct{}
+	// values are NodesMemo's.
+	values map[string]any
+}
+
+// NodesMemo returns the value kept under key while the snapshot's nodes
+// stay the same, calling build for it the first time key is asked for
+// (again after a node changes). It lets a plugin compile and resolve a
+// constraint against the snapshot once for the pods that share it: key
+// must identify everything build reads but the snapshot's nodes, with the
+// caller's own prefix (plugins share the memo), and the value must be
+// read-only. Clones of the same nodes share the memo; at most a few
+// hundred keys are kept, past which it starts over. It is safe for
+// concurrent use: build runs without the lock, and when two readers
+// build the same key the first value stored is the one both return.
+func (s *Snapshot) NodesMemo(key []byte, build func() any) any {
+	s.topoMu.Lock()
+	memo := s.nodeMatches
+	if memo == nil {
+		memo = &nodeMatchMemo{}
+		s.nodeMatches = memo
+	}
+	s.topoMu.Unlock()
+	memo.mu.Lock()
+	if v, ok := memo.values[string(key)]; ok { // no allocation for the lookup
+		memo.mu.Unlock()
+		return v
+	}
+	memo.mu.Unlock()
+	v := build()
+	memo.mu.Lock()
+	defer memo.mu.Unlock()
+	if cur, ok := memo.values[string(key)]; ok {
+		return cur
+	}
+	if memo.values == nil || len(memo.values) >= nodeMatchMemoMax {
+		memo.values = map[string]any{}
+	}
+	memo.values[string(key)] = v
+	return v
 }
 
 // NodesMatching returns the nodes r matches (the pod's nodeSelector and

@@ -17,8 +17,10 @@ const naPreFilterKey framework.StateKey = "PreFilter" + config.NodeAffinityName
 
 type naPreFilterState struct {
 	required requiredTerms
-	// indexed is required resolved against snap, the cycle's snapshot.
+	// indexed is required resolved against snap, the cycle's snapshot
+	// (own, when PreFilter had the snapshot).
 	indexed *api.IndexedNodeMatch
+	own     api.IndexedNodeMatch
 	snap    *framework.Snapshot
 	// bits, when not nil, are the snapshot's nodes indexed matches, one
 	// bit each by position (Snapshot.RepeatedNodesMatching: constraints of
@@ -28,6 +30,17 @@ type naPreFilterState struct {
 
 // Clone returns the state itself: other pods never change it.
 func (s *naPreFilterState) Clone() framework.StateData { return s }
+
+// naCompiled is a pod's hard node constraints compiled and resolved
+// against a snapshot's nodes (indexed), kept in the snapshot's NodesMemo
+// under naMemoPrefix and appendRequiredKey's key; read-only.
+type naCompiled struct {
+	required requiredTerms
+	indexed  api.IndexedNodeMatch
+}
+
+// naMemoPrefix starts NodeAffinity's keys in the snapshot's memos.
+const naMemoPrefix = "NodeAffinity/required:"
 
 var _ fastpath.IsolatedPreFilterPlugin = (*NodeAffinity)(nil)
 
@@ -46,13 +59,22 @@ func (pl *NodeAffinity) PreFilter(_ context.Context, state *framework.CycleState
 	if required == nil && pl.addedRequired == nil && spec.NodeSelector == nil {
 		return nil, framework.NewStatus(framework.Skip)
 	}
-	ps := &naPreFilterState{required: podRequired(pod.Pod), snap: state.Snapshot()}
-	if ps.snap != nil {
-		m := ps.required.Indexed(ps.snap)
-		ps.indexed = &m
-		if _, _, single := m.Single(); !single {
-			var buf [256]byte
-			ps.bits = ps.snap.RepeatedNodesMatching(appendRequiredKey(append(buf[:0], 'N'), spec), ps.indexed)
+	ps := &naPreFilterState{snap: state.Snapshot()}
+	if snap := ps.snap; snap == nil {
+		ps.required = podRequired(pod.Pod)
+	} else {
+		// Pods whose constraints are written alike share them compiled
+		// and resolved against the snapshot's nodes.
+		var buf [256]byte
+		key := appendRequiredKey(append(buf[:0], naMemoPrefix...), spec)
+		c := snap.NodesMemo(key, func() any {
+			r := podRequired(pod.Pod)
+			return &naCompiled{required: r, indexed: r.Indexed(snap)}
+		}).(*naCompiled)
+		ps.required, ps.own = c.required, c.indexed.On(snap)
+		ps.indexed = &ps.own
+		if _, _, single := c.indexed.Single(); !single {
+			ps.bits = snap.RepeatedNodesMatching(key, ps.indexed)
 		}
 	}
 	state.Write(naPreFilterKey, ps)

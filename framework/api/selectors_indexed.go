@@ -28,6 +28,15 @@ type IndexedNodeMatch struct {
 	one *indexedExpr
 }
 
+// On returns m reading the nodes' fields (node selector field
+// expressions) from nodes, which must hold the same nodes in the same
+// order as the index m was resolved against: a match kept for a snapshot
+// serves its clones.
+func (m IndexedNodeMatch) On(nodes NodeLabelIndex) IndexedNodeMatch {
+	m.nodes = nodes
+	return m
+}
+
 // settled returns m with one set as its terms say.
 func (m IndexedNodeMatch) settled() IndexedNodeMatch {
 	m.one = nil
