@@ -456,12 +456,24 @@ func ptsIncludedNodes(in *inclusion, all, keyed bool, cs []constraint, tvs []*ap
 			affOK = x.affBits
 			if affOK == nil {
 				affOK = make([]uint64, words)
-				for w := range affOK {
-					var word uint64
-					for i := w * 64; i < min(w*64+64, n); i++ {
-						word |= uint64(b2u8(x.Eval(i).AffinityOK)) << (i & 63)
+				if x.affPass != nil {
+					// One expression: a table read a node.
+					pass, domain := x.affPass, x.affDomain[:n]
+					for w := range affOK {
+						var word uint64
+						for i := w * 64; i < min(w*64+64, n); i++ {
+							word |= uint64(b2u8(pass[domain[i]+1])) << (i & 63)
+						}
+						affOK[w] = word
 					}
-					affOK[w] = word
+				} else {
+					for w := range affOK {
+						var word uint64
+						for i := w * 64; i < min(w*64+64, n); i++ {
+							word |= uint64(b2u8(x.affinity.Match(i))) << (i & 63)
+						}
+						affOK[w] = word
+					}
 				}
 			}
 		}
