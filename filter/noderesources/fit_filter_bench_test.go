@@ -1,9 +1,12 @@
 package noderesources
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/fastpath"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -14,4 +17,55 @@ func BenchmarkNodeResourcesFitFilter(b *testing.B) {
 	}
 	pod := fw.MustPodInfo(st.MakePod().Name("bench").Req(map[string]string{"cpu": "2", "memory": "4Gi", "example.com/gpu": "1"}).Obj())
 	st.BenchFilter(b, pl, pod)
+}
+
+// BenchmarkShortNodeLoops times the filter pass's two loops over 5,000
+// nodes for a pod without ephemeral storage, with 0–100 % of the nodes
+// short at random positions: dense writes every position and keeps the
+// short ones by the count, sparse branches on each node. Each call reads
+// another of 64 sets of free amounts, so that the branch predictor cannot
+// learn the positions; nrfShortNodes2 is what the filter runs (the dense
+// loop over the first nrfProbe nodes, then the loop they suggest).
+func BenchmarkShortNodeLoops(b *testing.B) {
+	const nodes, sets = 5000, 64
+	idx := make([]int32, nodes)
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	out := make([]fastpath.NodeRejection, nodes)
+	for _, percent := range []int{0, 5, 30, 50, 100} {
+		r := rand.New(rand.NewPCG(uint64(percent), 1))
+		frees := make([][]fw.NodeFree, sets)
+		for s := range frees {
+			frees[s] = make([]fw.NodeFree, nodes)
+			for i := range frees[s] {
+				frees[s][i] = fw.NodeFree{Pods: 10, MilliCPU: 4000, Memory: 8 << 30}
+				if r.IntN(100) < percent {
+					frees[s][i].MilliCPU = 100
+				}
+			}
+		}
+		for _, loop := range []struct {
+			name string
+			run  func(out []fastpath.NodeRejection, free []fw.NodeFree) int
+		}{
+			{"dense", func(out []fastpath.NodeRejection, free []fw.NodeFree) int {
+				return nrfShortDense2(out, free, idx, 0, 500, 1<<30)
+			}},
+			{"sparse", func(out []fastpath.NodeRejection, free []fw.NodeFree) int {
+				return nrfShortSparse2(out, free, idx, 0, 500, 1<<30)
+			}},
+			{"chosen", func(out []fastpath.NodeRejection, free []fw.NodeFree) int {
+				return nrfShortNodes2(out, free, idx, 500, 1<<30)
+			}},
+		} {
+			b.Run(fmt.Sprintf("short=%d%%/%s", percent, loop.name), func(b *testing.B) {
+				s := 0
+				for b.Loop() {
+					s++
+					loop.run(out, frees[s%sets])
+				}
+			})
+		}
+	}
 }

@@ -156,12 +156,13 @@ func (pl *NodeResourcesFit) RejectionsTrusted() {}
 // instructions while the branch is predicted (few nodes short) and
 // several times the time when short and roomy nodes alternate. The first
 // nrfProbe nodes go through the dense loop, and the rest through the
-// sparse one when at most one in sixteen of them was short.
+// sparse one when at most one in sixteen of them was short or at most one
+// in sixteen was not (nrfSparse).
 func nrfShortNodes(out []fastpath.NodeRejection, free []framework.NodeFree, idx []int32, cpu, mem, eph int64) int {
 	out = out[:len(idx)]
 	head := min(len(idx), nrfProbe)
 	n := nrfShortDense(out, free, idx[:head], 0, cpu, mem, eph)
-	if n*16 > head {
+	if !nrfSparse(n, head) {
 		return n + nrfShortDense(out[n:], free, idx[head:], head, cpu, mem, eph)
 	}
 	return n + nrfShortSparse(out[n:], free, idx[head:], head, cpu, mem, eph)
@@ -170,6 +171,11 @@ func nrfShortNodes(out []fastpath.NodeRejection, free []framework.NodeFree, idx 
 // nrfProbe is how many nodes nrfShortNodes and nrfShortNodes2 check with
 // the dense loop before they choose the loop for the rest.
 const nrfProbe = 64
+
+// nrfSparse reports whether short of head nodes were short suggests the
+// sparse loop for the rest: nearly none or nearly all, so that its branch
+// is predicted.
+func nrfSparse(short, head int) bool { return short*16 <= head || short*16 >= 15*head }
 
 // nrfShortDense is nrfShortNodes' dense loop over the positions base, base+1, …
 // of idx's nodes. It is not inlined, so that its loop keeps every value
@@ -209,7 +215,7 @@ func nrfShortNodes2(out []fastpath.NodeRejection, free []framework.NodeFree, idx
 	out = out[:len(idx)]
 	head := min(len(idx), nrfProbe)
 	n := nrfShortDense2(out, free, idx[:head], 0, cpu, mem)
-	if n*16 > head {
+	if !nrfSparse(n, head) {
 		return n + nrfShortDense2(out[n:], free, idx[head:], head, cpu, mem)
 	}
 	return n + nrfShortSparse2(out[n:], free, idx[head:], head, cpu, mem)

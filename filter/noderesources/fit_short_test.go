@@ -58,16 +58,16 @@ func TestPropShortNodes(t *testing.T) {
 			}
 		}
 		if len(want2) > 0 && int(want2[len(want2)-1]) >= nrfProbe {
-			head := 0
+			short := 0 // among the first nrfProbe
 			for _, p := range want2 {
 				if int(p) < nrfProbe {
-					head++
+					short++
 				}
 			}
-			if head*16 > min(len(idx), nrfProbe) {
-				dense++
-			} else {
+			if nrfSparse(short, min(len(idx), nrfProbe)) {
 				sparse++
+			} else {
+				dense++
 			}
 		}
 		positions := func(out []fastpath.NodeRejection, k int) []int32 {
