@@ -104,35 +104,92 @@ func (m *lbMemo) newTag() {
 
 // leastBalancedMemoPass is leastBalancedAddPass1, or with delta
 // leastBalancedImagesAddPass1, reading each node's addend from v when v
-// holds it and storing it there otherwise.
+// holds it and storing it there otherwise (leastBalancedMemoMiss). The
+// runs of nodes whose addend v holds are added by a loop of their own
+// (lbMemoHits), which calls nothing and so keeps its values in
+// registers.
 func leastBalancedMemoPass(totals []int64, res []framework.NodeResources, idx []int32, req *leastBalancedRequests, delta []int64, v lbView) (bad uint64) {
 	totals, entries, tag := totals[:len(idx)], v.entries[:len(res)], v.tag
-	for i, x := range idx {
-		var add int64
-		if e := entries[x].Load(); e&^(1<<32-1) == tag {
-			add = int64(int32(uint32(e)))
+	for i := 0; i < len(idx); i++ {
+		if delta != nil {
+			i = lbMemoHitsImages(totals, entries, idx, tag, req.images, delta, i)
 		} else {
-			r := &res[x]
-			aC, aM := r.AllocatableMilliCPU, r.AllocatableMemory
-			uC, uM := r.NonZeroMilliCPU+req.cpu, r.NonZeroMemory+req.mem
-			if !leastCovered(aC, aM, uC, uM) {
-				bad |= 1 << 8
-				continue
-			}
-			faC, faM := float64(aC), float64(aM)
-			num := framework.MaxNodeScore/2 - int64(r.CPUMemoryBalance) +
-				baBalance(float64(r.RequestedMilliCPU+req.baCPU)/faC, float64(r.RequestedMemory+req.baMem)/faM)
-			check := uint64(num) | uint64(num+127-framework.MaxNodeScore)
-			bad |= check
-			add = (leastFractionOf(max(aC-uC, 0), faC)+leastFractionOf(max(aM-uM, 0), faM))>>1 + framework.MaxNodeScore/2 + num>>1
-			if check < 128 {
-				entries[x].Store(tag | uint64(uint32(int32(add))))
-			}
+			i = lbMemoHits(totals, entries, idx, tag, i)
 		}
+		if i == len(idx) {
+			break
+		}
+		x := idx[i]
+		e, b, covered := leastBalancedMemoMiss(res, x, req, v)
+		bad |= b
+		if !covered {
+			continue
+		}
+		add := int64(int32(uint32(e)))
 		if delta != nil {
 			add += req.images + delta[x]
 		}
 		totals[i] += add
 	}
 	return bad
+}
+
+// lbMemoHits adds to totals[i], from position from on, the addend of
+// snapshot node idx[i] that entries holds under tag, and returns the
+// first position whose node's entry does not (len(idx) when none).
+//
+//go:noinline
+func lbMemoHits(totals []int64, entries []atomic.Uint64, idx []int32, tag uint64, from int) int {
+	totals, hi := totals[:len(idx)], tag>>32
+	for i := from; i < len(idx); i++ {
+		e := entries[idx[i]].Load()
+		if e>>32 != hi {
+			return i
+		}
+		totals[i] += int64(int32(uint32(e)))
+	}
+	return len(idx)
+}
+
+// lbMemoHitsImages is lbMemoHits adding images + delta[idx[i]] too
+// (ImageLocality's score, leastBalancedImagesAddPass1).
+//
+//go:noinline
+func lbMemoHitsImages(totals []int64, entries []atomic.Uint64, idx []int32, tag uint64, images int64, delta []int64, from int) int {
+	totals, hi := totals[:len(idx)], tag>>32
+	for i := from; i < len(idx); i++ {
+		x := idx[i]
+		e := entries[x].Load()
+		if e>>32 != hi {
+			return i
+		}
+		totals[i] += int64(int32(uint32(e))) + images + delta[x]
+	}
+	return len(idx)
+}
+
+// leastBalancedMemoMiss computes snapshot node x's addend (the low 32
+// bits of e), stores it in v when it is in range, and returns with it
+// the scoreBits of the balance term (bad). covered is false, with bit 8
+// of bad set and no addend, when the node's allocatable does not cover
+// the requests.
+//
+//go:noinline
+func leastBalancedMemoMiss(res []framework.NodeResources, x int32, req *leastBalancedRequests, v lbView) (e, bad uint64, covered bool) {
+	r := &res[x]
+	aC, aM := r.AllocatableMilliCPU, r.AllocatableMemory
+	uC, uM := r.NonZeroMilliCPU+req.cpu, r.NonZeroMemory+req.mem
+	if !leastCovered(aC, aM, uC, uM) {
+		return 0, 1 << 8, false
+	}
+	faC, faM := float64(aC), float64(aM)
+	num := framework.MaxNodeScore/2 - int64(r.CPUMemoryBalance) +
+		baBalance(float64(r.RequestedMilliCPU+req.baCPU)/faC, float64(r.RequestedMemory+req.baMem)/faM)
+	check := uint64(num) | uint64(num+127-framework.MaxNodeScore)
+	add := (leastFractionOf(max(aC-uC, 0), faC)+leastFractionOf(max(aM-uM, 0), faM))>>1 + framework.MaxNodeScore/2 + num>>1
+	e = v.tag | uint64(uint32(int32(add)))
+	if check < 128 {
+		v.entries[x].Store(e)
+	}
+	return e, check, true
 }
