@@ -310,8 +310,21 @@ func (pl *InterPodAffinity) filterDense(s *ipaPreFilterState, idx []int32, rl []
 		}
 		e := ex[0]
 		if len(a.domain) > 0 && len(a.domain) == len(e.domain) && &a.domain[0] == &e.domain[0] && len(a.hit) == len(e.hit) {
-			// Both over one key (the replicas' hostname): one value
-			// lookup a node.
+			if a.byIndex {
+				// Both over a key numbered by node (the replicas'
+				// hostname): two bitmaps of the nodes, read a bit a node,
+				// and the status of each node kept.
+				var added []fastpath.NodeRejection
+				rl, added = filter.MarkRejections(rl, len(idx), func(room []fastpath.NodeRejection) int { return markedNodes2(room, idx, a.hit, e.hit) })
+				for j := range added {
+					added[j].Status = pl.existingFail
+					if k := idx[added[j].Node]; a.hit[k>>6]>>(k&63)&1 != 0 {
+						added[j].Status = pl.antiAffinityFail
+					}
+				}
+				return rl
+			}
+			// Both over one key: one value lookup a node.
 			return pl.filterAntiSameKey(a.domain, a.hit, e.hit, idx, rl)
 		}
 		for i, k := range idx {
@@ -435,6 +448,22 @@ func markedNodes(out []fastpath.NodeRejection, idx []int32, bm []uint64) int {
 	n := 0
 	for i, k := range idx {
 		if bm[k>>6]>>(k&63)&1 != 0 {
+			out[n].Node = int32(i)
+			n++
+		}
+	}
+	return n
+}
+
+// markedNodes2 is markedNodes for the nodes whose bit is set in bm or in
+// bm2 (of bm's length).
+//
+//go:noinline
+func markedNodes2(out []fastpath.NodeRejection, idx []int32, bm, bm2 []uint64) int {
+	out, bm2 = out[:len(idx)], bm2[:len(bm)]
+	n := 0
+	for i, k := range idx {
+		if (bm[k>>6]|bm2[k>>6])>>(k&63)&1 != 0 {
 			out[n].Node = int32(i)
 			n++
 		}
