@@ -29,8 +29,10 @@ type nodeMatchMemo struct {
 // constraint against the snapshot once for the pods that share it: key
 // must identify everything build reads but the snapshot's nodes, with the
 // caller's own prefix (plugins share the memo), and the value must be
-// read-only. Clones of the same nodes share the memo; at most a few
-// hundred keys are kept, past which it starts over. It is safe for
+// read-only. Clones of the same nodes share the memo, so a value that
+// refers to the snapshot that built it is rebound to the reader's own
+// (api.IndexedNodeMatch.On); at most a few hundred keys are kept, past
+// which it starts over. It is safe for
 // concurrent use: build runs without the lock, and when two readers
 // build the same key the first value stored is the one both return.
 func (s *Snapshot) NodesMemo(key []byte, build func() any) any {

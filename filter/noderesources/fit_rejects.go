@@ -172,14 +172,14 @@ func nrfShortNodes(out []fastpath.NodeRejection, free []framework.NodeFree, idx 
 // the dense loop before they choose the loop for the rest.
 const nrfProbe = 64
 
-// nrfSparse reports whether short of head nodes were short suggests the
-// sparse loop for the rest: nearly none or nearly all, so that its branch
-// is predicted.
+// nrfSparse reports whether the sparse loop suits the nodes after the
+// first head, of which short were short: when nearly none or nearly all
+// were, its branch is predicted.
 func nrfSparse(short, head int) bool { return short*16 <= head || short*16 >= 15*head }
 
-// nrfShortDense is nrfShortNodes' dense loop over the positions base, base+1, …
-// of idx's nodes. It is not inlined, so that its loop keeps every value
-// in a register.
+// nrfShortDense is nrfShortNodes' dense loop, numbering idx's nodes from
+// position base. It is not inlined, so that its loop keeps every value in
+// a register.
 //
 //go:noinline
 func nrfShortDense(out []fastpath.NodeRejection, free []framework.NodeFree, idx []int32, base int, cpu, mem, eph int64) int {
