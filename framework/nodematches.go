@@ -23,6 +23,17 @@ type nodeMatchMemo struct {
 	values map[string]any
 }
 
+// matchMemo returns the snapshot's memo of node matches, made when it has
+// none (at first, and after a node changed).
+func (s *Snapshot) matchMemo() *nodeMatchMemo {
+	s.topoMu.Lock()
+	defer s.topoMu.Unlock()
+	if s.nodeMatches == nil {
+		s.nodeMatches = &nodeMatchMemo{}
+	}
+	return s.nodeMatches
+}
+
 // NodesMemo returns the value kept under key while the snapshot's nodes
 // stay the same, calling build for it the first time key is asked for
 // (again after a node changes). It lets a plugin compile and resolve a
@@ -36,13 +47,7 @@ type nodeMatchMemo struct {
 // concurrent use: build runs without the lock, and when two readers
 // build the same key the first value stored is the one both return.
 func (s *Snapshot) NodesMemo(key []byte, build func() any) any {
-	s.topoMu.Lock()
-	memo := s.nodeMatches
-	if memo == nil {
-		memo = &nodeMatchMemo{}
-		s.nodeMatches = memo
-	}
-	s.topoMu.Unlock()
+	memo := s.matchMemo()
 	memo.mu.Lock()
 	if v, ok := memo.values[string(key)]; ok { // no allocation for the lookup
 		memo.mu.Unlock()
@@ -91,13 +96,7 @@ func (s *Snapshot) RepeatedNodesMatching(key []byte, m *api.IndexedNodeMatch) []
 // build returns when the memo has none (only when key was asked before,
 // with onRepeat).
 func (s *Snapshot) nodeBits(key []byte, onRepeat bool, build func() api.IndexedNodeMatch) []uint64 {
-	s.topoMu.Lock()
-	memo := s.nodeMatches
-	if memo == nil {
-		memo = &nodeMatchMemo{}
-		s.nodeMatches = memo
-	}
-	s.topoMu.Unlock()
+	memo := s.matchMemo()
 	memo.mu.Lock()
 	if b, ok := memo.bits[string(key)]; ok { // no allocation for the lookup
 		memo.mu.Unlock()
