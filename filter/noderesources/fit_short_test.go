@@ -17,8 +17,6 @@ import (
 // short nodes drawn rare, common or everywhere, free amounts and requests
 // at the int64 extremes among them.
 func TestPropShortNodes(t *testing.T) {
-	// Runs whose short nodes past the first nrfProbe went through each loop.
-	var sparse, dense int
 	rapid.Check(t, func(t *rapid.T) {
 		// The shape comes from rapid; where the short nodes fall, from a
 		// source it seeds (rapid favours the first of its choices, which
@@ -57,19 +55,6 @@ func TestPropShortNodes(t *testing.T) {
 				want = append(want, int32(i))
 			}
 		}
-		if len(want2) > 0 && int(want2[len(want2)-1]) >= nrfProbe {
-			short := 0 // among the first nrfProbe
-			for _, p := range want2 {
-				if int(p) < nrfProbe {
-					short++
-				}
-			}
-			if nrfSparse(short, min(len(idx), nrfProbe)) {
-				sparse++
-			} else {
-				dense++
-			}
-		}
 		positions := func(out []fastpath.NodeRejection, k int) []int32 {
 			var got []int32
 			for _, r := range out[:k] {
@@ -85,7 +70,85 @@ func TestPropShortNodes(t *testing.T) {
 			t.Fatalf("nrfShortNodes2 = %v, want %v", got, want2)
 		}
 	})
-	if sparse == 0 || dense == 0 {
-		t.Fatalf("short nodes past the first %d went through the sparse loop in %d runs, the dense one in %d: both should be tried", nrfProbe, sparse, dense)
+}
+
+// TestShortNodesEachLoop: the short nodes among the first nrfProbe choose
+// the loop for the rest (nrfSparse) as intended, and either loop keeps
+// exactly the short nodes' positions past the probe: none short, one in
+// three short (at random: the dense loop), one short past the probe,
+// all short, every one but one, and one in four (the dense loop for
+// nrfShortNodes, the sparse one for nrfShortNodes2, which does not look
+// at ephemeral storage).
+func TestShortNodesEachLoop(t *testing.T) {
+	roomy := framework.NodeFree{Pods: 10, MilliCPU: 4000, Memory: 1 << 30, EphemeralStorage: 1 << 30}
+	r := rand.New(rand.NewPCG(7, 1))
+	for _, tc := range []struct {
+		name  string
+		short func(i int) bool
+		// The loop each function chooses; nrfShortNodes2 does not see
+		// the nodes short of ephemeral storage alone (one in four).
+		sparse, sparse2 bool
+	}{
+		{"none short", func(int) bool { return false }, true, true},
+		{"one in three short", func(int) bool { return r.IntN(3) == 0 }, false, false},
+		{"one short past the probe", func(i int) bool { return i == 300 }, true, true},
+		{"all short", func(int) bool { return true }, true, false},
+		{"all short but one", func(i int) bool { return i != 100 }, true, false},
+		{"one in four short", func(i int) bool { return i%4 == 3 }, false, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			const n = 400
+			free := make([]framework.NodeFree, n)
+			idx := make([]int32, n)
+			var want, want2 []int32
+			probeShort, probeShort2 := 0, 0
+			for i := range free {
+				idx[i], free[i] = int32(i), roomy
+				if tc.short(i) {
+					// Short of cpu, memory, a slot or (for nrfShortNodes
+					// alone) ephemeral storage, in turn.
+					switch i % 4 {
+					case 0:
+						free[i].MilliCPU = 100
+					case 1:
+						free[i].Memory = 1
+					case 2:
+						free[i].Pods = 0
+					default:
+						free[i].EphemeralStorage = 1
+					}
+					want = append(want, int32(i))
+					if i%4 != 3 {
+						want2 = append(want2, int32(i))
+					}
+					if i < nrfProbe {
+						probeShort++
+						if i%4 != 3 {
+							probeShort2++
+						}
+					}
+				}
+			}
+			if got := nrfSparse(probeShort, nrfProbe); got != tc.sparse {
+				t.Fatalf("nrfShortNodes: nrfSparse(%d, %d) = %v, want %v", probeShort, nrfProbe, got, tc.sparse)
+			}
+			if got := nrfSparse(probeShort2, nrfProbe); got != tc.sparse2 {
+				t.Fatalf("nrfShortNodes2: nrfSparse(%d, %d) = %v, want %v", probeShort2, nrfProbe, got, tc.sparse2)
+			}
+			out := make([]fastpath.NodeRejection, n)
+			got := func(k int) []int32 {
+				var p []int32
+				for _, r := range out[:k] {
+					p = append(p, r.Node)
+				}
+				return p
+			}
+			if g := got(nrfShortNodes(out, free, idx, 500, 1<<20, 1<<20)); !slices.Equal(g, want) {
+				t.Fatalf("nrfShortNodes = %v, want %v", g, want)
+			}
+			if g := got(nrfShortNodes2(out, free, idx, 500, 1<<20)); !slices.Equal(g, want2) {
+				t.Fatalf("nrfShortNodes2 = %v, want %v", g, want2)
+			}
+		})
 	}
 }
