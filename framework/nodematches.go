@@ -115,12 +115,7 @@ func (s *Snapshot) nodeBits(key []byte, onRepeat bool, build func() api.IndexedN
 	memo.mu.Unlock()
 	// Matched without the lock, which other readers take meanwhile.
 	m := build()
-	b := make([]uint64, (len(s.nodes)+63)/64)
-	for k := range s.nodes {
-		if m.Match(k) {
-			b[k>>6] |= 1 << (k & 63)
-		}
-	}
+	b := matchedBits(&m, len(s.nodes))
 	memo.mu.Lock()
 	defer memo.mu.Unlock()
 	if cur, ok := memo.bits[string(key)]; ok { // matched meanwhile by another reader
@@ -131,4 +126,35 @@ func (s *Snapshot) nodeBits(key []byte, onRepeat bool, build func() api.IndexedN
 	}
 	memo.bits[string(key)] = b
 	return b
+}
+
+// matchedBits returns the nodes m matches among the first n, a bit each
+// by position; a single expression's table is read without a call.
+func matchedBits(m *api.IndexedNodeMatch, n int) []uint64 {
+	b := make([]uint64, (n+63)/64)
+	if domain, pass, ok := m.Single(); ok {
+		domain = domain[:n]
+		for w := range b {
+			var word uint64
+			for k := w * 64; k < min(w*64+64, n); k++ {
+				word |= uint64(bitOf(pass[domain[k]+1])) << (k & 63)
+			}
+			b[w] = word
+		}
+		return b
+	}
+	for k := range n {
+		if m.Match(k) {
+			b[k>>6] |= 1 << (k & 63)
+		}
+	}
+	return b
+}
+
+// bitOf is 1 for true and 0 for false, without a branch.
+func bitOf(b bool) uint8 {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -452,42 +452,7 @@ func ptsIncludedNodes(in *inclusion, all, keyed bool, cs []constraint, tvs []*ap
 	}
 	if !all {
 		x := in.Indexed(snap)
-		if x.needAffinity && !in.affinity.IsEmpty() {
-			affOK = x.affBits
-			if affOK == nil {
-				affOK = make([]uint64, words)
-				if x.affPass != nil {
-					// One expression: a table read a node.
-					pass, domain := x.affPass, x.affDomain[:n]
-					for w := range affOK {
-						var word uint64
-						for i := w * 64; i < min(w*64+64, n); i++ {
-							word |= uint64(b2u8(pass[domain[i]+1])) << (i & 63)
-						}
-						affOK[w] = word
-					}
-				} else {
-					for w := range affOK {
-						var word uint64
-						for i := w * 64; i < min(w*64+64, n); i++ {
-							word |= uint64(b2u8(x.affinity.Match(i))) << (i & 63)
-						}
-						affOK[w] = word
-					}
-				}
-			}
-		}
-		if x.needTaints {
-			taintsOK = make([]uint64, words)
-			ok, class := x.taintsOK, x.class[:n]
-			for w := range taintsOK {
-				var word uint64
-				for i := w * 64; i < min(w*64+64, n); i++ {
-					word |= uint64(b2u8(ok[class[i]])) << (i & 63)
-				}
-				taintsOK[w] = word
-			}
-		}
+		affOK, taintsOK = x.affBits, x.taintBits
 	}
 	out := make([][]uint64, len(cs))
 	for c := range cs {

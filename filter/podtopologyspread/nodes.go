@@ -74,42 +74,29 @@ func (in *inclusion) Eval(node *api.Node) nodeVerdict {
 }
 
 // indexedInclusion is an inclusion resolved against one snapshot: Eval(k)
-// is inclusion.Eval of the snapshot's node k, from the snapshot's label
-// values (api.IndexedNodeMatch) and taint classes.
+// is inclusion.Eval of the snapshot's node k, read from two bitmaps of the
+// snapshot's nodes by position.
 type indexedInclusion struct {
-	needAffinity, needTaints bool
-	affinity                 api.IndexedNodeMatch
-	// affDomain and affPass are the affinity's table when it is one
-	// expression with one (IndexedNodeMatch.Single): node k matches
-	// exactly when affPass[affDomain[k]+1], read without a call.
-	affDomain []int32
-	affPass   []bool
-	// affBits, otherwise, are the nodes the affinity matches
-	// (Snapshot.NodesMatching), one bit each by snapshot position.
-	affBits  []uint64
-	class    []int32
-	taintsOK []bool // by taint class
+	// affBits are the nodes the pod's required node affinity matches
+	// (Snapshot.NodesMatching); nil when no constraint honours it or the
+	// pod has none (every node passes).
+	affBits []uint64
+	// taintBits are the nodes whose NoSchedule and NoExecute taints the
+	// pod tolerates (toleratedNodes); nil when no constraint honours
+	// taints.
+	taintBits []uint64
 }
 
-// Indexed resolves in against snap.
+// Indexed resolves in against snap. Pods that write their node
+// constraints, or their tolerations, alike share the bitmaps, which the
+// snapshot keeps while its nodes stay the same.
 func (in *inclusion) Indexed(snap *framework.Snapshot) *indexedInclusion {
-	x := &indexedInclusion{needAffinity: in.needAffinity, needTaints: in.needTaints}
-	if in.needAffinity {
-		x.affinity = in.affinity.Indexed(snap)
-		var single bool
-		if x.affDomain, x.affPass, single = x.affinity.Single(); !single {
-			// Several expressions: the nodes matched are memoized by the
-			// snapshot for the pods that share the constraints, and Eval
-			// reads a bit.
-			x.affBits = snap.NodesMatching(&in.affinity)
-		}
+	x := &indexedInclusion{}
+	if in.needAffinity && !in.affinity.IsEmpty() {
+		x.affBits = snap.NodesMatching(&in.affinity)
 	}
 	if in.needTaints {
-		tc := snap.TaintClasses()
-		x.class, x.taintsOK = tc.Class, make([]bool, len(tc.Taints))
-		for c, taints := range tc.Taints {
-			x.taintsOK[c] = !hasUntoleratedTaint(taints, in.tolerations)
-		}
+		x.taintBits = toleratedNodes(snap, in.tolerations)
 	}
 	return x
 }
@@ -117,17 +104,58 @@ func (in *inclusion) Indexed(snap *framework.Snapshot) *indexedInclusion {
 // Eval is inclusion.Eval of the snapshot's node k.
 func (x *indexedInclusion) Eval(k int) nodeVerdict {
 	v := nodeVerdict{AffinityOK: true, TaintsOK: true}
-	if x.affPass != nil {
-		v.AffinityOK = x.affPass[x.affDomain[k]+1]
-	} else if x.affBits != nil {
+	if x.affBits != nil {
 		v.AffinityOK = x.affBits[k>>6]&(1<<(k&63)) != 0
-	} else if x.needAffinity {
-		v.AffinityOK = x.affinity.Match(k)
 	}
-	if x.needTaints {
-		v.TaintsOK = x.taintsOK[x.class[k]]
+	if x.taintBits != nil {
+		v.TaintsOK = x.taintBits[k>>6]&(1<<(k&63)) != 0
 	}
 	return v
+}
+
+// toleratedMemoPrefix starts the plugin's keys in the snapshot's NodesMemo.
+const toleratedMemoPrefix = "PodTopologySpread/tolerated:"
+
+// toleratedNodes returns the snapshot's nodes that have no NoSchedule or
+// NoExecute taint tolerations leave untolerated, as a bitmap by position,
+// kept in the snapshot's NodesMemo under the tolerations as written. It
+// is read-only.
+func toleratedNodes(snap *framework.Snapshot, tolerations []api.Toleration) []uint64 {
+	var buf [256]byte
+	key := appendTolerationsKey(append(buf[:0], toleratedMemoPrefix...), tolerations)
+	return snap.NodesMemo(key, func() any {
+		tc := snap.TaintClasses()
+		ok := make([]bool, len(tc.Taints))
+		for c, taints := range tc.Taints {
+			ok[c] = !hasUntoleratedTaint(taints, tolerations)
+		}
+		n := snap.NumNodes()
+		bits := make([]uint64, (n+63)/64)
+		class := tc.Class[:n]
+		for w := range bits {
+			var word uint64
+			for i := w * 64; i < min(w*64+64, n); i++ {
+				word |= uint64(b2u8(ok[class[i]])) << (i & 63)
+			}
+			bits[w] = word
+		}
+		return bits
+	}).([]uint64)
+}
+
+// appendTolerationsKey appends to b a key of tolerations as written (what
+// Toleration.ToleratesTaint reads of each, in order): equal lists get
+// equal keys, different ones different keys.
+func appendTolerationsKey(b []byte, tolerations []api.Toleration) []byte {
+	str := func(b []byte, s string) []byte {
+		n := len(s)
+		return append(append(b, byte(n>>24), byte(n>>16), byte(n>>8), byte(n)), s...)
+	}
+	for i := range tolerations {
+		t := &tolerations[i]
+		b = str(str(str(str(b, t.Key), string(t.Operator)), t.Value), string(t.Effect))
+	}
+	return b
 }
 
 // Includes reports whether a node with verdict v counts towards c.
