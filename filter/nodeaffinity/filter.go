@@ -207,9 +207,6 @@ func naUnmatchedBits(out []fastpath.NodeRejection, idx []int32, bits []uint64) i
 // alike get equal keys, and constraints written differently get
 // different keys.
 func appendRequiredKey(b []byte, spec *api.PodSpec) []byte {
-	str := func(b []byte, s string) []byte {
-		return append(appendLen(b, len(s)), s...)
-	}
 	keys := make([]string, 0, len(spec.NodeSelector))
 	for k := range spec.NodeSelector {
 		keys = append(keys, k)
@@ -217,7 +214,7 @@ func appendRequiredKey(b []byte, spec *api.PodSpec) []byte {
 	slices.Sort(keys)
 	b = appendLen(b, len(keys))
 	for _, k := range keys {
-		b = str(str(b, k), spec.NodeSelector[k])
+		b = appendKeyString(appendKeyString(b, k), spec.NodeSelector[k])
 	}
 	var ns *api.NodeSelector
 	if a := spec.Affinity; a != nil && a.NodeAffinity != nil {
@@ -227,22 +224,31 @@ func appendRequiredKey(b []byte, spec *api.PodSpec) []byte {
 		return append(b, '-')
 	}
 	b = appendLen(append(b, 'A'), len(ns.NodeSelectorTerms))
-	reqs := func(b []byte, rs []api.NodeSelectorRequirement) []byte {
-		b = appendLen(b, len(rs))
-		for i := range rs {
-			r := &rs[i]
-			b = appendLen(str(str(b, r.Key), string(r.Operator)), len(r.Values))
-			for _, v := range r.Values {
-				b = str(b, v)
-			}
-		}
-		return b
-	}
 	for i := range ns.NodeSelectorTerms {
 		t := &ns.NodeSelectorTerms[i]
-		b = reqs(reqs(b, t.MatchExpressions), t.MatchFields)
+		b = appendRequirementsKey(appendRequirementsKey(b, t.MatchExpressions), t.MatchFields)
 	}
 	return b
+}
+
+// appendRequirementsKey appends to b a key of a term's requirements as
+// written: their count, then each one's key, operator and values.
+func appendRequirementsKey(b []byte, rs []api.NodeSelectorRequirement) []byte {
+	b = appendLen(b, len(rs))
+	for i := range rs {
+		r := &rs[i]
+		b = appendLen(appendKeyString(appendKeyString(b, r.Key), string(r.Operator)), len(r.Values))
+		for _, v := range r.Values {
+			b = appendKeyString(b, v)
+		}
+	}
+	return b
+}
+
+// appendKeyString appends s length-prefixed, so that concatenations are
+// unambiguous.
+func appendKeyString(b []byte, s string) []byte {
+	return append(appendLen(b, len(s)), s...)
 }
 
 // appendLen appends n as four bytes (big-endian).

@@ -83,3 +83,74 @@ func TestRequiredMemoAcrossPodsAndClones(t *testing.T) {
 	}
 	check("original after the removal", orig, pod("r"))
 }
+
+// TestPreferredMemoAcrossPodsAndClones checks ScoreBatch against a fresh
+// Score on every node when PreScore's preferred terms come from the
+// snapshot's memo: pods whose terms are written alike share them, pods
+// whose terms differ only in a weight or a value do not, and a clone
+// reads the terms resolved against the original (a field term names the
+// node, read from the clone's own list) after the original lost a node.
+func TestPreferredMemoAcrossPodsAndClones(t *testing.T) {
+	plug, err := New(NodeAffinityArgs{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl := plug.(*NodeAffinity)
+	var nodes []*api.Node
+	for i := range 6 {
+		nodes = append(nodes, &api.Node{ObjectMeta: api.ObjectMeta{Name: fmt.Sprintf("n%d", i),
+			Labels: map[string]string{"zone": []string{"a", "b"}[i%2], "disk": "ssd"}}})
+	}
+	pod := func(name string, zoneWeight int32, zone string) *fw.PodInfo {
+		return fw.MustPodInfo(&api.Pod{ObjectMeta: api.ObjectMeta{Name: name}, Spec: api.PodSpec{
+			Affinity: &api.Affinity{NodeAffinity: &api.NodeAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.PreferredSchedulingTerm{
+				{Weight: zoneWeight, Preference: api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{{Key: "zone", Operator: api.NodeSelectorOpIn, Values: []string{zone}}}}},
+				{Weight: 7, Preference: api.NodeSelectorTerm{MatchFields: []api.NodeSelectorRequirement{{Key: "metadata.name", Operator: api.NodeSelectorOpIn, Values: []string{"n3"}}}}},
+			}}}}})
+	}
+	check := func(what string, snap *fw.Snapshot, pi *fw.PodInfo) map[string]int64 {
+		t.Helper()
+		state := fw.NewCycleState()
+		state.SetSnapshot(snap)
+		if s := pl.PreScore(context.Background(), state, pi, snap.Nodes()); !s.IsSuccess() {
+			t.Fatalf("%s: PreScore: %v", what, s)
+		}
+		idx := make([]int32, snap.NumNodes())
+		for i := range idx {
+			idx[i] = int32(i)
+		}
+		out := make([]int64, len(idx))
+		if s := pl.ScoreBatch(context.Background(), state, pi, snap.Nodes(), idx, out); !s.IsSuccess() {
+			t.Fatalf("%s: ScoreBatch: %v", what, s)
+		}
+		scores := map[string]int64{}
+		for i, ni := range snap.Nodes() {
+			want, s := pl.Score(context.Background(), fw.NewCycleState(), pi, ni)
+			if !s.IsSuccess() {
+				t.Fatalf("%s: Score: %v", what, s)
+			}
+			if out[i] != want {
+				t.Fatalf("%s: node %s at %d: ScoreBatch %d, a fresh Score %d", what, ni.Name(), i, out[i], want)
+			}
+			scores[ni.Name()] = want
+		}
+		return scores
+	}
+	orig := fw.MustSnapshot(nodes, nil)
+	check("first pod", orig, pod("p", 5, "a"))
+	if got, want := check("another weight", orig, pod("w", 2, "a")), int64(2); got["n0"] != want {
+		t.Fatalf("another weight: n0 scores %d, want %d", got["n0"], want)
+	}
+	if got := check("another zone", orig, pod("z", 5, "b")); got["n0"] != 0 || got["n1"] != 5 {
+		t.Fatalf("another zone: n0 %d and n1 %d, want 0 and 5", got["n0"], got["n1"])
+	}
+	clone := orig.Clone()
+	if err := orig.RemoveNode("n1"); err != nil {
+		t.Fatal(err)
+	}
+	got := check("clone", clone, pod("q", 5, "a"))
+	if want := map[string]int64{"n0": 5, "n1": 0, "n2": 5, "n3": 7, "n4": 5, "n5": 0}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("clone: scores %v, want %v", got, want)
+	}
+	check("original after the removal", orig, pod("r", 5, "a"))
+}

@@ -40,19 +40,77 @@ func (pl *NodeAffinity) PreScoreIgnoresNodes() {}
 
 // PreScore compiles the pod's preferred terms.
 func (pl *NodeAffinity) PreScore(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, _ []*framework.NodeInfo) *framework.Status {
-	pref, err := naPodPreferred(pod.Pod)
-	if err != nil {
-		return framework.AsStatus(err)
+	snap := state.Snapshot()
+	if snap == nil {
+		pref, err := naPodPreferred(pod.Pod)
+		if err != nil {
+			return framework.AsStatus(err)
+		}
+		if pref == nil && pl.addedPreferred == nil {
+			return framework.NewStatus(framework.Skip)
+		}
+		state.Write(naPreScoreKey, &naPreScoreState{preferred: pref})
+		return nil
 	}
-	if pref == nil && pl.addedPreferred == nil {
+	// Pods whose preferred terms are written alike share them compiled
+	// and resolved against the snapshot's nodes.
+	var buf [256]byte
+	key := appendPreferredKey(append(buf[:0], naPrefMemoPrefix...), &pod.Pod.Spec)
+	c := snap.NodesMemo(key, func() any {
+		pref, err := naPodPreferred(pod.Pod)
+		c := &naPrefCompiled{preferred: pref, err: err, snap: snap}
+		if err == nil {
+			c.indexed = pref.Indexed(snap)
+		}
+		return c
+	}).(*naPrefCompiled)
+	if c.err != nil {
+		return framework.AsStatus(c.err)
+	}
+	if c.preferred == nil && pl.addedPreferred == nil {
 		return framework.NewStatus(framework.Skip)
 	}
-	ps := &naPreScoreState{preferred: pref, snap: state.Snapshot()}
-	if ps.snap != nil {
-		ps.added, ps.indexed = pl.addedPreferred.Indexed(ps.snap), pref.Indexed(ps.snap)
+	ps := &naPreScoreState{preferred: c.preferred, snap: snap}
+	ps.added, ps.indexed = pl.addedPreferred.Indexed(snap), c.indexed
+	if c.snap != snap { // a clone of the snapshot that resolved them
+		ps.indexed = c.indexed.On(snap)
 	}
 	state.Write(naPreScoreKey, ps)
 	return nil
+}
+
+// naPrefMemoPrefix starts the keys of the pods' preferred terms in the
+// snapshot's NodesMemo.
+const naPrefMemoPrefix = "NodeAffinity/preferred:"
+
+// naPrefCompiled is a pod's preferred terms compiled (or the error
+// compiling them) and resolved against a snapshot's nodes, kept in the
+// snapshot's NodesMemo under naPrefMemoPrefix and appendPreferredKey's
+// key; read-only.
+type naPrefCompiled struct {
+	preferred *preferredTerms
+	indexed   *indexedPreferred
+	err       error
+	snap      *framework.Snapshot // the snapshot indexed was resolved against
+}
+
+// appendPreferredKey appends to b a key of the pod's preferred node
+// affinity terms as written (each term's weight, then its requirements
+// in order): pods whose terms are written alike get equal keys, and
+// terms written differently get different keys.
+func appendPreferredKey(b []byte, spec *api.PodSpec) []byte {
+	a := spec.Affinity
+	if a == nil || a.NodeAffinity == nil || a.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution == nil {
+		return append(b, '-')
+	}
+	terms := a.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution
+	b = appendLen(append(b, 'P'), len(terms))
+	for i := range terms {
+		t := &terms[i]
+		b = appendLen(b, int(t.Weight))
+		b = appendRequirementsKey(appendRequirementsKey(b, t.Preference.MatchExpressions), t.Preference.MatchFields)
+	}
+	return b
 }
 
 // Score sums the weights of the matching preferred terms. Without PreScore

@@ -214,6 +214,16 @@ func (p *preferredTerms) Indexed(snap *fw.Snapshot) *indexedPreferred {
 	return x
 }
 
+// On returns x reading the nodes from snap, a snapshot of the same nodes
+// in the same order as the one x was resolved against (api.IndexedNodeMatch.On).
+func (x *indexedPreferred) On(snap *fw.Snapshot) *indexedPreferred {
+	y := &indexedPreferred{terms: make([]api.IndexedNodeMatch, len(x.terms)), weights: x.weights}
+	for i := range x.terms {
+		y.terms[i] = x.terms[i].On(snap)
+	}
+	return y
+}
+
 // AddScores adds to out[i] Score(idx[i]), term by term.
 func (x *indexedPreferred) AddScores(idx []int32, out []int64) {
 	for i := range x.terms {
