@@ -422,7 +422,7 @@ func (pl *PodTopologySpread) identityCounts(s *ptsPreFilterState, ns string) {
 // every constraint's key (unless keyed: all do) and, under the
 // constraint's inclusion policies (unless all: every node passes them),
 // matching the pod's required node affinity and tolerating the node's
-// taints. The bitmaps are read-only (one may be the snapshot's memo).
+// taints. The bitmaps are read-only (some may be the snapshot's memos).
 func ptsIncludedNodes(in *inclusion, all, keyed bool, cs []constraint, tvs []*api.TopologyValues, snap *framework.Snapshot, n int) [][]uint64 {
 	words := (n + 63) / 64
 	var hasAll, affOK, taintsOK []uint64 // nil: every node
