@@ -72,6 +72,8 @@ type indexedExpr struct {
 	pass   []bool
 	values []string
 	match  func(v string, ok bool) bool
+	// all: every node of the snapshot passes (known for a table only).
+	all bool
 }
 
 // eval is the expression's verdict on the snapshot's node k.
@@ -95,10 +97,12 @@ func resolveExpr(s NodeLabelIndex, key string, match func(v string, ok bool) boo
 	}
 	pass := make([]bool, len(tv.Values)+1)
 	pass[0] = match("", false)
+	all := pass[0] || tv.Unkeyed == 0 // the nodes without the key pass
 	for id, v := range tv.Values {
 		pass[id+1] = match(v, true)
+		all = all && pass[id+1]
 	}
-	return indexedExpr{domain: tv.Domain, pass: pass}
+	return indexedExpr{domain: tv.Domain, pass: pass, all: all}
 }
 
 // Indexed resolves the term's expressions against s. A nil term (one
@@ -183,6 +187,27 @@ func (m IndexedNodeMatch) And(o IndexedNodeMatch) IndexedNodeMatch {
 		}
 	}
 	return out.settled()
+}
+
+// MatchesEvery reports whether every node of the snapshot matches, as far
+// as the expressions' tables tell: some term has no field requirement and
+// only expressions that every node's value passes. False does not mean
+// that some node fails.
+func (m *IndexedNodeMatch) MatchesEvery() bool {
+terms:
+	for i := range m.terms {
+		t := &m.terms[i]
+		if t.fields != nil {
+			continue
+		}
+		for j := range t.exprs {
+			if !t.exprs[j].all {
+				continue terms
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // Match reports whether the snapshot's node k satisfies every expression

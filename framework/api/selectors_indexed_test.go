@@ -42,7 +42,8 @@ func drawLabelledSnapshot(t *rapid.T, few, many int) (int, *fw.Snapshot) {
 // as the term or selector matches the node itself, with keys of few values
 // (tables), of more values than a table holds (label lookups), absent
 // keys, every operator and field expressions; Single's table, where it
-// has one, says the same.
+// has one, says the same, and every node matches when MatchesEvery says
+// so.
 func TestPropIndexedNodeMatchEqualsMatch(t *testing.T) {
 	singles := 0 // matches Single resolved to one table
 	rapid.Check(t, func(t *rapid.T) {
@@ -130,6 +131,13 @@ func TestPropIndexedNodeMatchEqualsMatch(t *testing.T) {
 			}
 			if fmt.Sprint(got) != fmt.Sprint(want) {
 				t.Fatalf("%s: EachUnmatched(%v) = %v, want %v", c.name, idx, got, want)
+			}
+			if c.m.MatchesEvery() {
+				for _, ni := range all {
+					if !c.plain(ni) {
+						t.Fatalf("%s: MatchesEvery, yet node %s %v does not match", c.name, ni.Name(), ni.Node().Labels)
+					}
+				}
 			}
 			if domain, pass, ok := c.m.Single(); ok {
 				singles++
@@ -311,5 +319,62 @@ func TestTopologyValuesID(t *testing.T) {
 	}
 	if built.IDs == nil || len(built.Values) != 2 {
 		t.Fatalf("snapshot numbering: values %v, IDs %v", built.Values, built.IDs)
+	}
+}
+
+// TestIndexedMatchesEvery: MatchesEvery tells a match that every node of
+// the snapshot meets from one that some node fails, for expressions read
+// from tables, nodes without the key, field requirements, an empty
+// selector and matches combined with Or and And.
+func TestIndexedMatchesEvery(t *testing.T) {
+	var nodes []*api.Node
+	for i, z := range []string{"a", "b", "a", "b"} {
+		nodes = append(nodes, &api.Node{ObjectMeta: api.ObjectMeta{Name: fmt.Sprintf("n%d", i), Labels: map[string]string{"z": z, "os": "linux"}}})
+	}
+	nodes = append(nodes, &api.Node{ObjectMeta: api.ObjectMeta{Name: "bare", Labels: map[string]string{"os": "linux"}}})
+	snap := fw.MustSnapshot(nodes, nil)
+	term := func(fields bool, rs ...api.NodeSelectorRequirement) api.IndexedNodeMatch {
+		t.Helper()
+		nt := api.NodeSelectorTerm{MatchExpressions: rs}
+		if fields {
+			nt.MatchFields = []api.NodeSelectorRequirement{{Key: "metadata.name", Operator: api.NodeSelectorOpNotIn, Values: []string{"n0"}}}
+		}
+		m, err := api.CompileNodeSelectorTerm(&nt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m.Indexed(snap)
+	}
+	req := func(key string, op api.NodeSelectorOperator, values ...string) api.NodeSelectorRequirement {
+		return api.NodeSelectorRequirement{Key: key, Operator: op, Values: values}
+	}
+	linux := term(false, req("os", api.NodeSelectorOpIn, "linux"))
+	zoneA := term(false, req("z", api.NodeSelectorOpIn, "a"))
+	for _, c := range []struct {
+		name string
+		m    api.IndexedNodeMatch
+		want bool
+	}{
+		{"a value every node has", linux, true},
+		{"a value some nodes have", zoneA, false},
+		{"every value, a node without the key", term(false, req("z", api.NodeSelectorOpIn, "a", "b")), false},
+		{"NotIn a value no node has (a node without the key passes)", term(false, req("z", api.NodeSelectorOpNotIn, "c")), true},
+		{"Exists on a key every node has", term(false, req("os", api.NodeSelectorOpExists)), true},
+		{"two expressions every node passes", term(false, req("os", api.NodeSelectorOpExists), req("z", api.NodeSelectorOpNotIn, "c")), true},
+		{"with a field requirement", term(true, req("os", api.NodeSelectorOpExists)), false},
+		{"the empty selector", api.Selector{}.Indexed(snap), true},
+		{"Or of a partial match and a full one", zoneA.Or(linux), true},
+		{"And of a partial match and a full one", zoneA.And(linux), false},
+	} {
+		if got := c.m.MatchesEvery(); got != c.want {
+			t.Errorf("%s: MatchesEvery = %v, want %v", c.name, got, c.want)
+		}
+		every := true
+		for k := range snap.Nodes() {
+			every = every && c.m.Match(k)
+		}
+		if every != c.want {
+			t.Errorf("%s: the case is wrong: every node matches %v", c.name, every)
+		}
 	}
 }
