@@ -26,6 +26,9 @@ type naPreFilterState struct {
 	// bit each by position (Snapshot.RepeatedNodesMatching: constraints of
 	// more than one expression that pods met before).
 	bits []uint64
+	// every: indexed matches every node of the snapshot
+	// (api.IndexedNodeMatch.MatchesEvery), so the filter rejects none.
+	every bool
 }
 
 // Clone returns the state itself: other pods never change it.
@@ -37,6 +40,7 @@ func (s *naPreFilterState) Clone() framework.StateData { return s }
 type naCompiled struct {
 	required requiredTerms
 	indexed  api.IndexedNodeMatch
+	every    bool // indexed.MatchesEvery
 }
 
 // naMemoPrefix starts NodeAffinity's keys in the snapshot's memos.
@@ -69,11 +73,13 @@ func (pl *NodeAffinity) PreFilter(_ context.Context, state *framework.CycleState
 		key := appendRequiredKey(append(buf[:0], naMemoPrefix...), spec)
 		c := snap.NodesMemo(key, func() any {
 			r := podRequired(pod.Pod)
-			return &naCompiled{required: r, indexed: r.Indexed(snap)}
+			c := &naCompiled{required: r, indexed: r.Indexed(snap)}
+			c.every = c.indexed.MatchesEvery()
+			return c
 		}).(*naCompiled)
-		ps.required, ps.own = c.required, c.indexed.On(snap)
+		ps.required, ps.own, ps.every = c.required, c.indexed.On(snap), c.every
 		ps.indexed = &ps.own
-		if _, _, single := c.indexed.Single(); !single {
+		if _, _, single := c.indexed.Single(); !single && !c.every {
 			ps.bits = snap.RepeatedNodesMatching(key, ps.indexed)
 		}
 	}
@@ -146,6 +152,9 @@ func (pl *NodeAffinity) FilterRejects(_ context.Context, state *framework.CycleS
 	if idx != nil && pl.addedRequired == nil {
 		if d, err := state.Read(naPreFilterKey); err == nil {
 			if s, ok := d.(*naPreFilterState); ok && s.indexed != nil && s.snap == state.Snapshot() {
+				if s.every {
+					return rejected
+				}
 				if domain, pass, ok := s.indexed.Single(); ok {
 					rejected, added := filter.MarkRejections(rejected, len(idx), func(room []fastpath.NodeRejection) int { return naUnmatched(room, idx, domain, pass) })
 					filter.SetStatus(added, pl.rejectPod)
@@ -183,22 +192,6 @@ func (pl *NodeAffinity) FilterRejects(_ context.Context, state *framework.CycleS
 		}
 	}
 	return rejected
-}
-
-// naUnmatchedBits is naUnmatched for the matched nodes as a bitmap by
-// snapshot position (bits).
-//
-//go:noinline
-func naUnmatchedBits(out []fastpath.NodeRejection, idx []int32, bits []uint64) int {
-	out = out[:len(idx)]
-	n := 0
-	for i, k := range idx {
-		if bits[k>>6]&(1<<(k&63)) == 0 {
-			out[n].Node = int32(i)
-			n++
-		}
-	}
-	return n
 }
 
 // appendRequiredKey appends to b a key of the pod's hard node constraints
@@ -254,26 +247,6 @@ func appendKeyString(b []byte, s string) []byte {
 // appendLen appends n as four bytes (big-endian).
 func appendLen(b []byte, n int) []byte {
 	return append(b, byte(n>>24), byte(n>>16), byte(n>>8), byte(n))
-}
-
-// naUnmatched sets the Node of out[0:n] to the positions i (in increasing
-// order) of the nodes idx[i] that a single indexed expression (domain,
-// pass: api.IndexedNodeMatch.Single) does not match, and returns n; the
-// statuses are left to the caller. out has room for every node. It is
-// not inlined, so that its loop, which calls nothing, keeps every value
-// in a register.
-//
-//go:noinline
-func naUnmatched(out []fastpath.NodeRejection, idx, domain []int32, pass []bool) int {
-	out = out[:len(idx)]
-	n := 0
-	for i, k := range idx {
-		if !pass[domain[k]+1] {
-			out[n].Node = int32(i)
-			n++
-		}
-	}
-	return n
 }
 
 // RejectionsTrusted marks FilterRejects as keeping its contract
