@@ -362,7 +362,14 @@ func (pl *PodTopologySpread) calPreFilterStateFast(pod *api.Pod, cs []constraint
 			s.SelfMatch[c] = 1
 		}
 	}
-	all := s.inclusion.IncludesAll()
+	// x: the inclusion's bitmaps, nil when every node passes it.
+	var x *indexedInclusion
+	if !s.inclusion.IncludesAll() {
+		if x = s.inclusion.Indexed(snap); x.everyNode(n) {
+			x = nil
+		}
+	}
+	all := x == nil
 	if all && keyed {
 		pl.identityCounts(s, pod.Namespace)
 		return s
@@ -387,7 +394,7 @@ func (pl *PodTopologySpread) calPreFilterStateFast(pod *api.Pod, cs []constraint
 		s.DomainValues[c] = pl.pools.values.Take(nv)[:0]
 		s.Counts[c] = pl.pools.counts.Take(nv)[:0]
 	}
-	inc := ptsIncludedNodes(s.inclusion, all, keyed, cs, s.tvs, snap, n)
+	inc := ptsIncludedNodes(x, keyed, cs, s.tvs, n)
 	for c := range cs {
 		tv := s.tvs[c]
 		s.DomainValues[c], s.Counts[c] = ptsNumberDomains(s.domOf[c], tv.Domain, tv.Values, inc[c], perNode[c], n, s.DomainValues[c], s.Counts[c])
@@ -420,10 +427,11 @@ func (pl *PodTopologySpread) identityCounts(s *ptsPreFilterState, ns string) {
 // ptsIncludedNodes returns, per constraint, the snapshot nodes that count
 // towards it as a bitmap by position (nil: every node): those carrying
 // every constraint's key (unless keyed: all do) and, under the
-// constraint's inclusion policies (unless all: every node passes them),
-// matching the pod's required node affinity and tolerating the node's
-// taints. The bitmaps are read-only (some may be the snapshot's memos).
-func ptsIncludedNodes(in *inclusion, all, keyed bool, cs []constraint, tvs []*api.TopologyValues, snap *framework.Snapshot, n int) [][]uint64 {
+// constraint's inclusion policies (x, the inclusion's bitmaps; nil when
+// every node passes them), matching the pod's required node affinity and
+// tolerating the node's taints. The bitmaps are read-only (some may be
+// the snapshot's memos).
+func ptsIncludedNodes(x *indexedInclusion, keyed bool, cs []constraint, tvs []*api.TopologyValues, n int) [][]uint64 {
 	words := (n + 63) / 64
 	var hasAll, affOK, taintsOK []uint64 // nil: every node
 	if !keyed {
@@ -450,8 +458,7 @@ func ptsIncludedNodes(in *inclusion, all, keyed bool, cs []constraint, tvs []*ap
 			hasAll[words-1] &= 1<<rest - 1
 		}
 	}
-	if !all {
-		x := in.Indexed(snap)
+	if x != nil {
 		affOK, taintsOK = x.affBits, x.taintBits
 	}
 	out := make([][]uint64, len(cs))

@@ -89,3 +89,53 @@ func TestPodTopologySpreadFilterAllocs(t *testing.T) {
 		t.Errorf("Filter allocates %.1f times per pass", a)
 	}
 }
+
+// BenchmarkPreFilterNodeConstraints measures PreFilter over 5,000 nodes
+// (3 zones, 2 pods a node) for ptsBenchPod's constraints under the
+// default nodeAffinityPolicy (Honor) with a required node affinity that
+// no node fails (every: zone Exists), none (none), and one that excludes
+// a zone (some). A pod whose constraints every node meets counts as one
+// without them.
+func BenchmarkPreFilterNodeConstraints(b *testing.B) {
+	ns, ps := st.PtsSpreadCluster(5000, 3)
+	snap := fw.MustSnapshot(ns, ps)
+	pl := ptsNewFilter(b, ptsListArgs)
+	ctx := context.Background()
+	zones := map[string]bool{}
+	for _, n := range ns {
+		zones[n.Labels["topology.kubernetes.io/zone"]] = true
+	}
+	var two []string
+	for z := range zones {
+		if len(two) < len(zones)-1 {
+			two = append(two, z)
+		}
+	}
+	for _, c := range []struct {
+		name string
+		req  *api.NodeSelectorRequirement
+	}{
+		{"none", nil},
+		{"every", &api.NodeSelectorRequirement{Key: "topology.kubernetes.io/zone", Operator: api.NodeSelectorOpExists}},
+		{"some", &api.NodeSelectorRequirement{Key: "topology.kubernetes.io/zone", Operator: api.NodeSelectorOpIn, Values: two}},
+	} {
+		pod := ptsBenchPod(api.DoNotSchedule)
+		if c.req != nil {
+			pod.Spec.Affinity = &api.Affinity{NodeAffinity: &api.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{
+				NodeSelectorTerms: []api.NodeSelectorTerm{{MatchExpressions: []api.NodeSelectorRequirement{*c.req}}}}}}
+		}
+		pi := fw.MustPodInfo(pod)
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				state := fw.NewCycleState()
+				state.SetSnapshot(snap)
+				state.SetAllNodes(true)
+				if _, s := pl.PreFilter(ctx, state, pi, snap.Nodes()); !s.IsSuccess() {
+					b.Fatal(s)
+				}
+				state.Release()
+			}
+		})
+	}
+}

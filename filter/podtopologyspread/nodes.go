@@ -101,6 +101,29 @@ func (in *inclusion) Indexed(snap *framework.Snapshot) *indexedInclusion {
 	return x
 }
 
+// everyNode reports whether each of the snapshot's n nodes passes x's
+// checks: a pod whose node constraints or tolerations every node meets
+// (a nodeSelector of the OS every node runs) excludes none, as one
+// without them.
+func (x *indexedInclusion) everyNode(n int) bool {
+	return allNodes(x.affBits, n) && allNodes(x.taintBits, n)
+}
+
+// allNodes reports whether bitmap b (nil: every node) holds each of n
+// nodes.
+func allNodes(b []uint64, n int) bool {
+	if b == nil {
+		return true
+	}
+	for w := range n >> 6 {
+		if b[w] != ^uint64(0) {
+			return false
+		}
+	}
+	rest := uint64(1)<<(n&63) - 1
+	return n&63 == 0 || b[n>>6]&rest == rest
+}
+
 // Eval is inclusion.Eval of the snapshot's node k.
 func (x *indexedInclusion) Eval(k int) nodeVerdict {
 	v := nodeVerdict{AffinityOK: true, TaintsOK: true}

@@ -597,6 +597,9 @@ func (pl *PodTopologySpread) calPreScoreStateFast(pod *api.Pod, cs []constraint,
 	var indexed *indexedInclusion
 	if !includeAll {
 		indexed = inclusion.Indexed(snap)
+		if indexed.everyNode(snap.NumNodes()) {
+			includeAll, indexed = true, nil
+		}
 	}
 	if slots != nil {
 		if *slots == nil {
