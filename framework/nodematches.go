@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/internal/boolbit"
 )
 
 // nodeMatchMemoMax bounds the node constraints whose matched nodes a
@@ -137,7 +138,7 @@ func matchedBits(m *api.IndexedNodeMatch, n int) []uint64 {
 		for w := range b {
 			var word uint64
 			for k := w * 64; k < min(w*64+64, n); k++ {
-				word |= uint64(bitOf(pass[domain[k]+1])) << (k & 63)
+				word |= uint64(boolbit.Of(pass[domain[k]+1])) << (k & 63)
 			}
 			b[w] = word
 		}
@@ -149,12 +150,4 @@ func matchedBits(m *api.IndexedNodeMatch, n int) []uint64 {
 		}
 	}
 	return b
-}
-
-// bitOf is 1 for true and 0 for false, without a branch.
-func bitOf(b bool) uint8 {
-	if b {
-		return 1
-	}
-	return 0
 }

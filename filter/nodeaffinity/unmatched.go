@@ -4,6 +4,7 @@ import (
 	"math/bits"
 
 	"github.com/schedkit/schedkit/framework/fastpath"
+	"github.com/schedkit/schedkit/internal/boolbit"
 )
 
 // The filter's loops over the nodes. Each sets the Node of out[0:n] to the
@@ -91,7 +92,7 @@ func naUnmatchedDense(out []fastpath.NodeRejection, idx []int32, base int, domai
 	n := 0
 	for i, k := range idx {
 		out[n].Node = int32(base + i)
-		n += int(naB2u8(!pass[domain[k]+1]))
+		n += int(boolbit.Of(!pass[domain[k]+1]))
 	}
 	return n
 }
@@ -136,12 +137,4 @@ func naUnmatchedBitsDense(out []fastpath.NodeRejection, idx []int32, base int, b
 		n += int(^bits[k>>6] >> (k & 63) & 1)
 	}
 	return n
-}
-
-// naB2u8 is 1 for true and 0 for false, without a branch.
-func naB2u8(b bool) uint8 {
-	if b {
-		return 1
-	}
-	return 0
 }

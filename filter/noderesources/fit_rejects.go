@@ -6,6 +6,7 @@ import (
 
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/fastpath"
+	"github.com/schedkit/schedkit/internal/boolbit"
 )
 
 var _ fastpath.TrustedRejectingFilterPlugin = (*NodeResourcesFit)(nil)
@@ -188,7 +189,7 @@ func nrfShortDense(out []fastpath.NodeRejection, free []framework.NodeFree, idx 
 	for i, x := range idx {
 		f := &free[x]
 		out[n].Node = int32(base + i) // the Status, set by the caller, is not written here: no write barrier
-		n += int(b2u8(f.Pods <= 0) | b2u8(cpu > f.MilliCPU) | b2u8(mem > f.Memory) | b2u8(eph > f.EphemeralStorage))
+		n += int(boolbit.Of(f.Pods <= 0) | boolbit.Of(cpu > f.MilliCPU) | boolbit.Of(mem > f.Memory) | boolbit.Of(eph > f.EphemeralStorage))
 	}
 	return n
 }
@@ -230,7 +231,7 @@ func nrfShortDense2(out []fastpath.NodeRejection, free []framework.NodeFree, idx
 	for i, x := range idx {
 		f := &free[x]
 		out[n].Node = int32(base + i)
-		n += int(b2u8(f.Pods <= 0) | b2u8(cpu > f.MilliCPU) | b2u8(mem > f.Memory))
+		n += int(boolbit.Of(f.Pods <= 0) | boolbit.Of(cpu > f.MilliCPU) | boolbit.Of(mem > f.Memory))
 	}
 	return n
 }
@@ -248,16 +249,6 @@ func nrfShortSparse2(out []fastpath.NodeRejection, free []framework.NodeFree, id
 		}
 	}
 	return n
-}
-
-// b2u8 is 1 for true and 0 for false, which the compiler turns into a
-// flag set (SETcc) rather than a branch; the flags of several conditions
-// are or'ed as bytes before one widening.
-func b2u8(b bool) uint8 {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // nrfRowShortfalls is rowMask (the nrfMasks mask of a node's shortfalls

@@ -3,6 +3,7 @@ package podtopologyspread
 import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/internal/boolbit"
 )
 
 // hasAllKeys reports whether labels carry the topology key of every
@@ -158,7 +159,7 @@ func toleratedNodes(snap *framework.Snapshot, tolerations []api.Toleration) []ui
 		for w := range bits {
 			var word uint64
 			for i := w * 64; i < min(w*64+64, n); i++ {
-				word |= uint64(b2u8(ok[class[i]])) << (i & 63)
+				word |= uint64(boolbit.Of(ok[class[i]])) << (i & 63)
 			}
 			bits[w] = word
 		}
@@ -249,12 +250,4 @@ func countsPod(pi *framework.PodInfo, sel *api.Selector, ns string) bool {
 
 func counts(p *api.Pod, sel *api.Selector, ns string) bool {
 	return p.DeletionTimestamp == nil && p.Namespace == ns && sel.Matches(p.Labels)
-}
-
-// b2u8 is 1 for true and 0 for false, without a branch.
-func b2u8(b bool) uint8 {
-	if b {
-		return 1
-	}
-	return 0
 }
