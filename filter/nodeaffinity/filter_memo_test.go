@@ -9,6 +9,22 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 )
 
+// naMemoSetup returns the plugin with its default arguments and six nodes
+// n0…n5, in zones a and b in turn, every one with disk ssd.
+func naMemoSetup(t *testing.T) (*NodeAffinity, []*api.Node) {
+	t.Helper()
+	plug, err := New(NodeAffinityArgs{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var nodes []*api.Node
+	for i := range 6 {
+		nodes = append(nodes, &api.Node{ObjectMeta: api.ObjectMeta{Name: fmt.Sprintf("n%d", i),
+			Labels: map[string]string{"zone": []string{"a", "b"}[i%2], "disk": "ssd"}}})
+	}
+	return plug.(*NodeAffinity), nodes
+}
+
 // TestRequiredMemoAcrossPodsAndClones: pods whose hard node constraints
 // are written alike share them compiled and resolved in the snapshot's
 // memo, and get from FilterRejects the verdicts of a Filter that compiles
@@ -17,16 +33,7 @@ import (
 // expressions read the clone's own nodes), and on the original after its
 // change (which dropped the memo).
 func TestRequiredMemoAcrossPodsAndClones(t *testing.T) {
-	plug, err := New(NodeAffinityArgs{}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pl := plug.(*NodeAffinity)
-	var nodes []*api.Node
-	for i := range 6 {
-		nodes = append(nodes, &api.Node{ObjectMeta: api.ObjectMeta{Name: fmt.Sprintf("n%d", i),
-			Labels: map[string]string{"zone": []string{"a", "b"}[i%2], "disk": "ssd"}}})
-	}
+	pl, nodes := naMemoSetup(t)
 	pod := func(name string) *fw.PodInfo {
 		return fw.MustPodInfo(&api.Pod{ObjectMeta: api.ObjectMeta{Name: name}, Spec: api.PodSpec{
 			NodeSelector: map[string]string{"disk": "ssd"},
@@ -91,16 +98,7 @@ func TestRequiredMemoAcrossPodsAndClones(t *testing.T) {
 // reads the terms resolved against the original (a field term names the
 // node, read from the clone's own list) after the original lost a node.
 func TestPreferredMemoAcrossPodsAndClones(t *testing.T) {
-	plug, err := New(NodeAffinityArgs{}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pl := plug.(*NodeAffinity)
-	var nodes []*api.Node
-	for i := range 6 {
-		nodes = append(nodes, &api.Node{ObjectMeta: api.ObjectMeta{Name: fmt.Sprintf("n%d", i),
-			Labels: map[string]string{"zone": []string{"a", "b"}[i%2], "disk": "ssd"}}})
-	}
+	pl, nodes := naMemoSetup(t)
 	pod := func(name string, zoneWeight int32, zone string) *fw.PodInfo {
 		return fw.MustPodInfo(&api.Pod{ObjectMeta: api.ObjectMeta{Name: name}, Spec: api.PodSpec{
 			Affinity: &api.Affinity{NodeAffinity: &api.NodeAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.PreferredSchedulingTerm{

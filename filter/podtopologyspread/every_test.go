@@ -1,9 +1,7 @@
 package podtopologyspread
 
 import (
-	"context"
 	"fmt"
-	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -59,16 +57,9 @@ func TestInclusionEveryNode(t *testing.T) {
 			pod.Spec.Tolerations = tc.tolerations
 			pod.Spec.TopologySpreadConstraints = []api.TopologySpreadConstraint{constraint}
 			pi := fw.MustPodInfo(pod)
-			fast := fw.NewCycleState()
-			fast.SetSnapshot(snap)
-			fast.SetAllNodes(true)
-			if _, s := pl.PreFilter(context.Background(), fast, pi, snap.Nodes()); !s.IsSuccess() {
-				t.Fatalf("PreFilter: %v", s)
-			}
-			ref := fw.NewCycleState()
-			ref.SetSnapshot(snap)
-			if _, s := pl.PreFilter(context.Background(), ref, pi, slices.Clone(snap.Nodes())); !s.IsSuccess() {
-				t.Fatalf("reference PreFilter: %v", s)
+			fast, ref, s1, s2 := ptsFastAndReference(pl, snap, pi)
+			if !s1.IsSuccess() || !s2.IsSuccess() {
+				t.Fatalf("PreFilter: %v, reference %v", s1, s2)
 			}
 			fs := ptsState(t, fast)
 			if identity := fs.domOf[0] == nil; identity != tc.identity {

@@ -54,13 +54,7 @@ func TestPropPodTopologySpreadFastMatchesReference(t *testing.T) {
 		snap := fw.MustSnapshot(c.nodes, c.existing)
 		pi := fw.MustPodInfo(c.pod)
 		for round := range 2 {
-			fast := fw.NewCycleState()
-			fast.SetSnapshot(snap)
-			fast.SetAllNodes(true)
-			_, s1 := pl.PreFilter(context.Background(), fast, pi, snap.Nodes())
-			ref := fw.NewCycleState()
-			ref.SetSnapshot(snap)
-			_, s2 := pl.PreFilter(context.Background(), ref, pi, slices.Clone(snap.Nodes()))
+			fast, ref, s1, s2 := ptsFastAndReference(pl, snap, pi)
 			if s1.Code() != s2.Code() {
 				t.Fatalf("PreFilter codes %v vs %v", s1, s2)
 			}

@@ -314,16 +314,9 @@ func TestPropPodTopologySpreadRecycledCounts(t *testing.T) {
 		pi := fw.MustPodInfo(incoming)
 		pl := ptsNewFilter(t, ptsListArgs)
 		for round := range 3 {
-			fast := fw.NewCycleState()
-			fast.SetSnapshot(snap)
-			fast.SetAllNodes(true)
-			if _, s := pl.PreFilter(context.Background(), fast, pi, snap.Nodes()); !s.IsSuccess() {
-				t.Fatalf("PreFilter: %v", s)
-			}
-			ref := fw.NewCycleState()
-			ref.SetSnapshot(snap)
-			if _, s := pl.PreFilter(context.Background(), ref, pi, slices.Clone(snap.Nodes())); !s.IsSuccess() {
-				t.Fatalf("PreFilter: %v", s)
+			fast, ref, s1, s2 := ptsFastAndReference(pl, snap, pi)
+			if !s1.IsSuccess() || !s2.IsSuccess() {
+				t.Fatalf("PreFilter: %v, reference %v", s1, s2)
 			}
 			if s := ptsState(t, fast); s.pool == nil {
 				t.Fatalf("round %d: the state does not recycle its counts", round)

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -90,6 +91,19 @@ func ptsRunPreFilter(t ptsT, pl *PodTopologySpread, snap *fw.Snapshot, pod *api.
 	state.SetAllNodes(true)
 	_, s := pl.PreFilter(context.Background(), state, fw.MustPodInfo(pod), snap.Nodes())
 	return state, s
+}
+
+// ptsFastAndReference runs PreFilter for pi twice: over snap's own node
+// list (fast: the pod index and TopologyValues) and over a copy of it (ref:
+// the reference walk of every pod).
+func ptsFastAndReference(pl *PodTopologySpread, snap *fw.Snapshot, pi *fw.PodInfo) (fast, ref *fw.CycleState, sFast, sRef *fw.Status) {
+	fast, ref = fw.NewCycleState(), fw.NewCycleState()
+	fast.SetSnapshot(snap)
+	fast.SetAllNodes(true)
+	_, sFast = pl.PreFilter(context.Background(), fast, pi, snap.Nodes())
+	ref.SetSnapshot(snap)
+	_, sRef = pl.PreFilter(context.Background(), ref, pi, slices.Clone(snap.Nodes()))
+	return fast, ref, sFast, sRef
 }
 
 func ptsState(t ptsT, state *fw.CycleState) *ptsPreFilterState {
