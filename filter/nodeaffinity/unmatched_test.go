@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/schedkit/schedkit/framework/fastpath"
+	"github.com/schedkit/schedkit/filter/internal/loopchoice"
 	"pgregory.net/rapid"
 )
 
@@ -116,14 +117,14 @@ func TestUnmatchedLoopChoice(t *testing.T) {
 				if tc.reject(k) {
 					domain[k] = 1 // value 1: rejected
 					want = append(want, int32(k))
-					if k < naProbe {
+					if k < loopchoice.Probe {
 						mask |= 1 << k
 					}
 				}
 			}
 			pass := []bool{false, true, false}
-			if got := naPredictable(mask, naProbe); got != tc.sparse {
-				t.Fatalf("naPredictable(%064b) = %v, want %v", mask, got, tc.sparse)
+			if got := loopchoice.Predictable(mask, loopchoice.Probe); got != tc.sparse {
+				t.Fatalf("loopchoice.Predictable(%064b) = %v, want %v", mask, got, tc.sparse)
 			}
 			out := make([]fastpath.NodeRejection, n)
 			if got := naPositions(out, naUnmatched(out, idx, domain, pass)); !slices.Equal(got, want) {

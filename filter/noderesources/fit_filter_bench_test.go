@@ -20,12 +20,14 @@ func BenchmarkNodeResourcesFitFilter(b *testing.B) {
 }
 
 // BenchmarkShortNodeLoops times the filter pass's two loops over 5,000
-// nodes for a pod without ephemeral storage, with 0–100 % of the nodes
-// short at random positions: dense writes every position and keeps the
+// nodes for a pod without ephemeral storage, with none, 5–50 % at random
+// positions, every third node (a full zone of three listed in turn) or
+// all of the nodes short: dense writes every position and keeps the
 // short ones by the count, sparse branches on each node. Each call reads
 // another of 64 sets of free amounts, so that the branch predictor cannot
-// learn the positions; nrfShortNodes2 is what the filter runs (the dense
-// loop over the first nrfProbe nodes, then the loop they suggest).
+// learn random positions; nrfShortNodes2 is what the filter runs (the dense
+// loop over the first loopchoice.Probe nodes, then the loop they
+// suggest).
 func BenchmarkShortNodeLoops(b *testing.B) {
 	const nodes, sets = 5000, 64
 	idx := make([]int32, nodes)
@@ -33,14 +35,26 @@ func BenchmarkShortNodeLoops(b *testing.B) {
 		idx[i] = int32(i)
 	}
 	out := make([]fastpath.NodeRejection, nodes)
-	for _, percent := range []int{0, 5, 30, 50, 100} {
-		r := rand.New(rand.NewPCG(uint64(percent), 1))
+	for _, pattern := range []string{"none", "random-5%", "random-30%", "random-50%", "zone-in-turn", "all"} {
+		r := rand.New(rand.NewPCG(uint64(len(pattern)), 1))
 		frees := make([][]fw.NodeFree, sets)
 		for s := range frees {
 			frees[s] = make([]fw.NodeFree, nodes)
 			for i := range frees[s] {
 				frees[s][i] = fw.NodeFree{Pods: 10, MilliCPU: 4000, Memory: 8 << 30}
-				if r.IntN(100) < percent {
+				var short bool
+				switch pattern {
+				case "none":
+				case "all":
+					short = true
+				case "zone-in-turn":
+					short = i%3 == 1 // one full zone of three, its nodes listed in turn
+				default:
+					var pct int
+					fmt.Sscanf(pattern, "random-%d%%", &pct)
+					short = r.IntN(100) < pct
+				}
+				if short {
 					frees[s][i].MilliCPU = 100
 				}
 			}
@@ -59,7 +73,7 @@ func BenchmarkShortNodeLoops(b *testing.B) {
 				return nrfShortNodes2(out, free, idx, 500, 1<<30)
 			}},
 		} {
-			b.Run(fmt.Sprintf("short=%d%%/%s", percent, loop.name), func(b *testing.B) {
+			b.Run(pattern+"/"+loop.name, func(b *testing.B) {
 				s := 0
 				for b.Loop() {
 					s++

@@ -7,6 +7,7 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/fastpath"
 	"github.com/schedkit/schedkit/internal/boolbit"
+	"github.com/schedkit/schedkit/filter/internal/loopchoice"
 )
 
 var _ fastpath.TrustedRejectingFilterPlugin = (*NodeResourcesFit)(nil)
@@ -153,30 +154,20 @@ func (pl *NodeResourcesFit) RejectionsTrusted() {}
 //
 // Two loops do it. The dense one writes every node's position and keeps
 // it by the count, with no branch on the node; the sparse one writes only
-// a short node's, branching on each node, which takes about half the
-// instructions while the branch is predicted (few nodes short) and
-// several times the time when short and roomy nodes alternate. The first
-// nrfProbe nodes go through the dense loop, and the rest through the
-// sparse one when at most one in sixteen of them was short or at most one
-// in sixteen was not (nrfSparse).
+// a short node's, branching on each node. The first loopchoice.Probe
+// nodes go through the dense loop, and the rest through the sparse one
+// when their shortfalls follow a pattern the branch predictor learns
+// (loopchoice.Predictable: rare, nearly universal, or repeating with a
+// short period, as a full zone's nodes listed in turn with the others').
 func nrfShortNodes(out []fastpath.NodeRejection, free []framework.NodeFree, idx []int32, cpu, mem, eph int64) int {
 	out = out[:len(idx)]
-	head := min(len(idx), nrfProbe)
+	head := min(len(idx), loopchoice.Probe)
 	n := nrfShortDense(out, free, idx[:head], 0, cpu, mem, eph)
-	if !nrfSparse(n, head) {
+	if !loopchoice.Predictable(loopchoice.Mask(out[:n]), head) {
 		return n + nrfShortDense(out[n:], free, idx[head:], head, cpu, mem, eph)
 	}
 	return n + nrfShortSparse(out[n:], free, idx[head:], head, cpu, mem, eph)
 }
-
-// nrfProbe is how many nodes nrfShortNodes and nrfShortNodes2 check with
-// the dense loop before they choose the loop for the rest.
-const nrfProbe = 64
-
-// nrfSparse reports whether the sparse loop suits the nodes after the
-// first head, of which short were short: when nearly none or nearly all
-// were, its branch is predicted.
-func nrfSparse(short, head int) bool { return short*16 <= head || short*16 >= 15*head }
 
 // nrfShortDense is nrfShortNodes' dense loop, numbering idx's nodes from
 // position base. It is not inlined, so that its loop keeps every value in
@@ -214,9 +205,9 @@ func nrfShortSparse(out []fastpath.NodeRejection, free []framework.NodeFree, idx
 // the loops.
 func nrfShortNodes2(out []fastpath.NodeRejection, free []framework.NodeFree, idx []int32, cpu, mem int64) int {
 	out = out[:len(idx)]
-	head := min(len(idx), nrfProbe)
+	head := min(len(idx), loopchoice.Probe)
 	n := nrfShortDense2(out, free, idx[:head], 0, cpu, mem)
-	if !nrfSparse(n, head) {
+	if !loopchoice.Predictable(loopchoice.Mask(out[:n]), head) {
 		return n + nrfShortDense2(out[n:], free, idx[head:], head, cpu, mem)
 	}
 	return n + nrfShortSparse2(out[n:], free, idx[head:], head, cpu, mem)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/fastpath"
+	"github.com/schedkit/schedkit/filter/internal/loopchoice"
 	"pgregory.net/rapid"
 )
 
@@ -72,13 +73,14 @@ func TestPropShortNodes(t *testing.T) {
 	})
 }
 
-// TestShortNodesEachLoop: the short nodes among the first nrfProbe choose
-// the loop for the rest (nrfSparse) as intended, and either loop keeps
-// exactly the short nodes' positions past the probe: none short, one in
-// three short (at random: the dense loop), one short past the probe,
-// all short, every one but one, and one in four (the dense loop for
-// nrfShortNodes, the sparse one for nrfShortNodes2, which does not look
-// at ephemeral storage).
+// TestShortNodesEachLoop: the short nodes among the first
+// loopchoice.Probe choose the loop for the rest (loopchoice.Predictable)
+// as intended, and either loop keeps exactly the short nodes' positions
+// past the probe: none short, one in three or four short at random (the
+// dense loop), one short past the probe, all short, every one but one,
+// and every fourth node (a period the branch predictor learns: the sparse
+// loop; nrfShortNodes2, which does not look at ephemeral storage, sees
+// none of them short).
 func TestShortNodesEachLoop(t *testing.T) {
 	roomy := framework.NodeFree{Pods: 10, MilliCPU: 4000, Memory: 1 << 30, EphemeralStorage: 1 << 30}
 	r := rand.New(rand.NewPCG(7, 1))
@@ -92,16 +94,18 @@ func TestShortNodesEachLoop(t *testing.T) {
 		{"none short", func(int) bool { return false }, true, true},
 		{"one in three short", func(int) bool { return r.IntN(3) == 0 }, false, false},
 		{"one short past the probe", func(i int) bool { return i == 300 }, true, true},
-		{"all short", func(int) bool { return true }, true, false},
-		{"all short but one", func(i int) bool { return i != 100 }, true, false},
-		{"one in four short", func(i int) bool { return i%4 == 3 }, false, true},
+		// nrfShortNodes2 sees three nodes short in every four, in turn.
+		{"all short", func(int) bool { return true }, true, true},
+		{"all short but one", func(i int) bool { return i != 100 }, true, true},
+		{"one in four short at random", func(int) bool { return r.IntN(4) == 0 }, false, false},
+		{"every fourth short", func(i int) bool { return i%4 == 3 }, true, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			const n = 400
 			free := make([]framework.NodeFree, n)
 			idx := make([]int32, n)
 			var want, want2 []int32
-			probeShort, probeShort2 := 0, 0
+			var probe, probe2 uint64 // the short nodes among the first loopchoice.Probe
 			for i := range free {
 				idx[i], free[i] = int32(i), roomy
 				if tc.short(i) {
@@ -121,19 +125,19 @@ func TestShortNodesEachLoop(t *testing.T) {
 					if i%4 != 3 {
 						want2 = append(want2, int32(i))
 					}
-					if i < nrfProbe {
-						probeShort++
+					if i < loopchoice.Probe {
+						probe |= 1 << i
 						if i%4 != 3 {
-							probeShort2++
+							probe2 |= 1 << i
 						}
 					}
 				}
 			}
-			if got := nrfSparse(probeShort, nrfProbe); got != tc.sparse {
-				t.Fatalf("nrfShortNodes: nrfSparse(%d, %d) = %v, want %v", probeShort, nrfProbe, got, tc.sparse)
+			if got := loopchoice.Predictable(probe, loopchoice.Probe); got != tc.sparse {
+				t.Fatalf("nrfShortNodes: loopchoice.Predictable(%064b) = %v, want %v", probe, got, tc.sparse)
 			}
-			if got := nrfSparse(probeShort2, nrfProbe); got != tc.sparse2 {
-				t.Fatalf("nrfShortNodes2: nrfSparse(%d, %d) = %v, want %v", probeShort2, nrfProbe, got, tc.sparse2)
+			if got := loopchoice.Predictable(probe2, loopchoice.Probe); got != tc.sparse2 {
+				t.Fatalf("nrfShortNodes2: loopchoice.Predictable(%064b) = %v, want %v", probe2, got, tc.sparse2)
 			}
 			out := make([]fastpath.NodeRejection, n)
 			got := func(k int) []int32 {
