@@ -350,9 +350,14 @@ func (p *placeRun) Chunk(_, lo, hi int) bool {
 
 // place is placeFeasible followed by the mapping of idx through candIdx
 // (when not nil), in chunks of words on the workers when the positions up
-// to cut are enough for them.
+// to cut are enough for them and the filter loop that wrote rejected ran
+// on the workers too. After a filter loop on the caller's goroutine alone
+// (a sampled loop expected too short to share, an incremental
+// evaluator's walk of its cache), the bitmap is in the caller's cache and
+// the helpers asleep or idle: waking one for a pass of a few microseconds
+// would keep it spinning beside the cycles that follow.
 func (r *Result) place(rejected []uint64, cut, start int, candidates []*framework.NodeInfo, runs, candIdx, feasible, idx []int32, list []*framework.NodeInfo) {
-	if f := r.fw; f != nil {
+	if f := r.fw; f != nil && r.filterWidth > 1 {
 		if pool, chunk := f.pass(cut); pool != nil {
 			words := chunk / 64 // chunk is a multiple of 64 on more than one worker
 			nw := len(rejected)

@@ -205,6 +205,48 @@ func TestLoopCutoff(t *testing.T) {
 	}
 }
 
+// TestPlaceFollowsFilterWidth: the pass that places the feasible
+// positions runs on the workers only after a filter loop that ran on
+// them; after one on the caller's goroutine alone (a sampled loop
+// expected too short to share, an incremental evaluator's walk) it stays
+// there, whatever its length. Either way it places the same positions.
+func TestPlaceFollowsFilterWidth(t *testing.T) {
+	defer atLeastProcs(2)()
+	f := bareFramework(t, 2, 100)
+	const cut, n = 2000, 2500 // cut above the pass's cutoff of 2·4·100 positions
+	r := rand.New(rand.NewPCG(3, 4))
+	candidates := make([]*framework.NodeInfo, n)
+	for i := range candidates {
+		candidates[i] = &framework.NodeInfo{}
+	}
+	rejected := make([]uint64, (cut+63)/64)
+	w := 0
+	for p := range cut {
+		if r.IntN(3) == 0 {
+			rejected[p>>6] |= 1 << (p & 63)
+		} else {
+			w++
+		}
+	}
+	const start = 700
+	wantF, wantI, wantL := make([]int32, w), make([]int32, w), make([]*framework.NodeInfo, w)
+	placeFeasible(rejected, cut, start, candidates, nil, wantF, wantI, wantL)
+	if pool, _ := f.pass(cut); pool == nil {
+		t.Fatalf("a pass over %d positions on 2 workers: not shared, the test needs it shared", cut)
+	}
+	for _, width := range []int{0, 1, 2} {
+		res := &Result{fw: f, filterWidth: width}
+		feasible, idx, list := make([]int32, w), make([]int32, w), make([]*framework.NodeInfo, w)
+		res.place(rejected, cut, start, candidates, nil, nil, feasible, idx, list)
+		if shared := res.placeOff != nil; shared != (width > 1) {
+			t.Errorf("filter loop on %d workers: place shared = %v, want %v", width, shared, width > 1)
+		}
+		if !slices.Equal(feasible, wantF) || !slices.Equal(idx, wantI) || !slices.Equal(list, wantL) {
+			t.Errorf("filter loop on %d workers: place differs from placeFeasible", width)
+		}
+	}
+}
+
 // TestSampledLoopShared: a filter loop that stops early is shared only
 // when recent such loops suggest it runs over sampledShare MinChunks of
 // positions or more: a first short loop and a stream of short ones stay on
