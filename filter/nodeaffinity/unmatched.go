@@ -1,9 +1,9 @@
 package nodeaffinity
 
 import (
+	"github.com/schedkit/schedkit/filter/internal/loopchoice"
 	"github.com/schedkit/schedkit/framework/fastpath"
 	"github.com/schedkit/schedkit/internal/boolbit"
-	"github.com/schedkit/schedkit/filter/internal/loopchoice"
 )
 
 // The filter's loops over the nodes. Each sets the Node of out[0:n] to the

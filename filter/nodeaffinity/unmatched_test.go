@@ -6,8 +6,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/schedkit/schedkit/framework/fastpath"
 	"github.com/schedkit/schedkit/filter/internal/loopchoice"
+	"github.com/schedkit/schedkit/framework/fastpath"
 	"pgregory.net/rapid"
 )
 

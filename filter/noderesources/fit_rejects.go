@@ -4,10 +4,10 @@ import (
 	"context"
 	"slices"
 
+	"github.com/schedkit/schedkit/filter/internal/loopchoice"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/fastpath"
 	"github.com/schedkit/schedkit/internal/boolbit"
-	"github.com/schedkit/schedkit/filter/internal/loopchoice"
 )
 
 var _ fastpath.TrustedRejectingFilterPlugin = (*NodeResourcesFit)(nil)

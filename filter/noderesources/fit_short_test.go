@@ -6,9 +6,9 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/schedkit/schedkit/filter/internal/loopchoice"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/fastpath"
-	"github.com/schedkit/schedkit/filter/internal/loopchoice"
 	"pgregory.net/rapid"
 )
 
