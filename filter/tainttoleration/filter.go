@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/schedkit/schedkit/filter"
+	"github.com/schedkit/schedkit/filter/internal/loopchoice"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/fastpath"
@@ -69,18 +70,51 @@ func (pl *TaintToleration) RejectionsTrusted() {}
 // ttRejectedNodes sets the Node of out[0:n] to the positions i (in
 // increasing order) of the nodes idx[i] whose taint class has its bit set
 // in rej (at most ttMaskClasses classes), and returns n; the statuses are
-// left to the caller. out has room for every node. It is not inlined, so
-// that its loop, which calls nothing, keeps every value in a register.
+// left to the caller. out has room for every node. The first
+// loopchoice.Probe nodes go through the loop that branches on each node;
+// their rejections choose the loop for the rest (loopchoice.Predictable):
+// that one again when the branch is predicted (few tainted nodes, or
+// nearly all, or a tainted pool listed in turn with the others), else the
+// one without a branch (tainted nodes scattered at random, where the
+// branching loop took 18.2 µs over 5,000 nodes with 30 % of them rejected
+// and the other 5.4 µs).
+func ttRejectedNodes(out []fastpath.NodeRejection, class, idx []int32, rej uint64) int {
+	out = out[:len(idx)]
+	head := min(len(idx), loopchoice.Probe)
+	n := ttRejectedSparse(out, class, idx[:head], 0, rej)
+	if loopchoice.Predictable(loopchoice.Mask(out[:n]), head) {
+		return n + ttRejectedSparse(out[n:], class, idx[head:], head, rej)
+	}
+	return n + ttRejectedDense(out[n:], class, idx[head:], head, rej)
+}
+
+// ttRejectedSparse is ttRejectedNodes' branching loop, numbering idx's
+// nodes from position base. It is not inlined, so that its loop, which
+// calls nothing, keeps every value in a register.
 //
 //go:noinline
-func ttRejectedNodes(out []fastpath.NodeRejection, class, idx []int32, rej uint64) int {
+func ttRejectedSparse(out []fastpath.NodeRejection, class, idx []int32, base int, rej uint64) int {
 	out = out[:len(idx)]
 	n := 0
 	for i, k := range idx {
 		if rej>>(class[k]&63)&1 != 0 {
-			out[n].Node = int32(i)
+			out[n].Node = int32(base + i)
 			n++
 		}
+	}
+	return n
+}
+
+// ttRejectedDense is ttRejectedNodes' loop without a branch on the node:
+// it writes every node's position and keeps it by the verdict.
+//
+//go:noinline
+func ttRejectedDense(out []fastpath.NodeRejection, class, idx []int32, base int, rej uint64) int {
+	out = out[:len(idx)]
+	n := 0
+	for i, k := range idx {
+		out[n].Node = int32(base + i)
+		n += int(rej >> (class[k] & 63) & 1)
 	}
 	return n
 }
