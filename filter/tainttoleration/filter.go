@@ -75,9 +75,8 @@ func (pl *TaintToleration) RejectionsTrusted() {}
 // their rejections choose the loop for the rest (loopchoice.Predictable):
 // that one again when the branch is predicted (few tainted nodes, or
 // nearly all, or a tainted pool listed in turn with the others), else the
-// one without a branch (tainted nodes scattered at random, where the
-// branching loop took 18.2 µs over 5,000 nodes with 30 % of them rejected
-// and the other 5.4 µs).
+// one without a branch (tainted nodes scattered at random, which the
+// branching loop mispredicts; BenchmarkRejectedNodeLoops).
 func ttRejectedNodes(out []fastpath.NodeRejection, class, idx []int32, rej uint64) int {
 	out = out[:len(idx)]
 	head := min(len(idx), loopchoice.Probe)
