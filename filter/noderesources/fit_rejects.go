@@ -32,7 +32,7 @@ func (pl *NodeResourcesFit) FilterRejectsDeferred(_ context.Context, state *fram
 // RejectionStatuses sets each nil out[i] to FilterRejects' status of
 // nodes[i], a node it rejects (fastpath.DeferringRejectingFilterPlugin):
 // from the snapshot's dense numbers when idx gives the nodes' indices and
-// the pod requests no scalar resource, else from the node.
+// the node has no scalar resource, else from the node.
 func (pl *NodeResourcesFit) RejectionStatuses(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []*framework.Status) {
 	out = out[:len(nodes)]
 	s, st := nrfReadPreFilterState(state)
@@ -44,8 +44,23 @@ func (pl *NodeResourcesFit) RejectionStatuses(_ context.Context, state *framewor
 		}
 		return
 	}
-	if snap := state.Snapshot(); idx != nil && snap != nil && len(s.scalars) == 0 {
+	if snap := state.Snapshot(); idx != nil && snap != nil {
 		res := snap.Resources()
+		if len(s.scalars) > 0 {
+			// The nodes left without a status are the ones without
+			// scalar resources (filterRejects).
+			for i, x := range idx[:len(out)] {
+				if out[i] != nil {
+					continue
+				}
+				if r := &res[x]; !r.HasScalars {
+					out[i] = pl.missingStatus(s, s.rowMask(r))
+				} else {
+					out[i] = pl.filter(s, nodes[i])
+				}
+			}
+			return
+		}
 		// Nodes short of the same resources share a status: most of a
 		// cycle's, in a cycle no node fits.
 		last, st := ^uint(0), (*framework.Status)(nil)
@@ -95,13 +110,20 @@ func (pl *NodeResourcesFit) filterRejects(state *framework.CycleState, nodes []*
 	res := snap.Resources()
 	if len(s.scalars) > 0 {
 		// A node without scalar resources misses every scalar the pod
-		// requests: its status follows from the dense numbers.
+		// requests: its status follows from the dense numbers. When a
+		// scalar is one no DeviceClass backs (s.plain), such a node is
+		// rejected whatever its other amounts, and without withStatus
+		// its status is left to RejectionStatuses.
 		for i, x := range idx {
 			r := &res[x]
 			var st *framework.Status
-			if r.HasScalars {
+			switch {
+			case r.HasScalars:
 				st = pl.filter(s, nodes[i])
-			} else {
+			case s.plain > 0 && !withStatus:
+				rejected = append(rejected, fastpath.NodeRejection{Node: int32(i)})
+				continue
+			default:
 				st = pl.missingStatus(s, s.rowMask(r))
 			}
 			if st != nil {
