@@ -70,6 +70,7 @@ var (
 	_ fastpath.BoundedBatchScorePlugin = (*DynamicResources)(nil)
 	_ fastpath.BatchScoreExtensions    = (*DynamicResources)(nil)
 	_ fastpath.RangeNormalizer         = (*DynamicResources)(nil)
+	_ fastpath.ConstantScorePlugin     = (*DynamicResources)(nil)
 	_ framework.ReservePlugin          = (*DynamicResources)(nil)
 	_ framework.PreBindPlugin          = (*DynamicResources)(nil)
 	_ framework.EnqueueExtensions      = (*DynamicResources)(nil)
@@ -614,6 +615,14 @@ func (pl *DynamicResources) NormalizeScore(_ context.Context, _ *framework.Cycle
 func (pl *DynamicResources) ScoreBatch(ctx context.Context, cs *framework.CycleState, pi *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64) *framework.Status {
 	_, _, st := pl.ScoreBatchBounds(ctx, cs, pi, nodes, idx, out)
 	return st
+}
+
+// ConstantScore reports the 0 a pod without claims scores on every node
+// (fastpath.ConstantScorePlugin), which kube v1.37 scores as it scores
+// the others.
+func (pl *DynamicResources) ConstantScore(_ context.Context, cs *framework.CycleState, pi *framework.PodInfo) (int64, bool) {
+	s, err := pl.stateAfterPreFilter(cs, pi)
+	return 0, err == nil && s.empty()
 }
 
 // ScoreBatchBounds is ScoreBatch that also returns the least and greatest

@@ -13,6 +13,7 @@ var (
 	_ framework.PreScorePlugin         = (*VolumeBinding)(nil)
 	_ framework.ScorePlugin            = (*VolumeBinding)(nil)
 	_ fastpath.BoundedBatchScorePlugin = (*VolumeBinding)(nil)
+	_ fastpath.ConstantScorePlugin     = (*VolumeBinding)(nil)
 )
 
 // PreScore returns Skip unless capacity scoring is on.
@@ -30,6 +31,13 @@ func (pl *VolumeBinding) Score(_ context.Context, state *framework.CycleState, _
 		return 0, nil
 	}
 	return pl.nodeScore(s, node), nil
+}
+
+// ConstantScore reports the 0 a pod without claims scores on every node
+// (fastpath.ConstantScorePlugin), which kube v1.37 scores as it scores
+// the others.
+func (pl *VolumeBinding) ConstantScore(_ context.Context, state *framework.CycleState, _ *framework.PodInfo) (int64, bool) {
+	return 0, pl.state(state) == nil
 }
 
 // state returns PreFilter's cycle state, nil when the plugin does not

@@ -148,11 +148,14 @@ type BoundedBatchScorePlugin interface {
 // plugin whose Score may give every node of the snapshot one score for a
 // pod, known before any node is scored (TaintToleration, when every taint
 // list of the snapshot holds as many PreferNoSchedule taints the pod does
-// not tolerate: none, on a cluster without them). ConstantScore reports
-// that score, after the plugin's PreScore, for the nodes of the state's
-// snapshot; the runner then writes it into the plugin's row, and reports
-// it as the row's bounds, without calling the plugin for the nodes. It
-// reports false when the nodes' scores may differ.
+// not tolerate: none, on a cluster without them; VolumeBinding and
+// DynamicResources for a pod without claims). ConstantScore reports that
+// score, after the plugin's PreScore, for the nodes of the state's
+// snapshot; the runner then takes it as every node's score and as the
+// row's bounds, without calling the plugin for the nodes, and writes it
+// into the plugin's row only when a step reads the row (in a cycle that
+// keeps only the totals, the weighing adds it to every total without
+// one). It reports false when the nodes' scores may differ.
 type ConstantScorePlugin interface {
 	BatchScorePlugin
 	ConstantScore(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo) (score int64, ok bool)

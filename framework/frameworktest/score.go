@@ -14,13 +14,14 @@ import (
 	"pgregory.net/rapid"
 )
 
-// checkBatchScore holds the batch score forms and the normalizers to
-// Score and NormalizeScore over lists (PreScore over the same list),
-// and without PreScore state, in chunks of a drawn size; and PreScore
-// given the nodes' snapshot indices (CycleState.ScoredIndices) to
-// PreScore without them.
+// checkBatchScore holds the batch score forms, a constant score and the
+// normalizers to Score and NormalizeScore over lists (PreScore over the
+// same list), and without PreScore state, in chunks of a drawn size; and
+// PreScore given the nodes' snapshot indices (CycleState.ScoredIndices)
+// to PreScore without them.
 func checkBatchScore(t *rapid.T, cov *coverage, pl framework.ScorePlugin, snap *framework.Snapshot, pod *framework.PodInfo, lists []nodeList) {
 	chunk := rapid.IntRange(1, 8).Draw(t, "chunk")
+	constantEqualsScore(t, cov, "without PreScore", pl, snap, freshState(snap), pod)
 	batchScoreEqualsScore(t, cov, "without PreScore", pl, freshState(snap), pod, lists[0].nodes, chunk)
 	for _, l := range lists {
 		state := freshState(snap)

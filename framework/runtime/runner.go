@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -993,6 +994,13 @@ func (f *Framework) scoreFeasible(ctx context.Context, state *framework.CycleSta
 		r.startBounds(chunk)
 	}
 	r.constant = f.constantScores(bs, r)
+	if opts.TotalsOnly && r.collected && r.constant != nil && len(r.constant) <= 64 {
+		for p, c := range r.constant {
+			if c.ok {
+				r.unwritten |= 1 << p
+			}
+		}
+	}
 	pool.Ordered(nf, chunk, r)
 	// The plugins are not kept past the Score step.
 	defer func() { clear(bs.bounded); clear(bs.adders); clear(bs.fusedWith) }()
@@ -1021,8 +1029,10 @@ func (f *Framework) scoreFeasible(ctx context.Context, state *framework.CycleSta
 		}
 		// An adder declined a chunk, a table missed a score or some
 		// score is out of range: every row is normalized now; with the
-		// adders' rows scored too, weigh them as the plain path does,
-		// which reports the score out of range.
+		// adders' rows scored and the constant rows written too, weigh
+		// them as the plain path does, which reports the score out of
+		// range.
+		r.materializeAll()
 		if r.scoreAdderRows(nf) {
 			return r.firstErr.err
 		}
@@ -1082,6 +1092,7 @@ func (f *Framework) normalizeRow(r *scoreRun, nl *normalizeList, p int) error {
 	if ext == nil {
 		return nil
 	}
+	r.materialize(p)
 	nf := r.nf
 	row := r.vals[p*nf : (p+1)*nf : (p+1)*nf]
 	if b, ok := ext.(fastpath.BatchScoreExtensions); ok {
@@ -1301,6 +1312,11 @@ type scoreRun struct {
 	// every node, when it reported one (fastpath.ConstantScorePlugin):
 	// the chunks write it into the row instead of calling the plugin.
 	constant []constantScore
+	// unwritten has bit p set for a constant row the chunks leave
+	// unwritten: in a cycle that keeps only the totals with the bounds
+	// collected, the weighing adds a constant row's score without reading
+	// it, and a row is written only when a path reads it (materialize).
+	unwritten uint64
 
 	firstErr positionedError
 	failed   atomic.Bool
@@ -1320,6 +1336,7 @@ func (r *scoreRun) release() {
 	r.addRefused.Store(false)
 	r.firstErr.err = nil
 	r.collected = false
+	r.unwritten = 0
 }
 
 // startBounds makes the run collect the bounds of its plugins' chunks of
@@ -1358,6 +1375,26 @@ func (r *scoreRun) reportedBounds(p int) (lo, hi int64, ok bool) {
 		lo, hi = min(lo, b[c]), max(hi, b[c+1])
 	}
 	return lo, hi, true
+}
+
+// materialize writes plugin p's constant row when the chunks left it
+// unwritten, before a path reads it.
+func (r *scoreRun) materialize(p int) {
+	if r.unwritten>>p&1 == 0 {
+		return
+	}
+	r.unwritten &^= 1 << p
+	row, v := r.vals[p*r.nf:(p+1)*r.nf], r.constant[p].score
+	for i := range row {
+		row[i] = v
+	}
+}
+
+// materializeAll writes every constant row the chunks left unwritten.
+func (r *scoreRun) materializeAll() {
+	for u := r.unwritten; u != 0; u &= u - 1 {
+		r.materialize(bits.TrailingZeros64(u))
+	}
 }
 
 // constantScore is the score a plugin gives every node of a cycle, when
@@ -1477,8 +1514,10 @@ func (r *scoreRun) chunk(lo, hi int) bool {
 		out := r.vals[p*nf+lo : p*nf+hi : p*nf+hi]
 		if cs := r.constant; cs != nil && cs[p].ok {
 			v := cs[p].score
-			for i := range out {
-				out[i] = v
+			if r.unwritten>>p&1 == 0 {
+				for i := range out {
+					out[i] = v
+				}
 			}
 			if r.collected {
 				k := 2 * (p*r.chunks + lo/r.chunkLen)

@@ -38,6 +38,7 @@ func (f *Framework) weighTables(bs *batchScratch, totals []int64, res *Result, k
 				c += sp.weight * lo
 				continue
 			}
+			r.materialize(p)
 			adds = append(adds, lookup{row: row, w: sp.weight})
 			continue
 		}
