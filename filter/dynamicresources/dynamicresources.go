@@ -618,8 +618,8 @@ func (pl *DynamicResources) ScoreBatch(ctx context.Context, cs *framework.CycleS
 }
 
 // ConstantScore reports the 0 a pod without claims scores on every node
-// (fastpath.ConstantScorePlugin), which kube v1.37 scores as it scores
-// the others.
+// (fastpath.ConstantScorePlugin); kube v1.37 runs Score for such a pod
+// on every node.
 func (pl *DynamicResources) ConstantScore(_ context.Context, cs *framework.CycleState, pi *framework.PodInfo) (int64, bool) {
 	s, err := pl.stateAfterPreFilter(cs, pi)
 	return 0, err == nil && s.empty()

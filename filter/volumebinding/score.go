@@ -34,8 +34,8 @@ func (pl *VolumeBinding) Score(_ context.Context, state *framework.CycleState, _
 }
 
 // ConstantScore reports the 0 a pod without claims scores on every node
-// (fastpath.ConstantScorePlugin), which kube v1.37 scores as it scores
-// the others.
+// (fastpath.ConstantScorePlugin); kube v1.37 runs Score for such a pod
+// on every node.
 func (pl *VolumeBinding) ConstantScore(_ context.Context, state *framework.CycleState, _ *framework.PodInfo) (int64, bool) {
 	return 0, pl.state(state) == nil
 }

@@ -1310,7 +1310,8 @@ type scoreRun struct {
 	collected bool
 	// constant, when not nil, holds for each plugin the score it gives
 	// every node, when it reported one (fastpath.ConstantScorePlugin):
-	// the chunks write it into the row instead of calling the plugin.
+	// the chunks write it into the row (unless unwritten) instead of
+	// calling the plugin.
 	constant []constantScore
 	// unwritten has bit p set for a constant row the chunks leave
 	// unwritten: in a cycle that keeps only the totals with the bounds
