@@ -1,12 +1,12 @@
 package nodeaffinity
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/schedkit/schedkit/filter/internal/loopchoice"
+	"github.com/schedkit/schedkit/filter/internal/loopchoice/looptest"
 	"github.com/schedkit/schedkit/framework/fastpath"
 	"pgregory.net/rapid"
 )
@@ -149,24 +149,12 @@ func BenchmarkUnmatchedLoops(b *testing.B) {
 	}
 	pass := []bool{false, true, false}
 	out := make([]fastpath.NodeRejection, nodes)
-	for _, pattern := range []string{"none", "random-5%", "random-30%", "random-50%", "zones-in-turn", "all"} {
-		r := rand.New(rand.NewPCG(uint64(len(pattern)), 1))
+	for _, p := range looptest.Standard(looptest.InTurn("zones-in-turn", func(k int) bool { return k%3 != 0 })) {
+		pattern := p.Name
 		domains := make([][]int32, sets)
-		for s := range domains {
+		for s, v := range p.Sets(sets, nodes) {
 			d := make([]int32, nodes)
-			for k := range d {
-				var rej bool
-				switch pattern {
-				case "none":
-				case "all":
-					rej = true
-				case "zones-in-turn":
-					rej = k%3 != 0
-				default:
-					var pct int
-					fmt.Sscanf(pattern, "random-%d%%", &pct)
-					rej = r.IntN(100) < pct
-				}
+			for k, rej := range v {
 				d[k] = int32(b2i(rej))
 			}
 			domains[s] = d

@@ -1,10 +1,9 @@
 package noderesources
 
 import (
-	"fmt"
-	"math/rand/v2"
 	"testing"
 
+	"github.com/schedkit/schedkit/filter/internal/loopchoice/looptest"
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/fastpath"
 	"github.com/schedkit/schedkit/internal/st"
@@ -35,25 +34,14 @@ func BenchmarkShortNodeLoops(b *testing.B) {
 		idx[i] = int32(i)
 	}
 	out := make([]fastpath.NodeRejection, nodes)
-	for _, pattern := range []string{"none", "random-5%", "random-30%", "random-50%", "zone-in-turn", "all"} {
-		r := rand.New(rand.NewPCG(uint64(len(pattern)), 1))
+	// One full zone of three short, its nodes listed in turn.
+	for _, p := range looptest.Standard(looptest.InTurn("zone-in-turn", func(i int) bool { return i%3 == 1 })) {
+		pattern := p.Name
 		frees := make([][]fw.NodeFree, sets)
-		for s := range frees {
+		for s, v := range p.Sets(sets, nodes) {
 			frees[s] = make([]fw.NodeFree, nodes)
-			for i := range frees[s] {
+			for i, short := range v {
 				frees[s][i] = fw.NodeFree{Pods: 10, MilliCPU: 4000, Memory: 8 << 30}
-				var short bool
-				switch pattern {
-				case "none":
-				case "all":
-					short = true
-				case "zone-in-turn":
-					short = i%3 == 1 // one full zone of three, its nodes listed in turn
-				default:
-					var pct int
-					fmt.Sscanf(pattern, "random-%d%%", &pct)
-					short = r.IntN(100) < pct
-				}
 				if short {
 					frees[s][i].MilliCPU = 100
 				}

@@ -1,12 +1,12 @@
 package tainttoleration
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/schedkit/schedkit/filter/internal/loopchoice"
+	"github.com/schedkit/schedkit/filter/internal/loopchoice/looptest"
 	"github.com/schedkit/schedkit/framework/fastpath"
 	"pgregory.net/rapid"
 )
@@ -125,24 +125,12 @@ func BenchmarkRejectedNodeLoops(b *testing.B) {
 		idx[i] = int32(i)
 	}
 	out := make([]fastpath.NodeRejection, nodes)
-	for _, pattern := range []string{"none", "random-5%", "random-30%", "random-50%", "pool-in-turn", "all"} {
-		r := rand.New(rand.NewPCG(uint64(len(pattern)), 1))
+	for _, p := range looptest.Standard(looptest.InTurn("pool-in-turn", func(i int) bool { return i%4 == 2 })) {
+		pattern := p.Name
 		classes := make([][]int32, sets)
-		for s := range classes {
+		for s, v := range p.Sets(sets, nodes) {
 			classes[s] = make([]int32, nodes)
-			for i := range classes[s] {
-				var tainted bool
-				switch pattern {
-				case "none":
-				case "all":
-					tainted = true
-				case "pool-in-turn":
-					tainted = i%4 == 2
-				default:
-					var pct int
-					fmt.Sscanf(pattern, "random-%d%%", &pct)
-					tainted = r.IntN(100) < pct
-				}
+			for i, tainted := range v {
 				if tainted {
 					classes[s][i] = 1
 				}
