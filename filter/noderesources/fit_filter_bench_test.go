@@ -26,7 +26,9 @@ func BenchmarkNodeResourcesFitFilter(b *testing.B) {
 // another of 64 sets of free amounts, so that the branch predictor cannot
 // learn random positions; nrfShortNodes2 is what the filter runs (the dense
 // loop over the first loopchoice.Probe nodes, then the loop they
-// suggest).
+// suggest), given the nodes as a list of indices (chosen) or as the run
+// they are (chosen-run: the sparse loop then reads the free amounts in
+// order).
 func BenchmarkShortNodeLoops(b *testing.B) {
 	const nodes, sets = 5000, 64
 	idx := make([]int32, nodes)
@@ -58,7 +60,10 @@ func BenchmarkShortNodeLoops(b *testing.B) {
 				return nrfShortSparse2(out, free, idx, 0, 500, 1<<30)
 			}},
 			{"chosen", func(out []fastpath.NodeRejection, free []fw.NodeFree) int {
-				return nrfShortNodes2(out, free, idx, 500, 1<<30)
+				return nrfShortNodes2(out, free, idx, -1, 500, 1<<30)
+			}},
+			{"chosen-run", func(out []fastpath.NodeRejection, free []fw.NodeFree) int {
+				return nrfShortNodes2(out, free, idx, 0, 500, 1<<30)
 			}},
 		} {
 			b.Run(pattern+"/"+loop.name, func(b *testing.B) {

@@ -145,11 +145,15 @@ func (pl *NodeResourcesFit) filterRejects(state *framework.CycleState, nodes []*
 	// this loop's statuses about 10 instructions each.)
 	start := len(rejected)
 	rejected = slices.Grow(rejected, len(idx))
+	first, ok := snap.IndexRun(idx)
+	if !ok {
+		first = -1
+	}
 	var n int
 	if s.eph > 0 {
-		n = nrfShortNodes(rejected[start:start+len(idx)], snap.Free(), idx, nrfChecked(s.cpu), nrfChecked(s.mem), s.eph)
+		n = nrfShortNodes(rejected[start:start+len(idx)], snap.Free(), idx, first, nrfChecked(s.cpu), nrfChecked(s.mem), s.eph)
 	} else {
-		n = nrfShortNodes2(rejected[start:start+len(idx)], snap.Free(), idx, nrfChecked(s.cpu), nrfChecked(s.mem))
+		n = nrfShortNodes2(rejected[start:start+len(idx)], snap.Free(), idx, first, nrfChecked(s.cpu), nrfChecked(s.mem))
 	}
 	rejected = rejected[:start+n]
 	if !withStatus {
@@ -181,14 +185,56 @@ func (pl *NodeResourcesFit) RejectionsTrusted() {}
 // when their shortfalls follow a pattern the branch predictor learns
 // (loopchoice.Predictable: rare, nearly universal, or repeating with a
 // short period, as a full zone's nodes listed in turn with the others').
-func nrfShortNodes(out []fastpath.NodeRejection, free []framework.NodeFree, idx []int32, cpu, mem, eph int64) int {
+//
+// first ≥ 0 says idx is the run of snapshot nodes first, first+1, …
+// (Snapshot.IndexRun: mod len(free)); the sparse loop then reads free in
+// order, without idx (nrfShortRun). first < 0: idx is any list.
+func nrfShortNodes(out []fastpath.NodeRejection, free []framework.NodeFree, idx []int32, first int, cpu, mem, eph int64) int {
 	out = out[:len(idx)]
 	head := min(len(idx), loopchoice.Probe)
 	n := nrfShortDense(out, free, idx[:head], 0, cpu, mem, eph)
-	if !loopchoice.Predictable(loopchoice.Mask(out[:n]), head) {
+	switch {
+	case !loopchoice.Predictable(loopchoice.Mask(out[:n]), head):
 		return n + nrfShortDense(out[n:], free, idx[head:], head, cpu, mem, eph)
+	case first >= 0:
+		return n + nrfShortRun(out[n:], free, first+head, len(idx)-head, head, func(out []fastpath.NodeRejection, seg []framework.NodeFree, base int) int {
+			return nrfShortSparseRun(out, seg, base, cpu, mem, eph)
+		})
 	}
 	return n + nrfShortSparse(out[n:], free, idx[head:], head, cpu, mem, eph)
+}
+
+// nrfShortRun runs loop, a sparse loop over consecutive free amounts, on
+// the count nodes from snapshot index from on (mod len(free); from is
+// below 2·len(free) and count at most len(free)), numbering them from
+// position base: on one segment of free, or two when the run wraps past
+// the last node to the first.
+func nrfShortRun(out []fastpath.NodeRejection, free []framework.NodeFree, from, count, base int, loop func(out []fastpath.NodeRejection, seg []framework.NodeFree, base int) int) int {
+	if from >= len(free) {
+		from -= len(free)
+	}
+	seg := free[from:min(len(free), from+count)]
+	n := loop(out, seg, base)
+	if rest := count - len(seg); rest > 0 {
+		n += loop(out[n:], free[:rest], base+len(seg))
+	}
+	return n
+}
+
+// nrfShortSparseRun is nrfShortSparse over consecutive free amounts (no
+// idx: no index load or bounds check a node).
+//
+//go:noinline
+func nrfShortSparseRun(out []fastpath.NodeRejection, free []framework.NodeFree, base int, cpu, mem, eph int64) int {
+	out = out[:len(free)]
+	n := 0
+	for i := range free {
+		if f := &free[i]; f.Pods <= 0 || cpu > f.MilliCPU || mem > f.Memory || eph > f.EphemeralStorage {
+			out[n].Node = int32(base + i)
+			n++
+		}
+	}
+	return n
 }
 
 // nrfShortDense is nrfShortNodes' dense loop, numbering idx's nodes from
@@ -225,12 +271,17 @@ func nrfShortSparse(out []fastpath.NodeRejection, free []framework.NodeFree, idx
 // nrfShortNodes2 is nrfShortNodes for a pod that requests no ephemeral
 // storage (most pods): a comparison fewer a node, and a register more for
 // the loops.
-func nrfShortNodes2(out []fastpath.NodeRejection, free []framework.NodeFree, idx []int32, cpu, mem int64) int {
+func nrfShortNodes2(out []fastpath.NodeRejection, free []framework.NodeFree, idx []int32, first int, cpu, mem int64) int {
 	out = out[:len(idx)]
 	head := min(len(idx), loopchoice.Probe)
 	n := nrfShortDense2(out, free, idx[:head], 0, cpu, mem)
-	if !loopchoice.Predictable(loopchoice.Mask(out[:n]), head) {
+	switch {
+	case !loopchoice.Predictable(loopchoice.Mask(out[:n]), head):
 		return n + nrfShortDense2(out[n:], free, idx[head:], head, cpu, mem)
+	case first >= 0:
+		return n + nrfShortRun(out[n:], free, first+head, len(idx)-head, head, func(out []fastpath.NodeRejection, seg []framework.NodeFree, base int) int {
+			return nrfShortSparseRun2(out, seg, base, cpu, mem)
+		})
 	}
 	return n + nrfShortSparse2(out[n:], free, idx[head:], head, cpu, mem)
 }
@@ -257,6 +308,21 @@ func nrfShortSparse2(out []fastpath.NodeRejection, free []framework.NodeFree, id
 	n := 0
 	for i, x := range idx {
 		if f := &free[x]; f.Pods <= 0 || cpu > f.MilliCPU || mem > f.Memory {
+			out[n].Node = int32(base + i)
+			n++
+		}
+	}
+	return n
+}
+
+// nrfShortSparseRun2 is nrfShortSparseRun without ephemeral storage.
+//
+//go:noinline
+func nrfShortSparseRun2(out []fastpath.NodeRejection, free []framework.NodeFree, base int, cpu, mem int64) int {
+	out = out[:len(free)]
+	n := 0
+	for i := range free {
+		if f := &free[i]; f.Pods <= 0 || cpu > f.MilliCPU || mem > f.Memory {
 			out[n].Node = int32(base + i)
 			n++
 		}

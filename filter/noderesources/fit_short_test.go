@@ -16,7 +16,9 @@ import (
 // positions of the nodes short of a pod slot, cpu, memory (or ephemeral
 // storage), in order, whichever loop the first nodes choose for the rest:
 // short nodes drawn rare, common or everywhere, free amounts and requests
-// at the int64 extremes among them.
+// at the int64 extremes among them; the nodes any list of indices, or a
+// run of them from any first node, wrapping past the last, which they
+// read with first given and as a list.
 func TestPropShortNodes(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		// The shape comes from rapid; where the short nodes fall, from a
@@ -39,9 +41,17 @@ func TestPropShortNodes(t *testing.T) {
 			}
 		}
 		var idx []int32
-		for i := range n {
-			if r.IntN(4) > 0 {
-				idx = append(idx, int32(i))
+		first := -1
+		if n > 0 && r.IntN(2) == 0 {
+			first = r.IntN(n)
+			for i := range r.IntN(n + 1) {
+				idx = append(idx, int32((first+i)%n))
+			}
+		} else {
+			for i := range n {
+				if r.IntN(4) > 0 {
+					idx = append(idx, int32(i))
+				}
 			}
 		}
 		req := func() int64 { return nrfChecked([]int64{0, 1, 1 << 20, math.MaxInt64}[r.IntN(4)]) }
@@ -64,11 +74,13 @@ func TestPropShortNodes(t *testing.T) {
 			return got
 		}
 		out := make([]fastpath.NodeRejection, len(idx))
-		if got := positions(out, nrfShortNodes(out, free, idx, cpu, mem, eph)); !slices.Equal(got, want) {
-			t.Fatalf("nrfShortNodes = %v, want %v", got, want)
-		}
-		if got := positions(out, nrfShortNodes2(out, free, idx, cpu, mem)); !slices.Equal(got, want2) {
-			t.Fatalf("nrfShortNodes2 = %v, want %v", got, want2)
+		for _, f := range []int{first, -1} {
+			if got := positions(out, nrfShortNodes(out, free, idx, f, cpu, mem, eph)); !slices.Equal(got, want) {
+				t.Fatalf("nrfShortNodes (first %d) = %v, want %v", f, got, want)
+			}
+			if got := positions(out, nrfShortNodes2(out, free, idx, f, cpu, mem)); !slices.Equal(got, want2) {
+				t.Fatalf("nrfShortNodes2 (first %d) = %v, want %v", f, got, want2)
+			}
 		}
 	})
 }
@@ -147,11 +159,13 @@ func TestShortNodesEachLoop(t *testing.T) {
 				}
 				return p
 			}
-			if g := got(nrfShortNodes(out, free, idx, 500, 1<<20, 1<<20)); !slices.Equal(g, want) {
-				t.Fatalf("nrfShortNodes = %v, want %v", g, want)
-			}
-			if g := got(nrfShortNodes2(out, free, idx, 500, 1<<20)); !slices.Equal(g, want2) {
-				t.Fatalf("nrfShortNodes2 = %v, want %v", g, want2)
+			for _, first := range []int{-1, 0} { // a list, and the run it is
+				if g := got(nrfShortNodes(out, free, idx, first, 500, 1<<20, 1<<20)); !slices.Equal(g, want) {
+					t.Fatalf("nrfShortNodes (first %d) = %v, want %v", first, g, want)
+				}
+				if g := got(nrfShortNodes2(out, free, idx, first, 500, 1<<20)); !slices.Equal(g, want2) {
+					t.Fatalf("nrfShortNodes2 (first %d) = %v, want %v", first, g, want2)
+				}
 			}
 		})
 	}
