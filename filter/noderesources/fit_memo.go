@@ -107,13 +107,22 @@ func (m *lbMemo) newTag() {
 // holds it and storing it there otherwise (leastBalancedMemoMiss). The
 // runs of nodes whose addend v holds are added by a loop of their own
 // (lbMemoHits), which calls nothing and so keeps its values in
-// registers.
+// registers; when idx is a run of snapshot nodes that does not wrap past
+// the last (Snapshot.IndexRun), that loop reads their entries in order
+// (lbMemoHitsRun).
 func leastBalancedMemoPass(totals []int64, res []framework.NodeResources, idx []int32, req *leastBalancedRequests, delta []int64, v lbView) (bad uint64) {
 	totals, entries, tag := totals[:len(idx)], v.entries[:len(res)], v.tag
+	var run []atomic.Uint64 // idx's entries, in order, when idx is such a run
+	if first, ok := v.snap.IndexRun(idx); ok && delta == nil && first+len(idx) <= len(entries) {
+		run = entries[first : first+len(idx)]
+	}
 	for i := 0; i < len(idx); i++ {
-		if delta != nil {
+		switch {
+		case delta != nil:
 			i = lbMemoHitsImages(totals, entries, idx, tag, req.images, delta, i)
-		} else {
+		case run != nil:
+			i = lbMemoHitsRun(totals, run, tag, i)
+		default:
 			i = lbMemoHits(totals, entries, idx, tag, i)
 		}
 		if i == len(idx) {
@@ -149,6 +158,22 @@ func lbMemoHits(totals []int64, entries []atomic.Uint64, idx []int32, tag uint64
 		totals[i] += int64(int32(uint32(e)))
 	}
 	return len(idx)
+}
+
+// lbMemoHitsRun is lbMemoHits for nodes whose entries are run[i], in
+// order (no index load or bounds check a node).
+//
+//go:noinline
+func lbMemoHitsRun(totals []int64, run []atomic.Uint64, tag uint64, from int) int {
+	run, hi := run[:len(totals)], tag>>32
+	for i := from; i < len(totals); i++ {
+		e := run[i].Load()
+		if e>>32 != hi {
+			return i
+		}
+		totals[i] += int64(int32(uint32(e)))
+	}
+	return len(totals)
 }
 
 // lbMemoHitsImages is lbMemoHits adding images + delta[idx[i]] too

@@ -83,7 +83,8 @@ func pluginsOf(ps []fastpath.AddingBatchScorePlugin) []fw.Plugin {
 // request shapes (so that requests repeat) between which the cluster
 // changes: pods added and removed, nodes' allocatable updated, nodes
 // added, removed or replaced, snapshots cloned and cycles moved between
-// them; the
+// them; the nodes scored are any of them in any order, or a run of them
+// in snapshot order (a view of Snapshot.IndexRuns, as the runner's); the
 // pods' images join the pass (ImageLocality) or not. It also checks that
 // the memo was read: some cycles found the entries of their nodes kept
 // from an earlier cycle.
@@ -98,7 +99,7 @@ func TestPropLeastBalancedMemoEqualsFresh(t *testing.T) {
 		{},
 		{"cpu": "1", "memory": "4Ei"},
 	}
-	var kept, cycles int
+	var kept, cycles, runCycles int
 	rapid.Check(t, func(t *rapid.T) {
 		memoed, fresh, others := memoPlugins(t)
 		node := func(name string) *api.Node {
@@ -203,6 +204,14 @@ func TestPropLeastBalancedMemoEqualsFresh(t *testing.T) {
 				}
 				idx := rapid.Permutation(all).Draw(t, "order")
 				idx = idx[:rapid.IntRange(1, len(idx)).Draw(t, "scored")]
+				if rapid.Bool().Draw(t, "run") {
+					// The nodes in snapshot order from some node on,
+					// wrapping past the last or not, as the runner hands
+					// them over (a view of Snapshot.IndexRuns).
+					start := rapid.IntRange(0, len(all)-1).Draw(t, "start")
+					idx = snap.IndexRuns()[start : start+len(idx)]
+					runCycles++
+				}
 				ots := others[:rapid.IntRange(1, 2).Draw(t, "others")]
 				chunk := rapid.IntRange(1, len(idx)).Draw(t, "chunk")
 				gotAdded, got := memoCycle(t, memoed, ots, snap, pod, idx, chunk)
@@ -224,9 +233,9 @@ func TestPropLeastBalancedMemoEqualsFresh(t *testing.T) {
 			}
 		}
 	})
-	t.Logf("%d cycles, %d of them read kept entries", cycles, kept)
-	if kept == 0 {
-		t.Fatalf("no cycle of %d read a kept entry: the property compared too little", cycles)
+	t.Logf("%d cycles, %d of them read kept entries, %d over a run of nodes", cycles, kept, runCycles)
+	if kept == 0 || runCycles == 0 {
+		t.Fatalf("of %d cycles, %d read a kept entry and %d went over a run of nodes: the property compared too little", cycles, kept, runCycles)
 	}
 }
 
