@@ -78,3 +78,36 @@ func without(start int, drop ...string) []string {
 	}
 	return out
 }
+
+// TestFillPositions: fillPositions writes 0, 1, … into every entry,
+// from the snapshot's index runs or by its loop: shorter than the nodes,
+// as long, one longer (past the first half of the runs), twice as long,
+// empty, and without a snapshot.
+func TestFillPositions(t *testing.T) {
+	snap := framework.MustSnapshot(testNodes(5), nil)
+	for _, tc := range []struct {
+		name string
+		n    int
+		snap *framework.Snapshot
+	}{
+		{"shorter than the nodes", 3, snap},
+		{"as long as the nodes", 5, snap},
+		{"one longer", 6, snap},
+		{"twice as long", 10, snap},
+		{"empty", 0, snap},
+		{"no snapshot", 4, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dst := make([]int32, tc.n)
+			for p := range dst {
+				dst[p] = -7
+			}
+			fillPositions(dst, tc.snap)
+			for p, v := range dst {
+				if v != int32(p) {
+					t.Fatalf("dst = %v, want 0, 1, …", dst)
+				}
+			}
+		})
+	}
+}

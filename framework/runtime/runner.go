@@ -259,6 +259,21 @@ func (f *Framework) Schedule(ctx context.Context, state *framework.CycleState, s
 	return res, nil
 }
 
+// fillPositions sets dst[p] = p for every p: a copy of the snapshot's
+// index runs (0, 1, …, NumNodes−1 first) when they are long enough, a
+// loop otherwise.
+func fillPositions(dst []int32, snap *framework.Snapshot) {
+	if snap != nil {
+		if runs := snap.IndexRuns(); len(dst) <= len(runs)/2 {
+			copy(dst, runs)
+			return
+		}
+	}
+	for p := range dst {
+		dst[p] = int32(p)
+	}
+}
+
 func sortedKeys(m map[string]bool) []string {
 	if len(m) == 0 {
 		return nil
@@ -308,9 +323,7 @@ func (f *Framework) filterNodes(ctx context.Context, state *framework.CycleState
 	stop := int64(want) + 1 // kube cancels on the (k+1)-th feasible node
 	if !f.HasFilterPlugins() {
 		res.feasible = grow(res.feasible, want)
-		for i := range want {
-			res.feasible[i] = int32(i)
-		}
+		fillPositions(res.feasible, res.snap)
 		res.evaluated = want
 		res.order = candidates
 		return nil
@@ -382,11 +395,8 @@ func (f *Framework) filterNodes(ctx context.Context, state *framework.CycleState
 	if rejected == 0 {
 		// Every evaluated node fits: positions 0.. up to want.
 		m := min(end, want)
-		feasible := grow(res.feasible, m)
-		for p := range feasible {
-			feasible[p] = int32(p)
-		}
-		res.feasible = feasible
+		res.feasible = grow(res.feasible, m)
+		fillPositions(res.feasible, res.snap)
 		res.evaluated = m
 		return nil
 	}
