@@ -772,6 +772,29 @@ func TestIndexRunsFollowNodeChanges(t *testing.T) {
 	check(s)
 }
 
+// TestPropWeighRangeAddsConstant: with no row to add and totals already
+// accumulated, weighRange adds the constant c to every total in its range
+// and to none outside it, for any length (the four-at-a-time loop and its
+// tail), any range and any c.
+func TestPropWeighRangeAddsConstant(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		totals := rapid.SliceOfN(rapid.Int64Range(-1<<40, 1<<40), 0, 40).Draw(t, "totals")
+		lo := rapid.IntRange(0, len(totals)).Draw(t, "lo")
+		hi := rapid.IntRange(lo, len(totals)).Draw(t, "hi")
+		c := rapid.Int64Range(-1<<40, 1<<40).Draw(t, "c")
+		want := slices.Clone(totals)
+		for j := lo; j < hi; j++ {
+			want[j] += c
+		}
+		if bad, miss := weighRange(totals, nil, nil, c, true, lo, hi); bad != 0 || miss {
+			t.Fatalf("bad %b, miss %v", bad, miss)
+		}
+		if !slices.Equal(totals, want) {
+			t.Fatalf("totals %v, want %v (c %d over [%d, %d))", totals, want, c, lo, hi)
+		}
+	})
+}
+
 // TestPropWeighTotals: weighTotals gives each node the plain weighted sum
 // of its scores over any number of plugins (one, two or three rows per
 // pass), whatever the totals held before, and reports whether every score

@@ -61,9 +61,7 @@ func weighRange(totals []int64, adds, looks []lookup, c int64, accumulated bool,
 			t[j] = c
 		}
 	case c != 0:
-		for j := range t {
-			t[j] += c
-		}
+		addConstant(t, c)
 	}
 	for i := 0; i < len(looks) && !miss; i += 2 {
 		a := lookup{row: looks[i].row[lo:hi], wt: looks[i].wt, lo: looks[i].lo}
@@ -75,6 +73,22 @@ func weighRange(totals []int64, adds, looks []lookup, c int64, accumulated bool,
 		}
 	}
 	return bad, miss
+}
+
+// addConstant adds c to every entry of t, four at a time (a quarter of
+// the loop's own instructions: the pass is all loop).
+func addConstant(t []int64, c int64) {
+	j := 0
+	for ; j+4 <= len(t); j += 4 {
+		q := t[j : j+4 : j+4]
+		q[0] += c
+		q[1] += c
+		q[2] += c
+		q[3] += c
+	}
+	for ; j < len(t); j++ {
+		t[j] += c
+	}
 }
 
 // Chunk weighs totals[lo:hi] on worker w.
