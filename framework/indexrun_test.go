@@ -8,7 +8,8 @@ import (
 
 // TestPropIndexRun: IndexRun recognizes every view of the runner's index
 // runs (with its first position) and nothing else: not an equal copy, not
-// a view of another snapshot's runs, not an empty slice.
+// a view of another snapshot's runs, not an empty slice, and no run on a
+// nil snapshot.
 func TestPropIndexRun(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(1, 40).Draw(t, "nodes")
@@ -37,6 +38,10 @@ func TestPropIndexRun(t *testing.T) {
 			other.IndexRuns()
 			if _, ok := other.IndexRun(view); ok {
 				t.Fatalf("another snapshot's run taken for a run")
+			}
+			var none *Snapshot
+			if _, ok := none.IndexRun(view); ok {
+				t.Fatalf("a run on a nil snapshot")
 			}
 		}
 	})

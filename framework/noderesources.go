@@ -148,9 +148,10 @@ func (s *Snapshot) IndexRuns() []int32 {
 // idx[i] = (first+i) mod NumNodes(), as the runner hands a chunk of nodes
 // to a batch plugin before any plugin rejected one of them, and returns
 // first. It answers in O(1) (the runner's runs are views of one array,
-// which it recognizes) and may say false for a run it did not make.
+// which it recognizes) and may say false for a run it did not make; a nil
+// snapshot holds no run.
 func (s *Snapshot) IndexRun(idx []int32) (first int, ok bool) {
-	if len(idx) == 0 {
+	if s == nil || len(idx) == 0 {
 		return 0, false
 	}
 	r := s.runs.Load()
