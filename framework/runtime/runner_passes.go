@@ -75,8 +75,9 @@ func weighRange(totals []int64, adds, looks []lookup, c int64, accumulated bool,
 	return bad, miss
 }
 
-// addConstant adds c to every entry of t, four at a time (a quarter of
-// the loop's own instructions: the pass is all loop).
+// addConstant adds c to every entry of t, four entries a loop step, so
+// that the loop's own count, compare and branch, most of a pass that only
+// adds, run once for four entries.
 func addConstant(t []int64, c int64) {
 	j := 0
 	for ; j+4 <= len(t); j += 4 {
