@@ -3,6 +3,7 @@ package framework
 import (
 	"math/bits"
 	"slices"
+	"sync/atomic"
 
 	"github.com/schedkit/schedkit/framework/api"
 )
@@ -44,6 +45,44 @@ type DomainCounts struct {
 	Hit []uint64
 	// NonZero is the number of values with Count > 0.
 	NonZero int
+
+	// hits caches Hits: nil until asked, and again after a change.
+	hits atomic.Pointer[[]DomainHit]
+}
+
+// DomainHit is one value of a DomainCounts with a positive count: its id,
+// count and weight.
+type DomainHit struct {
+	ID     int32
+	Count  int32
+	Weight int64
+}
+
+// Hits returns the values whose Count is positive, in increasing order of
+// id, with their counts and weights (0 without Weight): what EachHit
+// visits, as one slice read in order instead of one load from Count and
+// Weight a value. It is computed by the first call after the counts
+// change and is read-only. A caller that builds a DomainCounts and changes
+// its fields itself must not call Hits after such a change. It is safe for
+// concurrent use.
+func (d *DomainCounts) Hits() []DomainHit {
+	if h := d.hits.Load(); h != nil {
+		return *h
+	}
+	out := make([]DomainHit, 0, d.NonZero)
+	for w, word := range d.Hit {
+		for word != 0 {
+			id := int32(w<<6 + bits.TrailingZeros64(word))
+			word &= word - 1
+			h := DomainHit{ID: id, Count: d.Count[id]}
+			if d.Weight != nil {
+				h.Weight = d.Weight[id]
+			}
+			out = append(out, h)
+		}
+	}
+	d.hits.Store(&out)
+	return out
 }
 
 // newDomainCounts returns empty counts over tv's values.
@@ -66,6 +105,7 @@ func (d *DomainCounts) add(node int, count int32, weight int64) {
 	if id < 0 {
 		return
 	}
+	d.hits.Store(nil)
 	old := d.Count[id]
 	nw := old + count
 	d.Count[id] = nw
@@ -84,9 +124,7 @@ func (d *DomainCounts) add(node int, count int32, weight int64) {
 
 // clone returns a copy that updates do not share.
 func (d *DomainCounts) clone() *DomainCounts {
-	c := *d
-	c.Count, c.Weight, c.Hit = slices.Clone(d.Count), slices.Clone(d.Weight), slices.Clone(d.Hit)
-	return &c
+	return &DomainCounts{Values: d.Values, Count: slices.Clone(d.Count), Weight: slices.Clone(d.Weight), Hit: slices.Clone(d.Hit), NonZero: d.NonZero}
 }
 
 // EachHit calls fn with every value id whose Count is positive, in

@@ -72,6 +72,21 @@ func pdView(t *rapid.T, d *DomainCounts) map[string][2]int64 {
 	if len(ids) != nonZero || !slices.IsSorted(ids) {
 		t.Fatalf("EachHit gave %v for %d values", ids, nonZero)
 	}
+	// Hits lists the same values with their counts and weights, also
+	// after a change to counts it listed before.
+	hits := d.Hits()
+	if len(hits) != len(ids) {
+		t.Fatalf("Hits gave %d values, EachHit %d", len(hits), len(ids))
+	}
+	for k, h := range hits {
+		var w int64
+		if d.Weight != nil {
+			w = d.Weight[h.ID]
+		}
+		if h.ID != ids[k] || h.Count != d.Count[h.ID] || h.Weight != w {
+			t.Fatalf("Hits[%d] = %+v, want id %d count %d weight %d", k, h, ids[k], d.Count[ids[k]], w)
+		}
+	}
 	return out
 }
 
@@ -222,6 +237,7 @@ func TestDomainCountsConcurrentReaders(t *testing.T) {
 	const readers = 8
 	got := make([]*DomainCounts, readers)
 	var wg sync.WaitGroup
+	hits := make([][]DomainHit, readers)
 	for i := range readers {
 		wg.Go(func() { got[i] = s.PodDomainCounts(q, "zone") })
 	}
@@ -234,5 +250,16 @@ func TestDomainCountsConcurrentReaders(t *testing.T) {
 	memo := s.PodDomainCounts(q, "zone")
 	if again := s.PodDomainCounts(q, "zone"); again != memo {
 		t.Errorf("asked again after the readers: a new DomainCounts, want the memo")
+	}
+	// The memo's hits, asked by all of them at once (computed by the
+	// first callers, kept by one).
+	for i := range readers {
+		wg.Go(func() { hits[i] = memo.Hits() })
+	}
+	wg.Wait()
+	for i, h := range hits {
+		if fmt.Sprintf("%+v", h) != "[{ID:0 Count:2 Weight:0} {ID:1 Count:2 Weight:0}]" {
+			t.Errorf("reader %d: hits %+v, want values 0 and 1 with 2 pods each", i, h)
+		}
 	}
 }

@@ -199,11 +199,16 @@ func (f *ipaFastScores) addDomains(dc *framework.DomainCounts, perPod, perWeight
 	}
 	dom := f.dom[f.slot(dc.Values.Key)]
 	f.changed()
+	hits := dc.Hits()
 	if perWeight == 0 {
-		dc.EachHit(func(id int32) { dom[id] += int64(dc.Count[id]) * perPod })
+		for _, h := range hits {
+			dom[h.ID] += int64(h.Count) * perPod
+		}
 		return
 	}
-	dc.EachHit(func(id int32) { dom[id] += dc.Weight[id] * perWeight })
+	for _, h := range hits {
+		dom[h.ID] += h.Weight * perWeight
+	}
 }
 
 // score sums the node's domain scores.
