@@ -266,10 +266,11 @@ type podIndex struct {
 	nodeClassesOwned []bool
 	// classNodes is the inverse of nodeClasses, once a query has needed
 	// it (classNodesOK): classNodes[c] lists the nodes holding pods of
-	// class c, each once, in no order (shorter than the classes when the
-	// last have no pods here). classNodesOwned[c] is false while list c is
-	// shared with a clone.
-	classNodes      [][]int32
+	// class c with their multiplicities, each node once, in no order
+	// (shorter than the classes when the last have no pods here), so that
+	// counting a class's pods reads one list instead of each node's.
+	// classNodesOwned[c] is false while list c is shared with a clone.
+	classNodes      [][]classNodeCount
 	classNodesOwned []bool
 	classNodesOK    bool
 

@@ -211,6 +211,12 @@ type podClassCount struct {
 	n     int32
 }
 
+// classNodeCount is a node and how many pods of a class it holds.
+type classNodeCount struct {
+	node int32
+	n    int32
+}
+
 // classesNodeAdded records a node appended to the snapshot (no pods yet).
 // The inverse lists need nothing: the node is in none of them.
 func (x *podIndex) classesNodeAdded() {
@@ -263,10 +269,12 @@ func (x *podIndex) classesAdd(id int32, node int, delta int32) {
 		if list[k].n <= 0 {
 			list = slices.Delete(list, k, k+1)
 			x.classNodesRemove(id, node)
+		} else {
+			x.classNodesCount(id, node, list[k].n)
 		}
 	case delta > 0:
 		list = append(list, podClassCount{class: id, n: delta})
-		x.classNodesAdd(id, node)
+		x.classNodesAdd(id, node, delta)
 	}
 	x.nodeClasses[node] = list
 }
@@ -274,17 +282,17 @@ func (x *podIndex) classesAdd(id int32, node int, delta int32) {
 // classNodesLocked returns the inverse lists (classNodes), building them
 // from the per-node lists when no query has needed them since they were
 // last dropped; callers hold x.mu.
-func (x *podIndex) classNodesLocked() [][]int32 {
+func (x *podIndex) classNodesLocked() [][]classNodeCount {
 	if x.classNodesOK {
 		return x.classNodes
 	}
-	var lists [][]int32
+	var lists [][]classNodeCount
 	for i, l := range x.nodeClasses {
 		for _, cc := range l {
 			if int(cc.class) >= len(lists) {
-				lists = append(lists, make([][]int32, int(cc.class)+1-len(lists))...)
+				lists = append(lists, make([][]classNodeCount, int(cc.class)+1-len(lists))...)
 			}
-			lists[cc.class] = append(lists[cc.class], int32(i))
+			lists[cc.class] = append(lists[cc.class], classNodeCount{node: int32(i), n: cc.n})
 		}
 	}
 	x.classNodes, x.classNodesOwned, x.classNodesOK = lists, make([]bool, len(lists)), true
@@ -297,10 +305,10 @@ func (x *podIndex) classNodesLocked() [][]int32 {
 // classNodesList returns class id's inverse list, copied first when it is
 // shared with a clone, for a change; callers hold x.mu and checked
 // classNodesOK.
-func (x *podIndex) classNodesList(id int32) []int32 {
+func (x *podIndex) classNodesList(id int32) []classNodeCount {
 	if int(id) >= len(x.classNodes) {
 		n := int(id) + 1 - len(x.classNodes)
-		x.classNodes = append(x.classNodes, make([][]int32, n)...)
+		x.classNodes = append(x.classNodes, make([][]classNodeCount, n)...)
 		x.classNodesOwned = append(x.classNodesOwned, make([]bool, n)...)
 	}
 	if !x.classNodesOwned[id] {
@@ -310,11 +318,24 @@ func (x *podIndex) classNodesList(id int32) []int32 {
 	return x.classNodes[id]
 }
 
-// classNodesAdd records that node holds pods of class id (it held none).
-func (x *podIndex) classNodesAdd(id int32, node int) {
+// classNodesAdd records that node holds n pods of class id (it held
+// none).
+func (x *podIndex) classNodesAdd(id int32, node int, n int32) {
 	if x.classNodesOK {
 		l := x.classNodesList(id) // may grow x.classNodes
-		x.classNodes[id] = append(l, int32(node))
+		x.classNodes[id] = append(l, classNodeCount{node: int32(node), n: n})
+	}
+}
+
+// classNodesCount records that node, which held pods of class id, now
+// holds n (> 0): a walk of the class's list, as for a removal.
+func (x *podIndex) classNodesCount(id int32, node int, n int32) {
+	if !x.classNodesOK {
+		return
+	}
+	l := x.classNodesList(id)
+	if k := classNodeIndex(l, node); k >= 0 {
+		l[k].n = n
 	}
 }
 
@@ -326,10 +347,21 @@ func (x *podIndex) classNodesRemove(id int32, node int) {
 		return
 	}
 	l := x.classNodesList(id)
-	if k := slices.Index(l, int32(node)); k >= 0 {
+	if k := classNodeIndex(l, node); k >= 0 {
 		l[k] = l[len(l)-1]
 		x.classNodes[id] = l[:len(l)-1]
 	}
+}
+
+// classNodeIndex returns the position of node in an inverse list, -1
+// when absent.
+func classNodeIndex(l []classNodeCount, node int) int {
+	for k, e := range l {
+		if int(e.node) == node {
+			return k
+		}
+	}
+	return -1
 }
 
 // dropClassNodes drops the inverse lists (the nodes were renumbered).
@@ -398,15 +430,9 @@ func (x *podIndex) countByClasses(m *podMatcher, ns map[string]map[string]string
 			if int(c) >= len(inv) {
 				continue // no pod of the class here
 			}
-			for _, i := range inv[c] {
-				if int(i) >= len(counts) {
-					continue
-				}
-				for _, cc := range lists[i] {
-					if cc.class == c {
-						counts[i] += cc.n
-						break
-					}
+			for _, e := range inv[c] {
+				if int(e.node) < len(counts) {
+					counts[e.node] += e.n
 				}
 			}
 		}

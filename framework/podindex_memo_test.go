@@ -228,24 +228,27 @@ func TestPropClassNodesForks(t *testing.T) {
 	})
 }
 
-// classNodesView is the pod index's inverse lists as class/node pairs
-// (counted, so that a node listed twice shows).
-func classNodesView(s *Snapshot) map[[2]int32]int {
-	out := map[[2]int32]int{}
+// classNodesView is the pod index's inverse lists as class/node pairs,
+// each with the times it is listed and its multiplicity (so that a node
+// listed twice, or with a stale count, shows).
+func classNodesView(s *Snapshot) map[[2]int32][2]int32 {
+	out := map[[2]int32][2]int32{}
 	for c, l := range s.podIdx.classNodes {
-		for _, i := range l {
-			out[[2]int32{int32(c), i}]++
+		for _, e := range l {
+			k := [2]int32{int32(c), e.node}
+			out[k] = [2]int32{out[k][0] + 1, out[k][1] + e.n}
 		}
 	}
 	return out
 }
 
-// nodeClassesView is the pairs of the per-node lists.
-func nodeClassesView(s *Snapshot) map[[2]int32]int {
-	out := map[[2]int32]int{}
+// nodeClassesView is the same pairs from the per-node lists.
+func nodeClassesView(s *Snapshot) map[[2]int32][2]int32 {
+	out := map[[2]int32][2]int32{}
 	for i, l := range s.podIdx.nodeClasses {
 		for _, cc := range l {
-			out[[2]int32{cc.class, int32(i)}]++
+			k := [2]int32{cc.class, int32(i)}
+			out[k] = [2]int32{out[k][0] + 1, out[k][1] + cc.n}
 		}
 	}
 	return out
