@@ -222,16 +222,19 @@ func domainCountsOf(tv *api.TopologyValues, counts []int32) *DomainCounts {
 // snapshot returned since its last mutation. The result is read-only and
 // valid until the snapshot is next mutated. It is safe for concurrent use.
 func (s *Snapshot) AffinityGroupDomainCounts(g *AffinityGroup) *DomainCounts {
-	tv := s.TopologyValues(g.Term.TopologyKey)
 	x := &s.podIdx
 	// The group's own slot, when this snapshot made it: its sums are
 	// read without the lock and the lookup by key. The slot's group
-	// and the index's groups change only with the snapshot.
+	// and the index's groups change only with the snapshot. The sums'
+	// numbering (of the group's key) is checked by its own key, which
+	// the numberings of every group with that key share, rather than by
+	// the group's term, another object to load.
 	if sl := g.slot; sl != nil && sl.x == x && sl.g == g {
-		if d := sl.dom.Load(); d != nil && d.Values == tv {
+		if d := sl.dom.Load(); d != nil && s.currentValues(d.Values) {
 			return d
 		}
 	}
+	tv := s.TopologyValues(g.Term.TopologyKey)
 	x.mu.Lock()
 	sl, ok := x.groups[g.key]
 	kept := ok && sl.g == g

@@ -821,6 +821,13 @@ func (s *Snapshot) TopologyValues(key string) *api.TopologyValues {
 	return s.topologyValuesLocked(key)
 }
 
+// currentValues reports whether tv is the snapshot's current numbering
+// of its key (what TopologyValues(tv.Key) returns without computing).
+func (s *Snapshot) currentValues(tv *api.TopologyValues) bool {
+	m := s.topo.Load()
+	return m != nil && (*m)[tv.Key] == tv
+}
+
 // topologyValuesLocked is TopologyValues with topoMu held.
 func (s *Snapshot) topologyValuesLocked(key string) *api.TopologyValues {
 	var cur map[string]*api.TopologyValues
