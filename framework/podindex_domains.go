@@ -197,19 +197,20 @@ func (sl *podIndexSlot) domainsOf(tv *api.TopologyValues) *DomainCounts {
 	return nil
 }
 
-// domainCountsOf sums per-node counts by tv's values.
+// domainCountsOf sums per-node counts (pods: none negative) by tv's
+// values, marking each value as its sum turns positive, so that a key
+// with a value per node takes one pass over the nodes and none over the
+// values.
 func domainCountsOf(tv *api.TopologyValues, counts []int32) *DomainCounts {
 	d := newDomainCounts(tv, false)
-	dom, sums := tv.Domain[:len(counts)], d.Count
+	dom, sums, hit := tv.Domain[:len(counts)], d.Count, d.Hit
 	for k, n := range counts {
-		if id := dom[k]; n != 0 && id >= 0 {
+		if id := dom[k]; n > 0 && id >= 0 {
+			if sums[id] == 0 {
+				hit[id>>6] |= 1 << (id & 63)
+				d.NonZero++
+			}
 			sums[id] += n
-		}
-	}
-	for id, n := range sums {
-		if n > 0 {
-			d.Hit[id>>6] |= 1 << (id & 63)
-			d.NonZero++
 		}
 	}
 	return d
