@@ -269,9 +269,13 @@ type podIndex struct {
 	// class c with their multiplicities, each node once, in no order
 	// (shorter than the classes when the last have no pods here), so that
 	// counting a class's pods reads one list instead of each node's.
-	// classNodesOwned[c] is false while list c is shared with a clone.
+	// classNodesOwned[c] is false while list c is shared with a clone;
+	// classNodesStale[c] is set when a listed node's multiplicity changed
+	// since list c's were last read from the per-node lists (a change
+	// marks the list rather than searching it).
 	classNodes      [][]classNodeCount
 	classNodesOwned []bool
+	classNodesStale []bool
 	classNodesOK    bool
 
 	// keyMemo holds the group keys of the last terms added or removed

@@ -270,7 +270,7 @@ func (x *podIndex) classesAdd(id int32, node int, delta int32) {
 			list = slices.Delete(list, k, k+1)
 			x.classNodesRemove(id, node)
 		} else {
-			x.classNodesCount(id, node, list[k].n)
+			x.classNodesCountChanged(id)
 		}
 	case delta > 0:
 		list = append(list, podClassCount{class: id, n: delta})
@@ -296,6 +296,7 @@ func (x *podIndex) classNodesLocked() [][]classNodeCount {
 		}
 	}
 	x.classNodes, x.classNodesOwned, x.classNodesOK = lists, make([]bool, len(lists)), true
+	x.classNodesStale = make([]bool, len(lists))
 	for c := range x.classNodesOwned {
 		x.classNodesOwned[c] = true
 	}
@@ -310,6 +311,7 @@ func (x *podIndex) classNodesList(id int32) []classNodeCount {
 		n := int(id) + 1 - len(x.classNodes)
 		x.classNodes = append(x.classNodes, make([][]classNodeCount, n)...)
 		x.classNodesOwned = append(x.classNodesOwned, make([]bool, n)...)
+		x.classNodesStale = append(x.classNodesStale, make([]bool, n)...)
 	}
 	if !x.classNodesOwned[id] {
 		x.classNodes[id] = slices.Clone(x.classNodes[id])
@@ -327,16 +329,41 @@ func (x *podIndex) classNodesAdd(id int32, node int, n int32) {
 	}
 }
 
-// classNodesCount records that node, which held pods of class id, now
-// holds n (> 0): a walk of the class's list, as for a removal.
-func (x *podIndex) classNodesCount(id int32, node int, n int32) {
-	if !x.classNodesOK {
-		return
+// classNodesCountChanged records that a node listed for class id holds
+// another number of its pods: the list's multiplicities are read again
+// from the per-node lists when a query next needs them
+// (classNodesFresh), rather than the list searched for the node on every
+// such change.
+func (x *podIndex) classNodesCountChanged(id int32) {
+	if x.classNodesOK && int(id) < len(x.classNodesStale) {
+		x.classNodesStale[id] = true
 	}
-	l := x.classNodesList(id)
-	if k := classNodeIndex(l, node); k >= 0 {
-		l[k].n = n
+}
+
+// classNodesFresh returns class id's inverse list with its multiplicities
+// as the per-node lists have them, replacing a stale list by a new one
+// (readers holding the old one keep it unchanged); callers hold x.mu and
+// checked classNodesOK.
+func (x *podIndex) classNodesFresh(id int32) []classNodeCount {
+	if int(id) >= len(x.classNodes) {
+		return nil
 	}
+	l := x.classNodes[id]
+	if !x.classNodesStale[id] {
+		return l
+	}
+	fresh := make([]classNodeCount, len(l))
+	for k, e := range l {
+		fresh[k] = classNodeCount{node: e.node}
+		for _, cc := range x.nodeClasses[e.node] {
+			if cc.class == id {
+				fresh[k].n = cc.n
+				break
+			}
+		}
+	}
+	x.classNodes[id], x.classNodesOwned[id], x.classNodesStale[id] = fresh, true, false
+	return fresh
 }
 
 // classNodesRemove records that node holds no pods of class id any more:
@@ -366,7 +393,7 @@ func classNodeIndex(l []classNodeCount, node int) int {
 
 // dropClassNodes drops the inverse lists (the nodes were renumbered).
 func (x *podIndex) dropClassNodes() {
-	x.classNodes, x.classNodesOwned, x.classNodesOK = nil, nil, false
+	x.classNodes, x.classNodesOwned, x.classNodesStale, x.classNodesOK = nil, nil, nil, false
 }
 
 // classesForkFrom shares src's classes and per-node lists with x (a new
@@ -380,6 +407,7 @@ func (x *podIndex) classesForkFrom(src *podIndex) {
 	if src.classNodesOK {
 		x.classNodes = slices.Clone(src.classNodes)
 		x.classNodesOwned = make([]bool, len(src.classNodes))
+		x.classNodesStale = slices.Clone(src.classNodesStale)
 		clear(src.classNodesOwned)
 	}
 }
@@ -423,14 +451,20 @@ func (x *podIndex) countByClasses(m *podMatcher, ns map[string]map[string]string
 		}
 		// The nodes that hold the matching classes, rather than every
 		// node: a query matching a workload or two reads their pods.
+		// Their lists are taken under the lock: a stale one is replaced
+		// meanwhile.
+		var buf [8][]classNodeCount
+		inv := buf[:0]
 		x.mu.Lock()
-		inv := x.classNodesLocked()
-		x.mu.Unlock()
+		x.classNodesLocked()
 		for _, c := range matched {
-			if int(c) >= len(inv) {
-				continue // no pod of the class here
+			if l := x.classNodesFresh(c); len(l) > 0 { // else no pod of the class here
+				inv = append(inv, l)
 			}
-			for _, e := range inv[c] {
+		}
+		x.mu.Unlock()
+		for _, l := range inv {
+			for _, e := range l {
 				if int(e.node) < len(counts) {
 					counts[e.node] += e.n
 				}

@@ -229,12 +229,13 @@ func TestPropClassNodesForks(t *testing.T) {
 }
 
 // classNodesView is the pod index's inverse lists as class/node pairs,
-// each with the times it is listed and its multiplicity (so that a node
-// listed twice, or with a stale count, shows).
+// each with the times it is listed and its multiplicity as a query reads
+// it (classNodesFresh: so that a node listed twice, or a count changed
+// without its list marked stale, shows).
 func classNodesView(s *Snapshot) map[[2]int32][2]int32 {
 	out := map[[2]int32][2]int32{}
-	for c, l := range s.podIdx.classNodes {
-		for _, e := range l {
+	for c := range s.podIdx.classNodes {
+		for _, e := range s.podIdx.classNodesFresh(int32(c)) {
 			k := [2]int32{int32(c), e.node}
 			out[k] = [2]int32{out[k][0] + 1, out[k][1] + e.n}
 		}
