@@ -355,11 +355,9 @@ func (x *podIndex) classNodesFresh(id int32) []classNodeCount {
 	fresh := make([]classNodeCount, len(l))
 	for k, e := range l {
 		fresh[k] = classNodeCount{node: e.node}
-		for _, cc := range x.nodeClasses[e.node] {
-			if cc.class == id {
-				fresh[k].n = cc.n
-				break
-			}
+		list := x.nodeClasses[e.node]
+		if j := slices.IndexFunc(list, func(cc podClassCount) bool { return cc.class == id }); j >= 0 {
+			fresh[k].n = list[j].n
 		}
 	}
 	x.classNodes[id], x.classNodesOwned[id], x.classNodesStale[id] = fresh, true, false
@@ -374,21 +372,10 @@ func (x *podIndex) classNodesRemove(id int32, node int) {
 		return
 	}
 	l := x.classNodesList(id)
-	if k := classNodeIndex(l, node); k >= 0 {
+	if k := slices.IndexFunc(l, func(e classNodeCount) bool { return int(e.node) == node }); k >= 0 {
 		l[k] = l[len(l)-1]
 		x.classNodes[id] = l[:len(l)-1]
 	}
-}
-
-// classNodeIndex returns the position of node in an inverse list, -1
-// when absent.
-func classNodeIndex(l []classNodeCount, node int) int {
-	for k, e := range l {
-		if int(e.node) == node {
-			return k
-		}
-	}
-	return -1
 }
 
 // dropClassNodes drops the inverse lists (the nodes were renumbered).
