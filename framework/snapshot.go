@@ -319,7 +319,9 @@ func (s *Snapshot) AddNode(n *api.Node) error {
 	s.ownResources()
 	s.res = append(s.res, resourcesOf(ni))
 	s.free = append(s.free, freeOf(&s.res[len(s.res)-1]))
+	tc := s.taintClasses
 	s.dropNodeCaches()
+	s.taintClasses = tc.inserted(ni.index, n)
 	s.owned = append(s.owned, true)
 	s.podIdx.nodeAdded()
 	s.countImages(ni, 1)
@@ -349,7 +351,9 @@ func (s *Snapshot) RemoveNode(name string) error {
 	s.free = slices.Delete(s.free, i, i+1)
 	s.ownIndex()
 	delete(s.index, name)
+	tc := s.taintClasses
 	s.renumberFrom(i)
+	s.taintClasses = tc.removed(i)
 	return nil
 }
 
@@ -409,7 +413,9 @@ func (s *Snapshot) RestoreNode(r *RemovedNode) error {
 		s.res, s.free = slices.Insert(s.res, i, r.res), slices.Insert(s.free, i, r.free)
 	}
 	s.ownIndex()
+	tc := s.taintClasses
 	s.renumberFrom(i)
+	s.taintClasses = tc.inserted(i, r.ni.Node())
 	s.countImages(r.ni, 1)
 	for _, pi := range r.ni.Pods {
 		s.storage.podClaims(pi.Pod, 1)
@@ -471,7 +477,9 @@ func (s *Snapshot) UpdateNode(n *api.Node) error {
 	s.imageIDs.number(ni)
 	s.refreshResources(ni.index)
 	s.countImages(ni, 1)
+	tc := s.taintClasses
 	s.dropNodeCaches()
+	s.taintClasses = tc.replaced(ni.index, n)
 	return nil
 }
 
@@ -801,7 +809,8 @@ func (s *Snapshot) Clone() *Snapshot {
 // dropNodeCaches forgets what the snapshot derived from its node objects:
 // the topology numberings and tuples, the taint classes, the image table
 // and the nodes matched by node constraints, computed again when next
-// asked.
+// asked. The node changes derive the new taint classes from the old
+// where they can (TaintClasses.inserted, removed and replaced).
 func (s *Snapshot) dropNodeCaches() {
 	s.topo.Store(nil)
 	s.tuples, s.taintClasses, s.imageTable, s.nodeMatches = nil, nil, nil, nil

@@ -116,8 +116,11 @@ func TestTaintClasses(t *testing.T) {
 	if err := c.UpdateNode(&upd); err != nil {
 		t.Fatal(err)
 	}
-	if got := fmt.Sprint(c.TaintClasses().Class); got != "[0 1 2 3 4]" {
-		t.Fatalf("clone after UpdateNode: %s", got)
+	if err := sameTaintClasses(c.TaintClasses(), taintClassesOf(c.nodes)); err != nil {
+		t.Fatalf("clone after UpdateNode: %v", err)
+	}
+	if got := c.TaintClasses().Class; got[3] == got[4] || slices.Contains(got[:3], got[3]) {
+		t.Fatalf("clone after UpdateNode: classes %v, want n3 alone", got)
 	}
 	if s.TaintClasses() != tc {
 		t.Fatal("UpdateNode on a clone changed the original's classes")
@@ -125,8 +128,8 @@ func TestTaintClasses(t *testing.T) {
 	if err := c.RemoveNode("n0"); err != nil {
 		t.Fatal(err)
 	}
-	if got := fmt.Sprint(c.TaintClasses().Class); got != "[0 1 2 3]" {
-		t.Fatalf("clone after RemoveNode: %s", got)
+	if err := sameTaintClasses(c.TaintClasses(), taintClassesOf(c.nodes)); err != nil {
+		t.Fatalf("clone after RemoveNode: %v", err)
 	}
 	if err := s.AddNode(testNode("n9", 1000)); err != nil {
 		t.Fatal(err)
@@ -134,6 +137,141 @@ func TestTaintClasses(t *testing.T) {
 	if got := fmt.Sprint(s.TaintClasses().Class); got != "[0 1 2 0 3 4]" {
 		t.Fatalf("after AddNode: %s", got)
 	}
+}
+
+// sameTaintClasses reports how got differs from want as a numbering of
+// one snapshot's taint classes: the same nodes in each class (under some
+// renumbering), equal taint lists and cordon flags per class, the same
+// cordoned positions, and got's own class keys and sizes right, every
+// class holding a node.
+func sameTaintClasses(got, want *TaintClasses) error {
+	if len(got.Class) != len(want.Class) || len(got.Taints) != len(want.Taints) {
+		return fmt.Errorf("%d nodes in %d classes, want %d in %d", len(got.Class), len(got.Taints), len(want.Class), len(want.Taints))
+	}
+	if len(got.Unschedulable) != len(got.Taints) || len(got.keys) != len(got.Taints) || len(got.sizes) != len(got.Taints) {
+		return fmt.Errorf("%d classes, %d cordon flags, %d keys, %d sizes", len(got.Taints), len(got.Unschedulable), len(got.keys), len(got.sizes))
+	}
+	toWant := make([]int32, len(got.Taints))
+	for i := range toWant {
+		toWant[i] = -1
+	}
+	sizes := make([]int32, len(got.Taints))
+	for i, c := range got.Class {
+		w := want.Class[i]
+		switch {
+		case toWant[c] == -1:
+			toWant[c] = w
+		case toWant[c] != w:
+			return fmt.Errorf("node %d: class %d holds nodes of classes %d and %d", i, c, toWant[c], w)
+		}
+		sizes[c]++
+	}
+	if !slices.Equal(sizes, got.sizes) {
+		return fmt.Errorf("sizes %v, counted %v", got.sizes, sizes)
+	}
+	for c, w := range toWant {
+		if w == -1 {
+			return fmt.Errorf("class %d holds no node", c)
+		}
+		gk := string(taintClassKey(nil, &api.NodeSpec{Unschedulable: got.Unschedulable[c], Taints: got.Taints[c]}))
+		wk := string(taintClassKey(nil, &api.NodeSpec{Unschedulable: want.Unschedulable[w], Taints: want.Taints[w]}))
+		if gk != wk || gk != got.keys[c] {
+			return fmt.Errorf("class %d: taints %v cordoned %v (key %q), want %v cordoned %v", c, got.Taints[c], got.Unschedulable[c], got.keys[c], want.Taints[w], want.Unschedulable[w])
+		}
+	}
+	if len(got.Cordoned) != len(want.Cordoned) || !slices.Equal(got.Cordoned, want.Cordoned) && len(got.Cordoned) > 0 {
+		return fmt.Errorf("cordoned %v, want %v", got.Cordoned, want.Cordoned)
+	}
+	return nil
+}
+
+// cloneTaintClasses copies tc deeply, to check later that nothing wrote
+// to it.
+func cloneTaintClasses(tc *TaintClasses) *TaintClasses {
+	out := &TaintClasses{Class: slices.Clone(tc.Class), Unschedulable: slices.Clone(tc.Unschedulable),
+		Cordoned: slices.Clone(tc.Cordoned), keys: slices.Clone(tc.keys), sizes: slices.Clone(tc.sizes)}
+	for _, ts := range tc.Taints {
+		out.Taints = append(out.Taints, slices.Clone(ts))
+	}
+	return out
+}
+
+// TestPropTaintClassesFollowNodeChanges: classes a node change derives
+// from the snapshot's previous ones (adding, removing, restoring and
+// updating nodes, on a snapshot and its clones) number the same classes
+// as classes computed afresh, and the previous ones, which readers may
+// hold, do not change.
+func TestPropTaintClassesFollowNodeChanges(t *testing.T) {
+	taints := []api.Taint{
+		{Key: "spot", Value: "true", Effect: api.TaintEffectPreferNoSchedule},
+		{Key: "dedicated", Value: "db", Effect: api.TaintEffectNoSchedule},
+		{Key: "dedicated", Value: "web", Effect: api.TaintEffectNoSchedule},
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		next := 0
+		node := func(t *rapid.T) *api.Node {
+			n := testNode(fmt.Sprintf("m%d", next), 1000)
+			next++
+			n.Spec.Unschedulable = rapid.IntRange(0, 3).Draw(t, "cordoned") == 0
+			for range rapid.IntRange(0, 2).Draw(t, "taints") {
+				n.Spec.Taints = append(n.Spec.Taints, taints[rapid.IntRange(0, len(taints)-1).Draw(t, "taint")])
+			}
+			return n
+		}
+		var nodes []*api.Node
+		for range rapid.IntRange(1, 6).Draw(t, "nodes") {
+			nodes = append(nodes, node(t))
+		}
+		snaps := []*Snapshot{MustSnapshot(nodes, nil)}
+		for range rapid.IntRange(1, 30).Draw(t, "ops") {
+			k := rapid.IntRange(0, len(snaps)-1).Draw(t, "snapshot")
+			s := snaps[k]
+			var before, held *TaintClasses
+			if rapid.Bool().Draw(t, "asked") {
+				held = s.TaintClasses()
+				before = cloneTaintClasses(held)
+			}
+			n := s.NumNodes()
+			var err error
+			switch op := rapid.IntRange(0, 5).Draw(t, "op"); {
+			case op == 0:
+				err = s.AddNode(node(t))
+			case op == 1 && n > 0:
+				err = s.RemoveNode(s.nodes[rapid.IntRange(0, n-1).Draw(t, "at")].Name())
+			case op == 2 && n > 0:
+				// RestoreNode undoes the removal before it: between the
+				// two, only the classes are asked for.
+				var r *RemovedNode
+				if r, err = s.RemoveNodeKept(s.nodes[rapid.IntRange(0, n-1).Draw(t, "at")].Name()); err != nil {
+					t.Fatal(err)
+				}
+				if rapid.Bool().Draw(t, "asked between") {
+					if err := sameTaintClasses(s.TaintClasses(), taintClassesOf(s.nodes)); err != nil {
+						t.Fatalf("snapshot %d after RemoveNodeKept: %v", k, err)
+					}
+				}
+				err = s.RestoreNode(r)
+			case op == 3 && n > 0:
+				upd := *s.nodes[rapid.IntRange(0, n-1).Draw(t, "at")].Node()
+				fresh := node(t)
+				upd.Spec.Unschedulable, upd.Spec.Taints = fresh.Spec.Unschedulable, fresh.Spec.Taints
+				err = s.UpdateNode(&upd)
+			case op == 4:
+				snaps = append(snaps, s.Clone())
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := sameTaintClasses(s.TaintClasses(), taintClassesOf(s.nodes)); err != nil {
+				t.Fatalf("snapshot %d: %v", k, err)
+			}
+			if held != nil {
+				if err := sameTaintClasses(held, before); err != nil || !slices.Equal(held.Class, before.Class) {
+					t.Fatalf("snapshot %d: classes held before the change changed: %v", k, err)
+				}
+			}
+		}
+	})
 }
 
 func TestImageNumbers(t *testing.T) {
