@@ -115,29 +115,18 @@ type PreFilterOutcome struct {
 // is an error wrapping ctx.Err() before any plugin runs, and one done
 // during the cycle stops the filter loop and fails the cycle with it.
 func (f *Framework) Schedule(ctx context.Context, state *framework.CycleState, snap *framework.Snapshot, pod *framework.PodInfo, opts CycleOptions) (*Result, error) {
-	if ctx == nil {
-		return nil, errors.New("framework: Schedule: nil context")
+	if err := checkCycle(ctx, state, snap, pod, &opts); err != nil {
+		return nil, err
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("framework: Schedule: %w", err)
-	}
-	if pod == nil || pod.Pod == nil {
-		return nil, errors.New("framework: Schedule: nil pod")
-	}
-	if snap == nil {
-		return nil, errors.New("framework: Schedule: nil snapshot")
-	}
-	if opts.Rand == nil {
-		return nil, errors.New("framework: Schedule: CycleOptions.Rand is nil: inject a *rand.Rand for tie-breaks")
-	}
-	if state == nil && opts.PreFiltered != nil {
-		return nil, errors.New("framework: Schedule: CycleOptions.PreFiltered without the cycle state PreFilter ran on")
-	}
+	// One deferred call ends the cycle, so that the compiler inlines it
+	// at each return instead of queueing a call per resource.
+	var end cycleEnd
+	defer end.run(f)
 	if state == nil {
 		// Nobody else sees this state: its plugins' buffers go back to
 		// them when the cycle ends, and the state to the framework's.
 		state = f.states.get()
-		defer f.putState(state)
+		end.state = state
 	}
 	state.SetSnapshot(snap)
 	all := snap.Nodes()
@@ -155,7 +144,7 @@ func (f *Framework) Schedule(ctx context.Context, state *framework.CycleState, s
 		if t, ok := f.workers.begin(len(cands)); ok {
 			// Weighed per node evaluated: a cycle that ends before its
 			// filters (PreFilter rejects the pod) is not measured.
-			defer func() { f.workers.end(t, res.evaluated) }()
+			end.timed, end.started, end.res = true, t, res
 		}
 	}
 	res.Pod, res.Profile, res.NumAllNodes, res.fw, res.snap = pod, f.profile.SchedulerName, len(cands), f, snap
@@ -173,11 +162,11 @@ func (f *Framework) Schedule(ctx context.Context, state *framework.CycleState, s
 		preRes, s, withNodes = p.Result, p.Status, p.Plugins
 	case len(f.front) > 1 && f.frontsPreFilter(len(cands), opts.NumFeasibleToFind):
 		bs := f.getBatchScratch()
-		defer f.batch.Put(bs)
+		end.bs = bs
 		front = &bs.front
 		*front = frontRun{f: f, ctx: ctx, state: state, pod: pod, nodes: all,
 			out: grow(front.out, len(f.preScore)), pre: grow(front.pre, len(f.preFilter))}
-		defer front.release()
+		end.front = front
 		front.run()
 		preRes, s, withNodes = front.result, front.status, front.withNodes
 	default:
@@ -259,6 +248,56 @@ func (f *Framework) Schedule(ctx context.Context, state *framework.CycleState, s
 	return res, nil
 }
 
+// checkCycle reports what makes Schedule's arguments unusable.
+func checkCycle(ctx context.Context, state *framework.CycleState, snap *framework.Snapshot, pod *framework.PodInfo, opts *CycleOptions) error {
+	if ctx == nil {
+		return errors.New("framework: Schedule: nil context")
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("framework: Schedule: %w", err)
+	}
+	if pod == nil || pod.Pod == nil {
+		return errors.New("framework: Schedule: nil pod")
+	}
+	if snap == nil {
+		return errors.New("framework: Schedule: nil snapshot")
+	}
+	if opts.Rand == nil {
+		return errors.New("framework: Schedule: CycleOptions.Rand is nil: inject a *rand.Rand for tie-breaks")
+	}
+	if state == nil && opts.PreFiltered != nil {
+		return errors.New("framework: Schedule: CycleOptions.PreFiltered without the cycle state PreFilter ran on")
+	}
+	return nil
+}
+
+// cycleEnd is what Schedule gives back when the cycle ends, in the reverse
+// of the order it took them: the PreScore run beside PreFilter and its
+// scratch, the workers' timing, and a state Schedule created.
+type cycleEnd struct {
+	front   *frontRun
+	bs      *batchScratch
+	timed   bool
+	started turn
+	res     *Result
+	state   *framework.CycleState
+}
+
+func (e *cycleEnd) run(f *Framework) {
+	if e.front != nil {
+		e.front.release()
+	}
+	if e.bs != nil {
+		f.batch.Put(e.bs)
+	}
+	if e.timed {
+		f.workers.end(e.started, e.res.evaluated)
+	}
+	if e.state != nil {
+		f.putState(e.state)
+	}
+}
+
 // fillPositions sets dst[p] = p for every p: a copy of the snapshot's
 // index runs (0, 1, …, NumNodes−1 first) when they are long enough, a
 // loop otherwise.
@@ -329,17 +368,18 @@ func (f *Framework) filterNodes(ctx context.Context, state *framework.CycleState
 		return nil
 	}
 	bs := f.getBatchScratch()
-	defer f.batch.Put(bs)
+	rel := filterRelease{bs: bs}
+	defer rel.run(f)
 	active, idx := f.activeFilters(state, bs.activeFilters, bs.activeIdx)
 	bs.activeFilters, bs.activeIdx = active, idx
-	defer clear(active)
+	rel.active = active
 	batch, rejecters, trusted := bs.filterPlugins(len(active))
 	// lean: the rejections are kept only when no node fits, so a filter
 	// that can leaves their statuses for later (deferring).
 	lean := opts.RejectionsOnFailure && len(f.extenders) == 0 && !opts.ExplainFilters && !opts.ExplainRejections
 	bs.deferring = grow(bs.deferring, len(active))
 	deferring := bs.deferring
-	defer clear(deferring)
+	rel.deferring = deferring
 	for j, i := range idx {
 		ff := &f.filterFast[i]
 		batch[j], rejecters[j], trusted[j], deferring[j] = ff.batch, ff.rejecter, ff.trusted, nil
@@ -348,13 +388,13 @@ func (f *Framework) filterNodes(ctx context.Context, state *framework.CycleState
 		}
 	}
 	sc := f.getScratch()
-	defer f.scratch.Put(sc)
+	rel.sc = sc
 	rec := sc.filterBuffers(n, f.filter)
 	r := &bs.filter
 	*r = filterRun{f: f, ctx: ctx, done: ctx.Done(), state: state, pod: pod, candidates: candidates, n: n, start: start,
 		active: active, idx: idx, batch: batch, rejecters: rejecters, trusted: trusted, deferring: deferring,
 		rec: rec, nominated: opts.NominatedPods, candIdx: res.candidateIndices(), stop: stop, counts: grow(r.counts, f.pool.Size())}
-	defer r.release()
+	rel.r = r
 	if opts.NominatedPods == nil {
 		r.live, r.livePos, r.liveIdx, r.out, r.rejBuf = bs.filterBuffers(n)
 		if r.candIdx == nil {
@@ -425,7 +465,6 @@ func (f *Framework) filterNodes(ctx context.Context, state *framework.CycleState
 	// The diagnosis names each rejecting plugin once: collect the distinct
 	// names (the status's own, else its filter's), then merge.
 	var names diagnosisNames
-	defer names.mergeInto(&res.Diagnosis)
 	var last *framework.Status // names.add(last, lastPI) ran: runs of shared statuses add once
 	lastPI := int16(-1)
 	n0 := len(res.rejections)
@@ -443,11 +482,35 @@ func (f *Framework) filterNodes(ctx context.Context, state *framework.CycleState
 			last, lastPI = st, pi
 		}
 	}
+	names.mergeInto(&res.Diagnosis)
 	if failure != nil {
 		res.feasible, res.feasibleList = nil, nil
 		return failure.AsError()
 	}
 	return nil
+}
+
+// filterRelease is what filterNodes gives back when it returns, in the
+// reverse of the order it took them, in one deferred call (which the
+// compiler inlines at each return).
+type filterRelease struct {
+	bs        *batchScratch
+	active    []framework.FilterPlugin
+	deferring []fastpath.DeferringRejectingFilterPlugin
+	sc        *scratch
+	r         *filterRun
+}
+
+func (rel *filterRelease) run(f *Framework) {
+	if rel.r != nil {
+		rel.r.release()
+	}
+	if rel.sc != nil {
+		f.scratch.Put(rel.sc)
+	}
+	clear(rel.deferring)
+	clear(rel.active)
+	f.batch.Put(rel.bs)
 }
 
 // deferredStatuses sets the statuses a DeferringRejectingFilterPlugin
@@ -945,7 +1008,8 @@ func (f *Framework) scoreFeasible(ctx context.Context, state *framework.CycleSta
 	nodes, idx := res.feasibleNodes(), res.feasibleIndices()
 	nf := len(nodes)
 	bs := f.getBatchScratch()
-	defer f.batch.Put(bs)
+	rel := scoreRelease{bs: bs}
+	defer rel.run(f)
 	active, calls, batches := bs.scorePlugins(len(f.score))
 	off := f.skipScore.offIn(state.SkipScorePlugins())
 	for i, sp := range f.score {
@@ -980,7 +1044,7 @@ func (f *Framework) scoreFeasible(ctx context.Context, state *framework.CycleSta
 			}
 		}
 	}
-	defer r.release()
+	rel.r = r
 	if opts.TotalsOnly {
 		bs.bounded, bs.adders = grow(bs.bounded, np), grow(bs.adders, np)
 		adding := false
@@ -1012,8 +1076,7 @@ func (f *Framework) scoreFeasible(ctx context.Context, state *framework.CycleSta
 		}
 	}
 	pool.Ordered(nf, chunk, r)
-	// The plugins are not kept past the Score step.
-	defer func() { clear(bs.bounded); clear(bs.adders); clear(bs.fusedWith) }()
+	rel.scored = true
 	if r.failed.Load() {
 		return r.firstErr.err
 	}
@@ -1067,6 +1130,28 @@ func (f *Framework) scoreFeasible(ctx context.Context, state *framework.CycleSta
 		return err
 	}
 	return f.weighRowsChecked(res.Totals[:nf], vals, active, nodes, extenders, pod, res)
+}
+
+// scoreRelease is what scoreFeasible gives back when it returns, in the
+// reverse of the order it took them, in one deferred call (which the
+// compiler inlines at each return).
+type scoreRelease struct {
+	bs     *batchScratch
+	r      *scoreRun
+	scored bool
+}
+
+func (rel *scoreRelease) run(f *Framework) {
+	if rel.scored {
+		// The plugins are not kept past the Score step.
+		clear(rel.bs.bounded)
+		clear(rel.bs.adders)
+		clear(rel.bs.fusedWith)
+	}
+	if rel.r != nil {
+		rel.r.release()
+	}
+	f.batch.Put(rel.bs)
 }
 
 // normalizeRows runs every plugin's NormalizeScore on its row of r's
