@@ -48,6 +48,8 @@ type DomainCounts struct {
 
 	// hits caches Hits: nil until asked, and again after a change.
 	hits atomic.Pointer[[]DomainHit]
+	// asked is set by KeptHits' first call after a change.
+	asked atomic.Bool
 }
 
 // DomainHit is one value of a DomainCounts with a positive count: its id,
@@ -85,6 +87,22 @@ func (d *DomainCounts) Hits() []DomainHit {
 	return out
 }
 
+// KeptHits returns Hits when it is worth keeping: built already, or asked
+// for a second time since the counts last changed (built now). The first
+// call after a change builds nothing and returns false, and the caller
+// reads the counts with EachHit: counts that change between every two
+// reads (an affinity group each cycle's pod joins) then cost no copy.
+// It is safe for concurrent use.
+func (d *DomainCounts) KeptHits() ([]DomainHit, bool) {
+	if h := d.hits.Load(); h != nil {
+		return *h, true
+	}
+	if !d.asked.Swap(true) {
+		return nil, false
+	}
+	return d.Hits(), true
+}
+
 // newDomainCounts returns empty counts over tv's values.
 func newDomainCounts(tv *api.TopologyValues, weighted bool) *DomainCounts {
 	d := &DomainCounts{Values: tv, Count: make([]int32, len(tv.Values)), Hit: make([]uint64, (len(tv.Values)+63)/64)}
@@ -106,6 +124,7 @@ func (d *DomainCounts) add(node int, count int32, weight int64) {
 		return
 	}
 	d.hits.Store(nil)
+	d.asked.Store(false)
 	old := d.Count[id]
 	nw := old + count
 	d.Count[id] = nw

@@ -87,6 +87,10 @@ func pdView(t *rapid.T, d *DomainCounts) map[string][2]int64 {
 			t.Fatalf("Hits[%d] = %+v, want id %d count %d weight %d", k, h, ids[k], d.Count[ids[k]], w)
 		}
 	}
+	// Built, they are kept until the next change.
+	if kept, ok := d.KeptHits(); !ok || len(kept) != len(hits) || len(kept) > 0 && &kept[0] != &hits[0] {
+		t.Fatalf("KeptHits after Hits: %d values, %v; want Hits' %d", len(kept), ok, len(hits))
+	}
 	return out
 }
 
@@ -218,6 +222,37 @@ func TestDomainCountsKeptNotRebuilt(t *testing.T) {
 	}
 	if got := clone.PodDomainCounts(q, "zone"); got != before || fmt.Sprint(got.Count) != "[1 0]" || got.NonZero != 1 {
 		t.Errorf("clone: counts %v (NonZero %d, same memo %v), want the shared [1 0] (1)", got.Count, got.NonZero, got == before)
+	}
+}
+
+// TestDomainCountsKeptHits: KeptHits builds nothing on its first call
+// after the counts change, and on the second builds and keeps the hits,
+// which a change drops.
+func TestDomainCountsKeptHits(t *testing.T) {
+	s := MustSnapshot([]*api.Node{pdNode("a", "z1"), pdNode("b", "z1"), pdNode("c", "z2")}, nil, WithNamespaces(piNamespaces...))
+	add := func(i int, node string) {
+		t.Helper()
+		p := &api.Pod{ObjectMeta: api.ObjectMeta{Name: fmt.Sprint("p", i), UID: fmt.Sprint("p", i), Namespace: "a", Labels: map[string]string{"app": "web"}}, Spec: api.PodSpec{NodeName: node}}
+		if err := s.AddPod(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add(0, "a")
+	q := piQueries()[1] // app=web in namespace a
+	d := s.PodDomainCounts(q, "zone")
+	for round, want := range []string{"[{ID:0 Count:1 Weight:0}]", "[{ID:0 Count:1 Weight:0} {ID:1 Count:1 Weight:0}]", "[{ID:0 Count:1 Weight:0} {ID:1 Count:2 Weight:0}]"} {
+		if h, ok := d.KeptHits(); ok {
+			t.Fatalf("round %d: first KeptHits after a change kept %+v", round, h)
+		}
+		h, ok := d.KeptHits()
+		if !ok || fmt.Sprintf("%+v", h) != want {
+			t.Fatalf("round %d: second KeptHits %+v, %v; want %s", round, h, ok, want)
+		}
+		if again, ok := d.KeptHits(); !ok || &again[0] != &h[0] {
+			t.Fatalf("round %d: third KeptHits %+v, %v; want the kept slice", round, again, ok)
+		}
+		add(round+1, "c")                // a change to the memo (or to its first copy)
+		d = s.PodDomainCounts(q, "zone") // the memo, updated
 	}
 }
 

@@ -199,15 +199,20 @@ func (f *ipaFastScores) addDomains(dc *framework.DomainCounts, perPod, perWeight
 	}
 	dom := f.dom[f.slot(dc.Values.Key)]
 	f.changed()
-	hits := dc.Hits()
-	if perWeight == 0 {
+	hits, kept := dc.KeptHits()
+	switch {
+	case !kept && perWeight == 0:
+		dc.EachHit(func(id int32) { dom[id] += int64(dc.Count[id]) * perPod })
+	case !kept:
+		dc.EachHit(func(id int32) { dom[id] += dc.Weight[id] * perWeight })
+	case perWeight == 0:
 		for _, h := range hits {
 			dom[h.ID] += int64(h.Count) * perPod
 		}
-		return
-	}
-	for _, h := range hits {
-		dom[h.ID] += h.Weight * perWeight
+	default:
+		for _, h := range hits {
+			dom[h.ID] += h.Weight * perWeight
+		}
 	}
 }
 
