@@ -3,6 +3,7 @@ package interpodaffinity
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"testing"
 
 	fw "github.com/schedkit/schedkit/framework"
@@ -122,4 +123,62 @@ func BenchmarkPreScoreAfterAdd(b *testing.B) {
 	st.BenchPreScoreAfterAdd(b, "InterPodAffinity", func(t testing.TB) st.IncrScorePlugin {
 		return ipaNewScore(t, DefaultInterPodAffinityArgs(), 1)
 	})
+}
+
+// TestPreScoreBytesDoNotGrowWithChangingGroups: a cycle's PreScore, after
+// a pod joined the existing pods' affinity group that selects the incoming
+// pod (each cycle's pod joins it, as the replicas of
+// scheduler_perf's SchedulingPreferredAffinityWithNSSelector do),
+// allocates about as many bytes over 5,000 nodes as over 500, although
+// the group holds a term on every node: it reads the changed group
+// without copying its values.
+func TestPreScoreBytesDoNotGrowWithChangingGroups(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector's sync.Pool drops pooled buffers at random")
+	}
+	term := api.PodAffinityTerm{LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}}, TopologyKey: "kubernetes.io/hostname"}
+	perCycle := func(n int) float64 {
+		nodes := make([]*api.Node, n)
+		pods := make([]*api.Pod, n)
+		for i := range n {
+			name := fmt.Sprintf("n%d", i)
+			nodes[i] = st.MakeNode().Name(name).Obj()
+			pods[i] = st.MakePod().Name(name+"-web").Label("app", "web").Node(name).PodAffinityTerm(st.PodAffinityWithPreferredReq, 10, term).Obj()
+		}
+		snap := fw.MustSnapshot(nodes, pods)
+		pod := fw.MustPodInfo(st.MakePod().Name("incoming").Label("app", "web").Obj())
+		pl := ipaNewScore(t, DefaultInterPodAffinityArgs(), 1)
+		ctx := context.Background()
+		added := 0
+		cycle := func() {
+			state := fw.NewCycleState()
+			state.SetSnapshot(snap)
+			if s := pl.PreScore(ctx, state, pod, snap.Nodes()); !s.IsSuccess() {
+				t.Fatal(s)
+			}
+			state.Release()
+			added++
+			name := fmt.Sprintf("n%d", added%n)
+			if err := snap.AddPod(st.MakePod().Name(fmt.Sprintf("joiner-%d", added)).Label("app", "web").Node(name).PodAffinityTerm(st.PodAffinityWithPreferredReq, 10, term).Obj()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for range 5 {
+			cycle()
+		}
+		const cycles = 40
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		for range cycles {
+			cycle()
+		}
+		runtime.ReadMemStats(&after)
+		return float64(after.TotalAlloc-before.TotalAlloc) / cycles
+	}
+	small, large := perCycle(500), perCycle(5000)
+	t.Logf("%.0f bytes a cycle over 500 nodes, %.0f over 5,000", small, large)
+	if large > 2*small {
+		t.Fatalf("PreScore and a pod joining the group: %.0f bytes a cycle over 5,000 nodes, %.0f over 500; want at most twice", large, small)
+	}
 }

@@ -1,0 +1,5 @@
+//go:build !race
+
+package interpodaffinity
+
+const raceEnabled = false
