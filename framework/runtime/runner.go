@@ -144,7 +144,7 @@ func (f *Framework) Schedule(ctx context.Context, state *framework.CycleState, s
 		if t, ok := f.workers.begin(len(cands)); ok {
 			// Weighed per node evaluated: a cycle that ends before its
 			// filters (PreFilter rejects the pod) is not measured.
-			end.timed, end.started, end.res = true, t, res
+			end.started, end.res = t, res
 		}
 	}
 	res.Pod, res.Profile, res.NumAllNodes, res.fw, res.snap = pod, f.profile.SchedulerName, len(cands), f, snap
@@ -273,11 +273,11 @@ func checkCycle(ctx context.Context, state *framework.CycleState, snap *framewor
 
 // cycleEnd is what Schedule gives back when the cycle ends, in the reverse
 // of the order it took them: the PreScore run beside PreFilter and its
-// scratch, the workers' timing, and a state Schedule created.
+// scratch, the workers' timing (res set when the cycle is timed), and a
+// state Schedule created.
 type cycleEnd struct {
 	front   *frontRun
 	bs      *batchScratch
-	timed   bool
 	started turn
 	res     *Result
 	state   *framework.CycleState
@@ -290,7 +290,7 @@ func (e *cycleEnd) run(f *Framework) {
 	if e.bs != nil {
 		f.batch.Put(e.bs)
 	}
-	if e.timed {
+	if e.res != nil {
 		f.workers.end(e.started, e.res.evaluated)
 	}
 	if e.state != nil {
@@ -372,14 +372,12 @@ func (f *Framework) filterNodes(ctx context.Context, state *framework.CycleState
 	defer rel.run(f)
 	active, idx := f.activeFilters(state, bs.activeFilters, bs.activeIdx)
 	bs.activeFilters, bs.activeIdx = active, idx
-	rel.active = active
 	batch, rejecters, trusted := bs.filterPlugins(len(active))
 	// lean: the rejections are kept only when no node fits, so a filter
 	// that can leaves their statuses for later (deferring).
 	lean := opts.RejectionsOnFailure && len(f.extenders) == 0 && !opts.ExplainFilters && !opts.ExplainRejections
 	bs.deferring = grow(bs.deferring, len(active))
 	deferring := bs.deferring
-	rel.deferring = deferring
 	for j, i := range idx {
 		ff := &f.filterFast[i]
 		batch[j], rejecters[j], trusted[j], deferring[j] = ff.batch, ff.rejecter, ff.trusted, nil
@@ -494,11 +492,9 @@ func (f *Framework) filterNodes(ctx context.Context, state *framework.CycleState
 // reverse of the order it took them, in one deferred call (which the
 // compiler inlines at each return).
 type filterRelease struct {
-	bs        *batchScratch
-	active    []framework.FilterPlugin
-	deferring []fastpath.DeferringRejectingFilterPlugin
-	sc        *scratch
-	r         *filterRun
+	bs *batchScratch
+	sc *scratch
+	r  *filterRun
 }
 
 func (rel *filterRelease) run(f *Framework) {
@@ -508,8 +504,8 @@ func (rel *filterRelease) run(f *Framework) {
 	if rel.sc != nil {
 		f.scratch.Put(rel.sc)
 	}
-	clear(rel.deferring)
-	clear(rel.active)
+	clear(rel.bs.deferring)
+	clear(rel.bs.activeFilters)
 	f.batch.Put(rel.bs)
 }
 
