@@ -111,11 +111,25 @@ func (s *Snapshot) Resources() []NodeResources { return s.res }
 // replaced, not written, once a clone shares it.
 func (s *Snapshot) Free() []NodeFree { return s.free }
 
-// ownResources makes s.res and s.free private to s before a write.
+// FreeBlock is how many consecutive nodes one entry of Snapshot.FreeMins
+// covers.
+const FreeBlock = 64
+
+// FreeMins returns, for each block of FreeBlock consecutive nodes (the
+// last one possibly shorter), the element-wise minimum of their Free rows:
+// entry b covers Nodes()[b·FreeBlock : (b+1)·FreeBlock]. A pod whose
+// requests fit a block's minimum fits every node of the block, so a
+// resource filter passes such a block without reading its rows. The slice
+// is shared and read-only, as Free's.
+func (s *Snapshot) FreeMins() []NodeFree { return s.freeMins }
+
+// ownResources makes s.res, s.free and s.freeMins private to s before a
+// write.
 func (s *Snapshot) ownResources() {
 	if s.resShared {
 		s.res = append([]NodeResources(nil), s.res...)
 		s.free = append([]NodeFree(nil), s.free...)
+		s.freeMins = append([]NodeFree(nil), s.freeMins...)
 		s.resShared = false
 	}
 }
@@ -124,7 +138,57 @@ func (s *Snapshot) ownResources() {
 func (s *Snapshot) refreshResources(i int) {
 	s.ownResources()
 	s.res[i] = resourcesOf(s.nodes[i])
-	s.free[i] = freeOf(&s.res[i])
+	s.setFree(i, freeOf(&s.res[i]))
+}
+
+// setFree sets node i's Free row to f and keeps its block's minimum: a
+// row that falls lowers the minimum at once; one that rises from the
+// minimum in some resource has the block's minimum computed again.
+func (s *Snapshot) setFree(i int, f NodeFree) {
+	old := s.free[i]
+	s.free[i] = f
+	b := i / FreeBlock
+	m := &s.freeMins[b]
+	if f.Pods > old.Pods && old.Pods == m.Pods || f.MilliCPU > old.MilliCPU && old.MilliCPU == m.MilliCPU ||
+		f.Memory > old.Memory && old.Memory == m.Memory ||
+		f.EphemeralStorage > old.EphemeralStorage && old.EphemeralStorage == m.EphemeralStorage {
+		*m = blockMin(s.free, b)
+		return
+	}
+	*m = minFree(*m, f)
+}
+
+// freeMinsFrom computes the minimums of the blocks from the one holding
+// node i to the last again, after nodes were added, removed or put back
+// from position i on; s.freeMins is s's own.
+func (s *Snapshot) freeMinsFrom(i int) {
+	blocks := (len(s.free) + FreeBlock - 1) / FreeBlock
+	s.freeMins = s.freeMins[:min(len(s.freeMins), blocks)]
+	for b := i / FreeBlock; b < blocks; b++ {
+		if b < len(s.freeMins) {
+			s.freeMins[b] = blockMin(s.free, b)
+		} else {
+			s.freeMins = append(s.freeMins, blockMin(s.free, b))
+		}
+	}
+}
+
+// blockMin returns the element-wise minimum of the Free rows of block b.
+func blockMin(free []NodeFree, b int) NodeFree {
+	rows := free[b*FreeBlock : min(len(free), (b+1)*FreeBlock)]
+	m := rows[0]
+	for _, f := range rows[1:] {
+		m = minFree(m, f)
+	}
+	return m
+}
+
+// minFree returns the element-wise minimum of a and b.
+func minFree(a, b NodeFree) NodeFree {
+	return NodeFree{
+		Pods: min(a.Pods, b.Pods), MilliCPU: min(a.MilliCPU, b.MilliCPU),
+		Memory: min(a.Memory, b.Memory), EphemeralStorage: min(a.EphemeralStorage, b.EphemeralStorage),
+	}
 }
 
 // IndexRuns returns the node indices 0, 1, …, n−1 twice over (2n entries),

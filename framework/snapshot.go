@@ -56,10 +56,12 @@ type Snapshot struct {
 
 	namespaces map[string]map[string]string
 
-	// res holds every node's NodeResources and free its NodeFree
-	// (noderesources.go); resShared is set while a clone shares them.
+	// res holds every node's NodeResources, free its NodeFree and
+	// freeMins each block's minimum of free (noderesources.go); resShared
+	// is set while a clone shares them.
 	res       []NodeResources
 	free      []NodeFree
+	freeMins  []NodeFree
 	resShared bool
 	// runs caches IndexRuns (nil until asked, dropped when nodes are added
 	// or removed).
@@ -319,6 +321,7 @@ func (s *Snapshot) AddNode(n *api.Node) error {
 	s.ownResources()
 	s.res = append(s.res, resourcesOf(ni))
 	s.free = append(s.free, freeOf(&s.res[len(s.res)-1]))
+	s.freeMinsFrom(len(s.free) - 1)
 	tc := s.taintClasses
 	s.dropNodeCaches()
 	s.taintClasses = tc.inserted(ni.index, n)
@@ -349,6 +352,7 @@ func (s *Snapshot) RemoveNode(name string) error {
 	s.ownResources()
 	s.res = slices.Delete(s.res, i, i+1)
 	s.free = slices.Delete(s.free, i, i+1)
+	s.freeMinsFrom(i)
 	s.ownIndex()
 	delete(s.index, name)
 	tc := s.taintClasses
@@ -409,9 +413,11 @@ func (s *Snapshot) RestoreNode(r *RemovedNode) error {
 	s.owned = insertCopy(s.owned, i, r.owned)
 	if s.resShared {
 		s.res, s.free, s.resShared = insertCopy(s.res, i, r.res), insertCopy(s.free, i, r.free), false
+		s.freeMins = slices.Clone(s.freeMins)
 	} else {
 		s.res, s.free = slices.Insert(s.res, i, r.res), slices.Insert(s.free, i, r.free)
 	}
+	s.freeMinsFrom(i)
 	s.ownIndex()
 	tc := s.taintClasses
 	s.renumberFrom(i)
@@ -750,7 +756,7 @@ func (s *Snapshot) podSums(i int, pi *PodInfo, sign int64) {
 func (s *Snapshot) rowDerived(i int) {
 	r := &s.res[i]
 	r.CPUMemoryBalance = int32(BalanceOfTwo(r.RequestedMilliCPU, r.AllocatableMilliCPU, r.RequestedMemory, r.AllocatableMemory))
-	s.free[i] = freeOf(r)
+	s.setFree(i, freeOf(r))
 }
 
 // lastOf reports whether pi is the last of pods.
@@ -785,6 +791,7 @@ func (s *Snapshot) Clone() *Snapshot {
 		imageIDs:          s.imageIDs,
 		res:               s.res,
 		free:              s.free,
+		freeMins:          s.freeMins,
 		withAffinity:      s.withAffinity,
 		withReqAnti:       s.withReqAnti,
 		namespaces:        s.namespaces,

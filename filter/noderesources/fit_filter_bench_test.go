@@ -27,8 +27,9 @@ func BenchmarkNodeResourcesFitFilter(b *testing.B) {
 // learn random positions; nrfShortNodes2 is what the filter runs (the dense
 // loop over the first loopchoice.Probe nodes, then the loop they
 // suggest), given the nodes as a list of indices (chosen) or as the run
-// they are (chosen-run: the sparse loop then reads the free amounts in
-// order).
+// they are (chosen-run: a block of 64 nodes whose minimum has room is
+// passed unread, the others' nodes go through a dense loop reading the
+// free amounts in order).
 func BenchmarkShortNodeLoops(b *testing.B) {
 	const nodes, sets = 5000, 64
 	idx := make([]int32, nodes)
@@ -39,7 +40,7 @@ func BenchmarkShortNodeLoops(b *testing.B) {
 	// One full zone of three short, its nodes listed in turn.
 	for _, p := range looptest.Standard(looptest.InTurn("zone-in-turn", func(i int) bool { return i%3 == 1 })) {
 		pattern := p.Name
-		frees := make([][]fw.NodeFree, sets)
+		frees, mins := make([][]fw.NodeFree, sets), make([][]fw.NodeFree, sets)
 		for s, v := range p.Sets(sets, nodes) {
 			frees[s] = make([]fw.NodeFree, nodes)
 			for i, short := range v {
@@ -48,29 +49,30 @@ func BenchmarkShortNodeLoops(b *testing.B) {
 					frees[s][i].MilliCPU = 100
 				}
 			}
+			mins[s] = testFreeMins(frees[s])
 		}
 		for _, loop := range []struct {
 			name string
-			run  func(out []fastpath.NodeRejection, free []fw.NodeFree) int
+			run  func(out []fastpath.NodeRejection, free, mins []fw.NodeFree) int
 		}{
-			{"dense", func(out []fastpath.NodeRejection, free []fw.NodeFree) int {
+			{"dense", func(out []fastpath.NodeRejection, free, _ []fw.NodeFree) int {
 				return nrfShortDense2(out, free, idx, 0, 500, 1<<30)
 			}},
-			{"sparse", func(out []fastpath.NodeRejection, free []fw.NodeFree) int {
+			{"sparse", func(out []fastpath.NodeRejection, free, _ []fw.NodeFree) int {
 				return nrfShortSparse2(out, free, idx, 0, 500, 1<<30)
 			}},
-			{"chosen", func(out []fastpath.NodeRejection, free []fw.NodeFree) int {
-				return nrfShortNodes2(out, free, idx, -1, 500, 1<<30)
+			{"chosen", func(out []fastpath.NodeRejection, free, mins []fw.NodeFree) int {
+				return nrfShortNodes2(out, free, mins, idx, -1, 500, 1<<30)
 			}},
-			{"chosen-run", func(out []fastpath.NodeRejection, free []fw.NodeFree) int {
-				return nrfShortNodes2(out, free, idx, 0, 500, 1<<30)
+			{"chosen-run", func(out []fastpath.NodeRejection, free, mins []fw.NodeFree) int {
+				return nrfShortNodes2(out, free, mins, idx, 0, 500, 1<<30)
 			}},
 		} {
 			b.Run(pattern+"/"+loop.name, func(b *testing.B) {
 				s := 0
 				for b.Loop() {
 					s++
-					loop.run(out, frees[s%sets])
+					loop.run(out, frees[s%sets], mins[s%sets])
 				}
 			})
 		}

@@ -2,6 +2,7 @@ package noderesources
 
 import (
 	"context"
+	"math"
 	"slices"
 
 	"github.com/schedkit/schedkit/filter/internal/loopchoice"
@@ -151,9 +152,9 @@ func (pl *NodeResourcesFit) filterRejects(state *framework.CycleState, nodes []*
 	}
 	var n int
 	if s.eph > 0 {
-		n = nrfShortNodes(rejected[start:start+len(idx)], snap.Free(), idx, first, nrfChecked(s.cpu), nrfChecked(s.mem), s.eph)
+		n = nrfShortNodes(rejected[start:start+len(idx)], snap.Free(), snap.FreeMins(), idx, first, nrfChecked(s.cpu), nrfChecked(s.mem), s.eph)
 	} else {
-		n = nrfShortNodes2(rejected[start:start+len(idx)], snap.Free(), idx, first, nrfChecked(s.cpu), nrfChecked(s.mem))
+		n = nrfShortNodes2(rejected[start:start+len(idx)], snap.Free(), snap.FreeMins(), idx, first, nrfChecked(s.cpu), nrfChecked(s.mem))
 	}
 	rejected = rejected[:start+n]
 	if !withStatus {
@@ -178,61 +179,73 @@ func (pl *NodeResourcesFit) RejectionsTrusted() {}
 // statuses are left as they were. out has room for every node (n ≤ i
 // when out[n] is written for node i).
 //
-// Two loops do it. The dense one writes every node's position and keeps
-// it by the count, with no branch on the node; the sparse one writes only
-// a short node's, branching on each node. The first loopchoice.Probe
-// nodes go through the dense loop, and the rest through the sparse one
-// when their shortfalls follow a pattern the branch predictor learns
-// (loopchoice.Predictable: rare, nearly universal, or repeating with a
-// short period, as a full zone's nodes listed in turn with the others').
-//
 // first ≥ 0 says idx is the run of snapshot nodes first, first+1, …
-// (Snapshot.IndexRun: mod len(free)); the sparse loop then reads free in
-// order, without idx (nrfShortRun). first < 0: idx is any list.
-func nrfShortNodes(out []fastpath.NodeRejection, free []framework.NodeFree, idx []int32, first int, cpu, mem, eph int64) int {
+// (Snapshot.IndexRun: mod len(free)), and mins is free's block minimums
+// (Snapshot.FreeMins): the run is read block by block (nrfShortBlocks).
+// first < 0: idx is any list, and mins is not read.
+//
+// Two loops go through a list. The dense one writes every node's
+// position and keeps it by the count, with no branch on the node; the
+// sparse one writes only a short node's, branching on each node. The
+// first loopchoice.Probe nodes go through the dense loop, and the rest
+// through the sparse one when their shortfalls follow a pattern the
+// branch predictor learns (loopchoice.Predictable: rare, nearly
+// universal, or repeating with a short period, as a full zone's nodes
+// listed in turn with the others').
+func nrfShortNodes(out []fastpath.NodeRejection, free, mins []framework.NodeFree, idx []int32, first int, cpu, mem, eph int64) int {
 	out = out[:len(idx)]
+	if first >= 0 {
+		return nrfShortBlocks(out, free, mins, first, cpu, mem, eph, func(out []fastpath.NodeRejection, seg []framework.NodeFree, base int) int {
+			return nrfShortDenseRun(out, seg, base, cpu, mem, eph)
+		})
+	}
 	head := min(len(idx), loopchoice.Probe)
 	n := nrfShortDense(out, free, idx[:head], 0, cpu, mem, eph)
-	switch {
-	case !loopchoice.Predictable(loopchoice.Mask(out[:n]), head):
+	if !loopchoice.Predictable(loopchoice.Mask(out[:n]), head) {
 		return n + nrfShortDense(out[n:], free, idx[head:], head, cpu, mem, eph)
-	case first >= 0:
-		return n + nrfShortRun(out[n:], free, first+head, len(idx)-head, head, func(out []fastpath.NodeRejection, seg []framework.NodeFree, base int) int {
-			return nrfShortSparseRun(out, seg, base, cpu, mem, eph)
-		})
 	}
 	return n + nrfShortSparse(out[n:], free, idx[head:], head, cpu, mem, eph)
 }
 
-// nrfShortRun runs loop, a sparse loop over consecutive free amounts, on
-// the count nodes from snapshot index from on (mod len(free); from is
-// below 2·len(free) and count at most len(free)), numbering them from
-// position base: on one segment of free, or two when the run wraps past
-// the last node to the first.
-func nrfShortRun(out []fastpath.NodeRejection, free []framework.NodeFree, from, count, base int, loop func(out []fastpath.NodeRejection, seg []framework.NodeFree, base int) int) int {
-	if from >= len(free) {
-		from -= len(free)
+// nrfShortBlocks does nrfShortNodes' work for the run of len(out)
+// snapshot nodes from first on (mod len(free); first below 2·len(free)):
+// a block of framework.FreeBlock nodes whose minimum (mins) has a pod
+// slot and the room for cpu, mem and eph (nrfChecked amounts) holds no
+// short node and is passed unread; the run's nodes in the other blocks go
+// through dense, a dense loop over consecutive free amounts that numbers
+// them from position base. When most nodes have room for the pod, as in
+// the few hundred nodes a sampled cycle reads, the pass costs a
+// comparison per block instead of one per node.
+func nrfShortBlocks(out []fastpath.NodeRejection, free, mins []framework.NodeFree, first int, cpu, mem, eph int64, dense func(out []fastpath.NodeRejection, seg []framework.NodeFree, base int) int) int {
+	n, pos, i := 0, 0, first
+	if i >= len(free) {
+		i -= len(free)
 	}
-	seg := free[from:min(len(free), from+count)]
-	n := loop(out, seg, base)
-	if rest := count - len(seg); rest > 0 {
-		n += loop(out[n:], free[:rest], base+len(seg))
+	for pos < len(out) {
+		b := i / framework.FreeBlock
+		end := min((b+1)*framework.FreeBlock, len(free), i+len(out)-pos)
+		if m := &mins[b]; m.Pods <= 0 || cpu > m.MilliCPU || mem > m.Memory || eph > m.EphemeralStorage {
+			n += dense(out[n:], free[i:end], pos)
+		}
+		pos += end - i
+		if i = end; i == len(free) {
+			i = 0
+		}
 	}
 	return n
 }
 
-// nrfShortSparseRun is nrfShortSparse over consecutive free amounts (no
+// nrfShortDenseRun is nrfShortDense over consecutive free amounts (no
 // idx: no index load or bounds check a node).
 //
 //go:noinline
-func nrfShortSparseRun(out []fastpath.NodeRejection, free []framework.NodeFree, base int, cpu, mem, eph int64) int {
+func nrfShortDenseRun(out []fastpath.NodeRejection, free []framework.NodeFree, base int, cpu, mem, eph int64) int {
 	out = out[:len(free)]
 	n := 0
 	for i := range free {
-		if f := &free[i]; f.Pods <= 0 || cpu > f.MilliCPU || mem > f.Memory || eph > f.EphemeralStorage {
-			out[n].Node = int32(base + i)
-			n++
-		}
+		f := &free[i]
+		out[n].Node = int32(base + i)
+		n += int(boolbit.Of(f.Pods <= 0) | boolbit.Of(cpu > f.MilliCPU) | boolbit.Of(mem > f.Memory) | boolbit.Of(eph > f.EphemeralStorage))
 	}
 	return n
 }
@@ -271,17 +284,17 @@ func nrfShortSparse(out []fastpath.NodeRejection, free []framework.NodeFree, idx
 // nrfShortNodes2 is nrfShortNodes for a pod that requests no ephemeral
 // storage (most pods): a comparison fewer a node, and a register more for
 // the loops.
-func nrfShortNodes2(out []fastpath.NodeRejection, free []framework.NodeFree, idx []int32, first int, cpu, mem int64) int {
+func nrfShortNodes2(out []fastpath.NodeRejection, free, mins []framework.NodeFree, idx []int32, first int, cpu, mem int64) int {
 	out = out[:len(idx)]
+	if first >= 0 {
+		return nrfShortBlocks(out, free, mins, first, cpu, mem, math.MinInt64, func(out []fastpath.NodeRejection, seg []framework.NodeFree, base int) int {
+			return nrfShortDenseRun2(out, seg, base, cpu, mem)
+		})
+	}
 	head := min(len(idx), loopchoice.Probe)
 	n := nrfShortDense2(out, free, idx[:head], 0, cpu, mem)
-	switch {
-	case !loopchoice.Predictable(loopchoice.Mask(out[:n]), head):
+	if !loopchoice.Predictable(loopchoice.Mask(out[:n]), head) {
 		return n + nrfShortDense2(out[n:], free, idx[head:], head, cpu, mem)
-	case first >= 0:
-		return n + nrfShortRun(out[n:], free, first+head, len(idx)-head, head, func(out []fastpath.NodeRejection, seg []framework.NodeFree, base int) int {
-			return nrfShortSparseRun2(out, seg, base, cpu, mem)
-		})
 	}
 	return n + nrfShortSparse2(out[n:], free, idx[head:], head, cpu, mem)
 }
@@ -315,17 +328,16 @@ func nrfShortSparse2(out []fastpath.NodeRejection, free []framework.NodeFree, id
 	return n
 }
 
-// nrfShortSparseRun2 is nrfShortSparseRun without ephemeral storage.
+// nrfShortDenseRun2 is nrfShortDenseRun without ephemeral storage.
 //
 //go:noinline
-func nrfShortSparseRun2(out []fastpath.NodeRejection, free []framework.NodeFree, base int, cpu, mem int64) int {
+func nrfShortDenseRun2(out []fastpath.NodeRejection, free []framework.NodeFree, base int, cpu, mem int64) int {
 	out = out[:len(free)]
 	n := 0
 	for i := range free {
-		if f := &free[i]; f.Pods <= 0 || cpu > f.MilliCPU || mem > f.Memory {
-			out[n].Node = int32(base + i)
-			n++
-		}
+		f := &free[i]
+		out[n].Node = int32(base + i)
+		n += int(boolbit.Of(f.Pods <= 0) | boolbit.Of(cpu > f.MilliCPU) | boolbit.Of(mem > f.Memory))
 	}
 	return n
 }

@@ -75,10 +75,10 @@ func TestPropShortNodes(t *testing.T) {
 		}
 		out := make([]fastpath.NodeRejection, len(idx))
 		for _, f := range []int{first, -1} {
-			if got := positions(out, nrfShortNodes(out, free, idx, f, cpu, mem, eph)); !slices.Equal(got, want) {
+			if got := positions(out, nrfShortNodes(out, free, testFreeMins(free), idx, f, cpu, mem, eph)); !slices.Equal(got, want) {
 				t.Fatalf("nrfShortNodes (first %d) = %v, want %v", f, got, want)
 			}
-			if got := positions(out, nrfShortNodes2(out, free, idx, f, cpu, mem)); !slices.Equal(got, want2) {
+			if got := positions(out, nrfShortNodes2(out, free, testFreeMins(free), idx, f, cpu, mem)); !slices.Equal(got, want2) {
 				t.Fatalf("nrfShortNodes2 (first %d) = %v, want %v", f, got, want2)
 			}
 		}
@@ -160,13 +160,28 @@ func TestShortNodesEachLoop(t *testing.T) {
 				return p
 			}
 			for _, first := range []int{-1, 0} { // a list, and the run it is
-				if g := got(nrfShortNodes(out, free, idx, first, 500, 1<<20, 1<<20)); !slices.Equal(g, want) {
+				if g := got(nrfShortNodes(out, free, testFreeMins(free), idx, first, 500, 1<<20, 1<<20)); !slices.Equal(g, want) {
 					t.Fatalf("nrfShortNodes (first %d) = %v, want %v", first, g, want)
 				}
-				if g := got(nrfShortNodes2(out, free, idx, first, 500, 1<<20)); !slices.Equal(g, want2) {
+				if g := got(nrfShortNodes2(out, free, testFreeMins(free), idx, first, 500, 1<<20)); !slices.Equal(g, want2) {
 					t.Fatalf("nrfShortNodes2 (first %d) = %v, want %v", first, g, want2)
 				}
 			}
 		})
 	}
+}
+
+// testFreeMins is Snapshot.FreeMins of free: each block's element-wise
+// minimum.
+func testFreeMins(free []framework.NodeFree) []framework.NodeFree {
+	var out []framework.NodeFree
+	for b := 0; b*framework.FreeBlock < len(free); b++ {
+		m := free[b*framework.FreeBlock]
+		for _, f := range free[b*framework.FreeBlock : min(len(free), (b+1)*framework.FreeBlock)] {
+			m = framework.NodeFree{Pods: min(m.Pods, f.Pods), MilliCPU: min(m.MilliCPU, f.MilliCPU),
+				Memory: min(m.Memory, f.Memory), EphemeralStorage: min(m.EphemeralStorage, f.EphemeralStorage)}
+		}
+		out = append(out, m)
+	}
+	return out
 }
