@@ -197,6 +197,8 @@ func nrfShortNodes(out []fastpath.NodeRejection, free, mins []framework.NodeFree
 	if first >= 0 {
 		return nrfShortBlocks(out, free, mins, first, cpu, mem, eph, func(out []fastpath.NodeRejection, seg []framework.NodeFree, base int) int {
 			return nrfShortDenseRun(out, seg, base, cpu, mem, eph)
+		}, func(out []fastpath.NodeRejection, seg []framework.NodeFree, base int) int {
+			return nrfShortSparseRun(out, seg, base, cpu, mem, eph)
 		})
 	}
 	head := min(len(idx), loopchoice.Probe)
@@ -211,29 +213,87 @@ func nrfShortNodes(out []fastpath.NodeRejection, free, mins []framework.NodeFree
 // snapshot nodes from first on (mod len(free); first below 2·len(free)):
 // a block of framework.FreeBlock nodes whose minimum (mins) has a pod
 // slot and the room for cpu, mem and eph (nrfChecked amounts) holds no
-// short node and is passed unread; the run's nodes in the other blocks go
-// through dense, a dense loop over consecutive free amounts that numbers
-// them from position base. When most nodes have room for the pod, as in
-// the few hundred nodes a sampled cycle reads, the pass costs a
-// comparison per block instead of one per node.
-func nrfShortBlocks(out []fastpath.NodeRejection, free, mins []framework.NodeFree, first int, cpu, mem, eph int64, dense func(out []fastpath.NodeRejection, seg []framework.NodeFree, base int) int) int {
+// short node and is passed unread. The run's nodes in the other blocks
+// go through dense or sparse, loops over consecutive free amounts that
+// number the nodes from position base, chosen as for a list: the first
+// loopchoice.Probe of them through dense, the rest through the loop their
+// shortfalls suggest. When most nodes have room for the pod, as in the
+// few hundred nodes a sampled cycle reads, the pass costs a comparison
+// per block instead of one per node.
+func nrfShortBlocks(out []fastpath.NodeRejection, free, mins []framework.NodeFree, first int, cpu, mem, eph int64, dense, sparse nrfRunLoop) int {
 	n, pos, i := 0, 0, first
 	if i >= len(free) {
 		i -= len(free)
 	}
+	p := nrfProbe{dense: dense, sparse: sparse}
+	// from ≥ 0: free[from:i] are blocks met short, not yet read (one
+	// span, so that consecutive such blocks take one loop call), their
+	// first node at position at.
+	from, at := -1, 0
 	for pos < len(out) {
 		b := i / framework.FreeBlock
 		end := min((b+1)*framework.FreeBlock, len(free), i+len(out)-pos)
 		if m := &mins[b]; m.Pods <= 0 || cpu > m.MilliCPU || mem > m.Memory || eph > m.EphemeralStorage {
-			n += dense(out[n:], free[i:end], pos)
+			if from < 0 {
+				from, at = i, pos
+			}
+		} else if from >= 0 {
+			n += p.run(out[n:], free[from:i], at)
+			from = -1
 		}
 		pos += end - i
 		if i = end; i == len(free) {
+			if from >= 0 {
+				n += p.run(out[n:], free[from:i], at)
+				from = -1
+			}
 			i = 0
 		}
 	}
+	if from >= 0 {
+		n += p.run(out[n:], free[from:i], at)
+	}
 	return n
 }
+
+// nrfProbe chooses nrfShortBlocks' loop for the nodes it reads: the
+// first loopchoice.Probe of them go through dense, the rest through the
+// loop their shortfalls suggest.
+type nrfProbe struct {
+	dense, sparse nrfRunLoop
+	mask          uint64     // the short nodes among the probed ones
+	probed        int        // nodes read so far, up to loopchoice.Probe
+	loop          nrfRunLoop // the loop chosen, once probed reaches loopchoice.Probe
+}
+
+// run reads seg, numbering its nodes from position at, into out, and
+// returns how many it found short.
+func (p *nrfProbe) run(out []fastpath.NodeRejection, seg []framework.NodeFree, at int) int {
+	n := 0
+	if p.loop == nil {
+		take := min(len(seg), loopchoice.Probe-p.probed)
+		n = p.dense(out, seg[:take], at)
+		for _, r := range out[:n] {
+			p.mask |= 1 << (p.probed + int(r.Node) - at)
+		}
+		p.probed, seg, at = p.probed+take, seg[take:], at+take
+		if p.probed == loopchoice.Probe {
+			p.loop = p.dense
+			if loopchoice.Predictable(p.mask, p.probed) {
+				p.loop = p.sparse
+			}
+		}
+	}
+	if len(seg) > 0 {
+		n += p.loop(out[n:], seg, at)
+	}
+	return n
+}
+
+// nrfRunLoop is a loop of nrfShortBlocks: it sets the Node of out[0:k]
+// to the positions base+j of the nodes seg[j] short of something, and
+// returns k.
+type nrfRunLoop func(out []fastpath.NodeRejection, seg []framework.NodeFree, base int) int
 
 // nrfShortDenseRun is nrfShortDense over consecutive free amounts (no
 // idx: no index load or bounds check a node).
@@ -289,6 +349,8 @@ func nrfShortNodes2(out []fastpath.NodeRejection, free, mins []framework.NodeFre
 	if first >= 0 {
 		return nrfShortBlocks(out, free, mins, first, cpu, mem, math.MinInt64, func(out []fastpath.NodeRejection, seg []framework.NodeFree, base int) int {
 			return nrfShortDenseRun2(out, seg, base, cpu, mem)
+		}, func(out []fastpath.NodeRejection, seg []framework.NodeFree, base int) int {
+			return nrfShortSparseRun2(out, seg, base, cpu, mem)
 		})
 	}
 	head := min(len(idx), loopchoice.Probe)
@@ -313,6 +375,21 @@ func nrfShortDense2(out []fastpath.NodeRejection, free []framework.NodeFree, idx
 	return n
 }
 
+// nrfShortSparseRun2 is nrfShortSparseRun without ephemeral storage.
+//
+//go:noinline
+func nrfShortSparseRun2(out []fastpath.NodeRejection, free []framework.NodeFree, base int, cpu, mem int64) int {
+	out = out[:len(free)]
+	n := 0
+	for i := range free {
+		if f := &free[i]; f.Pods <= 0 || cpu > f.MilliCPU || mem > f.Memory {
+			out[n].Node = int32(base + i)
+			n++
+		}
+	}
+	return n
+}
+
 // nrfShortSparse2 is nrfShortSparse without ephemeral storage.
 //
 //go:noinline
@@ -321,6 +398,21 @@ func nrfShortSparse2(out []fastpath.NodeRejection, free []framework.NodeFree, id
 	n := 0
 	for i, x := range idx {
 		if f := &free[x]; f.Pods <= 0 || cpu > f.MilliCPU || mem > f.Memory {
+			out[n].Node = int32(base + i)
+			n++
+		}
+	}
+	return n
+}
+
+// nrfShortSparseRun is nrfShortSparse over consecutive free amounts.
+//
+//go:noinline
+func nrfShortSparseRun(out []fastpath.NodeRejection, free []framework.NodeFree, base int, cpu, mem, eph int64) int {
+	out = out[:len(free)]
+	n := 0
+	for i := range free {
+		if f := &free[i]; f.Pods <= 0 || cpu > f.MilliCPU || mem > f.Memory || eph > f.EphemeralStorage {
 			out[n].Node = int32(base + i)
 			n++
 		}
