@@ -17,7 +17,8 @@ import (
 // measured pods, with the case's churn where it has one). The templates
 // are the case's (test/integration/scheduler_perf/templates and the
 // default node and pod of its util.go); the counts are its 5000Nodes
-// workload's, scaled by nodes/5,000 at other cluster sizes.
+// workload's (its only 5,000-node workload where it has no 5000Nodes),
+// scaled by nodes/5,000 at other cluster sizes.
 
 // Labels scheduler_perf's nodes carry: the hostname every node gets when
 // it is created (node_util.go), the zone its labelNodePrepareStrategy adds.
@@ -127,10 +128,50 @@ var perfCases = []perfCase{
 		measure:    perfPods{podWithPodAntiAffinity, "sched-1", 1000},
 	},
 	{
+		// The case's 5,000-node workload is 5000Nodes_5000Pods.
+		name:       "SchedulingPodMatchingAntiAffinity",
+		namespaces: plain("sched-0", "sched-1"),
+		init:       []perfPods{{podWithPodAntiAffinity, "sched-0", 1000}},
+		measure:    perfPods{podWithPodAntiAffinityLabel, "sched-1", 5000},
+	},
+	{
+		name:       "SchedulingPreferredPodAffinity",
+		namespaces: plain("sched-0", "sched-1"),
+		init:       []perfPods{{podWithPreferredPodAffinity, "sched-0", 5000}},
+		measure:    perfPods{podWithPreferredPodAffinity, "sched-1", 1000},
+	},
+	{
+		name:       "SchedulingPreferredPodAntiAffinity",
+		namespaces: plain("sched-0", "sched-1"),
+		init:       []perfPods{{podWithPreferredPodAntiAffinity, "sched-0", 5000}},
+		measure:    perfPods{podWithPreferredPodAntiAffinity, "sched-1", 1000},
+	},
+	{
+		// Its measured pods' createPods op, the eighth, names no
+		// namespace.
+		name:       "MixedSchedulingBasePod",
+		zones:      []string{"zone1"},
+		namespaces: plain("sched-0", "namespace-7"),
+		init: []perfPods{
+			{podDefault, "sched-0", 2000},
+			{podWithPodAffinity, "sched-0", 2000},
+			{podWithPodAntiAffinity, "sched-0", 2000},
+			{podWithPreferredPodAffinity, "sched-0", 2000},
+			{podWithPreferredPodAntiAffinity, "sched-0", 2000},
+		},
+		measure: perfPods{podDefault, "namespace-7", 1000},
+	},
+	{
 		name:       "SchedulingRequiredPodAntiAffinityWithNSSelector",
 		namespaces: append(devops("init-ns", 100), devops("measure-ns", 1)...),
 		init:       podSets(podAntiAffinityNSSelector, devops("init-ns", 100), 40),
 		measure:    perfPods{podAntiAffinityNSSelector, "measure-ns-0", 1000},
+	},
+	{
+		name:       "SchedulingPreferredAntiAffinityWithNSSelector",
+		namespaces: append(devops("init-ns", 100), devops("measure-ns", 1)...),
+		init:       podSets(podPreferredAntiAffinityNSSelector, devops("init-ns", 100), 40),
+		measure:    perfPods{podPreferredAntiAffinityNSSelector, "measure-ns-0", 1000},
 	},
 	{
 		name:       "SchedulingRequiredPodAffinityWithNSSelector",
@@ -271,6 +312,38 @@ func podWithPodAntiAffinity(name, namespace string) *api.Pod {
 	return p
 }
 
+// podWithPodAntiAffinityLabel is pod-with-pod-anti-affinity-label.yaml:
+// color green, no affinity (the pods podWithPodAntiAffinity's terms keep
+// away).
+func podWithPodAntiAffinityLabel(name, namespace string) *api.Pod {
+	p := colored(name, namespace, "green")
+	p.Spec.Containers[0].Image = "registry.k8s.io/pause:3.10.1"
+	return p
+}
+
+// podWithPreferredPodAffinity is pod-with-preferred-pod-affinity.yaml:
+// color red, preferred affinity (weight 1) to color red by hostname in
+// sched-1 and sched-0.
+func podWithPreferredPodAffinity(name, namespace string) *api.Pod {
+	p := colored(name, namespace, "red")
+	p.Spec.Affinity = &api.Affinity{PodAffinity: &api.PodAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.WeightedPodAffinityTerm{
+		{Weight: 1, PodAffinityTerm: colorTerm("red", perfHostKey, "sched-1", "sched-0")},
+	}}}
+	return p
+}
+
+// podWithPreferredPodAntiAffinity is
+// pod-with-preferred-pod-anti-affinity.yaml: color yellow, preferred
+// anti-affinity (weight 1) to color yellow by hostname in sched-1 and
+// sched-0.
+func podWithPreferredPodAntiAffinity(name, namespace string) *api.Pod {
+	p := colored(name, namespace, "yellow")
+	p.Spec.Affinity = &api.Affinity{PodAntiAffinity: &api.PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.WeightedPodAffinityTerm{
+		{Weight: 1, PodAffinityTerm: colorTerm("yellow", perfHostKey, "sched-1", "sched-0")},
+	}}}
+	return p
+}
+
 // podAntiAffinityNSSelector is pod-anti-affinity-ns-selector.yaml: color
 // green, required anti-affinity to color green by hostname in the
 // namespaces labelled team: devops.
@@ -304,6 +377,19 @@ func podPreferredAffinityNSSelector(name, namespace string) *api.Pod {
 	p.Spec.Containers[0].Image = "registry.k8s.io/pause:3.10.1"
 	p.Spec.Affinity = &api.Affinity{PodAffinity: &api.PodAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.WeightedPodAffinityTerm{
 		{Weight: 1, PodAffinityTerm: colorTerm("red", perfHostKey)},
+	}}}
+	return p
+}
+
+// podPreferredAntiAffinityNSSelector is
+// pod-preferred-anti-affinity-ns-selector.yaml: color green, preferred
+// anti-affinity (weight 1) to color green by hostname in the namespaces
+// labelled team: devops.
+func podPreferredAntiAffinityNSSelector(name, namespace string) *api.Pod {
+	p := colored(name, namespace, "green")
+	p.Spec.Containers[0].Image = "registry.k8s.io/pause:3.10.1"
+	p.Spec.Affinity = &api.Affinity{PodAntiAffinity: &api.PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.WeightedPodAffinityTerm{
+		{Weight: 1, PodAffinityTerm: colorTerm("green", perfHostKey)},
 	}}}
 	return p
 }
@@ -397,9 +483,10 @@ func scaled(count, nodes int) int {
 // one pod per node before any node gets a second, on nodes drawn at
 // random, which is where kube's default profile puts such pods on
 // identical empty nodes (least allocated first, ties drawn at random).
-// Every case's required (anti-)affinity admits it: the anti-affinity
-// cases create at most one pod per node, and the affinity cases' nodes
-// all share one zone.
+// Every case's required (anti-)affinity admits it: a case's pods with
+// required anti-affinity are consecutive and no more than the nodes, so
+// no two share a node, and the required affinity cases' nodes all share
+// one zone.
 func generatePerf(c *perfCase, o workloadOptions) *workload {
 	w := &workload{namespaces: slices.Clone(c.namespaces), streams: map[string][]*api.Pod{}, churnNodes: map[string][]*api.Node{},
 		events: map[string][]churnEvent{}}

@@ -66,6 +66,11 @@ func TestPerfWorkloadCounts(t *testing.T) {
 		{"SchedulingNodeAffinity", 5000, perfTotals{init: 5000, measured: 1000, namespaces: 2, zones: map[string]int{"zone1": 5000}}},
 		{"SchedulingPodAffinity", 5000, perfTotals{init: 5000, measured: 1000, namespaces: 2, zones: map[string]int{"zone1": 5000}}},
 		{"SchedulingPodAntiAffinity", 5000, perfTotals{init: 1000, measured: 1000, namespaces: 2, zones: map[string]int{}}},
+		{"SchedulingPodMatchingAntiAffinity", 5000, perfTotals{init: 1000, measured: 5000, namespaces: 2, zones: map[string]int{}}},
+		{"SchedulingPreferredPodAffinity", 5000, perfTotals{init: 5000, measured: 1000, namespaces: 2, zones: map[string]int{}}},
+		{"SchedulingPreferredPodAntiAffinity", 5000, perfTotals{init: 5000, measured: 1000, namespaces: 2, zones: map[string]int{}}},
+		{"MixedSchedulingBasePod", 5000, perfTotals{init: 10000, measured: 1000, namespaces: 2, zones: map[string]int{"zone1": 5000}}},
+		{"SchedulingPreferredAntiAffinityWithNSSelector", 5000, perfTotals{init: 4000, measured: 1000, namespaces: devops100, zones: map[string]int{}}},
 		{"SchedulingRequiredPodAntiAffinityWithNSSelector", 5000, perfTotals{init: 4000, measured: 1000, namespaces: devops100, zones: map[string]int{}}},
 		{"SchedulingRequiredPodAffinityWithNSSelector", 5000, perfTotals{init: 5000, measured: 1000, namespaces: devops100, zones: map[string]int{"zone1": 5000}}},
 		{"SchedulingPreferredAffinityWithNSSelector", 5000, perfTotals{init: 5000, measured: 1000, namespaces: devops100, zones: map[string]int{}}},
@@ -273,6 +278,8 @@ func readYAML(t *testing.T, path string, v any) {
 // perfSourceCase is what TestPerfCasesMatchTheSource reads of a case:
 // where its performance-config.yaml is, which workload it translates, and
 // the templates of its pods (before the measured ones, measured, churn).
+// initTmpl is the template of the first pods, or a comma-separated list
+// of each op's when several ops create them.
 type perfSourceCase struct {
 	dir, workload                 string
 	initTmpl, measureTmpl, churnT string
@@ -288,6 +295,12 @@ type perfConfigOp struct {
 		LabelValues []string `json:"labelValues"`
 	} `json:"labelNodePrepareStrategy"`
 	NodeTemplatePath string `json:"nodeTemplatePath"`
+	// Count or CountParam ($name of a workload parameter) is how many
+	// objects the op creates; a createPodSets op's CreatePodsOp creates
+	// that many pods in each of its namespaces.
+	Count        int           `json:"count"`
+	CountParam   string        `json:"countParam"`
+	CreatePodsOp *perfConfigOp `json:"createPodsOp"`
 }
 
 // perfConfigWorkload is one workload of a case: its name and parameters
@@ -309,6 +322,15 @@ func (w perfConfigWorkload) count(t *testing.T, name string) int {
 		t.Fatalf("workload %s: %s=%v: not a count", w.Name, name, v)
 	}
 	return int(f)
+}
+
+// opCount is how many objects op o creates in workload w.
+func (w perfConfigWorkload) opCount(t *testing.T, o perfConfigOp) int {
+	t.Helper()
+	if o.CountParam != "" {
+		return w.count(t, strings.TrimPrefix(o.CountParam, "$"))
+	}
+	return o.Count
 }
 
 // perfConfigCase is a test case of a performance-config.yaml.
@@ -335,6 +357,16 @@ func TestPerfCasesMatchTheSource(t *testing.T) {
 		"SchedulingNodeAffinity":    {"affinity", "5000Nodes", "pod-with-node-affinity.yaml", "pod-with-node-affinity.yaml", ""},
 		"SchedulingPodAffinity":     {"affinity", "5000Nodes", "pod-with-pod-affinity.yaml", "pod-with-pod-affinity.yaml", ""},
 		"SchedulingPodAntiAffinity": {"affinity", "5000Nodes", "pod-with-pod-anti-affinity.yaml", "pod-with-pod-anti-affinity.yaml", ""},
+		"SchedulingPodMatchingAntiAffinity": {"affinity", "5000Nodes_5000Pods", "pod-with-pod-anti-affinity.yaml",
+			"pod-with-pod-anti-affinity-label.yaml", ""},
+		"SchedulingPreferredPodAffinity": {"affinity", "5000Nodes", "pod-with-preferred-pod-affinity.yaml",
+			"pod-with-preferred-pod-affinity.yaml", ""},
+		"SchedulingPreferredPodAntiAffinity": {"affinity", "5000Nodes", "pod-with-preferred-pod-anti-affinity.yaml",
+			"pod-with-preferred-pod-anti-affinity.yaml", ""},
+		"MixedSchedulingBasePod": {"affinity", "5000Nodes", "pod-default.yaml,pod-with-pod-affinity.yaml,pod-with-pod-anti-affinity.yaml," +
+			"pod-with-preferred-pod-affinity.yaml,pod-with-preferred-pod-anti-affinity.yaml", "pod-default.yaml", ""},
+		"SchedulingPreferredAntiAffinityWithNSSelector": {"affinity", "5000Nodes", "pod-preferred-anti-affinity-ns-selector.yaml",
+			"pod-preferred-anti-affinity-ns-selector.yaml", ""},
 		"SchedulingRequiredPodAntiAffinityWithNSSelector": {"affinity", "5000Nodes", "pod-anti-affinity-ns-selector.yaml",
 			"pod-anti-affinity-ns-selector.yaml", ""},
 		"SchedulingRequiredPodAffinityWithNSSelector": {"affinity", "5000Nodes", "pod-affinity-ns-selector.yaml", "pod-affinity-ns-selector.yaml", ""},
@@ -394,15 +426,24 @@ func TestPerfCasesMatchTheSource(t *testing.T) {
 				t.Fatalf("case %s has no workload %s", c.name, s.workload)
 			}
 			wl := tc.Workloads[j]
-			init := wl.count(t, "initPods")
-			if wl.count(t, "initNamespaces") > 0 {
-				init = wl.count(t, "initPodsPerNamespace") * wl.count(t, "initNamespaces")
+			// The first pods are those of every op that creates pods
+			// before the measured ones.
+			init, measured := 0, 0
+			for _, o := range tc.WorkloadTemplate {
+				switch {
+				case o.Opcode == "createPods" && o.CollectMetrics:
+					measured = wl.opCount(t, o)
+				case o.Opcode == "createPods":
+					init += wl.opCount(t, o)
+				case o.Opcode == "createPodSets" && o.CreatePodsOp != nil:
+					init += wl.opCount(t, o) * wl.opCount(t, *o.CreatePodsOp)
+				}
 			}
 			gotInit := 0
 			for _, g := range c.init {
 				gotInit += g.count
 			}
-			if wl.count(t, "initNodes") != perfNodes || gotInit != init || c.measure.count != wl.count(t, "measurePods") {
+			if wl.count(t, "initNodes") != perfNodes || gotInit != init || c.measure.count != measured {
 				t.Errorf("%d nodes, %d first pods, %d measured; the source's %s: %v", perfNodes, gotInit, c.measure.count, s.workload, wl.Params)
 			}
 			for k, o := range tc.WorkloadTemplate {
@@ -439,10 +480,27 @@ func TestPerfCasesMatchTheSource(t *testing.T) {
 					}
 				}
 			}
-			if len(c.init) > 0 {
-				checkPod(t, "first", s.initTmpl, c.init[0].template)
-			} else if s.initTmpl != "" {
-				t.Errorf("no first pods, the source's are %s", s.initTmpl)
+			// The first pods' groups, runs of groups whose template
+			// makes the same pod taken as one, each against its op's
+			// template in turn.
+			var firsts []perfTemplate
+			for _, g := range c.init {
+				if k := len(firsts); k == 0 || !cmp.Equal(firsts[k-1]("p", "ns"), g.template("p", "ns"), quantities) {
+					firsts = append(firsts, g.template)
+				}
+			}
+			var want []string
+			if s.initTmpl != "" {
+				want = strings.Split(s.initTmpl, ",")
+			}
+			switch {
+			case s.initTmpl == "" && len(firsts) > 0:
+				// The first pods are util.go's, not a template's.
+			case len(firsts) != len(want):
+				t.Errorf("first pods of %d templates, the source's of %d (%s)", len(firsts), len(want), s.initTmpl)
+			}
+			for i := range min(len(firsts), len(want)) {
+				checkPod(t, fmt.Sprintf("first (op %d)", i+1), want[i], firsts[i])
 			}
 			checkPod(t, "measured", s.measureTmpl, c.measure.template)
 			if c.churn != nil {

@@ -55,7 +55,10 @@
 // scheduler_perf workloads are
 // kube v1.37.2's test/integration/scheduler_perf cases at their 5,000-node
 // sizes (SchedulingBasic, SchedulingNodeAffinity, SchedulingPodAffinity,
-// SchedulingPodAntiAffinity, SchedulingRequiredPodAntiAffinityWithNSSelector,
+// SchedulingPodAntiAffinity, SchedulingPodMatchingAntiAffinity,
+// SchedulingPreferredPodAffinity, SchedulingPreferredPodAntiAffinity,
+// MixedSchedulingBasePod, SchedulingRequiredPodAntiAffinityWithNSSelector,
+// SchedulingPreferredAntiAffinityWithNSSelector,
 // SchedulingRequiredPodAffinityWithNSSelector,
 // SchedulingPreferredAffinityWithNSSelector, TopologySpreading,
 // PreferredTopologySpreading, SchedulingWithMixedChurn and
