@@ -60,7 +60,10 @@ type perfCase struct {
 	name string
 	// zones are the values of the zone label given to the nodes in turn
 	// (labelNodePrepareStrategy); no zone label when empty.
-	zones      []string
+	zones []string
+	// tainted nodes of the cluster's are node-with-taint.yaml's, created
+	// after the others (of 5,000; scaled with them).
+	tainted    int
 	namespaces []api.Namespace
 	init       []perfPods
 	measure    perfPods
@@ -199,6 +202,15 @@ var perfCases = []perfCase{
 		namespaces: plain("namespace-1", "namespace-2"),
 		init:       []perfPods{{podDefault, "namespace-1", 5000}},
 		measure:    perfPods{podWithPreferredTopologySpreading, "namespace-2", 2000},
+	},
+	{
+		// 4,000 nodes of node-default.yaml, then 1,000 of
+		// node-with-taint.yaml; the measured pods' op, the third, names
+		// no namespace.
+		name:       "SchedulingWithNodeInclusionPolicy",
+		tainted:    1000,
+		namespaces: plain("namespace-2"),
+		measure:    perfPods{podWithNodeInclusionPolicy, "namespace-2", 4000},
 	},
 	{
 		// A tick each second (intervalMilliseconds 1000) recreates a
@@ -416,6 +428,22 @@ func podWithPreferredTopologySpreading(name, namespace string) *api.Pod {
 	return spreading(name, namespace, api.ScheduleAnyway)
 }
 
+// podWithNodeInclusionPolicy is pod-with-node-inclusion-policy.yaml:
+// labelled foo: bar, spread by hostname with maxSkew 1 over foo: bar,
+// DoNotSchedule, honouring the nodes' affinity and taints.
+func podWithNodeInclusionPolicy(name, namespace string) *api.Pod {
+	p := pausePod(name, namespace)
+	p.Labels = map[string]string{"foo": "bar"}
+	p.Spec.Containers[0].Image = "registry.k8s.io/pause:3.10.1"
+	honor := api.NodeInclusionPolicyHonor
+	p.Spec.TopologySpreadConstraints = []api.TopologySpreadConstraint{{
+		MaxSkew: 1, TopologyKey: perfHostKey, WhenUnsatisfiable: api.DoNotSchedule,
+		NodeAffinityPolicy: &honor, NodeTaintsPolicy: &honor,
+		LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"foo": "bar"}},
+	}}
+	return p
+}
+
 // podHighPriorityLargeCPU is pod-high-priority-large-cpu.yaml: priority
 // 10, requests of 9 CPUs (more than any node has) and 500Mi, no limits.
 func podHighPriorityLargeCPU(name, namespace string) *api.Pod {
@@ -439,6 +467,14 @@ func perfNode(name, zone string) *api.Node {
 	if zone != "" {
 		n.Labels[perfZoneKey] = zone
 	}
+	return n
+}
+
+// taintedNode is node-with-taint.yaml: perfNode without a zone, tainted
+// foo:NoSchedule.
+func taintedNode(name string) *api.Node {
+	n := perfNode(name, "")
+	n.Spec.Taints = []api.Taint{{Key: "foo", Effect: api.TaintEffectNoSchedule}}
 	return n
 }
 
@@ -472,9 +508,9 @@ func scaled(count, nodes int) int {
 }
 
 // generatePerf builds case c's workload on o.nodes nodes: the nodes
-// (zones in turn), the namespaces, the pods created before the measured
-// ones, each placed on a node, and the stream of measured pods with the
-// churn's pods and node events. Pod counts and the churn interval scale by
+// (zones in turn, the tainted ones last), the namespaces, the pods
+// created before the measured ones, each placed on a node, and the stream
+// of measured pods with the churn's pods and node events. Pod counts and the churn interval scale by
 // nodes/5,000 (at least one measured pod and one pod between churn
 // ticks).
 //
@@ -490,12 +526,18 @@ func scaled(count, nodes int) int {
 func generatePerf(c *perfCase, o workloadOptions) *workload {
 	w := &workload{namespaces: slices.Clone(c.namespaces), streams: map[string][]*api.Pod{}, churnNodes: map[string][]*api.Node{},
 		events: map[string][]churnEvent{}}
+	tainted := scaled(c.tainted, o.nodes)
 	for i := range o.nodes {
+		name := fmt.Sprintf("scheduler-perf-%05d", i)
+		if i >= o.nodes-tainted {
+			w.nodes = append(w.nodes, taintedNode(name))
+			continue
+		}
 		zone := ""
 		if len(c.zones) > 0 {
 			zone = c.zones[i%len(c.zones)]
 		}
-		w.nodes = append(w.nodes, perfNode(fmt.Sprintf("scheduler-perf-%05d", i), zone))
+		w.nodes = append(w.nodes, perfNode(name, zone))
 	}
 	perm := rand.New(rand.NewPCG(o.seed, 0x5c4ed)).Perm(o.nodes)
 	seq, created := 0, 0

@@ -25,9 +25,9 @@ import (
 
 // perfTotals are a generated scheduler_perf workload's counts.
 type perfTotals struct {
-	init, measured, churnPods, namespaces int
-	zones                                 map[string]int
-	events                                []churnEvent
+	init, measured, churnPods, namespaces, tainted int
+	zones                                          map[string]int
+	events                                         []churnEvent
 }
 
 func totalsOf(t *testing.T, w *workload, stream string) perfTotals {
@@ -43,6 +43,9 @@ func totalsOf(t *testing.T, w *workload, stream string) perfTotals {
 	for _, n := range w.nodes {
 		if z, ok := n.Labels[perfZoneKey]; ok {
 			got.zones[z]++
+		}
+		if len(n.Spec.Taints) > 0 {
+			got.tainted++
 		}
 		if n.Labels[perfHostKey] != n.Name {
 			t.Errorf("node %s: hostname label %q", n.Name, n.Labels[perfHostKey])
@@ -75,6 +78,7 @@ func TestPerfWorkloadCounts(t *testing.T) {
 		{"SchedulingRequiredPodAffinityWithNSSelector", 5000, perfTotals{init: 5000, measured: 1000, namespaces: devops100, zones: map[string]int{"zone1": 5000}}},
 		{"SchedulingPreferredAffinityWithNSSelector", 5000, perfTotals{init: 5000, measured: 1000, namespaces: devops100, zones: map[string]int{}}},
 		{"TopologySpreading", 5000, perfTotals{init: 5000, measured: 2000, namespaces: 2, zones: map[string]int{"moon-1": 1667, "moon-2": 1667, "moon-3": 1666}}},
+		{"SchedulingWithNodeInclusionPolicy", 5000, perfTotals{measured: 4000, namespaces: 1, tainted: 1000, zones: map[string]int{}}},
 		{"PreferredTopologySpreading", 5000, perfTotals{init: 5000, measured: 2000, namespaces: 2, zones: map[string]int{"moon-1": 1667, "moon-2": 1667, "moon-3": 1666}}},
 		// A tick every 710 measured pods: the node and its pod at 710,
 		// the node's removal at 1,420.
@@ -84,6 +88,7 @@ func TestPerfWorkloadCounts(t *testing.T) {
 		{"Unschedulable", 5000, perfTotals{init: 100, measured: 1000, churnPods: 8, namespaces: 3, zones: map[string]int{}}},
 		{"SchedulingRequiredPodAntiAffinityWithNSSelector", 1000, perfTotals{init: 800, measured: 200, namespaces: devops100, zones: map[string]int{}}},
 		{"TopologySpreading", 1000, perfTotals{init: 1000, measured: 400, namespaces: 2, zones: map[string]int{"moon-1": 334, "moon-2": 333, "moon-3": 333}}},
+		{"SchedulingWithNodeInclusionPolicy", 1000, perfTotals{measured: 800, namespaces: 1, tainted: 200, zones: map[string]int{}}},
 		// Every 142 measured pods at a fifth of the size: two ticks in 400.
 		{"SchedulingWithMixedChurn", 1000, perfTotals{measured: 400, churnPods: 1, namespaces: 2, zones: map[string]int{},
 			events: []churnEvent{{142, opAddNode, "node-churn-1"}, {285, opRemoveNode, "node-churn-1"}}}},
@@ -372,9 +377,10 @@ func TestPerfCasesMatchTheSource(t *testing.T) {
 		"SchedulingRequiredPodAffinityWithNSSelector": {"affinity", "5000Nodes", "pod-affinity-ns-selector.yaml", "pod-affinity-ns-selector.yaml", ""},
 		"SchedulingPreferredAffinityWithNSSelector": {"affinity", "5000Nodes", "pod-preferred-affinity-ns-selector.yaml",
 			"pod-preferred-affinity-ns-selector.yaml", ""},
-		"TopologySpreading":          {"topology_spreading", "5000Nodes", "pod-default.yaml", "pod-with-topology-spreading.yaml", ""},
-		"PreferredTopologySpreading": {"topology_spreading", "5000Nodes", "pod-default.yaml", "pod-with-preferred-topology-spreading.yaml", ""},
-		"SchedulingWithMixedChurn":   {"misc", "5000Nodes", "", "pod-default.yaml", "pod-high-priority-large-cpu.yaml"},
+		"TopologySpreading":                 {"topology_spreading", "5000Nodes", "pod-default.yaml", "pod-with-topology-spreading.yaml", ""},
+		"SchedulingWithNodeInclusionPolicy": {"topology_spreading", "5000Nodes", "", "pod-with-node-inclusion-policy.yaml", ""},
+		"PreferredTopologySpreading":        {"topology_spreading", "5000Nodes", "pod-default.yaml", "pod-with-preferred-topology-spreading.yaml", ""},
+		"SchedulingWithMixedChurn":          {"misc", "5000Nodes", "", "pod-default.yaml", "pod-high-priority-large-cpu.yaml"},
 		// Its first pods are util.go's makeBasePod, pod-default.yaml's
 		// resources in Go.
 		"Unschedulable": {"default_preemption", "5kNodes/100Init/1kPods", "", "pod-default.yaml", "pod-high-priority-large-cpu.yaml"},
@@ -404,6 +410,15 @@ func TestPerfCasesMatchTheSource(t *testing.T) {
 	if diff := cmp.Diff(churnDefault.Status, churnNode("n").Status, quantities); diff != "" {
 		t.Errorf("churn node against churn/node-default.yaml (-source +translation):\n%s", diff)
 	}
+	var taintDefault api.Node
+	readYAML(t, tmpl("node-with-taint.yaml"), &taintDefault)
+	taintDefault.Status.Allocatable = taintDefault.Status.Capacity
+	if diff := cmp.Diff(taintDefault.Spec, taintedNode("n").Spec); diff != "" {
+		t.Errorf("tainted node against node-with-taint.yaml (-source +translation):\n%s", diff)
+	}
+	if diff := cmp.Diff(taintDefault.Status, taintedNode("n").Status, quantities); diff != "" {
+		t.Errorf("tainted node against node-with-taint.yaml (-source +translation):\n%s", diff)
+	}
 	configs := map[string][]perfConfigCase{}
 	for _, c := range perfCases {
 		t.Run(c.name, func(t *testing.T) {
@@ -427,10 +442,16 @@ func TestPerfCasesMatchTheSource(t *testing.T) {
 			}
 			wl := tc.Workloads[j]
 			// The first pods are those of every op that creates pods
-			// before the measured ones.
-			init, measured := 0, 0
+			// before the measured ones; the nodes those of every
+			// createNodes op.
+			init, measured, nodes, tainted := 0, 0, 0, 0
 			for _, o := range tc.WorkloadTemplate {
 				switch {
+				case o.Opcode == "createNodes":
+					nodes += wl.opCount(t, o)
+					if o.NodeTemplatePath == "../templates/node-with-taint.yaml" {
+						tainted += wl.opCount(t, o)
+					}
 				case o.Opcode == "createPods" && o.CollectMetrics:
 					measured = wl.opCount(t, o)
 				case o.Opcode == "createPods":
@@ -443,8 +464,8 @@ func TestPerfCasesMatchTheSource(t *testing.T) {
 			for _, g := range c.init {
 				gotInit += g.count
 			}
-			if wl.count(t, "initNodes") != perfNodes || gotInit != init || c.measure.count != measured {
-				t.Errorf("%d nodes, %d first pods, %d measured; the source's %s: %v", perfNodes, gotInit, c.measure.count, s.workload, wl.Params)
+			if nodes != perfNodes || tainted != c.tainted || gotInit != init || c.measure.count != measured {
+				t.Errorf("%d nodes (%d tainted), %d first pods, %d measured; the source's %s: %v", perfNodes, c.tainted, gotInit, c.measure.count, s.workload, wl.Params)
 			}
 			for k, o := range tc.WorkloadTemplate {
 				switch {
@@ -459,7 +480,7 @@ func TestPerfCasesMatchTheSource(t *testing.T) {
 					if !slices.Equal(zones, c.zones) {
 						t.Errorf("zones %v, the source's %v", c.zones, zones)
 					}
-					if o.NodeTemplatePath != "" && o.NodeTemplatePath != "../templates/node-default.yaml" {
+					if o.NodeTemplatePath != "" && o.NodeTemplatePath != "../templates/node-default.yaml" && o.NodeTemplatePath != "../templates/node-with-taint.yaml" {
 						t.Errorf("node template %s: not translated", o.NodeTemplatePath)
 					}
 				case o.Opcode == "createPods" && o.CollectMetrics:

@@ -61,9 +61,10 @@
 // SchedulingPreferredAntiAffinityWithNSSelector,
 // SchedulingRequiredPodAffinityWithNSSelector,
 // SchedulingPreferredAffinityWithNSSelector, TopologySpreading,
-// PreferredTopologySpreading, SchedulingWithMixedChurn and
+// PreferredTopologySpreading, SchedulingWithNodeInclusionPolicy,
+// SchedulingWithMixedChurn and
 // default_preemption's Unschedulable), each a cluster and one stream named
-// after the case: the case's node template with its zone labels, its
+// after the case: the case's node templates with their zone labels, its
 // namespaces (with their labels), the pods it creates before it measures,
 // already on their nodes (one per node, on nodes drawn by a seeded
 // permutation, before any node gets a second), and its measured pods,
