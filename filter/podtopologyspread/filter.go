@@ -387,9 +387,7 @@ func (pl *PodTopologySpread) calPreFilterStateFast(pod *api.Pod, cs []constraint
 	for c := range cs {
 		nv := len(s.tvs[c].Values)
 		dom := pl.pools.domOf.Take(nv)
-		for j := range dom {
-			dom[j] = -1
-		}
+		fillNone(dom)
 		s.domOf[c] = dom
 		s.DomainValues[c] = pl.pools.values.Take(nv)[:0]
 		s.Counts[c] = pl.pools.counts.Take(nv)[:0]
@@ -397,6 +395,10 @@ func (pl *PodTopologySpread) calPreFilterStateFast(pod *api.Pod, cs []constraint
 	inc := ptsIncludedNodes(x, keyed, cs, s.tvs, n)
 	for c := range cs {
 		tv := s.tvs[c]
+		if tv.ByIndex && len(tv.Values) == n {
+			s.DomainValues[c], s.Counts[c] = ptsNumberByIndex(s.domOf[c], tv.Values, inc[c], perNode[c], n, s.DomainValues[c], s.Counts[c])
+			continue
+		}
 		s.DomainValues[c], s.Counts[c] = ptsNumberDomains(s.domOf[c], tv.Domain, tv.Values, inc[c], perNode[c], n, s.DomainValues[c], s.Counts[c])
 	}
 	for c := range cs {
@@ -539,6 +541,73 @@ func ptsNumberDomains(dom, domain []int32, values []string, inc []uint64, pn []i
 	return dv, cnt
 }
 
+// fillNone sets every entry of dom to −1 (no domain), copying what it has
+// set so far over the rest: a few bulk copies instead of a loop over the
+// entries.
+func fillNone(dom []int32) {
+	if len(dom) == 0 {
+		return
+	}
+	dom[0] = -1
+	for k := 1; k < len(dom); k *= 2 {
+		copy(dom[k:], dom[:k])
+	}
+}
+
+// ptsNumberByIndex is ptsNumberDomains for a numbering by node position
+// (TopologyValues.ByIndex: every node has a value of its own, as for the
+// hostname key, and len(values) == n): the domains are the included
+// nodes in snapshot order, each counting its own matching pods. It takes
+// the included nodes a run of consecutive ones at a time (a run within
+// one word of inc), copying their values and counts in bulk.
+func ptsNumberByIndex(dom []int32, values []string, inc []uint64, pn []int32, n int, dv []string, cnt []int) ([]string, []int) {
+	dom, values = dom[:n], values[:n]
+	if pn != nil {
+		pn = pn[:n]
+	}
+	if inc == nil {
+		return ptsTakeRun(dom, values, pn, 0, n, dv, cnt)
+	}
+	for w := 0; w<<6 < n; w++ {
+		word := inc[w]
+		if rest := n - w<<6; rest < 64 {
+			word &= 1<<rest - 1
+		}
+		for word != 0 {
+			lo := bits.TrailingZeros64(word)
+			l := bits.TrailingZeros64(^(word >> lo)) // the run's length
+			dv, cnt = ptsTakeRun(dom, values, pn, w<<6+lo, w<<6+lo+l, dv, cnt)
+			if l == 64 {
+				break
+			}
+			word &^= (1<<l - 1) << lo
+		}
+	}
+	return dv, cnt
+}
+
+// ptsTakeRun numbers nodes lo to hi−1 as the next domains (ptsNumberByIndex).
+func ptsTakeRun(dom []int32, values []string, pn []int32, lo, hi int, dv []string, cnt []int) ([]string, []int) {
+	at := len(cnt)
+	ds, d := dom[lo:hi], int32(at)
+	for k := range ds {
+		ds[k] = d + int32(k)
+	}
+	dv = append(dv, values[lo:hi]...)
+	cnt = slices.Grow(cnt, hi-lo)[:at+hi-lo]
+	c := cnt[at:]
+	if pn == nil {
+		clear(c)
+		return dv, cnt
+	}
+	p := pn[lo:hi]
+	p = p[:len(c)]
+	for k := range c {
+		c[k] = int(p[k])
+	}
+	return dv, cnt
+}
+
 // ptsHasAll reports whether snapshot node i carries every constraint's key.
 func ptsHasAll(tvs []*api.TopologyValues, i int) bool {
 	for _, tv := range tvs {
@@ -553,16 +622,21 @@ func ptsHasAll(tvs []*api.TopologyValues, i int) bool {
 // them: update(d, counts[d]) for every domain in order from empty paths.
 func ptsPathsOf(counts []int) ptsPaths {
 	// update's default case (d is never one of the paths' domains yet),
-	// on locals so that the loop runs in registers.
+	// on locals so that the loop runs in registers; the inner loop skips
+	// the counts that change nothing (at least m1) carrying d alone.
 	d0, m0, d1, m1 := int32(-1), math.MaxInt32, int32(-1), math.MaxInt32
-	for d, num := range counts {
-		if num < m1 {
-			if num < m0 {
-				d1, m1 = d0, m0
-				d0, m0 = int32(d), num
-			} else {
-				d1, m1 = int32(d), num
-			}
+	for d := 0; d < len(counts); d++ {
+		for d < len(counts) && counts[d] >= m1 {
+			d++
+		}
+		if d == len(counts) {
+			break
+		}
+		if num := counts[d]; num < m0 {
+			d1, m1 = d0, m0
+			d0, m0 = int32(d), num
+		} else {
+			d1, m1 = int32(d), num
 		}
 	}
 	return ptsPaths{{Domain: d0, MatchNum: m0}, {Domain: d1, MatchNum: m1}}

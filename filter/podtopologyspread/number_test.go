@@ -1,0 +1,93 @@
+package podtopologyspread
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
+)
+
+// TestPropNumberByIndexMatchesNumberDomains: over a numbering by node
+// position (each node a value of its own, as for the hostname key), the
+// run-wise numbering gives the domains, their values, their counts and
+// each value's domain that the node-by-node one gives, whatever nodes are
+// included (runs crossing words, words full or empty, a last word cut
+// short) and with or without matching pods.
+func TestPropNumberByIndexMatchesNumberDomains(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 300).Draw(t, "nodes")
+		values := make([]string, n)
+		domain := make([]int32, n)
+		for i := range n {
+			values[i], domain[i] = fmt.Sprintf("node-%d", i), int32(i)
+		}
+		var inc []uint64
+		if rapid.Bool().Draw(t, "some excluded") {
+			inc = make([]uint64, (n+63)/64)
+			// Words drawn whole, so that full, empty and mixed words
+			// all occur; bits past n are set too, to be ignored.
+			for w := range inc {
+				switch rapid.IntRange(0, 3).Draw(t, "word kind") {
+				case 0:
+				case 1:
+					inc[w] = ^uint64(0)
+				default:
+					inc[w] = rapid.Uint64().Draw(t, "word")
+				}
+			}
+		}
+		var pn []int32
+		if rapid.Bool().Draw(t, "matching pods") {
+			pn = rapid.SliceOfN(rapid.Int32Range(0, 5), n, n).Draw(t, "per node")
+		}
+		fresh := func() []int32 {
+			d := make([]int32, n)
+			for i := range d {
+				d[i] = -1
+			}
+			return d
+		}
+		// A prefix already in dv and cnt (the pools hand out emptied
+		// slices, but the functions append): both must keep it.
+		pre := rapid.IntRange(0, 2).Draw(t, "prefix")
+		dvPre, cntPre := make([]string, pre, pre+n), make([]int, pre, pre+n)
+		wantDom, gotDom := fresh(), fresh()
+		wantDV, wantCnt := ptsNumberDomains(wantDom, domain, values, inc, pn, n, slices.Clone(dvPre), slices.Clone(cntPre))
+		gotDV, gotCnt := ptsNumberByIndex(gotDom, values, inc, pn, n, slices.Clone(dvPre), slices.Clone(cntPre))
+		if diff := cmp.Diff(wantDV, gotDV); diff != "" {
+			t.Fatalf("domain values (-node by node +by runs):\n%s", diff)
+		}
+		if diff := cmp.Diff(wantCnt, gotCnt); diff != "" {
+			t.Fatalf("counts (-node by node +by runs):\n%s", diff)
+		}
+		if diff := cmp.Diff(wantDom, gotDom); diff != "" {
+			t.Fatalf("domain of each value (-node by node +by runs):\n%s", diff)
+		}
+	})
+}
+
+// TestPropPathsOfMatchesUpdates: the critical paths of a list of counts
+// are those kube-scheduler's criticalPaths.update builds, each domain new,
+// in order: the smallest count (its first domain) and the one it would
+// keep beside it, ties included.
+func TestPropPathsOfMatchesUpdates(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		counts := rapid.SliceOfN(rapid.IntRange(0, 4), 0, 200).Draw(t, "counts")
+		want := ptsPaths{{Domain: -1, MatchNum: math.MaxInt32}, {Domain: -1, MatchNum: math.MaxInt32}}
+		for d, num := range counts {
+			switch {
+			case num < want[0].MatchNum:
+				want[1] = want[0]
+				want[0] = ptsPath{Domain: int32(d), MatchNum: num}
+			case num < want[1].MatchNum:
+				want[1] = ptsPath{Domain: int32(d), MatchNum: num}
+			}
+		}
+		if got := ptsPathsOf(counts); got != want {
+			t.Fatalf("counts %v: paths %+v, want %+v", counts, got, want)
+		}
+	})
+}
