@@ -940,71 +940,199 @@ func (h *ptsHoisted) count(id int32) int {
 // ptsBatchMax bounds the constraints FilterBatch hoists (more take Filter).
 const ptsBatchMax = 8
 
+// ptsBatch is what FilterBatch and FilterRejects read of the cycle's state
+// once per call in fast mode: each constraint hoisted (the first n of
+// buf), the snapshot's nodes, and whether idx gives the nodes' snapshot
+// positions.
+type ptsBatch struct {
+	buf       [ptsBatchMax]ptsHoisted
+	n         int
+	snapNodes []*framework.NodeInfo
+	useIdx    bool
+	// values is the number of values of the only constraint's key, 0 with
+	// several constraints.
+	values int
+}
+
+// batchOf fills b for a call over nodes of snapshot positions idx (or
+// nil); false when the call must take Filter node by node (no fast-mode
+// state, or more constraints than ptsBatchMax).
+func (pl *PodTopologySpread) batchOf(state *framework.CycleState, idx []int32, b *ptsBatch) bool {
+	s, err := ptsReadPreFilterState(state)
+	if err != nil {
+		return false
+	}
+	nc := len(s.Constraints)
+	if nc == 0 || nc > ptsBatchMax || s.tvs == nil {
+		return false
+	}
+	b.n = nc
+	for c := range nc {
+		b.buf[c] = ptsHoisted{dom: s.tvs[c].Domain, domOf: s.domOf[c], counts: s.Counts[c],
+			limit: int(s.Constraints[c].MaxSkew) + s.minMatch(c) - s.SelfMatch[c]}
+	}
+	b.snapNodes = s.snap.Nodes()
+	b.useIdx = idx != nil && state.Snapshot() == s.snap // the runner's indices: no NodeInfo to read
+	if nc == 1 {
+		b.values = len(s.tvs[0].Values)
+	}
+	return true
+}
+
+// position returns the snapshot position of node (not the runner's: b's
+// useIdx is false), or −1 when node is not the snapshot's.
+func (b *ptsBatch) position(node *framework.NodeInfo) int {
+	if node == nil || node.Node() == nil {
+		return -1
+	}
+	if k := node.Index(); k >= 0 && k < len(b.snapNodes) && b.snapNodes[k].Node() == node.Node() {
+		return k
+	}
+	return -1
+}
+
+// verdict is Filter's status for the snapshot node at position k (nil:
+// it passes).
+func (pl *PodTopologySpread) verdict(cs []ptsHoisted, k int) *framework.Status {
+	for c := range cs {
+		h := &cs[c]
+		id := h.dom[k]
+		if id < 0 {
+			return pl.missingLabel
+		}
+		if h.count(id) > h.limit {
+			return pl.notMatch
+		}
+	}
+	return nil
+}
+
+// rejectsOne appends the rejections of one constraint h over the snapshot
+// nodes idx (FilterRejects' commonest case, the constraint's slices read
+// into locals once, and the list grown once so that the loop calls
+// nothing).
+func (pl *PodTopologySpread) rejectsOne(h *ptsHoisted, idx []int32, rejected []fastpath.NodeRejection) []fastpath.NodeRejection {
+	dom, domOf, counts, limit := h.dom, h.domOf, h.counts, h.limit
+	at := len(rejected)
+	rejected = slices.Grow(rejected, len(idx))
+	out, n := rejected[at:at+len(idx)], 0
+	for i, k := range idx {
+		id := dom[k]
+		st := pl.missingLabel
+		if id >= 0 {
+			d, count := id, 0
+			if domOf != nil {
+				d = domOf[id]
+			}
+			if d >= 0 {
+				count = counts[d]
+			}
+			if count <= limit {
+				continue
+			}
+			st = pl.notMatch
+		}
+		out[n] = fastpath.NodeRejection{Node: int32(i), Status: st}
+		n++
+	}
+	return rejected[:at+n]
+}
+
 // FilterBatch is Filter over nodes (fastpath.BatchFilterPlugin). In fast
 // mode each constraint's slices and its bound maxSkew + minMatch −
 // selfMatch are read once, so a snapshot node costs a few slice reads per
 // constraint; any other node takes Filter.
 func (pl *PodTopologySpread) FilterBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []*framework.Status) {
-	s, err := ptsReadPreFilterState(state)
-	nc := 0
-	if err == nil {
-		nc = len(s.Constraints)
-	}
-	if err != nil || nc == 0 || nc > ptsBatchMax || s.tvs == nil {
+	var b ptsBatch
+	if !pl.batchOf(state, idx, &b) {
 		for i, n := range nodes {
 			out[i] = pl.Filter(ctx, state, pod, n)
 		}
 		return
 	}
-	var buf [ptsBatchMax]ptsHoisted
-	cs := buf[:nc]
-	for c := range cs {
-		cs[c] = ptsHoisted{dom: s.tvs[c].Domain, domOf: s.domOf[c], counts: s.Counts[c],
-			limit: int(s.Constraints[c].MaxSkew) + s.minMatch(c) - s.SelfMatch[c]}
-	}
-	snapNodes := s.snap.Nodes()
-	useIdx := idx != nil && state.Snapshot() == s.snap // the runner's indices: no NodeInfo to read
-	if useIdx && nc == 1 && len(s.tvs[0].Values) <= ptsVerdictsMax {
-		pl.filterOneByValue(&cs[0], len(s.tvs[0].Values), idx[:len(nodes)], out)
-		return
-	}
-	for i, node := range nodes {
-		k := -1
-		if useIdx {
-			k = int(idx[i])
-		} else if node != nil && node.Node() != nil {
-			if k = node.Index(); k >= len(snapNodes) || snapNodes[k].Node() != node.Node() {
-				k = -1
-			}
+	cs := b.buf[:b.n]
+	switch {
+	case b.useIdx && b.values > 0 && b.values <= ptsVerdictsMax:
+		var buf [ptsVerdictsMax + 1]*framework.Status
+		verdicts, dom := pl.valueVerdicts(&cs[0], b.values, buf[:]), cs[0].dom
+		for i, k := range idx[:len(nodes)] {
+			out[i] = verdicts[dom[k]+1]
 		}
-		if k < 0 {
-			out[i] = pl.Filter(ctx, state, pod, node)
-			continue
+	case b.useIdx:
+		for i, k := range idx[:len(nodes)] {
+			out[i] = pl.verdict(cs, int(k))
 		}
-		for c := range cs {
-			h := &cs[c]
-			id := h.dom[k]
-			if id < 0 {
-				out[i] = pl.missingLabel
-				break
-			}
-			if h.count(id) > h.limit {
-				out[i] = pl.notMatch
-				break
+	default:
+		for i, node := range nodes {
+			if k := b.position(node); k >= 0 {
+				out[i] = pl.verdict(cs, k)
+			} else {
+				out[i] = pl.Filter(ctx, state, pod, node)
 			}
 		}
 	}
 }
 
-// ptsVerdictsMax bounds the values filterOneByValue tabulates.
+var _ fastpath.TrustedRejectingFilterPlugin = (*PodTopologySpread)(nil)
+
+// FilterRejects is FilterBatch listing the rejected nodes alone
+// (fastpath.RejectingFilterPlugin), in the same fast mode.
+func (pl *PodTopologySpread) FilterRejects(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, rejected []fastpath.NodeRejection) []fastpath.NodeRejection {
+	var b ptsBatch
+	if !pl.batchOf(state, idx, &b) {
+		for i, n := range nodes {
+			if st := pl.Filter(ctx, state, pod, n); !st.IsSuccess() {
+				rejected = append(rejected, fastpath.NodeRejection{Node: int32(i), Status: st})
+			}
+		}
+		return rejected
+	}
+	cs := b.buf[:b.n]
+	switch {
+	case b.useIdx && b.values > 0 && b.values <= ptsVerdictsMax:
+		var buf [ptsVerdictsMax + 1]*framework.Status
+		verdicts, dom := pl.valueVerdicts(&cs[0], b.values, buf[:]), cs[0].dom
+		for i, k := range idx[:len(nodes)] {
+			if v := verdicts[dom[k]+1]; v != nil {
+				rejected = append(rejected, fastpath.NodeRejection{Node: int32(i), Status: v})
+			}
+		}
+	case b.useIdx && len(cs) == 1:
+		rejected = pl.rejectsOne(&cs[0], idx[:len(nodes)], rejected)
+	case b.useIdx:
+		for i, k := range idx[:len(nodes)] {
+			if st := pl.verdict(cs, int(k)); st != nil {
+				rejected = append(rejected, fastpath.NodeRejection{Node: int32(i), Status: st})
+			}
+		}
+	default:
+		for i, node := range nodes {
+			var st *framework.Status
+			if k := b.position(node); k >= 0 {
+				st = pl.verdict(cs, k)
+			} else if st = pl.Filter(ctx, state, pod, node); st.IsSuccess() {
+				st = nil
+			}
+			if st != nil {
+				rejected = append(rejected, fastpath.NodeRejection{Node: int32(i), Status: st})
+			}
+		}
+	}
+	return rejected
+}
+
+// RejectionsTrusted marks FilterRejects as keeping its contract on every
+// input (fastpath.TrustedRejectingFilterPlugin).
+func (pl *PodTopologySpread) RejectionsTrusted() {}
+
+// ptsVerdictsMax bounds the values valueVerdicts tabulates.
 const ptsVerdictsMax = 256
 
-// filterOneByValue is FilterBatch for one constraint h, whose key has
-// values ids, over the snapshot nodes idx: each value's verdict is decided
-// once, and a node's is one table read (slot 0 for a node without the
-// key).
-func (pl *PodTopologySpread) filterOneByValue(h *ptsHoisted, values int, idx []int32, out []*framework.Status) {
-	var buf [ptsVerdictsMax + 1]*framework.Status
+// valueVerdicts is Filter's status for each value of the only constraint
+// h, whose key has values ids, in buf (len at least values+1): slot id+1
+// for value id, slot 0 for a node without the key; nil where a node
+// passes. A node's verdict is then one table read.
+func (pl *PodTopologySpread) valueVerdicts(h *ptsHoisted, values int, buf []*framework.Status) []*framework.Status {
 	verdicts := buf[:values+1]
 	verdicts[0] = pl.missingLabel
 	for id := range int32(values) {
@@ -1012,8 +1140,5 @@ func (pl *PodTopologySpread) filterOneByValue(h *ptsHoisted, values int, idx []i
 			verdicts[id+1] = pl.notMatch
 		}
 	}
-	dom := h.dom
-	for i, k := range idx {
-		out[i] = verdicts[dom[k]+1]
-	}
+	return verdicts
 }

@@ -8,6 +8,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
+
+	"github.com/schedkit/schedkit/framework/fastpath"
 )
 
 // TestPropNumberByIndexMatchesNumberDomains: over a numbering by node
@@ -88,6 +90,41 @@ func TestPropPathsOfMatchesUpdates(t *testing.T) {
 		}
 		if got := ptsPathsOf(counts); got != want {
 			t.Fatalf("counts %v: paths %+v, want %+v", counts, got, want)
+		}
+	})
+}
+
+// TestPropRejectsOneMatchesVerdict: FilterRejects' loop for one
+// constraint over many values lists exactly the nodes verdict rejects,
+// in order, each with verdict's status: a node without the key, a value
+// that is no domain (count 0, rejected only when the bound is below 0),
+// and counts at, below and above the bound.
+func TestPropRejectsOneMatchesVerdict(t *testing.T) {
+	pl, err := New(DefaultPodTopologySpreadArgs(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		values := rapid.IntRange(1, 40).Draw(t, "values")
+		nodes := rapid.IntRange(1, 60).Draw(t, "nodes")
+		h := ptsHoisted{
+			dom:    rapid.SliceOfN(rapid.Int32Range(-1, int32(values-1)), nodes, nodes).Draw(t, "dom"),
+			counts: rapid.SliceOfN(rapid.IntRange(0, 4), values, values).Draw(t, "counts"),
+			limit:  rapid.IntRange(-1, 3).Draw(t, "limit"),
+		}
+		if rapid.Bool().Draw(t, "numbered domains") {
+			h.domOf = rapid.SliceOfN(rapid.Int32Range(-1, int32(values-1)), values, values).Draw(t, "domOf")
+		}
+		idx := rapid.SliceOfN(rapid.Int32Range(0, int32(nodes-1)), 0, 64).Draw(t, "idx")
+		var want []fastpath.NodeRejection
+		for i, k := range idx {
+			if st := pl.(*PodTopologySpread).verdict([]ptsHoisted{h}, int(k)); st != nil {
+				want = append(want, fastpath.NodeRejection{Node: int32(i), Status: st})
+			}
+		}
+		got := pl.(*PodTopologySpread).rejectsOne(&h, idx, nil)
+		if !slices.Equal(got, want) {
+			t.Fatalf("rejectsOne %v, verdict %v", got, want)
 		}
 	})
 }
