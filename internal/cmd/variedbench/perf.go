@@ -61,8 +61,8 @@ type perfCase struct {
 	// zones are the values of the zone label given to the nodes in turn
 	// (labelNodePrepareStrategy); no zone label when empty.
 	zones []string
-	// tainted nodes of the cluster's are node-with-taint.yaml's, created
-	// after the others (of 5,000; scaled with them).
+	// tainted is how many of the 5,000 nodes are node-with-taint.yaml's,
+	// created after the others (scaled with the cluster).
 	tainted    int
 	namespaces []api.Namespace
 	init       []perfPods
