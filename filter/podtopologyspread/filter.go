@@ -979,6 +979,13 @@ func (pl *PodTopologySpread) batchOf(state *framework.CycleState, idx []int32, b
 	return true
 }
 
+// tabulated reports whether a call reads each node's verdict from a table
+// by value (valueVerdicts): the runner's indices, and one constraint whose
+// key has at most ptsVerdictsMax values.
+func (b *ptsBatch) tabulated() bool {
+	return b.useIdx && b.values > 0 && b.values <= ptsVerdictsMax
+}
+
 // position returns the snapshot position of node (not the runner's: b's
 // useIdx is false), or −1 when node is not the snapshot's.
 func (b *ptsBatch) position(node *framework.NodeInfo) int {
@@ -1052,7 +1059,7 @@ func (pl *PodTopologySpread) FilterBatch(ctx context.Context, state *framework.C
 	}
 	cs := b.buf[:b.n]
 	switch {
-	case b.useIdx && b.values > 0 && b.values <= ptsVerdictsMax:
+	case b.tabulated():
 		var buf [ptsVerdictsMax + 1]*framework.Status
 		verdicts, dom := pl.valueVerdicts(&cs[0], b.values, buf[:]), cs[0].dom
 		for i, k := range idx[:len(nodes)] {
@@ -1089,7 +1096,7 @@ func (pl *PodTopologySpread) FilterRejects(ctx context.Context, state *framework
 	}
 	cs := b.buf[:b.n]
 	switch {
-	case b.useIdx && b.values > 0 && b.values <= ptsVerdictsMax:
+	case b.tabulated():
 		var buf [ptsVerdictsMax + 1]*framework.Status
 		verdicts, dom := pl.valueVerdicts(&cs[0], b.values, buf[:]), cs[0].dom
 		for i, k := range idx[:len(nodes)] {
