@@ -51,7 +51,9 @@ type PreEnqueuePlugin interface {
 }
 
 // PreFilterResult narrows the nodes Filter evaluates. Nil (or nil NodeNames)
-// means all nodes.
+// means all nodes. A plugin may return the same NodeNames in many cycles,
+// and the framework passes it on as it is: nobody modifies a set once it
+// is returned.
 type PreFilterResult struct {
 	NodeNames map[string]struct{}
 }

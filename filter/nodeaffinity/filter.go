@@ -41,6 +41,10 @@ type naCompiled struct {
 	required requiredTerms
 	indexed  api.IndexedNodeMatch
 	every    bool // indexed.MatchesEvery
+	// result is the PreFilterResult of the constraints' metadata.name
+	// terms, shared by the cycles of pods written alike (read-only).
+	result *framework.PreFilterResult
+	status *framework.Status
 }
 
 // naMemoPrefix starts NodeAffinity's keys in the snapshot's memos.
@@ -64,6 +68,7 @@ func (pl *NodeAffinity) PreFilter(_ context.Context, state *framework.CycleState
 		return nil, framework.NewStatus(framework.Skip)
 	}
 	ps := &naPreFilterState{snap: state.Snapshot()}
+	var memo *naCompiled
 	if snap := ps.snap; snap == nil {
 		ps.required = podRequired(pod.Pod)
 	} else {
@@ -75,8 +80,10 @@ func (pl *NodeAffinity) PreFilter(_ context.Context, state *framework.CycleState
 			r := podRequired(pod.Pod)
 			c := &naCompiled{required: r, indexed: r.Indexed(snap)}
 			c.every = c.indexed.MatchesEvery()
+			c.result, c.status = pl.preFilterResult(required)
 			return c
 		}).(*naCompiled)
+		memo = c
 		ps.required, ps.own, ps.every = c.required, c.indexed.On(snap), c.every
 		ps.indexed = &ps.own
 		if _, _, single := c.indexed.Single(); !single && !c.every {
@@ -84,6 +91,16 @@ func (pl *NodeAffinity) PreFilter(_ context.Context, state *framework.CycleState
 		}
 	}
 	state.Write(naPreFilterKey, ps)
+	if memo != nil {
+		return memo.result, memo.status
+	}
+	return pl.preFilterResult(required)
+}
+
+// preFilterResult is the PreFilterResult of the pod's required terms:
+// nil when they name no node by metadata.name, the conflict status when
+// the names they allow are none.
+func (pl *NodeAffinity) preFilterResult(required *api.NodeSelector) (*framework.PreFilterResult, *framework.Status) {
 	if required == nil || len(required.NodeSelectorTerms) == 0 {
 		return nil, nil
 	}

@@ -99,6 +99,23 @@ func TestNodeAffinityFilter(t *testing.T) {
 			if !s.Equal(tc.wantPreFilter) {
 				t.Fatalf("PreFilter status = %v, want %v", s, tc.wantPreFilter)
 			}
+			// Against a snapshot the answer comes from the snapshot's
+			// memo after the first pod: the same answer each time.
+			snap := fw.MustSnapshot([]*api.Node{node}, nil)
+			namesOf := func(r *fw.PreFilterResult) map[string]struct{} {
+				if r.AllNodes() {
+					return nil
+				}
+				return r.NodeNames
+			}
+			for i := range 3 {
+				ms := fw.NewCycleState()
+				ms.SetSnapshot(snap)
+				mres, mst := pl.(fw.PreFilterPlugin).PreFilter(context.Background(), ms, fw.MustPodInfo(tc.pod), snap.Nodes())
+				if !mst.Equal(s) || mres.AllNodes() != res.AllNodes() || !cmp.Equal(namesOf(mres), namesOf(res)) {
+					t.Fatalf("PreFilter on a snapshot, pod %d: %v, %v; without one: %v, %v", i, mres, mst, res, s)
+				}
+			}
 			if tc.wantPreFilter != nil {
 				return
 			}

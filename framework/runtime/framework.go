@@ -574,10 +574,14 @@ func (m *preFilterMerge) add(i int, name string, r *framework.PreFilterResult, s
 		m.result, m.status, m.withNodes = nil, framework.AsStatus(fmt.Errorf("running PreFilter plugin %q: %w", name, s.ErrOrCode())).WithPlugin(name), nil
 		return true
 	}
-	if !r.AllNodes() {
-		m.withNodes = append(m.withNodes, name)
+	switch {
+	case r.AllNodes():
+	case m.result.AllNodes():
+		// The plugin's own set, read-only: no copy.
+		m.withNodes, m.result = append(m.withNodes, name), r
+	default:
+		m.withNodes, m.result = append(m.withNodes, name), m.result.Merge(r)
 	}
-	m.result = m.result.Merge(r)
 	if !m.result.AllNodes() && len(m.result.NodeNames) == 0 {
 		// kube prints the plugins as a sorted set (sets.List).
 		msg := fmt.Sprintf("node(s) didn't satisfy plugin(s) %v simultaneously", slices.Sorted(slices.Values(m.withNodes)))

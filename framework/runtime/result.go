@@ -23,9 +23,23 @@ type Diagnosis struct {
 	// PostFilterMsg is set by the caller after running PostFilter.
 	PostFilterMsg string
 
-	absent   *framework.Status
-	rejected int
-	result   *Result
+	absent *framework.Status
+	// absentFrom, when absent is nil, are the plugins (sorted) whose
+	// PreFilterResults left the absent nodes out; their status is made
+	// when it is read.
+	absentFrom []string
+	rejected   int
+	result     *Result
+}
+
+// absentStatus is the status of the nodes left out before the filters:
+// by a PreFilter rejection, or by the PreFilterResults (nil when none
+// were).
+func (d *Diagnosis) absentStatus() *framework.Status {
+	if d.absent == nil && d.absentFrom != nil {
+		return framework.NewStatus(framework.UnschedulableAndUnresolvable, fmt.Sprintf("node(s) didn't satisfy plugin(s) %v", d.absentFrom))
+	}
+	return d.absent
 }
 
 func (d *Diagnosis) addPlugin(s *framework.Status) {
@@ -71,8 +85,8 @@ func (e *FitError) Error() string {
 				}
 			})
 		}
-		if explicit < e.NumAllNodes && e.Diagnosis.absent != nil {
-			for _, reason := range e.Diagnosis.absent.Reasons() {
+		if absent := e.Diagnosis.absentStatus(); explicit < e.NumAllNodes && absent != nil {
+			for _, reason := range absent.Reasons() {
 				counts[reason] += e.NumAllNodes - explicit
 			}
 		}
@@ -441,7 +455,7 @@ func (r *Result) NodeToStatus() *framework.NodeToStatus {
 	if r == nil {
 		return framework.NewNodeToStatus(nil)
 	}
-	m := framework.NewNodeToStatus(r.Diagnosis.absent)
+	m := framework.NewNodeToStatus(r.Diagnosis.absentStatus())
 	m.Grow(len(r.rejections))
 	// Plugins often share one status among the nodes they reject; each
 	// shared status is named once.
@@ -535,7 +549,7 @@ func (r *Result) NodeVerdicts() []NodeVerdict {
 		switch {
 		case ok:
 		case r.PreFilterStatus != nil || !candidate:
-			st := r.Diagnosis.absent
+			st := r.Diagnosis.absentStatus()
 			v = NodeVerdict{Verdict: VerdictExcluded, Plugin: st.Plugin(), Code: st.Code(), Reasons: st.Reasons()}
 		default:
 			v = NodeVerdict{Verdict: VerdictNotEvaluated}

@@ -192,17 +192,15 @@ func (f *Framework) Schedule(ctx context.Context, state *framework.CycleState, s
 	}
 	candidates := cands
 	if !preRes.AllNodes() {
-		candidates = make([]*framework.NodeInfo, 0, len(preRes.NodeNames))
-		for _, ni := range cands { // snapshot order, not map order: deterministic
-			if _, ok := preRes.NodeNames[ni.Name()]; ok {
-				candidates = append(candidates, ni)
-			}
-		}
+		candidates = narrowTo(snap, cands, opts.Nodes == nil, preRes.NodeNames)
 		res.candidates = candidates
-		sorted := append([]string(nil), withNodes...)
-		sort.Strings(sorted)
-		res.Diagnosis.absent = framework.NewStatus(framework.UnschedulableAndUnresolvable, fmt.Sprintf("node(s) didn't satisfy plugin(s) %v", sorted))
-		res.Diagnosis.UnschedulablePlugins = mergeNames(res.Diagnosis.UnschedulablePlugins, withNodes)
+		d := &res.Diagnosis
+		d.absentFrom = slices.Clip(mergeNames(nil, withNodes))
+		if len(d.UnschedulablePlugins) == 0 {
+			d.UnschedulablePlugins = d.absentFrom // mergeNames copies before it adds
+		} else {
+			d.UnschedulablePlugins = mergeNames(d.UnschedulablePlugins, d.absentFrom)
+		}
 	}
 	res.StartIndex = opts.StartIndex
 
@@ -326,14 +324,13 @@ func sortedKeys(m map[string]bool) []string {
 }
 
 func mergeNames(a, b []string) []string {
-	set := map[string]bool{}
-	for _, n := range a {
-		set[n] = true
+	if len(a)+len(b) == 0 {
+		return nil
 	}
-	for _, n := range b {
-		set[n] = true
-	}
-	return sortedKeys(set)
+	out := make([]string, 0, len(a)+len(b))
+	out = append(append(out, a...), b...)
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // filterNodes runs the filter plugins over candidates in round-robin order
@@ -1762,3 +1759,26 @@ func runExtenderScores(extenders []framework.Extender, pod *framework.PodInfo, n
 // ExtenderName is the name under which extender rejections are recorded
 // in a Diagnosis' unschedulable plugins, as kube-scheduler does.
 const ExtenderName = "Extender"
+
+// narrowTo returns the nodes of cands a PreFilterResult names, in cands'
+// order (the snapshot's, not the set's: deterministic). When cands are
+// all of snap's nodes and the names fewer, each name is looked up once;
+// otherwise each candidate's name is looked up in the set.
+func narrowTo(snap *framework.Snapshot, cands []*framework.NodeInfo, whole bool, names map[string]struct{}) []*framework.NodeInfo {
+	out := make([]*framework.NodeInfo, 0, min(len(names), len(cands)))
+	if whole && len(names) < len(cands) {
+		for name := range names {
+			if i := snap.Index(name); i >= 0 {
+				out = append(out, cands[i])
+			}
+		}
+		slices.SortFunc(out, func(a, b *framework.NodeInfo) int { return a.Index() - b.Index() })
+		return out
+	}
+	for _, ni := range cands {
+		if _, ok := names[ni.Name()]; ok {
+			out = append(out, ni)
+		}
+	}
+	return out
+}

@@ -60,6 +60,7 @@ func TestPreFilterBranches(t *testing.T) {
 	}{
 		{name: "all pass", wantFeasible: []string{"n0", "n1", "n2", "n3"}, wantRanB: true},
 		{name: "result intersection", a: only("n1", "n2", "n9"), b: only("n2", "n3"), wantFeasible: []string{"n2"}, wantRanB: true, wantUnsched: []string{"A", "B"}},
+		{name: "one result, in snapshot order, an unknown name left out", a: only("n3", "n9", "n1"), wantFeasible: []string{"n1", "n3"}, wantRanB: true, wantUnsched: []string{"A"}},
 		{name: "empty intersection, two plugins", a: only("n1"), b: only("n2"), wantErr: "0/4 nodes are available: node(s) didn't satisfy plugin(s) [A B] simultaneously.", wantFit: true, wantRanB: true, wantUnsched: []string{"A", "B"}},
 		{name: "empty result, one plugin", a: only(), wantErr: "0/4 nodes are available: node(s) didn't satisfy plugin A.", wantFit: true, wantUnsched: []string{"A"}},
 		{name: "U&U stops at once", a: status(framework.UnschedulableAndUnresolvable, "nope"), wantErr: "0/4 nodes are available: nope.", wantFit: true, wantUnsched: []string{"A"}},
@@ -103,6 +104,61 @@ func TestPreFilterBranches(t *testing.T) {
 				if d := cmp.Diff(tc.wantUnsched, res.Diagnosis.UnschedulablePlugins); d != "" {
 					t.Fatalf("UnschedulablePlugins (-want +got):\n%s", d)
 				}
+			}
+		})
+	}
+}
+
+// TestPreFilterResultSetsLeftAsReturned: the framework passes a
+// plugin's NodeNames on without copying it and never modifies it, so a
+// plugin may return one set in every cycle; where two plugins narrow the
+// nodes, the intersection is a set of its own.
+func TestPreFilterResultSetsLeftAsReturned(t *testing.T) {
+	shared := map[string]struct{}{"n1": {}, "n2": {}, "n3": {}}
+	other := map[string]struct{}{"n2": {}, "n3": {}, "n0": {}}
+	returns := func(set map[string]struct{}) func([]*framework.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
+		return func([]*framework.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
+			return &framework.PreFilterResult{NodeNames: set}, nil
+		}
+	}
+	setOf := func(ns ...string) map[string]struct{} {
+		out := map[string]struct{}{}
+		for _, n := range ns {
+			out[n] = struct{}{}
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name         string
+		b            map[string]struct{}
+		wantFeasible []string
+	}{
+		{"alone", nil, []string{"n1", "n2", "n3"}},
+		{"intersected", other, []string{"n2", "n3"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := &fake{name: "A", preFilter: returns(shared)}
+			b := &fake{name: "B"}
+			if tc.b != nil {
+				b.preFilter = returns(tc.b)
+			}
+			for range 2 {
+				res, err := schedule(t, framework.Profile{PreFilter: []string{"A", "B"}, Filter: []string{"A"}}, []*fake{a, b}, 5, CycleOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if d := cmp.Diff(tc.wantFeasible, names(res.FeasibleNodes())); d != "" {
+					t.Fatalf("feasible (-want +got):\n%s", d)
+				}
+				if d := cmp.Diff(setOf(tc.wantFeasible...), res.PreFilterResult.NodeNames); d != "" {
+					t.Fatalf("PreFilterResult (-want +got):\n%s", d)
+				}
+			}
+			if d := cmp.Diff(setOf("n1", "n2", "n3"), shared); d != "" {
+				t.Errorf("A's set changed (-want +got):\n%s", d)
+			}
+			if d := cmp.Diff(setOf("n0", "n2", "n3"), other); d != "" {
+				t.Errorf("B's set changed (-want +got):\n%s", d)
 			}
 		})
 	}
