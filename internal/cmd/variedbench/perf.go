@@ -30,8 +30,9 @@ const (
 // perfNodes is the cluster size the counts of perfCases are given for.
 const perfNodes = 5000
 
-// perfTemplate makes one pod of a scheduler_perf pod template.
-type perfTemplate func(name, namespace string) *api.Pod
+// perfTemplate makes one pod of a scheduler_perf pod template: the
+// index-th of its createPods op (the template's {{.Index}}).
+type perfTemplate func(name, namespace string, index int) *api.Pod
 
 // perfPods are pods of one template created in one namespace (a
 // createPods op, or one namespace of a createPodSets op).
@@ -53,6 +54,23 @@ type perfChurn struct {
 	namespace string
 }
 
+// perfNodeGroup is a createNodes op whose template is not
+// node-default.yaml.
+type perfNodeGroup struct {
+	// count is how many of the 5,000 nodes are the group's (scaled with
+	// the cluster); with extra, how many nodes the group adds to the
+	// cluster's, whatever its size.
+	count int
+	extra bool
+	// first puts the group's nodes before the others (else after them).
+	first bool
+	// node makes the group's index-th node (the template's {{.Index}}).
+	node func(name string, index int) *api.Node
+	// file is the template's path relative to the case's directory, as
+	// the case's createNodes op gives it.
+	file string
+}
+
 // perfCase is one scheduler_perf test case's 5,000-node workload.
 type perfCase struct {
 	// name is the test case's name in performance-config.yaml; it names
@@ -61,9 +79,8 @@ type perfCase struct {
 	// zones are the values of the zone label given to the nodes in turn
 	// (labelNodePrepareStrategy); no zone label when empty.
 	zones []string
-	// tainted is how many of the 5,000 nodes are node-with-taint.yaml's,
-	// created after the others (scaled with the cluster).
-	tainted    int
+	// special are the nodes of a template other than node-default.yaml's.
+	special    *perfNodeGroup
 	namespaces []api.Namespace
 	init       []perfPods
 	measure    perfPods
@@ -208,9 +225,39 @@ var perfCases = []perfCase{
 		// node-with-taint.yaml; the measured pods' op, the third, names
 		// no namespace.
 		name:       "SchedulingWithNodeInclusionPolicy",
-		tainted:    1000,
+		special:    &perfNodeGroup{count: 1000, node: taintedNode, file: "../templates/node-with-taint.yaml"},
 		namespaces: plain("namespace-2"),
 		measure:    perfPods{podWithNodeInclusionPolicy, "namespace-2", 4000},
+	},
+	{
+		// misc's SchedulingDaemonset has no 5,000-node workload: this is
+		// its 15000Nodes (the named node, then 15,000 of
+		// node-default.yaml; 30,000 measured pods) at a third of the
+		// size, the named node beside the 5,000. NodeAffinity's
+		// PreFilter narrows every cycle to the named node.
+		name:       "SchedulingDaemonset",
+		special:    &perfNodeGroup{count: 1, extra: true, first: true, node: namedNode, file: "../templates/node-with-name.yaml"},
+		namespaces: plain("namespace-2"),
+		measure:    perfPods{podDaemonset, "namespace-2", 10000},
+	},
+	{
+		// misc's SchedulingWithExtendedResource,
+		// 5000pods_5000nodes_DRAExtendedResourceEnabled (DRAExtendedResource
+		// is on by default in v1.37): node i has one foo.com/bar-i and
+		// measured pod i asks for it, so each pod fits one node, found
+		// only by filtering all of them.
+		name:       "SchedulingWithExtendedResource",
+		special:    &perfNodeGroup{count: 5000, node: extendedResourceNode, file: "templates/node-with-extended-resource.yaml"},
+		namespaces: plain("test"),
+		measure:    perfPods{podWithExtendedResource, "test", 5000},
+	},
+	{
+		// volumes' SchedulingSecrets: pod-default.yaml with a secret
+		// volume, which no volume plugin counts.
+		name:       "SchedulingSecrets",
+		namespaces: plain("namespace-1", "namespace-2"),
+		init:       []perfPods{{podWithSecretVolume, "namespace-1", 5000}},
+		measure:    perfPods{podWithSecretVolume, "namespace-2", 1000},
 	},
 	{
 		// A tick each second (intervalMilliseconds 1000) recreates a
@@ -269,11 +316,11 @@ func pausePod(name, namespace string) *api.Pod {
 }
 
 // podDefault is pod-default.yaml.
-func podDefault(name, namespace string) *api.Pod { return pausePod(name, namespace) }
+func podDefault(name, namespace string, _ int) *api.Pod { return pausePod(name, namespace) }
 
 // podWithNodeAffinity is pod-with-node-affinity.yaml: a required zone In
 // zone1, zone2.
-func podWithNodeAffinity(name, namespace string) *api.Pod {
+func podWithNodeAffinity(name, namespace string, _ int) *api.Pod {
 	p := pausePod(name, namespace)
 	p.Spec.Affinity = &api.Affinity{NodeAffinity: &api.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{
 		NodeSelectorTerms: []api.NodeSelectorTerm{{MatchExpressions: []api.NodeSelectorRequirement{
@@ -305,7 +352,7 @@ func colorTerm(c, topologyKey string, namespaces ...string) api.PodAffinityTerm 
 
 // podWithPodAffinity is pod-with-pod-affinity.yaml: color blue, required
 // affinity to color blue by zone in sched-1 and sched-0.
-func podWithPodAffinity(name, namespace string) *api.Pod {
+func podWithPodAffinity(name, namespace string, _ int) *api.Pod {
 	p := colored(name, namespace, "blue")
 	p.Spec.Affinity = &api.Affinity{PodAffinity: &api.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{
 		colorTerm("blue", perfZoneKey, "sched-1", "sched-0"),
@@ -316,7 +363,7 @@ func podWithPodAffinity(name, namespace string) *api.Pod {
 // podWithPodAntiAffinity is pod-with-pod-anti-affinity.yaml: color green,
 // required anti-affinity to color green by hostname in sched-1 and
 // sched-0.
-func podWithPodAntiAffinity(name, namespace string) *api.Pod {
+func podWithPodAntiAffinity(name, namespace string, _ int) *api.Pod {
 	p := colored(name, namespace, "green")
 	p.Spec.Affinity = &api.Affinity{PodAntiAffinity: &api.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{
 		colorTerm("green", perfHostKey, "sched-1", "sched-0"),
@@ -327,7 +374,7 @@ func podWithPodAntiAffinity(name, namespace string) *api.Pod {
 // podWithPodAntiAffinityLabel is pod-with-pod-anti-affinity-label.yaml:
 // color green, no affinity (the pods podWithPodAntiAffinity's terms keep
 // away).
-func podWithPodAntiAffinityLabel(name, namespace string) *api.Pod {
+func podWithPodAntiAffinityLabel(name, namespace string, _ int) *api.Pod {
 	p := colored(name, namespace, "green")
 	p.Spec.Containers[0].Image = "registry.k8s.io/pause:3.10.1"
 	return p
@@ -336,7 +383,7 @@ func podWithPodAntiAffinityLabel(name, namespace string) *api.Pod {
 // podWithPreferredPodAffinity is pod-with-preferred-pod-affinity.yaml:
 // color red, preferred affinity (weight 1) to color red by hostname in
 // sched-1 and sched-0.
-func podWithPreferredPodAffinity(name, namespace string) *api.Pod {
+func podWithPreferredPodAffinity(name, namespace string, _ int) *api.Pod {
 	p := colored(name, namespace, "red")
 	p.Spec.Affinity = &api.Affinity{PodAffinity: &api.PodAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.WeightedPodAffinityTerm{
 		{Weight: 1, PodAffinityTerm: colorTerm("red", perfHostKey, "sched-1", "sched-0")},
@@ -348,7 +395,7 @@ func podWithPreferredPodAffinity(name, namespace string) *api.Pod {
 // pod-with-preferred-pod-anti-affinity.yaml: color yellow, preferred
 // anti-affinity (weight 1) to color yellow by hostname in sched-1 and
 // sched-0.
-func podWithPreferredPodAntiAffinity(name, namespace string) *api.Pod {
+func podWithPreferredPodAntiAffinity(name, namespace string, _ int) *api.Pod {
 	p := colored(name, namespace, "yellow")
 	p.Spec.Affinity = &api.Affinity{PodAntiAffinity: &api.PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.WeightedPodAffinityTerm{
 		{Weight: 1, PodAffinityTerm: colorTerm("yellow", perfHostKey, "sched-1", "sched-0")},
@@ -359,7 +406,7 @@ func podWithPreferredPodAntiAffinity(name, namespace string) *api.Pod {
 // podAntiAffinityNSSelector is pod-anti-affinity-ns-selector.yaml: color
 // green, required anti-affinity to color green by hostname in the
 // namespaces labelled team: devops.
-func podAntiAffinityNSSelector(name, namespace string) *api.Pod {
+func podAntiAffinityNSSelector(name, namespace string, _ int) *api.Pod {
 	p := colored(name, namespace, "green")
 	p.Spec.Containers[0].Image = "registry.k8s.io/pause:3.10.1"
 	p.Spec.Affinity = &api.Affinity{PodAntiAffinity: &api.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{
@@ -371,7 +418,7 @@ func podAntiAffinityNSSelector(name, namespace string) *api.Pod {
 // podAffinityNSSelector is pod-affinity-ns-selector.yaml: color blue,
 // required affinity to color blue by zone in the namespaces labelled
 // team: devops.
-func podAffinityNSSelector(name, namespace string) *api.Pod {
+func podAffinityNSSelector(name, namespace string, _ int) *api.Pod {
 	p := colored(name, namespace, "blue")
 	p.Spec.Containers[0].Image = "registry.k8s.io/pause:3.10.1"
 	p.Spec.Affinity = &api.Affinity{PodAffinity: &api.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{
@@ -384,7 +431,7 @@ func podAffinityNSSelector(name, namespace string) *api.Pod {
 // pod-preferred-affinity-ns-selector.yaml: color red, preferred affinity
 // (weight 1) to color red by hostname in the namespaces labelled team:
 // devops.
-func podPreferredAffinityNSSelector(name, namespace string) *api.Pod {
+func podPreferredAffinityNSSelector(name, namespace string, _ int) *api.Pod {
 	p := colored(name, namespace, "red")
 	p.Spec.Containers[0].Image = "registry.k8s.io/pause:3.10.1"
 	p.Spec.Affinity = &api.Affinity{PodAffinity: &api.PodAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.WeightedPodAffinityTerm{
@@ -397,7 +444,7 @@ func podPreferredAffinityNSSelector(name, namespace string) *api.Pod {
 // pod-preferred-anti-affinity-ns-selector.yaml: color green, preferred
 // anti-affinity (weight 1) to color green by hostname in the namespaces
 // labelled team: devops.
-func podPreferredAntiAffinityNSSelector(name, namespace string) *api.Pod {
+func podPreferredAntiAffinityNSSelector(name, namespace string, _ int) *api.Pod {
 	p := colored(name, namespace, "green")
 	p.Spec.Containers[0].Image = "registry.k8s.io/pause:3.10.1"
 	p.Spec.Affinity = &api.Affinity{PodAntiAffinity: &api.PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.WeightedPodAffinityTerm{
@@ -418,20 +465,20 @@ func spreading(name, namespace string, when api.UnsatisfiableConstraintAction) *
 }
 
 // podWithTopologySpreading is pod-with-topology-spreading.yaml.
-func podWithTopologySpreading(name, namespace string) *api.Pod {
+func podWithTopologySpreading(name, namespace string, _ int) *api.Pod {
 	return spreading(name, namespace, api.DoNotSchedule)
 }
 
 // podWithPreferredTopologySpreading is
 // pod-with-preferred-topology-spreading.yaml.
-func podWithPreferredTopologySpreading(name, namespace string) *api.Pod {
+func podWithPreferredTopologySpreading(name, namespace string, _ int) *api.Pod {
 	return spreading(name, namespace, api.ScheduleAnyway)
 }
 
 // podWithNodeInclusionPolicy is pod-with-node-inclusion-policy.yaml:
 // labelled foo: bar, spread by hostname with maxSkew 1 over foo: bar,
 // DoNotSchedule, honouring the nodes' affinity and taints.
-func podWithNodeInclusionPolicy(name, namespace string) *api.Pod {
+func podWithNodeInclusionPolicy(name, namespace string, _ int) *api.Pod {
 	p := pausePod(name, namespace)
 	p.Labels = map[string]string{"foo": "bar"}
 	p.Spec.Containers[0].Image = "registry.k8s.io/pause:3.10.1"
@@ -444,9 +491,54 @@ func podWithNodeInclusionPolicy(name, namespace string) *api.Pod {
 	return p
 }
 
+// perfDaemonsetNode is the name of node-with-name.yaml's node, the one
+// daemonset-pod.yaml's pods select.
+const perfDaemonsetNode = "scheduler-perf-node"
+
+// podDaemonset is daemonset-pod.yaml: no requests, required node
+// affinity by field to the node named scheduler-perf-node.
+func podDaemonset(name, namespace string, _ int) *api.Pod {
+	return &api.Pod{
+		ObjectMeta: api.ObjectMeta{Name: name, Namespace: namespace, UID: namespace + "." + name},
+		Spec: api.PodSpec{
+			Containers: []api.Container{{Name: "pause", Image: "registry.k8s.io/pause:3.10.1"}},
+			Affinity: &api.Affinity{NodeAffinity: &api.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{
+				NodeSelectorTerms: []api.NodeSelectorTerm{{MatchFields: []api.NodeSelectorRequirement{
+					{Key: "metadata.name", Operator: api.NodeSelectorOpIn, Values: []string{perfDaemonsetNode}},
+				}}},
+			}}},
+		},
+	}
+}
+
+// perfExtendedResource is the extended resource
+// node-with-extended-resource.yaml's index-th node has one of.
+func perfExtendedResource(index int) string { return fmt.Sprintf("foo.com/bar-%d", index) }
+
+// podWithExtendedResource is pod-with-extended-resource.yaml: one
+// foo.com/bar-<index>, requested and limited, nothing else.
+func podWithExtendedResource(name, namespace string, index int) *api.Pod {
+	rl := map[string]string{perfExtendedResource(index): "1"}
+	return &api.Pod{
+		ObjectMeta: api.ObjectMeta{Name: name, Namespace: namespace, UID: namespace + "." + name},
+		Spec: api.PodSpec{Containers: []api.Container{{
+			Name: "pause", Image: "registry.k8s.io/pause:3.9",
+			Resources: api.ResourceRequirements{Requests: perfList(rl), Limits: perfList(rl)},
+		}}},
+	}
+}
+
+// podWithSecretVolume is pod-with-secret-volume.yaml: pod-default.yaml
+// with a volume of the secret named secret.
+func podWithSecretVolume(name, namespace string, _ int) *api.Pod {
+	p := pausePod(name, namespace)
+	p.Spec.Volumes = []api.Volume{{Name: "secret", VolumeSource: api.VolumeSource{Secret: []byte(`{"secretName":"secret"}`)}}}
+	return p
+}
+
 // podHighPriorityLargeCPU is pod-high-priority-large-cpu.yaml: priority
 // 10, requests of 9 CPUs (more than any node has) and 500Mi, no limits.
-func podHighPriorityLargeCPU(name, namespace string) *api.Pod {
+func podHighPriorityLargeCPU(name, namespace string, _ int) *api.Pod {
 	p := pausePod(name, namespace)
 	p.Spec.Priority = new(int32(10))
 	p.Spec.Containers[0].Image = "registry.k8s.io/pause:3.10.1"
@@ -472,10 +564,31 @@ func perfNode(name, zone string) *api.Node {
 
 // taintedNode is node-with-taint.yaml: perfNode without a zone, tainted
 // foo:NoSchedule.
-func taintedNode(name string) *api.Node {
+func taintedNode(name string, _ int) *api.Node {
 	n := perfNode(name, "")
 	n.Spec.Taints = []api.Taint{{Key: "foo", Effect: api.TaintEffectNoSchedule}}
 	return n
+}
+
+// namedNode is node-with-name.yaml: the node named scheduler-perf-node,
+// room for 90,000 pods, 4 CPUs and 32Gi.
+func namedNode(string, int) *api.Node {
+	c := map[string]string{"cpu": "4", "memory": "32Gi", "pods": "90000"}
+	return &api.Node{
+		ObjectMeta: api.ObjectMeta{Name: perfDaemonsetNode, Labels: map[string]string{perfHostKey: perfDaemonsetNode}},
+		Status:     api.NodeStatus{Capacity: perfList(c), Allocatable: perfList(c)},
+	}
+}
+
+// extendedResourceNode is node-with-extended-resource.yaml's index-th
+// node: perfNode's capacity and one foo.com/bar-<index>, labelled
+// node-with-extended-resource: "true".
+func extendedResourceNode(name string, index int) *api.Node {
+	c := map[string]string{"cpu": "4", "memory": "32Gi", "pods": "110", perfExtendedResource(index): "1"}
+	return &api.Node{
+		ObjectMeta: api.ObjectMeta{Name: name, Labels: map[string]string{perfHostKey: name, "node-with-extended-resource": "true"}},
+		Status:     api.NodeStatus{Capacity: perfList(c), Allocatable: perfList(c)},
+	}
 }
 
 // churnNode is churn/node-default.yaml: capacity (hence allocatable) of
@@ -526,11 +639,21 @@ func scaled(count, nodes int) int {
 func generatePerf(c *perfCase, o workloadOptions) *workload {
 	w := &workload{namespaces: slices.Clone(c.namespaces), streams: map[string][]*api.Pod{}, churnNodes: map[string][]*api.Node{},
 		events: map[string][]churnEvent{}}
-	tainted := scaled(c.tainted, o.nodes)
-	for i := range o.nodes {
+	total, special, from := o.nodes, 0, 0
+	if g := c.special; g != nil {
+		special = scaled(g.count, o.nodes)
+		if g.extra {
+			special = g.count
+			total += special
+		}
+		if !g.first {
+			from = total - special
+		}
+	}
+	for i := range total {
 		name := fmt.Sprintf("scheduler-perf-%05d", i)
-		if i >= o.nodes-tainted {
-			w.nodes = append(w.nodes, taintedNode(name))
+		if k := i - from; k >= 0 && k < special {
+			w.nodes = append(w.nodes, c.special.node(name, k))
 			continue
 		}
 		zone := ""
@@ -539,15 +662,15 @@ func generatePerf(c *perfCase, o workloadOptions) *workload {
 		}
 		w.nodes = append(w.nodes, perfNode(name, zone))
 	}
-	perm := rand.New(rand.NewPCG(o.seed, 0x5c4ed)).Perm(o.nodes)
+	perm := rand.New(rand.NewPCG(o.seed, 0x5c4ed)).Perm(total)
 	seq, created := 0, 0
 	for _, g := range c.init {
 		// The groups' counts scale together, so that a createPodSets op
 		// over many namespaces keeps its total (a namespace may get none).
 		created += g.count
-		for seq < scaled(created, o.nodes) {
-			p := g.template(fmt.Sprintf("init-%05d", seq), g.namespace)
-			p.Spec.NodeName = w.nodes[perm[seq%o.nodes]].Name
+		for k := 0; seq < scaled(created, o.nodes); k++ {
+			p := g.template(fmt.Sprintf("init-%05d", seq), g.namespace, k)
+			p.Spec.NodeName = w.nodes[perm[seq%total]].Name
 			w.pods = append(w.pods, p)
 			seq++
 		}
@@ -574,10 +697,10 @@ func generatePerf(c *perfCase, o workloadOptions) *workload {
 					churnNodes = append(churnNodes, churnNode(live))
 					events = append(events, churnEvent{Before: len(stream), Op: opAddNode, Node: live})
 				}
-				stream = append(stream, c.churn.template(fmt.Sprintf("churn-%d", ticks), c.churn.namespace))
+				stream = append(stream, c.churn.template(fmt.Sprintf("churn-%d", ticks), c.churn.namespace, ticks-1))
 			}
 		}
-		stream = append(stream, c.measure.template(fmt.Sprintf("measured-%05d", i), c.measure.namespace))
+		stream = append(stream, c.measure.template(fmt.Sprintf("measured-%05d", i), c.measure.namespace, i))
 	}
 	w.streams[c.name] = stream
 	if len(events) > 0 {

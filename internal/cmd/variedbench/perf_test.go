@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -26,13 +27,17 @@ import (
 // perfTotals are a generated scheduler_perf workload's counts.
 type perfTotals struct {
 	init, measured, churnPods, namespaces, tainted int
-	zones                                          map[string]int
-	events                                         []churnEvent
+	// extra is how many nodes the cluster has beyond the size asked for;
+	// special how many are not node-default.yaml's.
+	extra, special int
+	zones          map[string]int
+	events         []churnEvent
 }
 
-func totalsOf(t *testing.T, w *workload, stream string) perfTotals {
+func totalsOf(t *testing.T, w *workload, stream string, nodes int) perfTotals {
 	t.Helper()
-	got := perfTotals{init: len(w.pods), namespaces: len(w.namespaces), zones: map[string]int{}, events: w.events[stream]}
+	got := perfTotals{init: len(w.pods), namespaces: len(w.namespaces), zones: map[string]int{}, events: w.events[stream], extra: len(w.nodes) - nodes}
+	plain := perfNode("n", "")
 	for _, p := range w.streams[stream] {
 		if strings.HasPrefix(p.Name, "churn-") {
 			got.churnPods++
@@ -46,6 +51,9 @@ func totalsOf(t *testing.T, w *workload, stream string) perfTotals {
 		}
 		if len(n.Spec.Taints) > 0 {
 			got.tainted++
+		}
+		if len(n.Spec.Taints) > 0 || len(n.Labels) > 2 || !cmp.Equal(n.Status, plain.Status, cmp.Comparer(func(a, b resource.Quantity) bool { return a.Cmp(b) == 0 })) {
+			got.special++
 		}
 		if n.Labels[perfHostKey] != n.Name {
 			t.Errorf("node %s: hostname label %q", n.Name, n.Labels[perfHostKey])
@@ -78,7 +86,11 @@ func TestPerfWorkloadCounts(t *testing.T) {
 		{"SchedulingRequiredPodAffinityWithNSSelector", 5000, perfTotals{init: 5000, measured: 1000, namespaces: devops100, zones: map[string]int{"zone1": 5000}}},
 		{"SchedulingPreferredAffinityWithNSSelector", 5000, perfTotals{init: 5000, measured: 1000, namespaces: devops100, zones: map[string]int{}}},
 		{"TopologySpreading", 5000, perfTotals{init: 5000, measured: 2000, namespaces: 2, zones: map[string]int{"moon-1": 1667, "moon-2": 1667, "moon-3": 1666}}},
-		{"SchedulingWithNodeInclusionPolicy", 5000, perfTotals{measured: 4000, namespaces: 1, tainted: 1000, zones: map[string]int{}}},
+		{"SchedulingWithNodeInclusionPolicy", 5000, perfTotals{measured: 4000, namespaces: 1, tainted: 1000, special: 1000, zones: map[string]int{}}},
+		// 15000Nodes at a third: the named node beside the 5,000.
+		{"SchedulingDaemonset", 5000, perfTotals{measured: 10000, namespaces: 1, extra: 1, special: 1, zones: map[string]int{}}},
+		{"SchedulingWithExtendedResource", 5000, perfTotals{measured: 5000, namespaces: 1, special: 5000, zones: map[string]int{}}},
+		{"SchedulingSecrets", 5000, perfTotals{init: 5000, measured: 1000, namespaces: 2, zones: map[string]int{}}},
 		{"PreferredTopologySpreading", 5000, perfTotals{init: 5000, measured: 2000, namespaces: 2, zones: map[string]int{"moon-1": 1667, "moon-2": 1667, "moon-3": 1666}}},
 		// A tick every 710 measured pods: the node and its pod at 710,
 		// the node's removal at 1,420.
@@ -88,7 +100,9 @@ func TestPerfWorkloadCounts(t *testing.T) {
 		{"Unschedulable", 5000, perfTotals{init: 100, measured: 1000, churnPods: 8, namespaces: 3, zones: map[string]int{}}},
 		{"SchedulingRequiredPodAntiAffinityWithNSSelector", 1000, perfTotals{init: 800, measured: 200, namespaces: devops100, zones: map[string]int{}}},
 		{"TopologySpreading", 1000, perfTotals{init: 1000, measured: 400, namespaces: 2, zones: map[string]int{"moon-1": 334, "moon-2": 333, "moon-3": 333}}},
-		{"SchedulingWithNodeInclusionPolicy", 1000, perfTotals{measured: 800, namespaces: 1, tainted: 200, zones: map[string]int{}}},
+		{"SchedulingWithNodeInclusionPolicy", 1000, perfTotals{measured: 800, namespaces: 1, tainted: 200, special: 200, zones: map[string]int{}}},
+		{"SchedulingDaemonset", 1000, perfTotals{measured: 2000, namespaces: 1, extra: 1, special: 1, zones: map[string]int{}}},
+		{"SchedulingWithExtendedResource", 1000, perfTotals{measured: 1000, namespaces: 1, special: 1000, zones: map[string]int{}}},
 		// Every 142 measured pods at a fifth of the size: two ticks in 400.
 		{"SchedulingWithMixedChurn", 1000, perfTotals{measured: 400, churnPods: 1, namespaces: 2, zones: map[string]int{},
 			events: []churnEvent{{142, opAddNode, "node-churn-1"}, {285, opRemoveNode, "node-churn-1"}}}},
@@ -101,7 +115,7 @@ func TestPerfWorkloadCounts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := totalsOf(t, w, tc.name)
+			got := totalsOf(t, w, tc.name, tc.nodes)
 			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(perfTotals{}), cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
@@ -269,12 +283,17 @@ func perfSource(t *testing.T) string {
 }
 
 // readYAML decodes a YAML file of the scheduler_perf sources into v.
-func readYAML(t *testing.T, path string, v any) {
+func readYAML(t *testing.T, path string, v any) { t.Helper(); readTemplate(t, path, 0, v) }
+
+// readTemplate decodes a template of the scheduler_perf sources into v,
+// its {{.Index}} (the object's index in its op) set to index.
+func readTemplate(t *testing.T, path string, index int, v any) {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
+	b = []byte(strings.ReplaceAll(string(b), "{{.Index}}", strconv.Itoa(index)))
 	if err := yaml.Unmarshal(b, v); err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
@@ -377,6 +396,10 @@ func TestPerfCasesMatchTheSource(t *testing.T) {
 		"SchedulingRequiredPodAffinityWithNSSelector": {"affinity", "5000Nodes", "pod-affinity-ns-selector.yaml", "pod-affinity-ns-selector.yaml", ""},
 		"SchedulingPreferredAffinityWithNSSelector": {"affinity", "5000Nodes", "pod-preferred-affinity-ns-selector.yaml",
 			"pod-preferred-affinity-ns-selector.yaml", ""},
+		"SchedulingDaemonset": {"misc", "15000Nodes", "", "daemonset-pod.yaml", ""},
+		"SchedulingWithExtendedResource": {"misc", "5000pods_5000nodes_DRAExtendedResourceEnabled", "",
+			"../misc/templates/pod-with-extended-resource.yaml", ""},
+		"SchedulingSecrets":                 {"volumes", "5000Nodes", "pod-with-secret-volume.yaml", "pod-with-secret-volume.yaml", ""},
 		"TopologySpreading":                 {"topology_spreading", "5000Nodes", "pod-default.yaml", "pod-with-topology-spreading.yaml", ""},
 		"SchedulingWithNodeInclusionPolicy": {"topology_spreading", "5000Nodes", "", "pod-with-node-inclusion-policy.yaml", ""},
 		"PreferredTopologySpreading":        {"topology_spreading", "5000Nodes", "pod-default.yaml", "pod-with-preferred-topology-spreading.yaml", ""},
@@ -393,8 +416,8 @@ func TestPerfCasesMatchTheSource(t *testing.T) {
 			return
 		}
 		var want api.Pod
-		readYAML(t, tmpl(file), &want)
-		if diff := cmp.Diff(&want, tp("p", "ns"), ignoreNames, quantities, cmpopts.EquateEmpty()); diff != "" {
+		readTemplate(t, tmpl(file), 7, &want)
+		if diff := cmp.Diff(&want, tp("p", "ns", 7), ignoreNames, quantities, cmpopts.EquateEmpty()); diff != "" {
 			t.Errorf("%s pods against %s (-source +translation):\n%s", what, file, diff)
 		}
 	}
@@ -409,15 +432,6 @@ func TestPerfCasesMatchTheSource(t *testing.T) {
 	churnDefault.Status.Allocatable = churnDefault.Status.Capacity
 	if diff := cmp.Diff(churnDefault.Status, churnNode("n").Status, quantities); diff != "" {
 		t.Errorf("churn node against churn/node-default.yaml (-source +translation):\n%s", diff)
-	}
-	var taintDefault api.Node
-	readYAML(t, tmpl("node-with-taint.yaml"), &taintDefault)
-	taintDefault.Status.Allocatable = taintDefault.Status.Capacity
-	if diff := cmp.Diff(taintDefault.Spec, taintedNode("n").Spec); diff != "" {
-		t.Errorf("tainted node against node-with-taint.yaml (-source +translation):\n%s", diff)
-	}
-	if diff := cmp.Diff(taintDefault.Status, taintedNode("n").Status, quantities); diff != "" {
-		t.Errorf("tainted node against node-with-taint.yaml (-source +translation):\n%s", diff)
 	}
 	configs := map[string][]perfConfigCase{}
 	for _, c := range perfCases {
@@ -444,13 +458,13 @@ func TestPerfCasesMatchTheSource(t *testing.T) {
 			// The first pods are those of every op that creates pods
 			// before the measured ones; the nodes those of every
 			// createNodes op.
-			init, measured, nodes, tainted := 0, 0, 0, 0
+			init, measured, nodes, special := 0, 0, 0, 0
 			for _, o := range tc.WorkloadTemplate {
 				switch {
 				case o.Opcode == "createNodes":
 					nodes += wl.opCount(t, o)
-					if o.NodeTemplatePath == "../templates/node-with-taint.yaml" {
-						tainted += wl.opCount(t, o)
+					if c.special != nil && o.NodeTemplatePath == c.special.file {
+						special += wl.opCount(t, o)
 					}
 				case o.Opcode == "createPods" && o.CollectMetrics:
 					measured = wl.opCount(t, o)
@@ -464,8 +478,42 @@ func TestPerfCasesMatchTheSource(t *testing.T) {
 			for _, g := range c.init {
 				gotInit += g.count
 			}
-			if nodes != perfNodes || tainted != c.tainted || gotInit != init || c.measure.count != measured {
-				t.Errorf("%d nodes (%d tainted), %d first pods, %d measured; the source's %s: %v", perfNodes, c.tainted, gotInit, c.measure.count, s.workload, wl.Params)
+			// A workload larger than 5,000 nodes is translated at
+			// 5,000 nodes, its counts divided by the same scale, bar a
+			// group of a fixed count added to the cluster.
+			extra, wantSpecial := 0, 0
+			if g := c.special; g != nil {
+				wantSpecial = g.count
+				if g.extra {
+					extra = g.count
+				}
+			}
+			scale := (nodes - extra) / perfNodes
+			if scale < 1 || (nodes-extra)%perfNodes != 0 {
+				t.Fatalf("the source's %s has %d nodes: not 5,000 or a multiple", s.workload, nodes)
+			}
+			if extra == 0 {
+				wantSpecial *= scale
+			}
+			if special != wantSpecial || gotInit*scale != init || c.measure.count*scale != measured {
+				t.Errorf("%d nodes (%d special), %d first pods, %d measured at a scale of 1/%d; the source's %s: %v",
+					perfNodes+extra, wantSpecial, gotInit, c.measure.count, scale, s.workload, wl.Params)
+			}
+			if g := c.special; g != nil {
+				var want api.Node
+				readTemplate(t, filepath.Join(src, s.dir, g.file), 7, &want)
+				want.Status.Allocatable = want.Status.Capacity
+				got := g.node("n", 7)
+				if want.Name == "" {
+					want.Name = got.Name // a generated name
+				}
+				if want.Labels == nil {
+					want.Labels = map[string]string{}
+				}
+				want.Labels[perfHostKey] = want.Name // node_util.go labels every node so
+				if diff := cmp.Diff(&want, got, quantities); diff != "" {
+					t.Errorf("nodes against %s (-source +translation):\n%s", g.file, diff)
+				}
 			}
 			for k, o := range tc.WorkloadTemplate {
 				switch {
@@ -480,7 +528,7 @@ func TestPerfCasesMatchTheSource(t *testing.T) {
 					if !slices.Equal(zones, c.zones) {
 						t.Errorf("zones %v, the source's %v", c.zones, zones)
 					}
-					if o.NodeTemplatePath != "" && o.NodeTemplatePath != "../templates/node-default.yaml" && o.NodeTemplatePath != "../templates/node-with-taint.yaml" {
+					if o.NodeTemplatePath != "" && o.NodeTemplatePath != "../templates/node-default.yaml" && (c.special == nil || o.NodeTemplatePath != c.special.file) {
 						t.Errorf("node template %s: not translated", o.NodeTemplatePath)
 					}
 				case o.Opcode == "createPods" && o.CollectMetrics:
@@ -506,7 +554,7 @@ func TestPerfCasesMatchTheSource(t *testing.T) {
 			// template in turn.
 			var firsts []perfTemplate
 			for _, g := range c.init {
-				if k := len(firsts); k == 0 || !cmp.Equal(firsts[k-1]("p", "ns"), g.template("p", "ns"), quantities) {
+				if k := len(firsts); k == 0 || !cmp.Equal(firsts[k-1]("p", "ns", 0), g.template("p", "ns", 0), quantities) {
 					firsts = append(firsts, g.template)
 				}
 			}

@@ -197,7 +197,7 @@ func measure(o runOptions) (result, []podRecord, error) {
 		return res, nil, err
 	}
 	w, snap, infos := s.w, s.snap, s.infos
-	res.Timed = o.timed
+	res.Nodes, res.Timed = len(w.nodes), o.timed
 	f, err := s.framework(fwruntime.WithParallelism(o.workers))
 	if err != nil {
 		return res, nil, err

@@ -160,9 +160,11 @@ func generate(o workloadOptions) (*workload, error) {
 // exportMeta describes an export, for the reader to check what it reads.
 type exportMeta struct {
 	Workload string `json:"workload"`
-	Nodes    int    `json:"nodes"`
-	Seed     uint64 `json:"seed"`
-	Order    string `json:"order"`
+	// Nodes are the nodes of cluster.json (a scheduler_perf case may add
+	// some to the size asked for).
+	Nodes int    `json:"nodes"`
+	Seed  uint64 `json:"seed"`
+	Order string `json:"order"`
 	// Existing is the number of existing pods in cluster.json.
 	Existing int `json:"existing"`
 	// Streams are the incoming streams exported, and StreamPods the
@@ -202,7 +204,7 @@ func runExport(args []string) error {
 	if err != nil {
 		return err
 	}
-	return w.export(*dir, exportMeta{Workload: o.workload, Nodes: o.nodes, Seed: o.seed, Order: o.order, Existing: len(w.pods)})
+	return w.export(*dir, exportMeta{Workload: o.workload, Nodes: len(w.nodes), Seed: o.seed, Order: o.order, Existing: len(w.pods)})
 }
 
 // export writes the workload's files to dir, completing meta's streams.
