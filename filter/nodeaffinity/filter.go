@@ -47,6 +47,11 @@ type naCompiled struct {
 	status *framework.Status
 }
 
+// naFewNames is the most nodes a PreFilterResult may name for the
+// filter to match them one by one rather than read the snapshot's bitmap
+// of the nodes the constraints match.
+const naFewNames = 64
+
 // naMemoPrefix starts NodeAffinity's keys in the snapshot's memos.
 const naMemoPrefix = "NodeAffinity/required:"
 
@@ -86,7 +91,10 @@ func (pl *NodeAffinity) PreFilter(_ context.Context, state *framework.CycleState
 		memo = c
 		ps.required, ps.own, ps.every = c.required, c.indexed.On(snap), c.every
 		ps.indexed = &ps.own
-		if _, _, single := c.indexed.Single(); !single && !c.every {
+		// A bitmap of the nodes matched pays over many nodes, not over
+		// the few a metadata.name term leaves to the filters.
+		few := c.result != nil && len(c.result.NodeNames) <= naFewNames
+		if _, _, single := c.indexed.Single(); !single && !c.every && !few {
 			ps.bits = snap.RepeatedNodesMatching(key, ps.indexed)
 		}
 	}

@@ -62,6 +62,8 @@
 // SchedulingRequiredPodAffinityWithNSSelector,
 // SchedulingPreferredAffinityWithNSSelector, TopologySpreading,
 // PreferredTopologySpreading, SchedulingWithNodeInclusionPolicy,
+// SchedulingDaemonset (its 15,000-node workload at a third of its size),
+// SchedulingWithExtendedResource, SchedulingSecrets,
 // SchedulingWithMixedChurn and
 // default_preemption's Unschedulable), each a cluster and one stream named
 // after the case: the case's node templates with their zone labels, its
