@@ -516,7 +516,8 @@ func (f *Framework) RunPreEnqueuePlugins(ctx context.Context, pod *api.Pod) *fra
 // other failure is an Error. Results are intersected; an empty intersection
 // is UnschedulableAndUnresolvable "node(s) didn't satisfy plugin(s) [..]
 // simultaneously". It returns the merged result, the status and the plugins
-// that narrowed the node set. The plugins get the nodes of the state's
+// that narrowed the node set (read-only: it may share the framework's
+// own list of names). The plugins get the nodes of the state's
 // snapshot (Snapshot.Nodes), with state.AllNodes set while they run.
 func (f *Framework) RunPreFilterPlugins(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo) (*framework.PreFilterResult, *framework.Status, []string) {
 	var nodes []*framework.NodeInfo
@@ -525,7 +526,7 @@ func (f *Framework) RunPreFilterPlugins(ctx context.Context, state *framework.Cy
 		defer state.SetAllNodes(state.AllNodes())
 		state.SetAllNodes(true)
 	}
-	m := preFilterMerge{skip: skipCollector{k: &f.skipFilter}}
+	m := preFilterMerge{skip: skipCollector{k: &f.skipFilter}, names: f.preFilterNames}
 	for i, pl := range f.preFilter {
 		r, s := pl.PreFilter(ctx, state, pod, nodes)
 		if m.add(i, pl.Name(), r, s) {
@@ -544,6 +545,9 @@ type preFilterMerge struct {
 	status    *framework.Status
 	withNodes []string
 	skip      skipCollector
+	// names are the plugins' names, by index: the first plugin to narrow
+	// the nodes is named by a one-name view of them, not a new slice.
+	names []string
 }
 
 // preFilterEnds reports whether a PreFilter status ends the step at its plugin
@@ -578,7 +582,12 @@ func (m *preFilterMerge) add(i int, name string, r *framework.PreFilterResult, s
 	case r.AllNodes():
 	case m.result.AllNodes():
 		// The plugin's own set, read-only: no copy.
-		m.withNodes, m.result = append(m.withNodes, name), r
+		m.result = r
+		if len(m.withNodes) == 0 && i < len(m.names) && m.names[i] == name {
+			m.withNodes = m.names[i : i+1 : i+1] // an append copies
+		} else {
+			m.withNodes = append(m.withNodes, name)
+		}
 	default:
 		m.withNodes, m.result = append(m.withNodes, name), m.result.Merge(r)
 	}
@@ -1114,7 +1123,7 @@ func (r *frontRun) run() {
 	st.SetAllNodes(true)
 	r.f.pool.Ordered(len(r.f.front), 1, r)
 	st.SetAllNodes(all)
-	m := preFilterMerge{skip: skipCollector{k: &r.f.skipFilter}}
+	m := preFilterMerge{skip: skipCollector{k: &r.f.skipFilter}, names: r.f.preFilterNames}
 	for i := range r.f.preFilter {
 		o := &r.pre[i]
 		if m.add(i, r.f.preFilterNames[i], o.result, o.status) {

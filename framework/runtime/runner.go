@@ -333,6 +333,11 @@ func mergeNames(a, b []string) []string {
 	return slices.Compact(out)
 }
 
+// perNodeFilterMax is the most candidates the filters see node by node:
+// for so few, a plugin's call per chunk, which reads its cycle state and
+// sets up its pass, costs more than its calls per node.
+const perNodeFilterMax = 2
+
 // filterNodes runs the filter plugins over candidates in round-robin order
 // from opts.StartIndex and keeps the first NumFeasibleToFind (k) feasible
 // nodes. Like kube-scheduler v1.36's findNodesThatPassFilters
@@ -388,7 +393,8 @@ func (f *Framework) filterNodes(ctx context.Context, state *framework.CycleState
 	r := &bs.filter
 	*r = filterRun{f: f, ctx: ctx, done: ctx.Done(), state: state, pod: pod, candidates: candidates, n: n, start: start,
 		active: active, idx: idx, batch: batch, rejecters: rejecters, trusted: trusted, deferring: deferring,
-		rec: rec, nominated: opts.NominatedPods, candIdx: res.candidateIndices(), stop: stop, counts: grow(r.counts, f.pool.Size())}
+		rec: rec, nominated: opts.NominatedPods, candIdx: res.candidateIndices(), stop: stop, counts: grow(r.counts, f.pool.Size()),
+		perNode: opts.NominatedPods != nil || n <= perNodeFilterMax}
 	rel.r = r
 	if opts.NominatedPods == nil {
 		r.live, r.livePos, r.liveIdx, r.out, r.rejBuf = bs.filterBuffers(n)

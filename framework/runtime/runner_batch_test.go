@@ -345,7 +345,9 @@ func TestPropBatchEqualsNodeByNode(t *testing.T) {
 		if d := cmp.Diff(want.Top, got.Top); d != "" {
 			t.Fatalf("top differs:\n%s", d)
 		}
-		if c.nodes > 0 && !c.nominated {
+		// A cycle filters more than perNodeFilterMax candidates in
+		// batches (fewer, node by node: compared above all the same).
+		if got != nil && len(got.order) > perNodeFilterMax && !c.nominated {
 			for _, b := range batchers {
 				if b.filter != nil && b.filterCalls.Load() == 0 && wantErr == nil && len(want.FeasibleNodes()) > 0 {
 					t.Fatalf("%s: FilterBatch never called", b.name)
@@ -737,7 +739,7 @@ func TestPropBatchIndices(t *testing.T) {
 				t.Fatalf("%s: %d batch calls without indices", p.name, p.none.Load())
 			}
 		}
-		if res.EvaluatedNodes() > 0 && first.indexed.Load() == 0 {
+		if res.EvaluatedNodes() > 0 && len(res.order) > perNodeFilterMax && first.indexed.Load() == 0 {
 			t.Fatalf("no batch call over %d evaluated nodes", res.EvaluatedNodes())
 		}
 	})

@@ -31,6 +31,10 @@ type filterRun struct {
 	deferring  []fastpath.DeferringRejectingFilterPlugin
 	rec        *filterRecorder
 	nominated  func(nodeName string) []*framework.PodInfo
+	// perNode filters node by node, every plugin on a node in turn
+	// (checkNodes): with nominated pods, and for so few candidates that
+	// each plugin's call per chunk costs more than its calls per node.
+	perNode bool
 	// Buffers by position: a chunk uses its [lo, hi) range.
 	live    []*framework.NodeInfo
 	livePos []int32
@@ -88,7 +92,7 @@ func (r *filterRun) Chunk(w, lo, hi int) bool {
 		}
 	}
 	var feasible, rejected int
-	if r.nominated != nil {
+	if r.perNode {
 		feasible, rejected = r.checkNodes(lo, hi)
 	} else {
 		feasible, rejected = r.check(lo, hi)
@@ -126,8 +130,8 @@ func (r sizedFilterRun) ChunkSize(lo int) int {
 }
 
 // checkNodes filters positions [lo, hi) node by node (the path with
-// nominated pods, which needs per-node state clones) and returns the
-// feasible and rejected nodes.
+// nominated pods, which needs per-node state clones, and with very few
+// candidates) and returns the feasible and rejected nodes.
 func (r *filterRun) checkNodes(lo, hi int) (feasible, rejected int) {
 	f, ctx, state, pod, n, candidates := r.f, r.ctx, r.state, r.pod, r.n, r.candidates
 	k := r.start + lo // candidates index of position p, wrapped without a division
@@ -141,7 +145,11 @@ func (r *filterRun) checkNodes(lo, hi int) (feasible, rejected int) {
 		ni := candidates[k]
 		var st *framework.Status
 		pi := int16(-1)
-		if nps := r.nominated(ni.Name()); len(nps) > 0 {
+		var nps []*framework.PodInfo
+		if r.nominated != nil {
+			nps = r.nominated(ni.Name())
+		}
+		if len(nps) > 0 {
 			st = f.RunFilterPluginsWithNominatedPods(ctx, state, pod, ni, nps)
 			if st.IsSuccess() {
 				st = nil // a non-nil Success passes, as from any filter
