@@ -71,6 +71,18 @@ func (v *Vector) Get(n Name) int64 {
 	return 0
 }
 
+// Scalar returns the amount of the scalar resource n (0 when absent): Get
+// for a name that is none of the well-known resources, which it does not
+// look for.
+func (v *Vector) Scalar(n Name) int64 {
+	for i := range v.Scalars {
+		if v.Scalars[i].Name == n {
+			return v.Scalars[i].Value
+		}
+	}
+	return 0
+}
+
 // Set stores val for n.
 func (v *Vector) Set(n Name, val int64) {
 	switch n {

@@ -92,6 +92,12 @@ func TestVectorGetSetAddTo(t *testing.T) {
 			t.Errorf("Get(%q) = %d, want %d", n, got, w)
 		}
 	}
+	// Scalar looks among the scalar resources only.
+	for n, w := range map[resource.Name]int64{"nvidia.com/gpu": 5, "example.com/a": 5, "absent.com/x": 0, resource.CPU: 0, resource.Pods: 0} {
+		if got := v.Scalar(n); got != w {
+			t.Errorf("Scalar(%q) = %d, want %d", n, got, w)
+		}
+	}
 	wantScalars := []resource.Scalar{{Name: "example.com/a", Value: 5}, {Name: "nvidia.com/gpu", Value: 5}}
 	if diff := cmp.Diff(wantScalars, v.Scalars); diff != "" {
 		t.Errorf("Scalars not sorted/merged (-want +got):\n%s", diff)

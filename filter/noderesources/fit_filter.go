@@ -220,7 +220,7 @@ func (pl *NodeResourcesFit) filter(s *nrfPreFilterState, node *framework.NodeInf
 	}
 	for i := range s.scalars {
 		sc := &s.scalars[i]
-		if short, unres := sc.short(alloc.Get(sc.name), used.Get(sc.name)); short {
+		if short, unres := sc.short(alloc.Scalar(sc.name), used.Scalar(sc.name)); short {
 			note(sc.unsch, sc.unres, unres)
 		}
 	}
@@ -236,7 +236,7 @@ func (pl *NodeResourcesFit) filter(s *nrfPreFilterState, node *framework.NodeInf
 func (pl *NodeResourcesFit) slowStatus(s *nrfPreFilterState, node *framework.NodeInfo) *framework.Status {
 	alloc, used := &node.Allocatable, &node.Requested
 	for i := range s.scalars {
-		if short, _ := s.scalars[i].short(alloc.Get(s.scalars[i].name), used.Get(s.scalars[i].name)); short {
+		if short, _ := s.scalars[i].short(alloc.Scalar(s.scalars[i].name), used.Scalar(s.scalars[i].name)); short {
 			return pl.buildStatus(s, node)
 		}
 	}
@@ -384,7 +384,7 @@ func (pl *NodeResourcesFit) buildStatus(s *nrfPreFilterState, node *framework.No
 	}
 	for i := range s.scalars {
 		sc := &s.scalars[i]
-		if short, unres := sc.short(alloc.Get(sc.name), used.Get(sc.name)); short {
+		if short, unres := sc.short(alloc.Scalar(sc.name), used.Scalar(sc.name)); short {
 			add(sc.reason, unres)
 		}
 	}
