@@ -122,6 +122,37 @@ func (pl *NodeAffinity) preFilterResult(required *api.NodeSelector) (*framework.
 	return &framework.PreFilterResult{NodeNames: names}, nil
 }
 
+var _ fastpath.BoundedPreFilterPlugin = (*NodeAffinity)(nil)
+
+// PreFilterBound bounds PreFilter's result when every required term of
+// the pod names nodes by "metadata.name In" (fastpath.BoundedPreFilterPlugin):
+// the result unites the terms' names, each term's no more than its
+// shortest such list.
+func (pl *NodeAffinity) PreFilterBound(pod *framework.PodInfo) (int, bool) {
+	a := pod.Pod.Spec.Affinity
+	if a == nil || a.NodeAffinity == nil || a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution == nil {
+		return 0, false
+	}
+	terms := a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms
+	if len(terms) == 0 {
+		return 0, false
+	}
+	total := 0
+	for i := range terms {
+		least := -1
+		for _, r := range terms[i].MatchFields {
+			if r.Key == objectNameField && r.Operator == api.NodeSelectorOpIn && (least < 0 || len(r.Values) < least) {
+				least = len(r.Values)
+			}
+		}
+		if least < 0 {
+			return 0, false
+		}
+		total += least
+	}
+	return total, true
+}
+
 // PreFilterExtensions returns nil: the state does not depend on other pods.
 func (pl *NodeAffinity) PreFilterExtensions() framework.PreFilterExtensions { return nil }
 

@@ -1,9 +1,14 @@
 package nodeaffinity
 
 import (
+	"context"
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
+
+	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 )
 
@@ -96,4 +101,52 @@ func TestRequiredLazyErrors(t *testing.T) {
 	if r2.Match(node) {
 		t.Error("required affinity with zero terms must match no node")
 	}
+}
+
+// TestPropPreFilterBound: when PreFilterBound bounds a pod's result,
+// PreFilter, against a snapshot or without one, rejects the pod or names
+// no more nodes than the bound; when it does not, the pod has a term
+// naming no node by metadata.name In, and PreFilter allows every node.
+func TestPropPreFilterBound(t *testing.T) {
+	pl, err := New(DefaultNodeAffinityArgs(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	na := pl.(*NodeAffinity)
+	var nodes []*api.Node
+	for i := range 6 {
+		nodes = append(nodes, &api.Node{ObjectMeta: api.ObjectMeta{Name: fmt.Sprintf("n%d", i), Labels: map[string]string{"zone": fmt.Sprint(i % 2)}}})
+	}
+	snap := fw.MustSnapshot(nodes, nil)
+	rapid.Check(t, func(t *rapid.T) {
+		names := rapid.SliceOfN(rapid.SampledFrom([]string{"n0", "n1", "n2", "n3", "n4", "n5", "gone"}), 0, 3)
+		var terms []api.NodeSelectorTerm
+		for range rapid.IntRange(1, 3).Draw(t, "terms") {
+			var term api.NodeSelectorTerm
+			for range rapid.IntRange(0, 2).Draw(t, "fields") {
+				op := rapid.SampledFrom([]api.NodeSelectorOperator{api.NodeSelectorOpIn, api.NodeSelectorOpNotIn}).Draw(t, "op")
+				term.MatchFields = append(term.MatchFields, api.NodeSelectorRequirement{Key: "metadata.name", Operator: op, Values: names.Draw(t, "names")})
+			}
+			if rapid.Bool().Draw(t, "label") {
+				term.MatchExpressions = []api.NodeSelectorRequirement{{Key: "zone", Operator: api.NodeSelectorOpIn, Values: []string{"0"}}}
+			}
+			terms = append(terms, term)
+		}
+		pod := fw.MustPodInfo(&api.Pod{ObjectMeta: api.ObjectMeta{Name: "p", UID: "p"}, Spec: api.PodSpec{Affinity: &api.Affinity{NodeAffinity: &api.NodeAffinity{
+			RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{NodeSelectorTerms: terms}}}}})
+		bound, ok := na.PreFilterBound(pod)
+		for _, withSnap := range []bool{false, true} {
+			state := fw.NewCycleState()
+			if withSnap {
+				state.SetSnapshot(snap)
+			}
+			res, st := na.PreFilter(context.Background(), state, pod, snap.Nodes())
+			switch {
+			case ok && st.IsSuccess() && (res.AllNodes() || len(res.NodeNames) > bound):
+				t.Fatalf("bound %d, PreFilter names %v (snapshot %v)", bound, res, withSnap)
+			case !ok && (!st.IsSuccess() || !res.AllNodes()):
+				t.Fatalf("no bound, PreFilter %v, %v (snapshot %v)", res, st, withSnap)
+			}
+		}
+	})
 }

@@ -44,6 +44,14 @@ func (pl nodeNamePreFilter) PreFilter(_ context.Context, _ *framework.CycleState
 // PreFilterExtensions returns nil: nothing to update per pod.
 func (nodeNamePreFilter) PreFilterExtensions() framework.PreFilterExtensions { return nil }
 
+var _ fastpath.BoundedPreFilterPlugin = nodeNamePreFilter{}
+
+// PreFilterBound is 1 for a pod that names its node
+// (fastpath.BoundedPreFilterPlugin).
+func (nodeNamePreFilter) PreFilterBound(pod *framework.PodInfo) (int, bool) {
+	return 1, pod.Pod.Spec.NodeName != ""
+}
+
 var (
 	_ framework.FilterPlugin                = (*NodeName)(nil)
 	_ fastpath.BatchFilterPlugin            = (*NodeName)(nil)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/fastpath"
 	"github.com/schedkit/schedkit/framework/frameworktest"
 	"github.com/schedkit/schedkit/internal/st"
 )
@@ -53,5 +54,33 @@ func TestEventsToRegister(t *testing.T) {
 	want := []fw.ClusterEvent{{Resource: fw.ResourceNode, ActionType: fw.Add}}
 	if got := st.RegisteredEvents(t, pl); !slices.Equal(got, want) {
 		t.Errorf("events %v, want %v", got, want)
+	}
+}
+
+// TestPreFilterBound: from v1.37 a pod that names its node is bounded to
+// that one node before PreFilter runs, and PreFilter's result names no
+// more; a pod naming none is not bounded.
+func TestPreFilterBound(t *testing.T) {
+	pl, err := New(nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, ok := pl.(fastpath.BoundedPreFilterPlugin)
+	if !ok {
+		t.Fatalf("%T: not a BoundedPreFilterPlugin", pl)
+	}
+	for _, tc := range []struct {
+		node      string
+		wantBound bool
+	}{{"foo", true}, {"", false}} {
+		pi := fw.MustPodInfo(st.MakePod().Node(tc.node).Obj())
+		bound, ok := b.PreFilterBound(pi)
+		if ok != tc.wantBound || ok && bound != 1 {
+			t.Errorf("pod on %q: PreFilterBound = %d, %v; want 1, %v", tc.node, bound, ok, tc.wantBound)
+		}
+		res, st := b.PreFilter(context.Background(), fw.NewCycleState(), pi, nil)
+		if !st.IsSuccess() || ok && (res.AllNodes() || len(res.NodeNames) > bound) || !ok && !res.AllNodes() {
+			t.Errorf("pod on %q: PreFilter = %v, %v against the bound %d, %v", tc.node, res, st, bound, ok)
+		}
 	}
 }

@@ -364,6 +364,22 @@ type IsolatedPreFilterPlugin interface {
 	PreFilterIsolated()
 }
 
+// BoundedPreFilterPlugin is an optional extension of
+// framework.PreFilterPlugin for a plugin that can tell, from the pod
+// alone and before its PreFilter runs, that its PreFilterResult will name
+// at most so many nodes (a pod whose node affinity names its node, as a
+// DaemonSet's does). The runner then sizes the cycle's parallel work —
+// whether to wake its workers, whether PreFilter runs beside PreScore —
+// for those nodes, not for the whole cluster. It decides nothing: a bound
+// only spares the workers a cycle too small to share.
+type BoundedPreFilterPlugin interface {
+	framework.PreFilterPlugin
+	// PreFilterBound returns the most nodes PreFilter's result can name
+	// for pod when it succeeds, and false when it cannot tell (its
+	// result may allow every node).
+	PreFilterBound(pod *framework.PodInfo) (int, bool)
+}
+
 // IncrementalPreFilterPlugin is an optional extension of PreFilter plugins
 // whose Filter depends on other nodes' pods (topology spread, inter-pod
 // affinity). PreFilterAfterAdd brings state, which PreFilter or

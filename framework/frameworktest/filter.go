@@ -54,7 +54,9 @@ func checkBatchFilter(t *rapid.T, cov *coverage, pl framework.FilterPlugin, snap
 // snapshot's own list (CycleState.AllNodes, as the runner runs it) to
 // PreFilter over a copy of the list, told nothing: the same status and
 // result, and every node's Filter verdict the same, also after AddPod and
-// RemovePod of one of pods on clones of both states.
+// RemovePod of one of pods on clones of both states. A plugin that bounds
+// its result before it runs (fastpath.BoundedPreFilterPlugin) names no
+// more nodes than its bound.
 func checkAllNodesPreFilter(t *rapid.T, cov *coverage, pl framework.FilterPlugin, snap *framework.Snapshot, pod *framework.PodInfo, pods []*api.Pod) {
 	pf, ok := pl.(framework.PreFilterPlugin)
 	if !ok {
@@ -68,6 +70,11 @@ func checkAllNodesPreFilter(t *rapid.T, cov *coverage, pl framework.FilterPlugin
 	cov.hit(pl, "PreFilter over all nodes")
 	if fs.Code() != ps.Code() || !fs.IsSkip() && !sameVerdict(fs, ps) || fr.AllNodes() != pr.AllNodes() || !fr.AllNodes() && !maps.Equal(fr.NodeNames, pr.NodeNames) {
 		t.Fatalf("%s PreFilter over all nodes: %v %v, over a copy of them: %v %v", pl.Name(), fr, fs, pr, ps)
+	}
+	if bp, ok := pl.(fastpath.BoundedPreFilterPlugin); ok {
+		if bound, ok := bp.PreFilterBound(pod); ok && fs.IsSuccess() && (fr.AllNodes() || len(fr.NodeNames) > bound) {
+			t.Fatalf("%s PreFilterBound %d, PreFilter's result %v", pl.Name(), bound, fr)
+		}
 	}
 	if !fs.IsSuccess() {
 		return

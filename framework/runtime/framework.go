@@ -134,6 +134,9 @@ type Framework struct {
 	filterFast    []filterFast // filterFast[i] is filter[i]'s
 	// preFilterNames[i] is preFilter[i].Name().
 	preFilterNames []string
+	// preFilterBounds are the PreFilter plugins that bound their results
+	// before they run (fastpath.BoundedPreFilterPlugin).
+	preFilterBounds []fastpath.BoundedPreFilterPlugin
 	// skipFilter and skipScore are the combinations of PreFilter and
 	// PreScore plugins that returned Skip in a cycle.
 	skipFilter, skipScore skipSets
@@ -327,6 +330,9 @@ func NewFramework(registry *framework.Registry, p framework.Profile, opts ...Opt
 	f.preFilterNames = make([]string, len(f.preFilter))
 	for i, pl := range f.preFilter {
 		f.preFilterNames[i] = pl.Name()
+		if b, ok := pl.(fastpath.BoundedPreFilterPlugin); ok {
+			f.preFilterBounds = append(f.preFilterBounds, b)
+		}
 		if ext := pl.PreFilterExtensions(); ext != nil {
 			f.extensions = append(f.extensions, preFilterExtension{i, ext})
 		}

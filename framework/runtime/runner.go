@@ -140,8 +140,16 @@ func (f *Framework) Schedule(ctx context.Context, state *framework.CycleState, s
 		cands = inPlacement(snap, opts.Nodes)
 		res.candidates = cands
 	}
-	if f.expectsShared(len(cands), opts.NumFeasibleToFind) {
-		if t, ok := f.workers.begin(len(cands)); ok {
+	// The nodes the filters may see: a PreFilterResult known before
+	// PreFilter runs, or bounded by its plugin, leaves too few to share.
+	shared := len(cands)
+	if p := opts.PreFiltered; p != nil && !p.Result.AllNodes() {
+		shared = min(shared, len(p.Result.NodeNames))
+	} else if p == nil {
+		shared = f.boundCandidates(pod, shared)
+	}
+	if f.expectsShared(shared, opts.NumFeasibleToFind) {
+		if t, ok := f.workers.begin(shared); ok {
 			// Weighed per node evaluated: a cycle that ends before its
 			// filters (PreFilter rejects the pod) is not measured.
 			end.started, end.res = t, res
@@ -160,7 +168,7 @@ func (f *Framework) Schedule(ctx context.Context, state *framework.CycleState, s
 	case opts.PreFiltered != nil:
 		p := opts.PreFiltered
 		preRes, s, withNodes = p.Result, p.Status, p.Plugins
-	case len(f.front) > 1 && f.frontsPreFilter(len(cands), opts.NumFeasibleToFind):
+	case len(f.front) > 1 && f.frontsPreFilter(shared, opts.NumFeasibleToFind):
 		bs := f.getBatchScratch()
 		end.bs = bs
 		front = &bs.front
@@ -331,6 +339,17 @@ func mergeNames(a, b []string) []string {
 	out = append(append(out, a...), b...)
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// boundCandidates returns n, or fewer when a PreFilter plugin bounds the
+// nodes its result will name for pod (fastpath.BoundedPreFilterPlugin).
+func (f *Framework) boundCandidates(pod *framework.PodInfo, n int) int {
+	for _, b := range f.preFilterBounds {
+		if k, ok := b.PreFilterBound(pod); ok {
+			n = min(n, k)
+		}
+	}
+	return n
 }
 
 // perNodeFilterMax is the most candidates the filters see node by node:

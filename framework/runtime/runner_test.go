@@ -802,3 +802,54 @@ func TestNodeToStatusNamesSharedStatuses(t *testing.T) {
 		t.Fatalf("the plugins' shared status was changed: plugin %q", shared.Plugin())
 	}
 }
+
+// boundedFake is a fake whose PreFilter bounds its result before it runs
+// (fastpath.BoundedPreFilterPlugin).
+type boundedFake struct {
+	*fake
+	bound int
+}
+
+func (b boundedFake) PreFilterBound(*framework.PodInfo) (int, bool) { return b.bound, b.bound >= 0 }
+
+// TestBoundedPreFilterLeavesWorkersOut: a cycle whose PreFilter plugin
+// bounds its result to a node or two neither wakes the workers nor
+// weighs their width (the governor counts no cycle), where the same
+// cycle unbounded does; both reach the same outcome.
+func TestBoundedPreFilterLeavesWorkersOut(t *testing.T) {
+	const nodes = 4096
+	for _, tc := range []struct {
+		bound      int
+		wantCycles uint64
+	}{{bound: -1, wantCycles: 1}, {bound: 2, wantCycles: 0}} {
+		t.Run(fmt.Sprint("bound ", tc.bound), func(t *testing.T) {
+			w, err := newTestWorkers(2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer w.Close()
+			pre := boundedFake{fake: &fake{name: "Narrow", preFilter: func([]*framework.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
+				return &framework.PreFilterResult{NodeNames: map[string]struct{}{"n7": {}, "n3": {}}}, nil
+			}}, bound: tc.bound}
+			r := framework.NewRegistry()
+			if err := r.Register("Narrow", func(any, framework.Handle) (framework.Plugin, error) { return pre, nil }); err != nil {
+				t.Fatal(err)
+			}
+			f, err := NewFramework(r, framework.Profile{PreFilter: []string{"Narrow"}, Filter: []string{"Narrow"}}, WithWorkers(w))
+			if err != nil {
+				t.Fatal(err)
+			}
+			snap := framework.MustSnapshot(testNodes(nodes), nil)
+			res, err := f.Schedule(context.Background(), nil, snap, testPod("p"), CycleOptions{Rand: rand.New(rand.NewPCG(1, 2))})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff([]string{"n3", "n7"}, names(res.FeasibleNodes())); d != "" {
+				t.Fatalf("feasible (-want +got):\n%s", d)
+			}
+			if got := w.gov.cycles; got != tc.wantCycles {
+				t.Errorf("governor counted %d cycles, want %d", got, tc.wantCycles)
+			}
+		})
+	}
+}
