@@ -173,6 +173,19 @@ func nrfChecked(req int64) int64 {
 	return math.MinInt64
 }
 
+// missesPlain reports whether alloc has none of some scalar the pod asks
+// for that no DeviceClass backs: a node with such allocatable is short of
+// it whatever it runs (requests are never negative: NewPodInfo rejects
+// them).
+func (s *nrfPreFilterState) missesPlain(alloc *resource.Vector) bool {
+	for i := range s.scalars {
+		if sc := &s.scalars[i]; !sc.dra && sc.value > 0 && alloc.Scalar(sc.name) <= 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // short reports whether a node with pods pods of allocPods and the given
 // free cpu, memory and ephemeral storage lacks room for the pod (scalar
 // resources aside): FilterBatch's quick check before Filter's full path.

@@ -112,13 +112,19 @@ func (pl *NodeResourcesFit) filterRejects(state *framework.CycleState, nodes []*
 	if len(s.scalars) > 0 {
 		// A node without scalar resources misses every scalar the pod
 		// requests: its status follows from the dense numbers. When a
-		// scalar is one no DeviceClass backs (s.plain), such a node is
-		// rejected whatever its other amounts, and without withStatus
-		// its status is left to RejectionStatuses.
+		// scalar is one no DeviceClass backs (s.plain), a node with
+		// none of it, scalar resources or not, is rejected whatever its
+		// other amounts, and without withStatus its status is left to
+		// RejectionStatuses.
 		for i, x := range idx {
 			r := &res[x]
 			var st *framework.Status
 			switch {
+			case r.HasScalars && s.plain > 0 && !withStatus && s.missesPlain(&nodes[i].Allocatable):
+				// None of a plain scalar the pod asks for: rejected,
+				// its status left to RejectionStatuses.
+				rejected = append(rejected, fastpath.NodeRejection{Node: int32(i)})
+				continue
 			case r.HasScalars:
 				st = pl.filter(s, nodes[i])
 			case s.plain > 0 && !withStatus:
