@@ -1792,12 +1792,19 @@ const ExtenderName = "Extender"
 func narrowTo(snap *framework.Snapshot, cands []*framework.NodeInfo, whole bool, names map[string]struct{}) []*framework.NodeInfo {
 	out := make([]*framework.NodeInfo, 0, min(len(names), len(cands)))
 	if whole && len(names) < len(cands) {
+		// Positions in this snapshot, sorted (a NodeInfo a clone shares
+		// may record its position in another).
+		var buf [8]int
+		pos := buf[:0]
 		for name := range names {
 			if i := snap.Index(name); i >= 0 {
-				out = append(out, cands[i])
+				pos = append(pos, i)
 			}
 		}
-		slices.SortFunc(out, func(a, b *framework.NodeInfo) int { return a.Index() - b.Index() })
+		slices.Sort(pos)
+		for _, i := range pos {
+			out = append(out, cands[i])
+		}
 		return out
 	}
 	for _, ni := range cands {
