@@ -620,12 +620,13 @@ func scaled(count, nodes int) int {
 	return int(math.Round(float64(count) * float64(nodes) / perfNodes))
 }
 
-// generatePerf builds case c's workload on o.nodes nodes: the nodes
-// (zones in turn, the tainted ones last), the namespaces, the pods
-// created before the measured ones, each placed on a node, and the stream
-// of measured pods with the churn's pods and node events. Pod counts and the churn interval scale by
-// nodes/5,000 (at least one measured pod and one pod between churn
-// ticks).
+// generatePerf builds case c's workload on o.nodes nodes (and a special
+// group's extra nodes): the nodes (zones in turn, the special group's
+// first or last), the namespaces, the pods created before the measured
+// ones, each placed on a node, and the stream of measured pods with the
+// churn's pods and node events. Pod counts, the special group's (unless
+// extra) and the churn interval scale by nodes/5,000 (at least one
+// measured pod and one pod between churn ticks).
 //
 // scheduler_perf has the scheduler place the first pods; here the i-th
 // pod goes to the (i mod nodes)-th node of a permutation seeded by o.seed:
