@@ -1045,45 +1045,19 @@ func (pl *PodTopologySpread) rejectsOne(h *ptsHoisted, idx []int32, rejected []f
 	return rejected[:at+n]
 }
 
-// FilterBatch is Filter over nodes (fastpath.BatchFilterPlugin). In fast
-// mode each constraint's slices and its bound maxSkew + minMatch −
-// selfMatch are read once, so a snapshot node costs a few slice reads per
-// constraint; any other node takes Filter.
+// FilterBatch is Filter over nodes (fastpath.BatchFilterPlugin), by way
+// of FilterRejects.
 func (pl *PodTopologySpread) FilterBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []*framework.Status) {
-	var b ptsBatch
-	if !pl.batchOf(state, idx, &b) {
-		for i, n := range nodes {
-			out[i] = pl.Filter(ctx, state, pod, n)
-		}
-		return
-	}
-	cs := b.buf[:b.n]
-	switch {
-	case b.tabulated():
-		var buf [ptsVerdictsMax + 1]*framework.Status
-		verdicts, dom := pl.valueVerdicts(&cs[0], b.values, buf[:]), cs[0].dom
-		for i, k := range idx[:len(nodes)] {
-			out[i] = verdicts[dom[k]+1]
-		}
-	case b.useIdx:
-		for i, k := range idx[:len(nodes)] {
-			out[i] = pl.verdict(cs, int(k))
-		}
-	default:
-		for i, node := range nodes {
-			if k := b.position(node); k >= 0 {
-				out[i] = pl.verdict(cs, k)
-			} else {
-				out[i] = pl.Filter(ctx, state, pod, node)
-			}
-		}
-	}
+	fastpath.FilterBatchFromRejects(ctx, pl, state, pod, nodes, idx, out)
 }
 
 var _ fastpath.TrustedRejectingFilterPlugin = (*PodTopologySpread)(nil)
 
-// FilterRejects is FilterBatch listing the rejected nodes alone
-// (fastpath.RejectingFilterPlugin), in the same fast mode.
+// FilterRejects is Filter over nodes listing the rejected ones
+// (fastpath.RejectingFilterPlugin). In fast mode each constraint's slices
+// and its bound maxSkew + minMatch − selfMatch are read once, so a
+// snapshot node costs a few slice reads per constraint; any other node
+// takes Filter.
 func (pl *PodTopologySpread) FilterRejects(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, rejected []fastpath.NodeRejection) []fastpath.NodeRejection {
 	var b ptsBatch
 	if !pl.batchOf(state, idx, &b) {
