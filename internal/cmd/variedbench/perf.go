@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"time"
 
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
@@ -82,9 +83,12 @@ type perfCase struct {
 	// special are the nodes of a template other than node-default.yaml's.
 	special    *perfNodeGroup
 	namespaces []api.Namespace
-	init       []perfPods
-	measure    perfPods
-	churn      *perfChurn
+	// services are the case's Services (a createAny op of service.yaml),
+	// which PodTopologySpread's system default constraints select by.
+	services []api.Service
+	init     []perfPods
+	measure  perfPods
+	churn    *perfChurn
 }
 
 // devops are namespaces labelled as scheduler_perf's
@@ -250,6 +254,31 @@ var perfCases = []perfCase{
 		special:    &perfNodeGroup{count: 5000, node: extendedResourceNode, file: "templates/node-with-extended-resource.yaml"},
 		namespaces: plain("test"),
 		measure:    perfPods{podWithExtendedResource, "test", 5000},
+	},
+	{
+		// No pod sets constraints of its own: the measured pods, which the
+		// Service in their namespace selects, are spread by the system's
+		// default constraints (hostname maxSkew 3, zone maxSkew 5,
+		// ScheduleAnyway). 5000Nodes_10000Pods; the first pods' op, the
+		// third, names no namespace.
+		name:       "DefaultTopologySpreading",
+		zones:      []string{"moon-1", "moon-2", "moon-3"},
+		namespaces: plain("namespace-2", perfServiceNamespace),
+		services:   []api.Service{{Namespace: perfServiceNamespace, Name: "service-0", Selector: map[string]string{"app": "scheduler-perf"}}},
+		init:       []perfPods{{podDefault, "namespace-2", 5000}},
+		measure:    perfPods{podWithLabel, perfServiceNamespace, 10000},
+	},
+	{
+		// misc's SchedulingDeletedPodsWithFinalizers,
+		// 5000Node_5000DeletingPods: pods with a finalizer are created
+		// and deleted at 100 a second while the scheduler places them,
+		// so most are bound before their deletion and stay (the
+		// finalizer holds them), terminating; they are the first pods.
+		// Light pods ask for nothing.
+		name:       "SchedulingDeletedPodsWithFinalizers",
+		namespaces: plain("namespace-1", "namespace-3"),
+		init:       []perfPods{{podWithFinalizer, "namespace-1", 5000}},
+		measure:    perfPods{lightPod, "namespace-3", 5000},
 	},
 	{
 		// volumes' SchedulingSecrets: pod-default.yaml with a secret
@@ -536,6 +565,39 @@ func podWithSecretVolume(name, namespace string, _ int) *api.Pod {
 	return p
 }
 
+// perfServiceNamespace is the namespace of DefaultTopologySpreading's
+// Service and measured pods.
+const perfServiceNamespace = "service-ns"
+
+// podWithLabel is pod-with-label.yaml: labelled app: scheduler-perf (what
+// service.yaml's Service selects), no requests.
+func podWithLabel(name, namespace string, _ int) *api.Pod {
+	return &api.Pod{
+		ObjectMeta: api.ObjectMeta{Name: name, Namespace: namespace, UID: namespace + "." + name, Labels: map[string]string{"app": "scheduler-perf"}},
+		Spec:       api.PodSpec{Containers: []api.Container{{Name: "pause", Image: "registry.k8s.io/pause:3.10.1"}}},
+	}
+}
+
+// lightPod is light-pod.yaml: one pause container asking for nothing.
+func lightPod(name, namespace string, _ int) *api.Pod {
+	return &api.Pod{
+		ObjectMeta: api.ObjectMeta{Name: name, Namespace: namespace, UID: namespace + "." + name},
+		Spec:       api.PodSpec{Containers: []api.Container{{Name: "pause", Image: "registry.k8s.io/pause:3.10.1"}}},
+	}
+}
+
+// podWithFinalizer is pod-with-finalizer.yaml: a light pod with a
+// finalizer (which schedkit's model does not carry), here already
+// deleted: its deletion timestamp is set.
+func podWithFinalizer(name, namespace string, index int) *api.Pod {
+	p := lightPod(name, namespace, index)
+	p.DeletionTimestamp = new(perfDeleted)
+	return p
+}
+
+// perfDeleted is when the deleted pods were deleted.
+var perfDeleted = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
 // podHighPriorityLargeCPU is pod-high-priority-large-cpu.yaml: priority
 // 10, requests of 9 CPUs (more than any node has) and 500Mi, no limits.
 func podHighPriorityLargeCPU(name, namespace string, _ int) *api.Pod {
@@ -638,7 +700,7 @@ func scaled(count, nodes int) int {
 // no two share a node, and the required affinity cases' nodes all share
 // one zone.
 func generatePerf(c *perfCase, o workloadOptions) *workload {
-	w := &workload{namespaces: slices.Clone(c.namespaces), streams: map[string][]*api.Pod{}, churnNodes: map[string][]*api.Node{},
+	w := &workload{namespaces: slices.Clone(c.namespaces), services: slices.Clone(c.services), streams: map[string][]*api.Pod{}, churnNodes: map[string][]*api.Node{},
 		events: map[string][]churnEvent{}}
 	total, special, from := o.nodes, 0, 0
 	if g := c.special; g != nil {

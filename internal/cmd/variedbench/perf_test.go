@@ -30,13 +30,21 @@ type perfTotals struct {
 	// extra is how many nodes the cluster has beyond the size asked for;
 	// special how many are not node-default.yaml's.
 	extra, special int
-	zones          map[string]int
-	events         []churnEvent
+	// services are the workload's Services, deleted its first pods being
+	// deleted.
+	services, deleted int
+	zones             map[string]int
+	events            []churnEvent
 }
 
 func totalsOf(t *testing.T, w *workload, stream string, nodes int) perfTotals {
 	t.Helper()
-	got := perfTotals{init: len(w.pods), namespaces: len(w.namespaces), zones: map[string]int{}, events: w.events[stream], extra: len(w.nodes) - nodes}
+	got := perfTotals{init: len(w.pods), namespaces: len(w.namespaces), services: len(w.services), zones: map[string]int{}, events: w.events[stream], extra: len(w.nodes) - nodes}
+	for _, p := range w.pods {
+		if p.DeletionTimestamp != nil {
+			got.deleted++
+		}
+	}
 	plain := perfNode("n", "")
 	for _, p := range w.streams[stream] {
 		if strings.HasPrefix(p.Name, "churn-") {
@@ -91,6 +99,9 @@ func TestPerfWorkloadCounts(t *testing.T) {
 		{"SchedulingDaemonset", 5000, perfTotals{measured: 10000, namespaces: 1, extra: 1, special: 1, zones: map[string]int{}}},
 		{"SchedulingWithExtendedResource", 5000, perfTotals{measured: 5000, namespaces: 1, special: 5000, zones: map[string]int{}}},
 		{"SchedulingSecrets", 5000, perfTotals{init: 5000, measured: 1000, namespaces: 2, zones: map[string]int{}}},
+		{"DefaultTopologySpreading", 5000, perfTotals{init: 5000, measured: 10000, namespaces: 2, services: 1,
+			zones: map[string]int{"moon-1": 1667, "moon-2": 1667, "moon-3": 1666}}},
+		{"SchedulingDeletedPodsWithFinalizers", 5000, perfTotals{init: 5000, deleted: 5000, measured: 5000, namespaces: 2, zones: map[string]int{}}},
 		{"PreferredTopologySpreading", 5000, perfTotals{init: 5000, measured: 2000, namespaces: 2, zones: map[string]int{"moon-1": 1667, "moon-2": 1667, "moon-3": 1666}}},
 		// A tick every 710 measured pods: the node and its pod at 710,
 		// the node's removal at 1,420.
@@ -101,6 +112,8 @@ func TestPerfWorkloadCounts(t *testing.T) {
 		{"SchedulingRequiredPodAntiAffinityWithNSSelector", 1000, perfTotals{init: 800, measured: 200, namespaces: devops100, zones: map[string]int{}}},
 		{"TopologySpreading", 1000, perfTotals{init: 1000, measured: 400, namespaces: 2, zones: map[string]int{"moon-1": 334, "moon-2": 333, "moon-3": 333}}},
 		{"SchedulingWithNodeInclusionPolicy", 1000, perfTotals{measured: 800, namespaces: 1, tainted: 200, special: 200, zones: map[string]int{}}},
+		{"DefaultTopologySpreading", 1000, perfTotals{init: 1000, measured: 2000, namespaces: 2, services: 1,
+			zones: map[string]int{"moon-1": 334, "moon-2": 333, "moon-3": 333}}},
 		{"SchedulingDaemonset", 1000, perfTotals{measured: 2000, namespaces: 1, extra: 1, special: 1, zones: map[string]int{}}},
 		{"SchedulingWithExtendedResource", 1000, perfTotals{measured: 1000, namespaces: 1, special: 1000, zones: map[string]int{}}},
 		// Every 142 measured pods at a fifth of the size: two ticks in 400.
@@ -319,6 +332,8 @@ type perfConfigOp struct {
 		LabelValues []string `json:"labelValues"`
 	} `json:"labelNodePrepareStrategy"`
 	NodeTemplatePath string `json:"nodeTemplatePath"`
+	// TemplatePath is a createAny op's object template.
+	TemplatePath string `json:"templatePath"`
 	// Count or CountParam ($name of a workload parameter) is how many
 	// objects the op creates; a createPodSets op's CreatePodsOp creates
 	// that many pods in each of its namespaces.
@@ -399,16 +414,20 @@ func TestPerfCasesMatchTheSource(t *testing.T) {
 		"SchedulingDaemonset": {"misc", "15000Nodes", "", "daemonset-pod.yaml", ""},
 		"SchedulingWithExtendedResource": {"misc", "5000pods_5000nodes_DRAExtendedResourceEnabled", "",
 			"../misc/templates/pod-with-extended-resource.yaml", ""},
-		"SchedulingSecrets":                 {"volumes", "5000Nodes", "pod-with-secret-volume.yaml", "pod-with-secret-volume.yaml", ""},
-		"TopologySpreading":                 {"topology_spreading", "5000Nodes", "pod-default.yaml", "pod-with-topology-spreading.yaml", ""},
-		"SchedulingWithNodeInclusionPolicy": {"topology_spreading", "5000Nodes", "", "pod-with-node-inclusion-policy.yaml", ""},
-		"PreferredTopologySpreading":        {"topology_spreading", "5000Nodes", "pod-default.yaml", "pod-with-preferred-topology-spreading.yaml", ""},
-		"SchedulingWithMixedChurn":          {"misc", "5000Nodes", "", "pod-default.yaml", "pod-high-priority-large-cpu.yaml"},
+		"SchedulingSecrets":                   {"volumes", "5000Nodes", "pod-with-secret-volume.yaml", "pod-with-secret-volume.yaml", ""},
+		"DefaultTopologySpreading":            {"topology_spreading", "5000Nodes_10000Pods", "pod-default.yaml", "pod-with-label.yaml", ""},
+		"SchedulingDeletedPodsWithFinalizers": {"misc", "5000Node_5000DeletingPods", "pod-with-finalizer.yaml", "light-pod.yaml", ""},
+		"TopologySpreading":                   {"topology_spreading", "5000Nodes", "pod-default.yaml", "pod-with-topology-spreading.yaml", ""},
+		"SchedulingWithNodeInclusionPolicy":   {"topology_spreading", "5000Nodes", "", "pod-with-node-inclusion-policy.yaml", ""},
+		"PreferredTopologySpreading":          {"topology_spreading", "5000Nodes", "pod-default.yaml", "pod-with-preferred-topology-spreading.yaml", ""},
+		"SchedulingWithMixedChurn":            {"misc", "5000Nodes", "", "pod-default.yaml", "pod-high-priority-large-cpu.yaml"},
 		// Its first pods are util.go's makeBasePod, pod-default.yaml's
 		// resources in Go.
 		"Unschedulable": {"default_preemption", "5kNodes/100Init/1kPods", "", "pod-default.yaml", "pod-high-priority-large-cpu.yaml"},
 	}
-	ignoreNames := cmpopts.IgnoreFields(api.ObjectMeta{}, "Name", "Namespace", "UID")
+	// A template has no deletion timestamp: a deletePods op sets it,
+	// checked against the op.
+	ignoreNames := cmpopts.IgnoreFields(api.ObjectMeta{}, "Name", "Namespace", "UID", "DeletionTimestamp")
 	quantities := cmp.Comparer(func(a, b resource.Quantity) bool { return a.Cmp(b) == 0 })
 	checkPod := func(t *testing.T, what, file string, tp perfTemplate) {
 		t.Helper()
@@ -515,8 +534,32 @@ func TestPerfCasesMatchTheSource(t *testing.T) {
 					t.Errorf("nodes against %s (-source +translation):\n%s", g.file, diff)
 				}
 			}
+			var services []api.Service
 			for k, o := range tc.WorkloadTemplate {
 				switch {
+				case o.Opcode == "createAny":
+					var svc struct {
+						Kind string `json:"kind"`
+						Spec struct {
+							Selector map[string]string `json:"selector"`
+						} `json:"spec"`
+					}
+					readYAML(t, filepath.Join(src, s.dir, o.TemplatePath), &svc)
+					if svc.Kind != "Service" {
+						t.Errorf("createAny of a %s: not translated", svc.Kind)
+					}
+					for range max(o.Count, 1) { // no count: one object
+						services = append(services, api.Service{Namespace: o.Namespace, Selector: svc.Spec.Selector})
+					}
+				case o.Opcode == "deletePods":
+					// The first pods of the namespace it deletes from are
+					// deleted, the others not.
+					for _, p := range generatePerf(&c, workloadOptions{nodes: perfNodes, seed: defaultSeed}).pods {
+						if (p.DeletionTimestamp != nil) != (p.Namespace == o.Namespace) {
+							t.Errorf("first pod %s/%s: deleted %v, the source deletes those of %s", p.Namespace, p.Name, p.DeletionTimestamp != nil, o.Namespace)
+							break
+						}
+					}
 				case o.Opcode == "createNodes":
 					var zones []string
 					if o.LabelNodePrepareStrategy != nil {
@@ -574,6 +617,9 @@ func TestPerfCasesMatchTheSource(t *testing.T) {
 			checkPod(t, "measured", s.measureTmpl, c.measure.template)
 			if c.churn != nil {
 				checkPod(t, "churn", s.churnT, c.churn.template)
+			}
+			if diff := cmp.Diff(services, c.services, cmpopts.EquateEmpty(), cmpopts.IgnoreFields(api.Service{}, "Name")); diff != "" {
+				t.Errorf("Services (-source +translation):\n%s", diff)
 			}
 			for _, ns := range c.namespaces {
 				if len(ns.Labels) > 0 && !maps.Equal(ns.Labels, map[string]string{"team": "devops"}) {

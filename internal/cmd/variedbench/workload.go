@@ -95,6 +95,7 @@ type workload struct {
 	nodes      []*api.Node
 	pods       []*api.Pod // existing pods, each on its node
 	namespaces []api.Namespace
+	services   []api.Service
 	streams    map[string][]*api.Pod
 	// churnNodes are the nodes a stream's events add (and remove), and
 	// events what changes before which pod of the stream.
@@ -215,7 +216,7 @@ func (w *workload) export(dir string, meta exportMeta) error {
 	files := []struct {
 		name string
 		dump *kubeload.Dump
-	}{{clusterFile, &kubeload.Dump{Namespaces: w.namespaces, Nodes: w.nodes, Pods: w.pods}}}
+	}{{clusterFile, &kubeload.Dump{Namespaces: w.namespaces, Services: w.services, Nodes: w.nodes, Pods: w.pods}}}
 	meta.Streams, meta.StreamPods = nil, nil
 	for _, s := range slices.Sorted(maps.Keys(w.streams)) {
 		files = append(files, struct {

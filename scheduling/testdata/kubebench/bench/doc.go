@@ -64,10 +64,12 @@
 // PreferredTopologySpreading, SchedulingWithNodeInclusionPolicy,
 // SchedulingDaemonset (its 15,000-node workload at a third of its size),
 // SchedulingWithExtendedResource, SchedulingSecrets,
+// DefaultTopologySpreading, SchedulingDeletedPodsWithFinalizers,
 // SchedulingWithMixedChurn and
 // default_preemption's Unschedulable), each a cluster and one stream named
 // after the case: the case's node templates with their zone labels, its
-// namespaces (with their labels), the pods it creates before it measures,
+// namespaces (with their labels) and Services, the pods it creates before
+// it measures,
 // already on their nodes (one per node, on nodes drawn by a seeded
 // permutation, before any node gets a second), and its measured pods,
 // with the churn op's pods and node additions and removals every fixed

@@ -246,11 +246,20 @@ func measureKube(o runOptions) (result, []podRecord, error) {
 	client := fake.NewClientset()
 	// No informer is started (scheduler.NewInformerFactory only adds
 	// the pod informer's field selector, irrelevant here): the cache gets
-	// the objects directly and the namespace lister reads its indexer.
+	// the objects directly and the namespace and Service listers read
+	// their indexers.
 	informerFactory := informers.NewSharedInformerFactory(client, 0)
 	nsIndexer := informerFactory.Core().V1().Namespaces().Informer().GetIndexer()
 	for _, ns := range c.namespaces {
 		if err := nsIndexer.Add(ns); err != nil {
+			return res, nil, err
+		}
+	}
+	// PodTopologySpread's default constraints select by the Services of
+	// the pod's namespace, read through the Service lister.
+	svcIndexer := informerFactory.Core().V1().Services().Informer().GetIndexer()
+	for _, svc := range c.services {
+		if err := svcIndexer.Add(svc); err != nil {
 			return res, nil, err
 		}
 	}

@@ -55,6 +55,7 @@ type churnEvent struct {
 type cluster struct {
 	meta       exportMeta
 	namespaces []*v1.Namespace
+	services   []*v1.Service
 	nodes      []*v1.Node
 	pods       []*v1.Pod // existing pods, each with spec.nodeName
 	incoming   []*v1.Pod
@@ -122,7 +123,7 @@ func readCluster(dir, stream string) (*cluster, error) {
 	return c, nil
 }
 
-// readList reads one List of Namespaces, Nodes and Pods into c; with
+// readList reads one List of Namespaces, Services, Nodes and Pods into c; with
 // incoming set, pods go to c.incoming and nodes to c.churnNodes.
 func readList(path string, c *cluster, incoming bool) error {
 	b, err := os.ReadFile(path)
@@ -148,6 +149,9 @@ func readList(path string, c *cluster, incoming bool) error {
 		case "Namespace":
 			ns := &v1.Namespace{}
 			c.namespaces, obj = append(c.namespaces, ns), ns
+		case "Service":
+			svc := &v1.Service{}
+			c.services, obj = append(c.services, svc), svc
 		case "Node":
 			n := &v1.Node{}
 			if incoming {
@@ -165,7 +169,7 @@ func readList(path string, c *cluster, incoming bool) error {
 			}
 			obj = p
 		default:
-			return fmt.Errorf("%s: items[%d]: kind %q: want Namespace, Node or Pod", path, i, head.Kind)
+			return fmt.Errorf("%s: items[%d]: kind %q: want Namespace, Service, Node or Pod", path, i, head.Kind)
 		}
 		if err := json.Unmarshal(raw, obj); err != nil {
 			return fmt.Errorf("%s: items[%d] (%s): %w", path, i, head.Kind, err)
