@@ -63,6 +63,9 @@ type perfNodeGroup struct {
 	// cluster's, whatever its size.
 	count int
 	extra bool
+	// alone makes the group the whole cluster (count nodes, whatever its
+	// size): the case creates no node-default.yaml nodes.
+	alone bool
 	// first puts the group's nodes before the others (else after them).
 	first bool
 	// node makes the group's index-th node (the template's {{.Index}}).
@@ -279,6 +282,20 @@ var perfCases = []perfCase{
 		namespaces: plain("namespace-1", "namespace-3"),
 		init:       []perfPods{{podWithFinalizer, "namespace-1", 5000}},
 		measure:    perfPods{lightPod, "namespace-3", 5000},
+	},
+	{
+		// misc's SchedulingWhileGated, 1Node_10000GatedPods: one node,
+		// node-with-name.yaml, holding the 20,000 light pods the case
+		// places before it measures; its 10,000 gated pods never leave
+		// the queue, so no cycle and no node sees them. The case deletes
+		// the first pods at 50 a second while it measures (about 1,100
+		// of them at its CI threshold of 910 pods a second): here they
+		// all stay. The counts scale with nodes/5,000; the node does not.
+		name:       "SchedulingWhileGated",
+		special:    &perfNodeGroup{count: 1, alone: true, node: namedNode, file: "../templates/node-with-name.yaml"},
+		namespaces: plain("namespace-3", "namespace-5"),
+		init:       []perfPods{{lightPod, "namespace-3", 20000}},
+		measure:    perfPods{lightPod, "namespace-5", 20000},
 	},
 	{
 		// volumes' SchedulingSecrets: pod-default.yaml with a secret
@@ -683,11 +700,11 @@ func scaled(count, nodes int) int {
 }
 
 // generatePerf builds case c's workload on o.nodes nodes (and a special
-// group's extra nodes): the nodes (zones in turn, the special group's
+// group's extra nodes; a group alone is the cluster): the nodes (zones in turn, the special group's
 // first or last), the namespaces, the pods created before the measured
 // ones, each placed on a node, and the stream of measured pods with the
 // churn's pods and node events. Pod counts, the special group's (unless
-// extra) and the churn interval scale by nodes/5,000 (at least one
+// extra or alone) and the churn interval scale by nodes/5,000 (at least one
 // measured pod and one pod between churn ticks).
 //
 // scheduler_perf has the scheduler place the first pods; here the i-th
@@ -705,7 +722,10 @@ func generatePerf(c *perfCase, o workloadOptions) *workload {
 	total, special, from := o.nodes, 0, 0
 	if g := c.special; g != nil {
 		special = scaled(g.count, o.nodes)
-		if g.extra {
+		switch {
+		case g.alone:
+			special, total = g.count, g.count
+		case g.extra:
 			special = g.count
 			total += special
 		}

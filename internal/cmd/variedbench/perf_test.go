@@ -102,6 +102,9 @@ func TestPerfWorkloadCounts(t *testing.T) {
 		{"DefaultTopologySpreading", 5000, perfTotals{init: 5000, measured: 10000, namespaces: 2, services: 1,
 			zones: map[string]int{"moon-1": 1667, "moon-2": 1667, "moon-3": 1666}}},
 		{"SchedulingDeletedPodsWithFinalizers", 5000, perfTotals{init: 5000, deleted: 5000, measured: 5000, namespaces: 2, zones: map[string]int{}}},
+		// One node whatever the size asked for.
+		{"SchedulingWhileGated", 5000, perfTotals{init: 20000, measured: 20000, namespaces: 2, extra: 1 - 5000, special: 1, zones: map[string]int{}}},
+		{"SchedulingWhileGated", 1000, perfTotals{init: 4000, measured: 4000, namespaces: 2, extra: 1 - 1000, special: 1, zones: map[string]int{}}},
 		{"PreferredTopologySpreading", 5000, perfTotals{init: 5000, measured: 2000, namespaces: 2, zones: map[string]int{"moon-1": 1667, "moon-2": 1667, "moon-3": 1666}}},
 		// A tick every 710 measured pods: the node and its pod at 710,
 		// the node's removal at 1,420.
@@ -332,6 +335,7 @@ type perfConfigOp struct {
 		LabelValues []string `json:"labelValues"`
 	} `json:"labelNodePrepareStrategy"`
 	NodeTemplatePath string `json:"nodeTemplatePath"`
+	PodTemplatePath  string `json:"podTemplatePath"`
 	// TemplatePath is a createAny op's object template.
 	TemplatePath string `json:"templatePath"`
 	// Count or CountParam ($name of a workload parameter) is how many
@@ -417,6 +421,7 @@ func TestPerfCasesMatchTheSource(t *testing.T) {
 		"SchedulingSecrets":                   {"volumes", "5000Nodes", "pod-with-secret-volume.yaml", "pod-with-secret-volume.yaml", ""},
 		"DefaultTopologySpreading":            {"topology_spreading", "5000Nodes_10000Pods", "pod-default.yaml", "pod-with-label.yaml", ""},
 		"SchedulingDeletedPodsWithFinalizers": {"misc", "5000Node_5000DeletingPods", "pod-with-finalizer.yaml", "light-pod.yaml", ""},
+		"SchedulingWhileGated":                {"misc", "1Node_10000GatedPods", "light-pod.yaml", "light-pod.yaml", ""},
 		"TopologySpreading":                   {"topology_spreading", "5000Nodes", "pod-default.yaml", "pod-with-topology-spreading.yaml", ""},
 		"SchedulingWithNodeInclusionPolicy":   {"topology_spreading", "5000Nodes", "", "pod-with-node-inclusion-policy.yaml", ""},
 		"PreferredTopologySpreading":          {"topology_spreading", "5000Nodes", "pod-default.yaml", "pod-with-preferred-topology-spreading.yaml", ""},
@@ -487,6 +492,8 @@ func TestPerfCasesMatchTheSource(t *testing.T) {
 					}
 				case o.Opcode == "createPods" && o.CollectMetrics:
 					measured = wl.opCount(t, o)
+				case o.Opcode == "createPods" && filepath.Base(o.PodTemplatePath) == "gated-pod.yaml":
+					// Gated pods stay in the queue: no cycle sees them.
 				case o.Opcode == "createPods":
 					init += wl.opCount(t, o)
 				case o.Opcode == "createPodSets" && o.CreatePodsOp != nil:
@@ -508,10 +515,16 @@ func TestPerfCasesMatchTheSource(t *testing.T) {
 				}
 			}
 			scale := (nodes - extra) / perfNodes
-			if scale < 1 || (nodes-extra)%perfNodes != 0 {
+			switch {
+			case c.special != nil && c.special.alone:
+				// The group is the cluster: the counts are the source's.
+				scale = 1
+				if nodes != c.special.count {
+					t.Errorf("the source's %s has %d nodes, the translation's group alone %d", s.workload, nodes, c.special.count)
+				}
+			case scale < 1 || (nodes-extra)%perfNodes != 0:
 				t.Fatalf("the source's %s has %d nodes: not 5,000 or a multiple", s.workload, nodes)
-			}
-			if extra == 0 {
+			case extra == 0:
 				wantSpecial *= scale
 			}
 			if special != wantSpecial || gotInit*scale != init || c.measure.count*scale != measured {
@@ -552,11 +565,19 @@ func TestPerfCasesMatchTheSource(t *testing.T) {
 						services = append(services, api.Service{Namespace: o.Namespace, Selector: svc.Spec.Selector})
 					}
 				case o.Opcode == "deletePods":
-					// The first pods of the namespace it deletes from are
-					// deleted, the others not.
+					// Pods with a finalizer stay, being deleted: the first
+					// pods of the namespace it deletes from are so, the
+					// others not. Pods without one go as the op deletes
+					// them, while the case measures: they are all kept.
+					finalized := false
+					for k2, o2 := range tc.WorkloadTemplate[:k] {
+						if o2.Opcode == "createPods" && (o2.Namespace == o.Namespace || fmt.Sprintf("namespace-%d", k2) == o.Namespace) {
+							finalized = filepath.Base(o2.PodTemplatePath) == "pod-with-finalizer.yaml"
+						}
+					}
 					for _, p := range generatePerf(&c, workloadOptions{nodes: perfNodes, seed: defaultSeed}).pods {
-						if (p.DeletionTimestamp != nil) != (p.Namespace == o.Namespace) {
-							t.Errorf("first pod %s/%s: deleted %v, the source deletes those of %s", p.Namespace, p.Name, p.DeletionTimestamp != nil, o.Namespace)
+						if (p.DeletionTimestamp != nil) != (finalized && p.Namespace == o.Namespace) {
+							t.Errorf("first pod %s/%s: deleted %v; the source deletes those of %s (with a finalizer: %v)", p.Namespace, p.Name, p.DeletionTimestamp != nil, o.Namespace, finalized)
 							break
 						}
 					}

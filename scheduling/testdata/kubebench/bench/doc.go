@@ -65,7 +65,7 @@
 // SchedulingDaemonset (its 15,000-node workload at a third of its size),
 // SchedulingWithExtendedResource, SchedulingSecrets,
 // DefaultTopologySpreading, SchedulingDeletedPodsWithFinalizers,
-// SchedulingWithMixedChurn and
+// SchedulingWhileGated (one node), SchedulingWithMixedChurn and
 // default_preemption's Unschedulable), each a cluster and one stream named
 // after the case: the case's node templates with their zone labels, its
 // namespaces (with their labels) and Services, the pods it creates before
