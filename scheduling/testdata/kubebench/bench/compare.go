@@ -456,7 +456,10 @@ func (c *comparison) printTable() {
 					ratios = append(ratios, fmt.Sprintf("%.0f", kw[i]/sw[i]))
 				}
 			}
-			fmt.Printf("| %s | %d | %d | %.0f | %s | %s | %.0f× | %s | %s | %.0f× | %s | %.0f | %.0f |\n", r, r.workers, n,
+			// The cluster's nodes: a case may add to the size asked
+			// for (SchedulingDaemonset) or have one node whatever it
+			// (SchedulingWhileGated).
+			fmt.Printf("| %s | %d | %d | %.0f | %s | %s | %.0f× | %s | %s | %.0f× | %s | %.0f | %.0f |\n", r, r.workers, ks[0].Nodes,
 				float64(ss[0].Evaluated)/float64(ss[0].Timed), fmtMicros(median(kc)), fmtMicros(median(sc)), median(kc)/median(sc),
 				fmtMicros(median(kw)), fmtMicros(median(sw)), median(kw)/median(sw), strings.Join(ratios, " "),
 				float64(ks[0].Mallocs)/float64(ks[0].Timed), float64(ss[0].Mallocs)/float64(ss[0].Timed))
