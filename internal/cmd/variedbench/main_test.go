@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,6 +16,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter/podtopologyspread"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/runtime"
@@ -365,6 +367,36 @@ func TestNoVolumeProfile(t *testing.T) {
 	}
 	if _, err := profileOf("nope", framework.DefaultKubeVersion); err == nil {
 		t.Error("profileOf(nope): no error")
+	}
+}
+
+// TestNoTopologyProfile: the notopology profile is the default one with
+// PodTopologySpread's args alone set, defaulting List with no
+// constraints (so no pod gets default constraints), and it builds.
+func TestNoTopologyProfile(t *testing.T) {
+	def, err := profileOf(profileDefault, framework.DefaultKubeVersion)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nt, err := profileOf(profileNoTopology, framework.DefaultKubeVersion)
+	if err != nil {
+		t.Fatal(err)
+	}
+	args, ok := nt.Args[config.PodTopologySpreadName].(podtopologyspread.PodTopologySpreadArgs)
+	if !ok || args.DefaultingType != podtopologyspread.ListDefaulting || len(args.EffectiveDefaultConstraints()) != 0 {
+		t.Errorf("PodTopologySpread args %+v: want defaulting List, no constraints", nt.Args[config.PodTopologySpreadName])
+	}
+	if _, ok := def.Args[config.PodTopologySpreadName]; ok {
+		t.Errorf("the default profile's PodTopologySpread args changed: %+v", def.Args[config.PodTopologySpreadName])
+	}
+	rest := maps.Clone(nt.Args)
+	delete(rest, config.PodTopologySpreadName)
+	nt.Args = rest
+	if diff := cmp.Diff(def, nt, cmpopts.EquateEmpty()); diff != "" {
+		t.Errorf("beyond PodTopologySpread's args (-default +notopology):\n%s", diff)
+	}
+	if _, err := runtime.NewFramework(scheduling.NewDefaultRegistry(), nt); err != nil {
+		t.Error(err)
 	}
 }
 

@@ -86,6 +86,10 @@ type perfCase struct {
 	// special are the nodes of a template other than node-default.yaml's.
 	special    *perfNodeGroup
 	namespaces []api.Namespace
+	// config is the case's schedulerConfigPath ("" for the default
+	// configuration): the profile a run reproduces it with is
+	// perfConfigProfiles[config], which the run's -profile selects.
+	config string
 	// services are the case's Services (a createAny op of service.yaml),
 	// which PodTopologySpread's system default constraints select by.
 	services []api.Service
@@ -298,6 +302,27 @@ var perfCases = []perfCase{
 		measure:    perfPods{lightPod, "namespace-5", 20000},
 	},
 	{
+		// batching's HostPortConflict,
+		// 20000Nodes_20000Pods_OpportunisticBatchingDisabled at a quarter
+		// of its size: every pod binds host port 80, so each takes a node
+		// of its own and the feasible nodes dwindle to the last. The case
+		// runs scheduler-config-no-topology.yaml (no default spreading):
+		// run it with -profile notopology.
+		name:       "HostPortConflict",
+		config:     "scheduler-config-no-topology.yaml",
+		namespaces: plain("namespace-1"),
+		measure:    perfPods{podHostPort80, "namespace-1", 5000},
+	},
+	{
+		// batching's ResourceSaturation, the same workload of
+		// pod-saturation.yaml: 3 of a node's 4 CPUs each, so one pod a
+		// node.
+		name:       "ResourceSaturation",
+		config:     "scheduler-config-no-topology.yaml",
+		namespaces: plain("namespace-1"),
+		measure:    perfPods{podSaturation, "namespace-1", 5000},
+	},
+	{
 		// volumes' SchedulingSecrets: pod-default.yaml with a secret
 		// volume, which no volume plugin counts.
 		name:       "SchedulingSecrets",
@@ -326,6 +351,13 @@ var perfCases = []perfCase{
 		measure:    perfPods{podDefault, "namespace-3", 1000},
 		churn:      &perfChurn{every: 118, template: podHighPriorityLargeCPU, namespace: "namespace-2"},
 	},
+}
+
+// perfConfigProfiles are the profiles (-profile) that reproduce the
+// cases' scheduler configurations.
+var perfConfigProfiles = map[string]string{
+	"":                                  profileDefault,
+	"scheduler-config-no-topology.yaml": profileNoTopology,
 }
 
 // perfCaseNamed returns the case of that name.
@@ -580,6 +612,30 @@ func podWithSecretVolume(name, namespace string, _ int) *api.Pod {
 	p := pausePod(name, namespace)
 	p.Spec.Volumes = []api.Volume{{Name: "secret", VolumeSource: api.VolumeSource{Secret: []byte(`{"secretName":"secret"}`)}}}
 	return p
+}
+
+// podHostPort80 is pod-hostport-80.yaml: one pause container binding
+// host port 80, requests of 100m CPU and 100Mi.
+func podHostPort80(name, namespace string, _ int) *api.Pod {
+	return &api.Pod{
+		ObjectMeta: api.ObjectMeta{Name: name, Namespace: namespace, UID: namespace + "." + name},
+		Spec: api.PodSpec{Containers: []api.Container{{
+			Name: "pause", Image: "registry.k8s.io/pause:3.10.1",
+			Ports:     []api.ContainerPort{{ContainerPort: 80, HostPort: 80}},
+			Resources: api.ResourceRequirements{Requests: perfList(map[string]string{"cpu": "100m", "memory": "100Mi"})},
+		}}},
+	}
+}
+
+// podSaturation is pod-saturation.yaml: requests of 3 CPUs and 1Gi.
+func podSaturation(name, namespace string, _ int) *api.Pod {
+	return &api.Pod{
+		ObjectMeta: api.ObjectMeta{Name: name, Namespace: namespace, UID: namespace + "." + name},
+		Spec: api.PodSpec{Containers: []api.Container{{
+			Name: "pause", Image: "registry.k8s.io/pause:3.10.1",
+			Resources: api.ResourceRequirements{Requests: perfList(map[string]string{"cpu": "3", "memory": "1Gi"})},
+		}}},
+	}
 }
 
 // perfServiceNamespace is the namespace of DefaultTopologySpreading's

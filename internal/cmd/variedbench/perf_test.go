@@ -102,6 +102,9 @@ func TestPerfWorkloadCounts(t *testing.T) {
 		{"DefaultTopologySpreading", 5000, perfTotals{init: 5000, measured: 10000, namespaces: 2, services: 1,
 			zones: map[string]int{"moon-1": 1667, "moon-2": 1667, "moon-3": 1666}}},
 		{"SchedulingDeletedPodsWithFinalizers", 5000, perfTotals{init: 5000, deleted: 5000, measured: 5000, namespaces: 2, zones: map[string]int{}}},
+		// 20000Nodes at a quarter.
+		{"HostPortConflict", 5000, perfTotals{measured: 5000, namespaces: 1, zones: map[string]int{}}},
+		{"ResourceSaturation", 5000, perfTotals{measured: 5000, namespaces: 1, zones: map[string]int{}}},
 		// One node whatever the size asked for.
 		{"SchedulingWhileGated", 5000, perfTotals{init: 20000, measured: 20000, namespaces: 2, extra: 1 - 5000, special: 1, zones: map[string]int{}}},
 		{"SchedulingWhileGated", 1000, perfTotals{init: 4000, measured: 4000, namespaces: 2, extra: 1 - 1000, special: 1, zones: map[string]int{}}},
@@ -379,6 +382,7 @@ func (w perfConfigWorkload) opCount(t *testing.T, o perfConfigOp) int {
 // perfConfigCase is a test case of a performance-config.yaml.
 type perfConfigCase struct {
 	Name             string               `json:"name"`
+	SchedulerConfig  string               `json:"schedulerConfigPath"`
 	WorkloadTemplate []perfConfigOp       `json:"workloadTemplate"`
 	Workloads        []perfConfigWorkload `json:"workloads"`
 }
@@ -422,6 +426,8 @@ func TestPerfCasesMatchTheSource(t *testing.T) {
 		"DefaultTopologySpreading":            {"topology_spreading", "5000Nodes_10000Pods", "pod-default.yaml", "pod-with-label.yaml", ""},
 		"SchedulingDeletedPodsWithFinalizers": {"misc", "5000Node_5000DeletingPods", "pod-with-finalizer.yaml", "light-pod.yaml", ""},
 		"SchedulingWhileGated":                {"misc", "1Node_10000GatedPods", "light-pod.yaml", "light-pod.yaml", ""},
+		"HostPortConflict":                    {"batching", "20000Nodes_20000Pods_OpportunisticBatchingDisabled", "", "pod-hostport-80.yaml", ""},
+		"ResourceSaturation":                  {"batching", "20000Nodes_20000Pods_OpportunisticBatchingDisabled", "", "pod-saturation.yaml", ""},
 		"TopologySpreading":                   {"topology_spreading", "5000Nodes", "pod-default.yaml", "pod-with-topology-spreading.yaml", ""},
 		"SchedulingWithNodeInclusionPolicy":   {"topology_spreading", "5000Nodes", "", "pod-with-node-inclusion-policy.yaml", ""},
 		"PreferredTopologySpreading":          {"topology_spreading", "5000Nodes", "pod-default.yaml", "pod-with-preferred-topology-spreading.yaml", ""},
@@ -474,6 +480,12 @@ func TestPerfCasesMatchTheSource(t *testing.T) {
 				t.Fatalf("%s/performance-config.yaml has no case %s", s.dir, c.name)
 			}
 			tc := cfg[i]
+			if tc.SchedulerConfig != c.config {
+				t.Errorf("scheduler configuration %q, the source's %q", c.config, tc.SchedulerConfig)
+			}
+			if _, ok := perfConfigProfiles[c.config]; !ok {
+				t.Errorf("no profile reproduces the configuration %q", c.config)
+			}
 			j := slices.IndexFunc(tc.Workloads, func(w perfConfigWorkload) bool { return w.Name == s.workload })
 			if j < 0 {
 				t.Fatalf("case %s has no workload %s", c.name, s.workload)

@@ -9,6 +9,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"runtime"
@@ -18,6 +19,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter/podtopologyspread"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	fwruntime "github.com/schedkit/schedkit/framework/runtime"
@@ -26,12 +28,15 @@ import (
 	"github.com/schedkit/schedkit/scheduling"
 )
 
-// Profiles the run can use: schedkit's default profile, or the same
+// Profiles the run can use: schedkit's default profile, the same
 // without its four volume plugins (VolumeRestrictions, NodeVolumeLimits,
-// VolumeBinding, VolumeZone).
+// VolumeBinding, VolumeZone), or the same with PodTopologySpread's
+// defaulting List and no default constraints (scheduler_perf's
+// scheduler-config-no-topology.yaml).
 const (
-	profileDefault  = "default"
-	profileNoVolume = "novolume"
+	profileDefault    = "default"
+	profileNoVolume   = "novolume"
+	profileNoTopology = "notopology"
 )
 
 // volumePlugins are the plugins profileNoVolume leaves out.
@@ -121,7 +126,7 @@ func runBench(args []string) error {
 	fs.IntVar(&o.warm, "warm", defaultWarm, "warm-up pods, untimed")
 	fs.IntVar(&o.timed, "timed", 0, "timed pods (0: 300 of a varied or mixed stream, every pod after the warm-up of a scheduler_perf stream)")
 	fs.IntVar(&o.workers, "workers", 1, "workers of the per-node loops (the framework's parallelism)")
-	fs.StringVar(&o.profile, "profile", profileDefault, "default (schedkit's default profile) or novolume (without the volume plugins)")
+	fs.StringVar(&o.profile, "profile", profileDefault, "default (schedkit's default profile), novolume (without the volume plugins) or notopology (no default spreading constraints)")
 	fs.StringVar(&o.parity, "parity", "", "write each pod's outcome as JSON lines to this file")
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the timed loop to this file")
 	fs.IntVar(&o.profileHz, "cpuprofile-hz", 100, "samples per second of -cpuprofile (above 100 for streams of cheap cycles; the Go runtime then warns that it cannot set the rate, and keeps this one)")
@@ -161,8 +166,16 @@ func profileOf(name string, v framework.KubeVersion) (framework.Profile, error) 
 		return p, nil
 	case profileNoVolume:
 		return withoutPlugins(p, volumePlugins...), nil
+	case profileNoTopology:
+		args := maps.Clone(p.Args)
+		if args == nil {
+			args = map[string]any{}
+		}
+		args[config.PodTopologySpreadName] = podtopologyspread.PodTopologySpreadArgs{DefaultingType: podtopologyspread.ListDefaulting}
+		p.Args = args
+		return p, nil
 	}
-	return framework.Profile{}, fmt.Errorf("-profile=%q: want %q or %q", name, profileDefault, profileNoVolume)
+	return framework.Profile{}, fmt.Errorf("-profile=%q: want %q, %q or %q", name, profileDefault, profileNoVolume, profileNoTopology)
 }
 
 // withoutPlugins returns p without the named plugins at any extension

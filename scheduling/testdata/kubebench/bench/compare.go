@@ -143,7 +143,7 @@ func runCompare(args []string) error {
 	fs.IntVar(&o.warm, "warm", 20, "warm-up pods, untimed")
 	fs.IntVar(&o.timed, "timed", 0, "timed pods (0: 300 of a varied stream, every pod after the warm-up of a scheduler_perf stream)")
 	fs.Uint64Var(&o.seed, "seed", 13, "workload seed (BenchmarkVariedCycle's)")
-	fs.StringVar(&o.profile, "profile", profileDefault, "default or novolume")
+	fs.StringVar(&o.profile, "profile", profileDefault, "default, novolume or notopology (scheduler_perf's scheduler-config-no-topology.yaml: HostPortConflict, ResourceSaturation)")
 	fs.StringVar(&o.order, "order", "kube", "node order of the export: kube (kube's node tree) or generated")
 	fs.IntVar(&o.gomaxprocs, "gomaxprocs", 0, "GOMAXPROCS of both sides' processes (0: the row's workers)")
 	if err := fs.Parse(args); err != nil {

@@ -65,8 +65,14 @@
 // SchedulingDaemonset (its 15,000-node workload at a third of its size),
 // SchedulingWithExtendedResource, SchedulingSecrets,
 // DefaultTopologySpreading, SchedulingDeletedPodsWithFinalizers,
-// SchedulingWhileGated (one node), SchedulingWithMixedChurn and
-// default_preemption's Unschedulable), each a cluster and one stream named
+// SchedulingWhileGated (one node), SchedulingWithMixedChurn,
+// default_preemption's Unschedulable, and batching's HostPortConflict and
+// ResourceSaturation, whose 20,000-node workloads are translated at a
+// quarter and which kube's suite runs under
+// scheduler-config-no-topology.yaml: measure them with -profile
+// notopology, which also turns OpportunisticBatching off on kube's side
+// as their OpportunisticBatchingDisabled workloads do), each a cluster
+// and one stream named
 // after the case: the case's node templates with their zone labels, its
 // namespaces (with their labels) and Services, the pods it creates before
 // it measures,

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	kruntime "k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/informers"
@@ -39,10 +40,13 @@ import (
 // Profiles: the plugins of schedkit's default profile (kube's default
 // multiPoint set without the plugins schedkit does not model:
 // NodeDeclaredFeatures, and any other plugin a default feature gate
-// adds), or the same without the four volume plugins.
+// adds), the same without the four volume plugins, or the same with
+// PodTopologySpread's defaulting List and no default constraints
+// (scheduler_perf's scheduler-config-no-topology.yaml).
 const (
-	profileDefault  = "default"
-	profileNoVolume = "novolume"
+	profileDefault    = "default"
+	profileNoVolume   = "novolume"
+	profileNoTopology = "notopology"
 )
 
 // schedkitPlugins are the plugins of schedkit's default profile
@@ -65,10 +69,20 @@ func kubeProfile(name string) (schedulerapi.KubeSchedulerProfile, []string, erro
 	case profileDefault:
 	case profileNoVolume:
 		keep = slices.DeleteFunc(slices.Clone(keep), func(s string) bool { return slices.Contains(volumePlugins, s) })
+	case profileNoTopology:
 	default:
-		return schedulerapi.KubeSchedulerProfile{}, nil, fmt.Errorf("-profile=%q: want %q or %q", name, profileDefault, profileNoVolume)
+		return schedulerapi.KubeSchedulerProfile{}, nil, fmt.Errorf("-profile=%q: want %q, %q or %q", name, profileDefault, profileNoVolume, profileNoTopology)
 	}
 	var versioned configv1.KubeSchedulerConfiguration
+	if name == profileNoTopology {
+		// As the file reads: defaulting fills in the rest.
+		versioned.Profiles = []configv1.KubeSchedulerProfile{{
+			SchedulerName: new("default-scheduler"),
+			PluginConfig: []configv1.PluginConfig{{Name: names.PodTopologySpread, Args: kruntime.RawExtension{
+				Object: &configv1.PodTopologySpreadArgs{DefaultingType: configv1.ListDefaulting, DefaultConstraints: []v1.TopologySpreadConstraint{}},
+			}}},
+		}}
+	}
 	scheme.Scheme.Default(&versioned)
 	var cfg schedulerapi.KubeSchedulerConfiguration
 	if err := scheme.Scheme.Convert(&versioned, &cfg, nil); err != nil {
@@ -152,7 +166,7 @@ func runKube(args []string) error {
 	fs.IntVar(&o.warm, "warm", 20, "warm-up pods, untimed")
 	fs.IntVar(&o.timed, "timed", 0, "timed pods (0: every pod of the stream after the warm-up)")
 	fs.IntVar(&o.workers, "workers", 1, "workers of the per-node loops (the scheduler's parallelism)")
-	fs.StringVar(&o.profile, "profile", profileDefault, "default or novolume (see schedkit's side)")
+	fs.StringVar(&o.profile, "profile", profileDefault, "default, novolume or notopology (see schedkit's side)")
 	fs.StringVar(&o.parity, "parity", "", "write each pod's outcome as JSON lines to this file")
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the timed loop to this file")
 	fs.BoolVar(&o.showPlugins, "show-plugins", false, "print the profile's plugins per extension point to stderr")
@@ -239,6 +253,16 @@ func measureKube(o runOptions) (result, []podRecord, error) {
 	prof, dropped, err := kubeProfile(o.profile)
 	if err != nil {
 		return res, nil, err
+	}
+	if o.profile == profileNoTopology {
+		// Without default spreading constraints pods can be signed, and
+		// a signed pod may reuse the cycle before (OpportunisticBatching),
+		// which schedkit's side does not run: the cases of this
+		// configuration are measured with the gate off, as their
+		// OpportunisticBatchingDisabled workloads.
+		if err := utilfeature.DefaultMutableFeatureGate.SetFromMap(map[string]bool{string(features.OpportunisticBatching): false}); err != nil {
+			return res, nil, err
+		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
