@@ -184,8 +184,11 @@ type Result struct {
 	fw         *Framework
 	snap       *framework.Snapshot
 	candidates []*framework.NodeInfo // non-nil when a PreFilterResult narrowed the nodes
-	order      []*framework.NodeInfo // the list the round-robin positions index
-	evaluated  int
+	// candBuf is the array narrowed candidates are written to, kept
+	// across the cycles of a reused Result.
+	candBuf   []*framework.NodeInfo
+	order     []*framework.NodeInfo // the list the round-robin positions index
+	evaluated int
 	// filterWidth is the number of workers the filter loop ran on (0 or
 	// 1: the caller's goroutine alone).
 	filterWidth int
@@ -240,6 +243,7 @@ func (r *Result) reset() {
 		feasibleBuf:   r.feasibleBuf[:0],
 		spans:         r.spans[:0],
 		candidateIdx:  r.candidateIdx[:0],
+		candBuf:       r.candBuf[:0],
 		ties:          r.ties[:0],
 		rank:          rankRun{best: r.rank.best[:0], cnt: r.rank.cnt[:0], top: r.rank.top[:0], tops: r.rank.tops[:0]},
 		pre:           preRank{top: r.pre.top[:0]},

@@ -200,10 +200,17 @@ func (f *Framework) Schedule(ctx context.Context, state *framework.CycleState, s
 	}
 	candidates := cands
 	if !preRes.AllNodes() {
-		candidates = narrowTo(snap, cands, opts.Nodes == nil, preRes.NodeNames)
-		res.candidates = candidates
+		candidates = narrowTo(res.candBuf[:0], snap, cands, opts.Nodes == nil, preRes.NodeNames)
+		res.candidates, res.candBuf = candidates, candidates
 		d := &res.Diagnosis
-		d.absentFrom = slices.Clip(mergeNames(nil, withNodes))
+		if len(withNodes) == 1 {
+			// One name is sorted; the step's list is this cycle's or a
+			// read-only view of the framework's names, clipped so that
+			// an append copies.
+			d.absentFrom = slices.Clip(withNodes)
+		} else {
+			d.absentFrom = slices.Clip(mergeNames(nil, withNodes))
+		}
 		if len(d.UnschedulablePlugins) == 0 {
 			d.UnschedulablePlugins = d.absentFrom // mergeNames copies before it adds
 		} else {
@@ -1788,9 +1795,14 @@ const ExtenderName = "Extender"
 // narrowTo returns the nodes of cands a PreFilterResult names, in cands'
 // order (the snapshot's, not the set's: deterministic). When cands are
 // all of snap's nodes and the names fewer, each name is looked up once;
-// otherwise each candidate's name is looked up in the set.
-func narrowTo(snap *framework.Snapshot, cands []*framework.NodeInfo, whole bool, names map[string]struct{}) []*framework.NodeInfo {
-	out := make([]*framework.NodeInfo, 0, min(len(names), len(cands)))
+// otherwise each candidate's name is looked up in the set. The nodes are
+// written to out's array when it has room; the answer is never nil (a
+// nil Result.candidates means not narrowed).
+func narrowTo(out []*framework.NodeInfo, snap *framework.Snapshot, cands []*framework.NodeInfo, whole bool, names map[string]struct{}) []*framework.NodeInfo {
+	out = slices.Grow(out[:0], min(len(names), len(cands)))
+	if out == nil {
+		out = []*framework.NodeInfo{}
+	}
 	if whole && len(names) < len(cands) {
 		// Positions in this snapshot, sorted (a NodeInfo a clone shares
 		// may record its position in another).

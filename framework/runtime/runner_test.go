@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -161,6 +162,63 @@ func TestPreFilterResultSetsLeftAsReturned(t *testing.T) {
 				t.Errorf("B's set changed (-want +got):\n%s", d)
 			}
 		})
+	}
+}
+
+// TestNarrowedResultsKeptApart: cycles narrowed by a PreFilterResult,
+// each with a Result of its own to reuse, taking turns: a Result's
+// candidates, feasible nodes and plugins stay its cycle's while another
+// Result's cycle runs, and its next cycle answers as with a fresh Result.
+func TestNarrowedResultsKeptApart(t *testing.T) {
+	sets := [][]string{{"n1", "n2"}, {"n3", "n4", "n0"}, {"n4"}, {"n0", "n2", "n3"}}
+	call := 0
+	a := &fake{name: "A", preFilter: func([]*framework.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
+		set := map[string]struct{}{}
+		for _, n := range sets[call%len(sets)] {
+			set[n] = struct{}{}
+		}
+		call++
+		return &framework.PreFilterResult{NodeNames: set}, nil
+	}}
+	f, err := NewFramework(registryOf(a), framework.Profile{PreFilter: []string{"A"}, Filter: []string{"A"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap := framework.MustSnapshot(testNodes(5), nil)
+	run := func(reuse *Result) *Result {
+		t.Helper()
+		res, err := f.Schedule(context.Background(), nil, snap, testPod("p"), CycleOptions{Rand: rand.New(rand.NewPCG(1, 2)), Reuse: reuse})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	sorted := func(ns []string) []string { return slices.Sorted(slices.Values(ns)) }
+	check := func(res *Result, set []string) {
+		t.Helper()
+		if d := cmp.Diff(sorted(set), names(res.FeasibleNodes())); d != "" {
+			t.Errorf("feasible nodes (-want +got):\n%s", d)
+		}
+		if d := cmp.Diff([]string{"A"}, res.Diagnosis.UnschedulablePlugins); d != "" {
+			t.Errorf("unschedulable plugins (-want +got):\n%s", d)
+		}
+	}
+	results := []*Result{{}, {}}
+	for i := range 2 * len(sets) {
+		set := sets[i%len(sets)]
+		res := run(results[i%2])
+		check(res, set)
+		if i > 0 {
+			check(results[(i-1)%2], sets[(i-1)%len(sets)]) // the other Result, its cycle's still
+		}
+		call-- // the same set again, for a fresh Result
+		fresh := run(nil)
+		if d := cmp.Diff(names(fresh.FeasibleNodes()), names(res.FeasibleNodes())); d != "" {
+			t.Errorf("cycle %d: a reused Result's feasible nodes differ from a fresh one's (-fresh +reused):\n%s", i, d)
+		}
+		if res.SelectedNode() != fresh.SelectedNode() {
+			t.Errorf("cycle %d: selected %s, a fresh Result %s", i, res.SelectedNode(), fresh.SelectedNode())
+		}
 	}
 }
 
