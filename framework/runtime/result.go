@@ -228,28 +228,21 @@ type Result struct {
 	rejectionDetails [][]string
 }
 
-// reset clears r for a new cycle, keeping its buffers.
+// reset clears r for a new cycle, keeping its buffers. It clears r in
+// place and sets the buffers back, rather than copying a new Result
+// over it: a Result is large, and the copy cost more than the clearing.
 func (r *Result) reset() {
-	*r = Result{
-		rawBuf:        r.rawBuf[:0],
-		Normalized:    r.Normalized[:0],
-		Totals:        r.Totals[:0],
-		ScorePlugins:  r.ScorePlugins[:0],
-		Weights:       r.Weights[:0],
-		Top:           r.Top[:0],
-		rejections:    r.rejections[:0],
-		feasible:      r.feasible[:0],
-		feasibleCache: r.feasibleCache[:0],
-		feasibleBuf:   r.feasibleBuf[:0],
-		spans:         r.spans[:0],
-		candidateIdx:  r.candidateIdx[:0],
-		candBuf:       r.candBuf[:0],
-		ties:          r.ties[:0],
-		rank:          rankRun{best: r.rank.best[:0], cnt: r.rank.cnt[:0], top: r.rank.top[:0], tops: r.rank.tops[:0]},
-		pre:           preRank{top: r.pre.top[:0]},
-		placeOff:      r.placeOff[:0],
-		selected:      -1,
-	}
+	rawBuf, normalized, totals, scorePlugins, weights, top := r.rawBuf[:0], r.Normalized[:0], r.Totals[:0], r.ScorePlugins[:0], r.Weights[:0], r.Top[:0]
+	rejections, feasible, feasibleCache, feasibleBuf, spans := r.rejections[:0], r.feasible[:0], r.feasibleCache[:0], r.feasibleBuf[:0], r.spans[:0]
+	candidateIdx, candBuf, ties, placeOff := r.candidateIdx[:0], r.candBuf[:0], r.ties[:0], r.placeOff[:0]
+	rank := rankRun{best: r.rank.best[:0], cnt: r.rank.cnt[:0], top: r.rank.top[:0], tops: r.rank.tops[:0]}
+	preTop := r.pre.top[:0]
+	*r = Result{}
+	r.rawBuf, r.Normalized, r.Totals, r.ScorePlugins, r.Weights, r.Top = rawBuf, normalized, totals, scorePlugins, weights, top
+	r.rejections, r.feasible, r.feasibleCache, r.feasibleBuf, r.spans = rejections, feasible, feasibleCache, feasibleBuf, spans
+	r.candidateIdx, r.candBuf, r.ties, r.placeOff = candidateIdx, candBuf, ties, placeOff
+	r.rank, r.pre.top = rank, preTop
+	r.selected = -1
 	r.Diagnosis.result = r
 }
 
