@@ -400,6 +400,28 @@ func TestNoTopologyProfile(t *testing.T) {
 	}
 }
 
+// TestProfileNote: a scheduler_perf stream measured with the profile of
+// its case's configuration (or, for the default one, without the volume
+// plugins) gets no note; another profile gets one naming the right one.
+func TestProfileNote(t *testing.T) {
+	for _, tc := range []struct {
+		stream, profile, want string
+	}{
+		{"HostPortConflict", profileNoTopology, ""},
+		{"HostPortConflict", profileDefault, "-profile notopology reproduces"},
+		{"ResourceSaturation", profileNoVolume, "-profile notopology reproduces"},
+		{"SchedulingBasic", profileDefault, ""},
+		{"SchedulingBasic", profileNoVolume, ""},
+		{"SchedulingBasic", profileNoTopology, "-profile default reproduces"},
+		{streamVaried, profileNoTopology, ""},
+	} {
+		got := profileNote(tc.stream, tc.profile)
+		if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
+			t.Errorf("profileNote(%s, %s) = %q, want %q", tc.stream, tc.profile, got, tc.want)
+		}
+	}
+}
+
 // TestListStreams: list names every stream once with its workload and
 // kind, and run and export accept each (streamWorkload, the workload
 // option).

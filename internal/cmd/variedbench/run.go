@@ -178,6 +178,26 @@ func profileOf(name string, v framework.KubeVersion) (framework.Profile, error) 
 	return framework.Profile{}, fmt.Errorf("-profile=%q: want %q, %q or %q", name, profileDefault, profileNoVolume, profileNoTopology)
 }
 
+// profileNote says, for a scheduler_perf stream measured with another
+// profile than the one that reproduces its case's scheduler
+// configuration, which profile that is ("" otherwise; novolume counts as
+// the default configuration's, less the volume plugins).
+func profileNote(stream, profile string) string {
+	c, ok := perfCaseNamed(stream)
+	if !ok {
+		return ""
+	}
+	want := perfConfigProfiles[c.config]
+	if profile == want || (want == profileDefault && profile == profileNoVolume) {
+		return ""
+	}
+	config := c.config
+	if config == "" {
+		config = "the default configuration"
+	}
+	return fmt.Sprintf("%s: kube's scheduler_perf runs it with %s, which -profile %s reproduces; measuring with -profile %s", stream, config, want, profile)
+}
+
 // withoutPlugins returns p without the named plugins at any extension
 // point.
 func withoutPlugins(p framework.Profile, names ...string) framework.Profile {
@@ -454,6 +474,9 @@ func prepare(o *runOptions) (*prepared, error) {
 	var err error
 	if s.prof, err = profileOf(o.profile, s.kube); err != nil {
 		return nil, err
+	}
+	if note := profileNote(o.stream, o.profile); note != "" {
+		fmt.Fprintln(os.Stderr, "variedbench:", note)
 	}
 	if s.w, err = generate(o.workloadOptions); err != nil {
 		return nil, err
