@@ -359,6 +359,25 @@ func (f *Framework) boundCandidates(pod *framework.PodInfo, n int) int {
 	return n
 }
 
+// allFit reports whether every node of nodes passes every Filter plugin
+// the cycle's PreFilter skips left on, calling them node by node; it
+// stops at the first status that is not Success (a rejection or an
+// error, which the caller's loop then records).
+func (f *Framework) allFit(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo) bool {
+	off := f.skipFilter.offIn(state.SkipFilterPlugins())
+	for _, ni := range nodes {
+		for i, pl := range f.filter {
+			if off != nil && off[i] {
+				continue
+			}
+			if !pl.Filter(ctx, state, pod, ni).IsSuccess() {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // perNodeFilterMax is the most candidates the filters see node by node:
 // for so few, a plugin's call per chunk, which reads its cycle state and
 // sets up its pass, costs more than its calls per node.
@@ -393,6 +412,15 @@ func (f *Framework) filterNodes(ctx context.Context, state *framework.CycleState
 		fillPositions(res.feasible, res.snap)
 		res.evaluated = want
 		res.order = candidates
+		return nil
+	}
+	if n <= perNodeFilterMax && want == n && opts.NominatedPods == nil && f.allFit(ctx, state, pod, candidates) {
+		// Every candidate fits: the outcome of the loop below when it
+		// rejects none, without its buffers. A rejection takes the loop,
+		// which filters the nodes again and records it.
+		res.feasible = grow(res.feasible, n)
+		fillPositions(res.feasible, res.snap)
+		res.evaluated, res.order, res.filterWidth = n, candidates, 1
 		return nil
 	}
 	bs := f.getBatchScratch()
