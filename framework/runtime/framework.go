@@ -535,7 +535,7 @@ func (f *Framework) RunPreFilterPlugins(ctx context.Context, state *framework.Cy
 	m := preFilterMerge{skip: skipCollector{k: &f.skipFilter}, names: f.preFilterNames}
 	for i, pl := range f.preFilter {
 		r, s := pl.PreFilter(ctx, state, pod, nodes)
-		if m.add(i, pl.Name(), r, s) {
+		if m.add(i, f.preFilterNames[i], r, s) {
 			return m.result, m.status, m.withNodes
 		}
 	}

@@ -2,9 +2,9 @@ package runtime
 
 import (
 	"math/bits"
-	"reflect"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
 // skipSets are the sets of one extension point's plugins that returned
@@ -23,14 +23,18 @@ type skipSets struct {
 	consumers []string
 	mu        sync.Mutex
 	memo      atomic.Pointer[skipMemo] // copy-on-write
+	// last is the memo's combination memoized found last: a stream of
+	// pods skips the same plugins cycle after cycle, and a cycle asks
+	// for its set more than once.
+	last atomic.Pointer[skipSet]
 }
 
 // skipMemo is the combinations made so far, by mask and by their set
 // map's address (the set a cycle's state holds is one of these maps, so
 // finding its names takes no lookup by name).
 type skipMemo struct {
-	byMask map[uint64]skipSet
-	bySet  map[uintptr]skipSet
+	byMask map[uint64]*skipSet
+	bySet  map[uintptr]*skipSet
 }
 
 // skipSet is one combination of skipping plugins.
@@ -75,7 +79,7 @@ func (k *skipSets) of(mask uint64) skipSet {
 	memo := k.memo.Load()
 	if memo != nil {
 		if s, ok := memo.byMask[mask]; ok {
-			return s
+			return *s
 		}
 	}
 	n := bits.OnesCount64(mask)
@@ -97,33 +101,42 @@ func (k *skipSets) of(mask uint64) skipSet {
 		return s
 	}
 	if old, ok := cur.byMask[mask]; ok {
-		return old // made by another cycle meanwhile
+		return *old // made by another cycle meanwhile
 	}
-	next := &skipMemo{byMask: make(map[uint64]skipSet, 1+len(cur.byMask)), bySet: make(map[uintptr]skipSet, 1+len(cur.bySet))}
+	next := &skipMemo{byMask: make(map[uint64]*skipSet, 1+len(cur.byMask)), bySet: make(map[uintptr]*skipSet, 1+len(cur.bySet))}
 	for m, v := range cur.byMask {
 		next.byMask[m] = v
 	}
 	for p, v := range cur.bySet {
 		next.bySet[p] = v
 	}
-	next.byMask[mask], next.bySet[setAddr(s.set)] = s, s
+	next.byMask[mask], next.bySet[setAddr(s.set)] = &s, &s
 	k.memo.Store(next)
 	return s
 }
 
 // setAddr returns the address of set's map, which identifies it while
-// the memo keeps it.
-func setAddr(set map[string]bool) uintptr { return reflect.ValueOf(set).Pointer() }
+// the memo keeps it: the map value itself, a pointer (what
+// reflect.Value.Pointer returns for a map, without its call).
+func setAddr(set map[string]bool) uintptr { return *(*uintptr)(unsafe.Pointer(&set)) }
 
 // memoized returns the memo's combination for set, when set is one of
 // the memo's own maps.
 func (k *skipSets) memoized(set map[string]bool) (skipSet, bool) {
+	addr := setAddr(set)
+	if l := k.last.Load(); l != nil && setAddr(l.set) == addr {
+		return *l, true
+	}
 	memo := k.memo.Load()
 	if memo == nil {
 		return skipSet{}, false
 	}
-	s, ok := memo.bySet[setAddr(set)]
-	return s, ok
+	s, ok := memo.bySet[addr]
+	if !ok {
+		return skipSet{}, false
+	}
+	k.last.Store(s)
+	return *s, true
 }
 
 // sortedOf returns the names set holds in sorted order (nil for none),
