@@ -1,6 +1,7 @@
 package framework
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/schedkit/schedkit/framework/api"
@@ -66,6 +67,41 @@ func (s *Snapshot) NodesMemo(key []byte, build func() any) any {
 	}
 	memo.values[string(key)] = v
 	return v
+}
+
+// resultPositions are the positions of a PreFilterResult's nodes in the
+// snapshots whose node set is memo's (nodeMatchMemo: dropped whenever a
+// node is added, removed or changed, so positions stay valid with it).
+type resultPositions struct {
+	memo *nodeMatchMemo
+	pos  []int
+}
+
+// PositionsOf returns, in ascending order, the positions in s of the
+// nodes r names that s holds (none for a nil r or one naming every node).
+// The slice is read-only: buf's array, or the positions kept with r
+// when r is returned in many cycles (a plugin's PreFilterResult shared by
+// the pods written alike) while s's nodes stay the same, so that such a
+// cycle looks no name up. It is safe for concurrent use.
+func (s *Snapshot) PositionsOf(r *PreFilterResult, buf []int) []int {
+	if r.AllNodes() {
+		return buf[:0]
+	}
+	memo := s.matchMemo()
+	if at := r.at.Load(); at != nil && at.memo == memo {
+		return at.pos
+	}
+	pos := buf[:0]
+	for name := range r.NodeNames {
+		if i := s.Index(name); i >= 0 {
+			pos = append(pos, i)
+		}
+	}
+	slices.Sort(pos)
+	if r.seen.Swap(memo) == memo {
+		r.at.Store(&resultPositions{memo: memo, pos: slices.Clone(pos)})
+	}
+	return pos
 }
 
 // NodesMatching returns the nodes r matches (the pod's nodeSelector and

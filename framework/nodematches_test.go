@@ -2,6 +2,9 @@ package framework
 
 import (
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/schedkit/schedkit/framework/api"
@@ -257,5 +260,104 @@ func TestNodesMatchingConcurrentReaders(t *testing.T) {
 	close(errs)
 	for err := range errs {
 		t.Error(err)
+	}
+}
+
+// TestPropPositionsOfEqualsLookup: a PreFilterResult asked for again and
+// again, on snapshots whose nodes are added, relabeled, removed and
+// cloned between the asks, always gets the positions its names have in
+// the snapshot asked, ascending, whether they were kept or looked up.
+func TestPropPositionsOfEqualsLookup(t *testing.T) {
+	kept := 0
+	rapid.Check(t, func(t *rapid.T) {
+		var nodes []*api.Node
+		for i := range rapid.IntRange(1, 30).Draw(t, "nodes") {
+			nodes = append(nodes, nmDrawNode(t, fmt.Sprintf("n%d", i)))
+		}
+		snaps := []*Snapshot{MustSnapshot(nodes, nil)}
+		seq := len(nodes)
+		var results []*PreFilterResult
+		for range rapid.IntRange(1, 3).Draw(t, "results") {
+			names := map[string]struct{}{}
+			for range rapid.IntRange(0, 6).Draw(t, "names") {
+				names[fmt.Sprintf("n%d", rapid.IntRange(0, 40).Draw(t, "name"))] = struct{}{}
+			}
+			results = append(results, &PreFilterResult{NodeNames: names})
+		}
+		for range rapid.IntRange(1, 20).Draw(t, "steps") {
+			s := snaps[rapid.IntRange(0, len(snaps)-1).Draw(t, "snap")]
+			switch rapid.IntRange(0, 5).Draw(t, "op") {
+			case 0:
+				seq++
+				if err := s.AddNode(nmDrawNode(t, fmt.Sprintf("n%d", rapid.IntRange(0, seq).Draw(t, "add")))); err != nil && !strings.Contains(err.Error(), "duplicate") {
+					t.Fatal(err)
+				}
+			case 1:
+				name := s.Nodes()[rapid.IntRange(0, s.NumNodes()-1).Draw(t, "relabel")].Name()
+				if err := s.UpdateNode(nmDrawNode(t, name)); err != nil {
+					t.Fatal(err)
+				}
+			case 2:
+				if s.NumNodes() > 1 {
+					if err := s.RemoveNode(s.Nodes()[rapid.IntRange(0, s.NumNodes()-1).Draw(t, "remove")].Name()); err != nil {
+						t.Fatal(err)
+					}
+				}
+			case 3:
+				snaps = append(snaps, s.Clone())
+			default:
+				r := results[rapid.IntRange(0, len(results)-1).Draw(t, "result")]
+				var want []int
+				for i, ni := range s.Nodes() {
+					if _, ok := r.NodeNames[ni.Name()]; ok {
+						want = append(want, i)
+					}
+				}
+				var buf [2]int
+				got := s.PositionsOf(r, buf[:0])
+				if at := r.at.Load(); at != nil && len(got) > 0 && &at.pos[0] == &got[0] {
+					kept++
+				}
+				if !slices.Equal(got, want) && len(got)+len(want) > 0 {
+					var on []string
+					for _, ni := range s.Nodes() {
+						on = append(on, ni.Name())
+					}
+					t.Fatalf("PositionsOf(%v) on nodes %v = %v, want %v", slices.Sorted(maps.Keys(r.NodeNames)), on, got, want)
+				}
+			}
+		}
+	})
+	if kept == 0 {
+		t.Fatal("no ask read kept positions")
+	}
+}
+
+// TestPositionsOfKeptFromTheSecondAsk: a result's positions are looked
+// up on its first two asks and kept from the second, while the
+// snapshot's nodes stay the same; a result naming every node has none.
+func TestPositionsOfKeptFromTheSecondAsk(t *testing.T) {
+	s := MustSnapshot([]*api.Node{
+		{ObjectMeta: api.ObjectMeta{Name: "a"}},
+		{ObjectMeta: api.ObjectMeta{Name: "b"}},
+		{ObjectMeta: api.ObjectMeta{Name: "c"}},
+	}, nil)
+	r := &PreFilterResult{NodeNames: map[string]struct{}{"c": {}, "a": {}, "x": {}}}
+	for ask := 1; ask <= 3; ask++ {
+		if got := s.PositionsOf(r, nil); !slices.Equal(got, []int{0, 2}) {
+			t.Fatalf("ask %d: %v, want [0 2]", ask, got)
+		}
+		if kept := r.at.Load() != nil; kept != (ask >= 2) {
+			t.Fatalf("ask %d: positions kept %v", ask, kept)
+		}
+	}
+	if err := s.RemoveNode("a"); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.PositionsOf(r, nil); !slices.Equal(got, []int{1}) {
+		t.Fatalf("after removing a: %v, want [1]", got)
+	}
+	if got := s.PositionsOf(nil, []int{7}); len(got) != 0 {
+		t.Fatalf("nil result: %v", got)
 	}
 }

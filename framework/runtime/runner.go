@@ -200,7 +200,7 @@ func (f *Framework) Schedule(ctx context.Context, state *framework.CycleState, s
 	}
 	candidates := cands
 	if !preRes.AllNodes() {
-		candidates = narrowTo(res.candBuf[:0], snap, cands, opts.Nodes == nil, preRes.NodeNames)
+		candidates = narrowTo(res.candBuf[:0], snap, cands, opts.Nodes == nil, preRes)
 		res.candidates, res.candBuf = candidates, candidates
 		d := &res.Diagnosis
 		if len(withNodes) == 1 {
@@ -1830,7 +1830,8 @@ const ExtenderName = "Extender"
 // otherwise each candidate's name is looked up in the set. The nodes are
 // written to out's array when it has room; the answer is never nil (a
 // nil Result.candidates means not narrowed).
-func narrowTo(out []*framework.NodeInfo, snap *framework.Snapshot, cands []*framework.NodeInfo, whole bool, names map[string]struct{}) []*framework.NodeInfo {
+func narrowTo(out []*framework.NodeInfo, snap *framework.Snapshot, cands []*framework.NodeInfo, whole bool, res *framework.PreFilterResult) []*framework.NodeInfo {
+	names := res.NodeNames
 	out = slices.Grow(out[:0], min(len(names), len(cands)))
 	if out == nil {
 		out = []*framework.NodeInfo{}
@@ -1839,14 +1840,7 @@ func narrowTo(out []*framework.NodeInfo, snap *framework.Snapshot, cands []*fram
 		// Positions in this snapshot, sorted (a NodeInfo a clone shares
 		// may record its position in another).
 		var buf [8]int
-		pos := buf[:0]
-		for name := range names {
-			if i := snap.Index(name); i >= 0 {
-				pos = append(pos, i)
-			}
-		}
-		slices.Sort(pos)
-		for _, i := range pos {
+		for _, i := range snap.PositionsOf(res, buf[:0]) {
 			out = append(out, cands[i])
 		}
 		return out
