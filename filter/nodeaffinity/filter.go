@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync/atomic"
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/filter"
@@ -45,6 +46,11 @@ type naCompiled struct {
 	// terms, shared by the cycles of pods written alike (read-only).
 	result *framework.PreFilterResult
 	status *framework.Status
+	// state is the PreFilter state of these constraints on one snapshot
+	// of these nodes, once complete (its bitmap made, or not wanted),
+	// which later cycles on that snapshot share: it is read-only and
+	// reads nothing but the constraints and the snapshot's nodes.
+	state atomic.Pointer[naPreFilterState]
 }
 
 // naFewNames is the most nodes a PreFilterResult may name for the
@@ -72,37 +78,41 @@ func (pl *NodeAffinity) PreFilter(_ context.Context, state *framework.CycleState
 	if required == nil && pl.addedRequired == nil && spec.NodeSelector == nil {
 		return nil, framework.NewStatus(framework.Skip)
 	}
-	ps := &naPreFilterState{snap: state.Snapshot()}
-	var memo *naCompiled
-	if snap := ps.snap; snap == nil {
-		ps.required = podRequired(pod.Pod)
-	} else {
-		// Pods whose constraints are written alike share them compiled
-		// and resolved against the snapshot's nodes.
-		var buf [256]byte
-		key := appendRequiredKey(append(buf[:0], naMemoPrefix...), spec)
-		c := snap.NodesMemo(key, func() any {
-			r := podRequired(pod.Pod)
-			c := &naCompiled{required: r, indexed: r.Indexed(snap)}
-			c.every = c.indexed.MatchesEvery()
-			c.result, c.status = pl.preFilterResult(required)
-			return c
-		}).(*naCompiled)
-		memo = c
-		ps.required, ps.own, ps.every = c.required, c.indexed.On(snap), c.every
-		ps.indexed = &ps.own
-		// A bitmap of the nodes matched pays over many nodes, not over
-		// the few a metadata.name term leaves to the filters.
-		few := c.result != nil && len(c.result.NodeNames) <= naFewNames
-		if _, _, single := c.indexed.Single(); !single && !c.every && !few {
-			ps.bits = snap.RepeatedNodesMatching(key, ps.indexed)
-		}
+	snap := state.Snapshot()
+	if snap == nil {
+		state.Write(naPreFilterKey, &naPreFilterState{required: podRequired(pod.Pod)})
+		return pl.preFilterResult(required)
+	}
+	// Pods whose constraints are written alike share them compiled and
+	// resolved against the snapshot's nodes.
+	var buf [256]byte
+	key := appendRequiredKey(append(buf[:0], naMemoPrefix...), spec)
+	c := snap.NodesMemo(key, func() any {
+		r := podRequired(pod.Pod)
+		c := &naCompiled{required: r, indexed: r.Indexed(snap)}
+		c.every = c.indexed.MatchesEvery()
+		c.result, c.status = pl.preFilterResult(required)
+		return c
+	}).(*naCompiled)
+	if kept := c.state.Load(); kept != nil && kept.snap == snap {
+		state.Write(naPreFilterKey, kept)
+		return c.result, c.status
+	}
+	ps := &naPreFilterState{snap: snap, required: c.required, own: c.indexed.On(snap), every: c.every}
+	ps.indexed = &ps.own
+	// A bitmap of the nodes matched pays over many nodes, not over the
+	// few a metadata.name term leaves to the filters.
+	few := c.result != nil && len(c.result.NodeNames) <= naFewNames
+	complete := true
+	if _, _, single := c.indexed.Single(); !single && !c.every && !few {
+		ps.bits = snap.RepeatedNodesMatching(key, ps.indexed)
+		complete = ps.bits != nil
+	}
+	if complete {
+		c.state.Store(ps)
 	}
 	state.Write(naPreFilterKey, ps)
-	if memo != nil {
-		return memo.result, memo.status
-	}
-	return pl.preFilterResult(required)
+	return c.result, c.status
 }
 
 // preFilterResult is the PreFilterResult of the pod's required terms:

@@ -152,3 +152,50 @@ func TestPreferredMemoAcrossPodsAndClones(t *testing.T) {
 	}
 	check("original after the removal", orig, pod("r", 5, "a"))
 }
+
+// TestRequiredStateSharedOnASnapshot: once the bitmap of the nodes a
+// constraint matches is made, the cycles of pods written alike on one
+// snapshot share one PreFilter state; a clone of the same nodes gets a
+// state bound to it, and a node change on the original drops the shared
+// state with the memo.
+func TestRequiredStateSharedOnASnapshot(t *testing.T) {
+	pl, nodes := naMemoSetup(t)
+	pod := fw.MustPodInfo(&api.Pod{ObjectMeta: api.ObjectMeta{Name: "p"}, Spec: api.PodSpec{
+		Affinity: &api.Affinity{NodeAffinity: &api.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{
+			NodeSelectorTerms: []api.NodeSelectorTerm{{MatchExpressions: []api.NodeSelectorRequirement{
+				{Key: "zone", Operator: api.NodeSelectorOpIn, Values: []string{"a"}},
+				{Key: "disk", Operator: api.NodeSelectorOpExists},
+			}}}}}}}})
+	stateOn := func(snap *fw.Snapshot) *naPreFilterState {
+		t.Helper()
+		state := fw.NewCycleState()
+		state.SetSnapshot(snap)
+		if _, s := pl.PreFilter(context.Background(), state, pod, snap.Nodes()); !s.IsSuccess() {
+			t.Fatalf("PreFilter: %v", s)
+		}
+		d, err := state.Read(naPreFilterKey)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d.(*naPreFilterState)
+	}
+	orig := fw.MustSnapshot(nodes, nil)
+	first, second, third := stateOn(orig), stateOn(orig), stateOn(orig)
+	if first.bits != nil || second.bits == nil {
+		t.Fatalf("bitmap: first cycle %v, second %v; want none, then one", first.bits != nil, second.bits != nil)
+	}
+	if first == second || third != second {
+		t.Fatalf("states: first==second %v, third==second %v; want false, true", first == second, third == second)
+	}
+	clone := orig.Clone()
+	onClone := stateOn(clone)
+	if onClone == second || onClone.snap != clone {
+		t.Fatalf("clone: shares the original's state %v, bound to the clone %v", onClone == second, onClone.snap == clone)
+	}
+	if err := orig.RemoveNode("n1"); err != nil {
+		t.Fatal(err)
+	}
+	if after := stateOn(orig); after == second || after.bits != nil {
+		t.Fatalf("after a node change: the old state %v, a bitmap %v", after == second, after.bits != nil)
+	}
+}
