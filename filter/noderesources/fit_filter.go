@@ -98,8 +98,17 @@ func (pl *NodeResourcesFit) isIgnored(n resource.Name) bool {
 // devices for it.
 func (pl *NodeResourcesFit) PreFilter(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, _ []*framework.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
 	r := pod.SpecRequests()
+	if len(r.Scalars) == 0 && pl.plain != nil {
+		if s := pl.plain.Load(); s != nil && s.cpu == r.MilliCPU && s.mem == r.Memory && s.eph == r.EphemeralStorage {
+			state.Write(nrfPreFilterKey, s)
+			return nil, nil
+		}
+	}
 	s := &nrfPreFilterState{cpu: r.MilliCPU, mem: r.Memory, eph: r.EphemeralStorage}
 	s.podsOnly = r.MilliCPU == 0 && r.Memory == 0 && r.EphemeralStorage == 0 && len(r.Scalars) == 0
+	if len(r.Scalars) == 0 && pl.plain != nil {
+		pl.plain.Store(s)
+	}
 	snap := state.Snapshot()
 	for _, sc := range r.Scalars {
 		if sc.Value == 0 || pl.isIgnored(sc.Name) {

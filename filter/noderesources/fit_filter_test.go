@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -424,4 +425,59 @@ func TestPropNodeResourcesFitBatchScalars(t *testing.T) {
 		return frameworktest.Case{Plugin: pl, Nodes: nodes, Pods: pods, Incoming: st.MakePod().Name("p").Req(req).Obj(),
 			SnapshotOptions: []fw.SnapshotOption{fw.WithStorage(classes...)}}
 	})
+}
+
+// TestNodeResourcesFitPreFilterStateShared: a pod that asks for no
+// scalar resource shares the PreFilter state of the last such pod when
+// it asks for as much cpu, memory and ephemeral storage, and gets its own
+// otherwise; a pod asking for a scalar resource neither reads nor
+// replaces the shared state.
+func TestNodeResourcesFitPreFilterStateShared(t *testing.T) {
+	pl, err := NewFit(NodeResourcesFitArgs{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := pl.(*NodeResourcesFit)
+	stateOf := func(req map[string]string) *nrfPreFilterState {
+		t.Helper()
+		state := fw.NewCycleState()
+		if _, s := f.PreFilter(context.Background(), state, fw.MustPodInfo(st.MakePod().Req(req).Obj()), nil); !s.IsSuccess() {
+			t.Fatalf("PreFilter: %v", s)
+		}
+		s, st := nrfReadPreFilterState(state)
+		if st != nil {
+			t.Fatal(st)
+		}
+		return s
+	}
+	a := stateOf(nrfRes(100, 1<<30))
+	withEph := map[string]string{"cpu": "100m", "memory": strconv.Itoa(1 << 30), "ephemeral-storage": "1"}
+	steps := []struct {
+		name    string
+		req     map[string]string
+		shares  *nrfPreFilterState // nil: a state of its own
+		scalars int
+	}{
+		{"the same requests", nrfRes(100, 1<<30), a, 0},
+		{"more memory", nrfRes(100, 2<<30), nil, 0},
+		{"a scalar besides", nrfRes(100, 1<<30, nrfExtA, 1), nil, 1},
+		{"ephemeral storage besides", withEph, nil, 0},
+	}
+	var mine []*nrfPreFilterState
+	for _, s := range steps {
+		got := stateOf(s.req)
+		if s.shares != nil && got != s.shares {
+			t.Fatalf("%s: a state of its own, want the shared one", s.name)
+		}
+		if s.shares == nil && (got == a || slices.Contains(mine, got)) {
+			t.Fatalf("%s: shares an earlier pod's state", s.name)
+		}
+		if len(got.scalars) != s.scalars {
+			t.Fatalf("%s: %d scalar requests in the state, want %d", s.name, len(got.scalars), s.scalars)
+		}
+		mine = append(mine, got)
+	}
+	if again := stateOf(withEph); again != mine[len(mine)-1] {
+		t.Fatal("the last pod without scalars: its state is not shared by the next pod asking as much")
+	}
 }
