@@ -535,6 +535,13 @@ func (f *Framework) RunPreFilterPlugins(ctx context.Context, state *framework.Cy
 	m := preFilterMerge{skip: skipCollector{k: &f.skipFilter}, names: f.preFilterNames}
 	for i, pl := range f.preFilter {
 		r, s := pl.PreFilter(ctx, state, pod, nodes)
+		switch {
+		case s == nil && r == nil:
+			continue // a success over every node: nothing to fold
+		case s.IsSkip():
+			m.skip.add(i, f.preFilterNames[i])
+			continue
+		}
 		if m.add(i, f.preFilterNames[i], r, s) {
 			return m.result, m.status, m.withNodes
 		}
