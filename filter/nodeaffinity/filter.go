@@ -266,14 +266,16 @@ func (pl *NodeAffinity) FilterRejects(_ context.Context, state *framework.CycleS
 // alike get equal keys, and constraints written differently get
 // different keys.
 func appendRequiredKey(b []byte, spec *api.PodSpec) []byte {
-	keys := make([]string, 0, len(spec.NodeSelector))
-	for k := range spec.NodeSelector {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	b = appendLen(b, len(keys))
-	for _, k := range keys {
-		b = appendKeyString(appendKeyString(b, k), spec.NodeSelector[k])
+	b = appendLen(b, len(spec.NodeSelector))
+	if len(spec.NodeSelector) > 0 {
+		keys := make([]string, 0, len(spec.NodeSelector))
+		for k := range spec.NodeSelector {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			b = appendKeyString(appendKeyString(b, k), spec.NodeSelector[k])
+		}
 	}
 	var ns *api.NodeSelector
 	if a := spec.Affinity; a != nil && a.NodeAffinity != nil {
