@@ -28,12 +28,17 @@ type nodeMatchMemo struct {
 // matchMemo returns the snapshot's memo of node matches, made when it has
 // none (at first, and after a node changed).
 func (s *Snapshot) matchMemo() *nodeMatchMemo {
+	if m := s.nodeMatches.Load(); m != nil {
+		return m
+	}
 	s.topoMu.Lock()
 	defer s.topoMu.Unlock()
-	if s.nodeMatches == nil {
-		s.nodeMatches = &nodeMatchMemo{}
+	m := s.nodeMatches.Load()
+	if m == nil {
+		m = &nodeMatchMemo{}
+		s.nodeMatches.Store(m)
 	}
-	return s.nodeMatches
+	return m
 }
 
 // NodesMemo returns the value kept under key while the snapshot's nodes

@@ -50,7 +50,9 @@ type Snapshot struct {
 	tuples       map[string]*TopologyTuples // TopologyTuples' cache, as topo
 	taintClasses *TaintClasses              // nil until asked, dropped when nodes change
 	imageTable   *ImageTable                // likewise
-	nodeMatches  *nodeMatchMemo             // likewise; shared with clones, as the nodes
+	// nodeMatches is likewise, shared with clones as the nodes are; read
+	// without topoMu (matchMemo), made and stored under it.
+	nodeMatches atomic.Pointer[nodeMatchMemo]
 	withAffinity []*NodeInfo
 	withReqAnti  []*NodeInfo
 
@@ -777,13 +779,12 @@ func (s *Snapshot) Clone() *Snapshot {
 	s.refreshAffinityLists()
 	s.affinityMu.Unlock()
 	s.topoMu.Lock()
-	topo, tuples, taints, images, matches := s.topo.Load(), s.tuples, s.taintClasses, s.imageTable, s.nodeMatches
+	topo, tuples, taints, images, matches := s.topo.Load(), s.tuples, s.taintClasses, s.imageTable, s.nodeMatches.Load()
 	s.topoMu.Unlock()
 	c := &Snapshot{
 		tuples:            tuples,
 		taintClasses:      taints,
 		imageTable:        images,
-		nodeMatches:       matches,
 		nodes:             slices.Clone(s.nodes),
 		owned:             make([]bool, len(s.nodes)),
 		index:             s.index,
@@ -801,6 +802,7 @@ func (s *Snapshot) Clone() *Snapshot {
 		storage:           s.storageLists().share(),
 	}
 	c.topo.Store(topo)
+	c.nodeMatches.Store(matches)
 	c.runs.Store(s.runs.Load()) // same node count: same runs
 	c.podIdx.forkFrom(&s.podIdx)
 	// The original loses ownership too: its NodeInfos are now shared.
@@ -820,7 +822,8 @@ func (s *Snapshot) Clone() *Snapshot {
 // where they can (TaintClasses.inserted, removed and replaced).
 func (s *Snapshot) dropNodeCaches() {
 	s.topo.Store(nil)
-	s.tuples, s.taintClasses, s.imageTable, s.nodeMatches = nil, nil, nil, nil
+	s.tuples, s.taintClasses, s.imageTable = nil, nil, nil
+	s.nodeMatches.Store(nil)
 }
 
 // TopologyValues returns the numbering of key's values over the snapshot's
