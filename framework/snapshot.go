@@ -52,7 +52,7 @@ type Snapshot struct {
 	imageTable   *ImageTable                // likewise
 	// nodeMatches is likewise, shared with clones as the nodes are; read
 	// without topoMu (matchMemo), made and stored under it.
-	nodeMatches atomic.Pointer[nodeMatchMemo]
+	nodeMatches  atomic.Pointer[nodeMatchMemo]
 	withAffinity []*NodeInfo
 	withReqAnti  []*NodeInfo
 

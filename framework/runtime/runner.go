@@ -1826,8 +1826,10 @@ const ExtenderName = "Extender"
 
 // narrowTo returns the nodes of cands a PreFilterResult names, in cands'
 // order (the snapshot's, not the set's: deterministic). When cands are
-// all of snap's nodes and the names fewer, each name is looked up once;
-// otherwise each candidate's name is looked up in the set. The nodes are
+// all of snap's nodes and the names fewer, each name is looked up once,
+// or not at all when the result keeps its positions in snap
+// (Snapshot.PositionsOf); otherwise each candidate's name is looked up
+// in the set. The nodes are
 // written to out's array when it has room; the answer is never nil (a
 // nil Result.candidates means not narrowed).
 func narrowTo(out []*framework.NodeInfo, snap *framework.Snapshot, cands []*framework.NodeInfo, whole bool, res *framework.PreFilterResult) []*framework.NodeInfo {
