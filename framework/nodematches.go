@@ -67,8 +67,13 @@ func (s *Snapshot) NodesMemo(key []byte, build func() any) any {
 	if cur, ok := memo.values[string(key)]; ok {
 		return cur
 	}
-	if memo.values == nil || len(memo.values) >= nodeMatchMemoMax {
+	switch {
+	case memo.values == nil:
 		memo.values = map[string]any{}
+	case len(memo.values) >= nodeMatchMemoMax:
+		// Keys that do not repeat (a DaemonSet's pods, each naming its
+		// node) fill the memo again: sized for it, it does not grow.
+		memo.values = make(map[string]any, nodeMatchMemoMax)
 	}
 	memo.values[string(key)] = v
 	return v
