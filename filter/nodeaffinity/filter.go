@@ -53,6 +53,16 @@ type naCompiled struct {
 	state atomic.Pointer[naPreFilterState]
 }
 
+// naNamed is the PreFilter outcome of constraints that only name nodes
+// (namedNodes): the names in order, the state, whose constraints match
+// by name, and the PreFilterResult of the names, both read-only and
+// shared by the pods naming the same nodes.
+type naNamed struct {
+	names  []string
+	state  *naPreFilterState
+	result *framework.PreFilterResult
+}
+
 // naFewNames is the most nodes a PreFilterResult may name for the
 // filter to match them one by one rather than read the snapshot's bitmap
 // of the nodes the constraints match.
@@ -77,6 +87,24 @@ func (pl *NodeAffinity) PreFilter(_ context.Context, state *framework.CycleState
 	}
 	if required == nil && pl.addedRequired == nil && spec.NodeSelector == nil {
 		return nil, framework.NewStatus(framework.Skip)
+	}
+	if pl.addedRequired == nil {
+		if named := pl.lastNames.Load(); named != nil && sameNamedNodes(spec, named.names) {
+			state.Write(naPreFilterKey, named.state)
+			return named.result, nil
+		}
+		if names, ok := namedNodes(spec); ok {
+			named := &naNamed{names: names, state: &naPreFilterState{}}
+			set := make(map[string]struct{}, len(names))
+			for _, n := range names {
+				set[n] = struct{}{}
+			}
+			named.state.required.names = set
+			named.result = &framework.PreFilterResult{NodeNames: set}
+			pl.lastNames.Store(named)
+			state.Write(naPreFilterKey, named.state)
+			return named.result, nil
+		}
 	}
 	snap := state.Snapshot()
 	if snap == nil {

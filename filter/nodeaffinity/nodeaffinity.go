@@ -10,6 +10,7 @@ package nodeaffinity
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
@@ -56,6 +57,10 @@ type NodeAffinity struct {
 	rejectPod      *framework.Status
 	rejectEnforced *framework.Status
 	conflict       *framework.Status
+	// lastNames is the PreFilter outcome of the last pod whose
+	// constraints only name nodes (namedNodes), shared by the next pod
+	// naming the same ones (a DaemonSet's pods on one node).
+	lastNames atomic.Pointer[naNamed]
 }
 
 var (

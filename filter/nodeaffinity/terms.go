@@ -20,6 +20,61 @@ type requiredTerms struct {
 	labels    api.Selector
 	hasLabels bool
 	sel       *nodeselector.Selector
+	// names, when set, are the only constraint: the nodes named (the
+	// terms namedNodes accepts), matched by name alone.
+	names map[string]struct{}
+}
+
+// namedNodes returns the node names a pod's required node affinity
+// names, when its constraints are exactly that: no nodeSelector, and
+// terms each of one "metadata.name In" requirement of one value, which
+// match a node exactly when it bears one of the names (the shape of a
+// DaemonSet's pods). ok is false for any other shape.
+func namedNodes(spec *api.PodSpec) (names []string, ok bool) {
+	if len(spec.NodeSelector) > 0 || spec.Affinity == nil || spec.Affinity.NodeAffinity == nil {
+		return nil, false
+	}
+	req := spec.Affinity.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution
+	if req == nil || len(req.NodeSelectorTerms) == 0 {
+		return nil, false
+	}
+	for i := range req.NodeSelectorTerms {
+		t := &req.NodeSelectorTerms[i]
+		if len(t.MatchExpressions) != 0 || len(t.MatchFields) != 1 {
+			return nil, false
+		}
+		if r := &t.MatchFields[0]; r.Key != objectNameField || r.Operator != api.NodeSelectorOpIn || len(r.Values) != 1 {
+			return nil, false
+		}
+	}
+	names = make([]string, len(req.NodeSelectorTerms))
+	for i := range req.NodeSelectorTerms {
+		names[i] = req.NodeSelectorTerms[i].MatchFields[0].Values[0]
+	}
+	return names, true
+}
+
+// sameNamedNodes reports whether spec's constraints are of namedNodes'
+// shape and name the nodes names lists, in that order.
+func sameNamedNodes(spec *api.PodSpec, names []string) bool {
+	if len(spec.NodeSelector) > 0 || spec.Affinity == nil || spec.Affinity.NodeAffinity == nil {
+		return false
+	}
+	req := spec.Affinity.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution
+	if req == nil || len(req.NodeSelectorTerms) != len(names) {
+		return false
+	}
+	for i := range req.NodeSelectorTerms {
+		t := &req.NodeSelectorTerms[i]
+		if len(t.MatchExpressions) != 0 || len(t.MatchFields) != 1 {
+			return false
+		}
+		r := &t.MatchFields[0]
+		if r.Key != objectNameField || r.Operator != api.NodeSelectorOpIn || len(r.Values) != 1 || r.Values[0] != names[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // podRequired compiles pod's nodeSelector (only when non-empty) and its
@@ -40,6 +95,10 @@ func podRequired(pod *api.Pod) requiredTerms {
 // Match reports whether node satisfies the pod's nodeSelector and required
 // node affinity.
 func (r *requiredTerms) Match(node *api.Node) bool {
+	if r.names != nil {
+		_, ok := r.names[node.Name]
+		return ok
+	}
 	if r.hasLabels && !r.labels.Matches(node.Labels) {
 		return false
 	}
@@ -142,6 +201,9 @@ func nodeNames(terms []api.NodeSelectorTerm) (names map[string]struct{}, all boo
 		}
 		if termNames == nil {
 			return nil, true
+		}
+		if len(terms) == 1 {
+			return termNames, false // made here: no copy needed
 		}
 		if union == nil {
 			union = make(map[string]struct{}, len(termNames))
