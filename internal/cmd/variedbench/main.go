@@ -88,7 +88,7 @@ const (
 // line: the varied workload's two streams, the mixed workload's, then the
 // scheduler_perf cases.
 func listStreams(w io.Writer) error {
-	for _, s := range []string{streamVaried, streamReqImages} {
+	for _, s := range []string{streamVaried, streamReqImages, streamDaemonSets} {
 		if _, err := fmt.Fprintln(w, s, workloadVaried, kindVaried); err != nil {
 			return err
 		}

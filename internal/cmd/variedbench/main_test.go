@@ -177,7 +177,7 @@ func TestExportReadsBack(t *testing.T) {
 		streams     []string
 		churnEvents bool
 	}{
-		{workloadVaried, []string{streamReqImages, streamVaried}, false},
+		{workloadVaried, []string{streamDaemonSets, streamReqImages, streamVaried}, false},
 		{"SchedulingRequiredPodAntiAffinityWithNSSelector", []string{"SchedulingRequiredPodAntiAffinityWithNSSelector"}, false},
 		{"SchedulingWithMixedChurn", []string{"SchedulingWithMixedChurn"}, true},
 	}
@@ -431,8 +431,8 @@ func TestListStreams(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
-	if len(lines) != 3+len(perfCases) {
-		t.Fatalf("%d lines, want %d:\n%s", len(lines), 3+len(perfCases), b.String())
+	if len(lines) != 4+len(perfCases) {
+		t.Fatalf("%d lines, want %d:\n%s", len(lines), 4+len(perfCases), b.String())
 	}
 	seen := map[string]bool{}
 	for _, l := range lines {

@@ -120,7 +120,7 @@ func runBench(args []string) error {
 	o := runOptions{kube: framework.DefaultKubeVersion}
 	o.addFlags(fs)
 	fs.Var(&o.kube, "kube-version", "kube-scheduler release to reproduce: 1.37 or 1.36")
-	fs.StringVar(&o.stream, "stream", streamVaried, "incoming stream: varied, reqimages, mixed or a scheduler_perf case (variedbench list)")
+	fs.StringVar(&o.stream, "stream", streamVaried, "incoming stream: varied, reqimages, daemonsets, mixed or a scheduler_perf case (variedbench list)")
 	fs.BoolVar(&o.sampled, "sampled", false, "kube's adaptive percentageOfNodesToScore with its round-robin start (default: every node)")
 	fs.BoolVar(&o.assumed, "assumed", false, "add each placed pod to the cluster before the next (default: every pod against the same cluster)")
 	fs.IntVar(&o.warm, "warm", defaultWarm, "warm-up pods, untimed")
@@ -458,7 +458,7 @@ type prepared struct {
 func prepare(o *runOptions) (*prepared, error) {
 	wl, ok := streamWorkload(o.stream)
 	if !ok {
-		return nil, fmt.Errorf("-stream=%q: want %q, %q, %q or a scheduler_perf case (variedbench list)", o.stream, streamVaried, streamReqImages, streamMixed)
+		return nil, fmt.Errorf("-stream=%q: want %q, %q, %q, %q or a scheduler_perf case (variedbench list)", o.stream, streamVaried, streamReqImages, streamDaemonSets, streamMixed)
 	}
 	o.workload = wl
 	if o.timed == 0 && variedKind(wl) {

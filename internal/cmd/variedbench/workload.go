@@ -105,7 +105,7 @@ type workload struct {
 
 // streamWorkload is the workload a stream belongs to, if any.
 func streamWorkload(stream string) (string, bool) {
-	if stream == streamVaried || stream == streamReqImages {
+	if stream == streamVaried || stream == streamReqImages || stream == streamDaemonSets {
 		return workloadVaried, true
 	}
 	if stream == streamMixed {
@@ -152,6 +152,8 @@ func generate(o workloadOptions) (*workload, error) {
 		}
 		w.streams[s.name] = pods
 	}
+	// The DaemonSet pods name the generator's nodes, whatever the order.
+	w.streams[streamDaemonSets] = daemonSetPods(v.Nodes, v.Namespaces[0].Name, o.pods)
 	if o.order == orderKube {
 		w.nodes = kubeNodeOrder(w.nodes)
 	}
