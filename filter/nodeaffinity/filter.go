@@ -59,8 +59,8 @@ type naCompiled struct {
 // shared by the pods naming the same nodes.
 type naNamed struct {
 	names  []string
-	state  *naPreFilterState
-	result *framework.PreFilterResult
+	state  naPreFilterState
+	result framework.PreFilterResult
 }
 
 // naFewNames is the most nodes a PreFilterResult may name for the
@@ -90,20 +90,20 @@ func (pl *NodeAffinity) PreFilter(_ context.Context, state *framework.CycleState
 	}
 	if pl.addedRequired == nil {
 		if named := pl.lastNames.Load(); named != nil && sameNamedNodes(spec, named.names) {
-			state.Write(naPreFilterKey, named.state)
-			return named.result, nil
+			state.Write(naPreFilterKey, &named.state)
+			return &named.result, nil
 		}
 		if names, ok := namedNodes(spec); ok {
-			named := &naNamed{names: names, state: &naPreFilterState{}}
+			named := &naNamed{names: names}
 			set := make(map[string]struct{}, len(names))
 			for _, n := range names {
 				set[n] = struct{}{}
 			}
 			named.state.required.names = set
-			named.result = &framework.PreFilterResult{NodeNames: set}
+			named.result.NodeNames = set
 			pl.lastNames.Store(named)
-			state.Write(naPreFilterKey, named.state)
-			return named.result, nil
+			state.Write(naPreFilterKey, &named.state)
+			return &named.result, nil
 		}
 	}
 	snap := state.Snapshot()

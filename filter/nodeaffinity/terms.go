@@ -29,7 +29,8 @@ type requiredTerms struct {
 // names, when its constraints are exactly that: no nodeSelector, and
 // terms each of one "metadata.name In" requirement of one value, which
 // match a node exactly when it bears one of the names (the shape of a
-// DaemonSet's pods). ok is false for any other shape.
+// DaemonSet's pods). ok is false for any other shape. The names may be
+// the pod's own slice: read-only.
 func namedNodes(spec *api.PodSpec) (names []string, ok bool) {
 	if len(spec.NodeSelector) > 0 || spec.Affinity == nil || spec.Affinity.NodeAffinity == nil {
 		return nil, false
@@ -46,6 +47,9 @@ func namedNodes(spec *api.PodSpec) (names []string, ok bool) {
 		if r := &t.MatchFields[0]; r.Key != objectNameField || r.Operator != api.NodeSelectorOpIn || len(r.Values) != 1 {
 			return nil, false
 		}
+	}
+	if len(req.NodeSelectorTerms) == 1 {
+		return req.NodeSelectorTerms[0].MatchFields[0].Values, true // the pod's own, read-only
 	}
 	names = make([]string, len(req.NodeSelectorTerms))
 	for i := range req.NodeSelectorTerms {
