@@ -4,7 +4,8 @@
 // on two kinds of workload: of the varied kind, the varied workload of the
 // scheduling package's BenchmarkVariedCycle (internal/st NewVaried: the
 // same seeds, the same cluster, the same incoming streams "varied" and
-// "reqimages") and the mixed workload (mixed.go: a production-like
+// "reqimages", and a stream "daemonsets" of DaemonSet pods, each naming
+// its node, daemonsets.go) and the mixed workload (mixed.go: a production-like
 // cluster of many teams, generated independently, with its stream
 // "mixed"); and kube-scheduler v1.37.2's own scheduler_perf test cases at
 // their 5,000-node sizes (perf.go), each a cluster and one stream named

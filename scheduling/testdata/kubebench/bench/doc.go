@@ -47,7 +47,8 @@
 // # Workloads and streams
 //
 // The varied workload is BenchmarkVariedCycle's generated cluster with
-// two streams, varied and reqimages. The mixed workload, generated
+// three streams, varied, reqimages and daemonsets (DaemonSet pods, each
+// naming its node). The mixed workload, generated
 // independently of it and with other distributions (a production-like
 // cluster of many teams: node pools, autoscaler taints, about 400
 // Deployments and StatefulSets with their affinity, spread and images;
