@@ -25,56 +25,58 @@ type requiredTerms struct {
 	names map[string]struct{}
 }
 
-// namedNodes returns the node names a pod's required node affinity
-// names, when its constraints are exactly that: no nodeSelector, and
-// terms each of one "metadata.name In" requirement of one value, which
-// match a node exactly when it bears one of the names (the shape of a
-// DaemonSet's pods). ok is false for any other shape. The names may be
-// the pod's own slice: read-only.
-func namedNodes(spec *api.PodSpec) (names []string, ok bool) {
+// namedTerms returns a pod's required node affinity terms when its
+// constraints only name nodes: no nodeSelector, and terms each of one
+// "metadata.name In" requirement of one value, which match a node
+// exactly when it bears one of the names (the shape of a DaemonSet's
+// pods); nil for any other shape.
+func namedTerms(spec *api.PodSpec) []api.NodeSelectorTerm {
 	if len(spec.NodeSelector) > 0 || spec.Affinity == nil || spec.Affinity.NodeAffinity == nil {
-		return nil, false
+		return nil
 	}
 	req := spec.Affinity.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution
-	if req == nil || len(req.NodeSelectorTerms) == 0 {
-		return nil, false
+	if req == nil {
+		return nil
 	}
 	for i := range req.NodeSelectorTerms {
 		t := &req.NodeSelectorTerms[i]
 		if len(t.MatchExpressions) != 0 || len(t.MatchFields) != 1 {
-			return nil, false
+			return nil
 		}
 		if r := &t.MatchFields[0]; r.Key != objectNameField || r.Operator != api.NodeSelectorOpIn || len(r.Values) != 1 {
-			return nil, false
+			return nil
 		}
 	}
-	if len(req.NodeSelectorTerms) == 1 {
-		return req.NodeSelectorTerms[0].MatchFields[0].Values, true // the pod's own, read-only
+	return req.NodeSelectorTerms // nil or empty when there are none
+}
+
+// namedNodes returns the node names a pod's constraints name, in term
+// order, when they only name nodes (namedTerms). The names may be the
+// pod's own slice: read-only.
+func namedNodes(spec *api.PodSpec) (names []string, ok bool) {
+	terms := namedTerms(spec)
+	switch len(terms) {
+	case 0:
+		return nil, false
+	case 1:
+		return terms[0].MatchFields[0].Values, true
 	}
-	names = make([]string, len(req.NodeSelectorTerms))
-	for i := range req.NodeSelectorTerms {
-		names[i] = req.NodeSelectorTerms[i].MatchFields[0].Values[0]
+	names = make([]string, len(terms))
+	for i := range terms {
+		names[i] = terms[i].MatchFields[0].Values[0]
 	}
 	return names, true
 }
 
-// sameNamedNodes reports whether spec's constraints are of namedNodes'
-// shape and name the nodes names lists, in that order.
+// sameNamedNodes reports whether spec's constraints only name nodes
+// (namedTerms) and name those names lists, in that order.
 func sameNamedNodes(spec *api.PodSpec, names []string) bool {
-	if len(spec.NodeSelector) > 0 || spec.Affinity == nil || spec.Affinity.NodeAffinity == nil {
+	terms := namedTerms(spec)
+	if len(terms) == 0 || len(terms) != len(names) {
 		return false
 	}
-	req := spec.Affinity.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution
-	if req == nil || len(req.NodeSelectorTerms) != len(names) {
-		return false
-	}
-	for i := range req.NodeSelectorTerms {
-		t := &req.NodeSelectorTerms[i]
-		if len(t.MatchExpressions) != 0 || len(t.MatchFields) != 1 {
-			return false
-		}
-		r := &t.MatchFields[0]
-		if r.Key != objectNameField || r.Operator != api.NodeSelectorOpIn || len(r.Values) != 1 || r.Values[0] != names[i] {
+	for i := range terms {
+		if terms[i].MatchFields[0].Values[0] != names[i] {
 			return false
 		}
 	}
