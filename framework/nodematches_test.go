@@ -284,9 +284,9 @@ func TestPropPositionsOfEqualsLookup(t *testing.T) {
 			}
 			results = append(results, &PreFilterResult{NodeNames: names})
 		}
-		for range rapid.IntRange(1, 20).Draw(t, "steps") {
+		for range rapid.IntRange(1, 30).Draw(t, "steps") {
 			s := snaps[rapid.IntRange(0, len(snaps)-1).Draw(t, "snap")]
-			switch rapid.IntRange(0, 5).Draw(t, "op") {
+			switch rapid.IntRange(0, 7).Draw(t, "op") { // asks half the time
 			case 0:
 				seq++
 				if err := s.AddNode(nmDrawNode(t, fmt.Sprintf("n%d", rapid.IntRange(0, seq).Draw(t, "add")))); err != nil && !strings.Contains(err.Error(), "duplicate") {
