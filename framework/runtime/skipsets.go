@@ -23,8 +23,8 @@ type skipSets struct {
 	consumers []string
 	mu        sync.Mutex
 	memo      atomic.Pointer[skipMemo] // copy-on-write
-	// last is the memo's combination memoized found last: a stream of
-	// pods skips the same plugins cycle after cycle, and a cycle asks
+	// last is the memo's combination that memoized found last: a stream
+	// of pods skips the same plugins cycle after cycle, and a cycle asks
 	// for its set more than once.
 	last atomic.Pointer[skipSet]
 }
