@@ -56,13 +56,6 @@ type PreEnqueuePlugin interface {
 // is returned.
 type PreFilterResult struct {
 	NodeNames map[string]struct{}
-
-	// seen and at keep, for a result returned in many cycles, the
-	// positions of its nodes in the snapshots that share one set of
-	// nodes (Snapshot.PositionsOf): seen is the node set of the first
-	// cycle that asked, at the positions once a second one asked.
-	seen atomic.Pointer[nodeMatchMemo]
-	at   atomic.Pointer[resultPositions]
 }
 
 // AllNodes reports whether r allows every node.

@@ -3,6 +3,7 @@ package framework
 import (
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/boolbit"
@@ -23,6 +24,11 @@ type nodeMatchMemo struct {
 	asked map[string]struct{}
 	// values are NodesMemo's.
 	values map[string]any
+	// asking is the PreFilterResult PositionsOf was last asked for
+	// without kept positions, and kept the positions of the result asked
+	// for twice in a row (Snapshot.PositionsOf).
+	asking atomic.Pointer[PreFilterResult]
+	kept   atomic.Pointer[resultPositions]
 }
 
 // matchMemo returns the snapshot's memo of node matches, made when it has
@@ -71,8 +77,9 @@ func (s *Snapshot) NodesMemo(key []byte, build func() any) any {
 	case memo.values == nil:
 		memo.values = map[string]any{}
 	case len(memo.values) >= nodeMatchMemoMax:
-		// Keys that do not repeat (a DaemonSet's pods, each naming its
-		// node) fill the memo again: sized for it, it does not grow.
+		// Keys that do not repeat (constraints naming a node each, with
+		// a nodeSelector besides) fill the memo again: sized for it, it
+		// does not grow.
 		memo.values = make(map[string]any, nodeMatchMemoMax)
 	}
 	memo.values[string(key)] = v
@@ -80,26 +87,27 @@ func (s *Snapshot) NodesMemo(key []byte, build func() any) any {
 }
 
 // resultPositions are the positions of a PreFilterResult's nodes in the
-// snapshots whose node set is memo's (nodeMatchMemo: dropped whenever a
-// node is added, removed or changed, so positions stay valid with it).
+// snapshots of one node set (their nodeMatchMemo, which every node added,
+// removed or changed drops, so the positions stay valid with it).
 type resultPositions struct {
-	memo *nodeMatchMemo
-	pos  []int
+	r   *PreFilterResult
+	pos []int
 }
 
 // PositionsOf returns, in ascending order, the positions in s of the
 // nodes r names that s holds (none for a nil r or one naming every node).
-// The slice is read-only: buf's array, or the positions kept with r
-// when r is returned in many cycles (a plugin's PreFilterResult shared by
-// the pods written alike) while s's nodes stay the same, so that such a
-// cycle looks no name up. It is safe for concurrent use.
+// The slice is read-only: buf's array, or the positions s's node set
+// keeps for the result its cycles were last asked for twice in a row (a
+// plugin's PreFilterResult shared by the pods written alike), so that
+// such a cycle looks no name up while s's nodes stay the same. It is
+// safe for concurrent use.
 func (s *Snapshot) PositionsOf(r *PreFilterResult, buf []int) []int {
 	if r.AllNodes() {
 		return buf[:0]
 	}
 	memo := s.matchMemo()
-	if at := r.at.Load(); at != nil && at.memo == memo {
-		return at.pos
+	if k := memo.kept.Load(); k != nil && k.r == r {
+		return k.pos
 	}
 	pos := buf[:0]
 	for name := range r.NodeNames {
@@ -108,8 +116,8 @@ func (s *Snapshot) PositionsOf(r *PreFilterResult, buf []int) []int {
 		}
 	}
 	slices.Sort(pos)
-	if r.seen.Swap(memo) == memo {
-		r.at.Store(&resultPositions{memo: memo, pos: slices.Clone(pos)})
+	if memo.asking.Swap(r) == r {
+		memo.kept.Store(&resultPositions{r: r, pos: slices.Clone(pos)})
 	}
 	return pos
 }

@@ -315,7 +315,7 @@ func TestPropPositionsOfEqualsLookup(t *testing.T) {
 				}
 				var buf [2]int
 				got := s.PositionsOf(r, buf[:0])
-				if at := r.at.Load(); at != nil && len(got) > 0 && len(at.pos) > 0 && &at.pos[0] == &got[0] {
+				if k := s.matchMemo().kept.Load(); k != nil && k.r == r && len(got) > 0 && len(k.pos) > 0 && &k.pos[0] == &got[0] {
 					kept++
 				}
 				if !slices.Equal(got, want) && len(got)+len(want) > 0 {
@@ -347,8 +347,8 @@ func TestPositionsOfKeptFromTheSecondAsk(t *testing.T) {
 		if got := s.PositionsOf(r, nil); !slices.Equal(got, []int{0, 2}) {
 			t.Fatalf("ask %d: %v, want [0 2]", ask, got)
 		}
-		if kept := r.at.Load() != nil; kept != (ask >= 2) {
-			t.Fatalf("ask %d: positions kept %v", ask, kept)
+		if k := s.matchMemo().kept.Load(); (k != nil && k.r == r) != (ask >= 2) {
+			t.Fatalf("ask %d: positions kept %v", ask, k != nil && k.r == r)
 		}
 	}
 	if err := s.RemoveNode("a"); err != nil {

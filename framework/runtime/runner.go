@@ -1827,7 +1827,7 @@ const ExtenderName = "Extender"
 // narrowTo returns the nodes of cands a PreFilterResult names, in cands'
 // order (the snapshot's, not the set's: deterministic). When cands are
 // all of snap's nodes and the names fewer, each name is looked up once,
-// or not at all when the result keeps its positions in snap
+// or not at all when snap keeps the result's positions
 // (Snapshot.PositionsOf); otherwise each candidate's name is looked up
 // in the set. The nodes are
 // written to out's array when it has room; the answer is never nil (a
