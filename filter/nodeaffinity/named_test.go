@@ -40,10 +40,11 @@ func namedDrawTerm(t *rapid.T) api.NodeSelectorTerm {
 
 // TestPropNamedNodesMatchCompiled: whatever the shape of a pod's
 // required node affinity, next to the one that only names nodes (with a
-// nodeSelector or not, the pod before it naming the same nodes or not),
+// nodeSelector or not; the pod before it with the same terms, a prefix
+// of them, one more, or others),
 // PreFilter's result is kube's (the union of the terms' names) and the
-// verdict of Filter after it, on every node, is that of a Filter that
-// compiles the constraints afresh.
+// verdicts of Filter and FilterRejects after it, on every node, are
+// those of a Filter that compiles the constraints afresh.
 func TestPropNamedNodesMatchCompiled(t *testing.T) {
 	named := 0
 	rapid.Check(t, func(t *rapid.T) {
@@ -60,10 +61,23 @@ func TestPropNamedNodesMatchCompiled(t *testing.T) {
 		var prev []api.NodeSelectorTerm
 		for p := range rapid.IntRange(1, 4).Draw(t, "pods") {
 			var terms []api.NodeSelectorTerm
-			if prev != nil && rapid.Bool().Draw(t, "again") {
+			switch from := rapid.IntRange(0, 3).Draw(t, "from"); {
+			case prev != nil && from == 0: // the same terms again
 				terms = prev
-			} else {
+			case prev != nil && from == 1: // the previous pod's terms but the last
+				terms = prev[:max(len(prev)-1, 1)]
+			case prev != nil && from == 2: // the previous pod's terms and one more
+				terms = append(slices.Clone(prev), namedDrawTerm(t))
+			default:
+				// Half the pods only name nodes, so that the next pod
+				// often finds them shared.
+				onlyNames := rapid.Bool().Draw(t, "onlyNames")
 				for range rapid.IntRange(1, 3).Draw(t, "terms") {
+					if onlyNames {
+						terms = append(terms, api.NodeSelectorTerm{MatchFields: []api.NodeSelectorRequirement{
+							{Key: objectNameField, Operator: api.NodeSelectorOpIn, Values: []string{fmt.Sprintf("n%d", rapid.IntRange(0, 5).Draw(t, "name"))}}}})
+						continue
+					}
 					terms = append(terms, namedDrawTerm(t))
 				}
 			}
@@ -94,11 +108,19 @@ func TestPropNamedNodesMatchCompiled(t *testing.T) {
 			if !st.IsSuccess() {
 				continue
 			}
-			for _, ni := range snap.Nodes() {
+			idx := make([]int32, snap.NumNodes())
+			for i := range idx {
+				idx[i] = int32(i)
+			}
+			rejected := map[int32]bool{}
+			for _, r := range na.FilterRejects(context.Background(), state, pi, snap.Nodes(), idx, nil) {
+				rejected[r.Node] = true
+			}
+			for i, ni := range snap.Nodes() {
 				got := na.Filter(context.Background(), state, pi, ni).IsSuccess()
 				fresh := na.Filter(context.Background(), fw.NewCycleState(), pi, ni).IsSuccess()
-				if got != fresh {
-					t.Fatalf("pod %d (terms %+v, nodeSelector %v), node %s: fits %v after PreFilter, %v compiled afresh", p, terms, pod.Spec.NodeSelector, ni.Name(), got, fresh)
+				if got != fresh || rejected[int32(i)] == fresh {
+					t.Fatalf("pod %d (terms %+v, nodeSelector %v), node %s: fits %v after PreFilter (FilterRejects rejects %v), %v compiled afresh", p, terms, pod.Spec.NodeSelector, ni.Name(), got, rejected[int32(i)], fresh)
 				}
 			}
 		}

@@ -21,7 +21,9 @@ type requiredTerms struct {
 	hasLabels bool
 	sel       *nodeselector.Selector
 	// names, when set, are the only constraint: the nodes named (the
-	// terms namedNodes accepts), matched by name alone.
+	// terms namedNodes accepts), matched by name alone. Match reads
+	// them; Indexed does not (PreFilter never resolves such terms
+	// against a snapshot).
 	names map[string]struct{}
 }
 
@@ -51,15 +53,12 @@ func namedTerms(spec *api.PodSpec) []api.NodeSelectorTerm {
 }
 
 // namedNodes returns the node names a pod's constraints name, in term
-// order, when they only name nodes (namedTerms). The names may be the
-// pod's own slice: read-only.
+// order, when they only name nodes (namedTerms): a slice of its own,
+// which a later change to the pod's terms leaves as it is.
 func namedNodes(spec *api.PodSpec) (names []string, ok bool) {
 	terms := namedTerms(spec)
-	switch len(terms) {
-	case 0:
+	if len(terms) == 0 {
 		return nil, false
-	case 1:
-		return terms[0].MatchFields[0].Values, true
 	}
 	names = make([]string, len(terms))
 	for i := range terms {
