@@ -106,9 +106,6 @@ func (pl *NodeResourcesFit) PreFilter(_ context.Context, state *framework.CycleS
 	}
 	s := &nrfPreFilterState{cpu: r.MilliCPU, mem: r.Memory, eph: r.EphemeralStorage}
 	s.podsOnly = r.MilliCPU == 0 && r.Memory == 0 && r.EphemeralStorage == 0 && len(r.Scalars) == 0
-	if len(r.Scalars) == 0 && pl.plain != nil {
-		pl.plain.Store(s)
-	}
 	snap := state.Snapshot()
 	for _, sc := range r.Scalars {
 		if sc.Value == 0 || pl.isIgnored(sc.Name) {
@@ -127,6 +124,9 @@ func (pl *NodeResourcesFit) PreFilter(_ context.Context, state *framework.CycleS
 	}
 	if len(s.scalars) > 0 {
 		s.missing = &[nrfMasks]atomic.Pointer[framework.Status]{}
+	}
+	if len(r.Scalars) == 0 && pl.plain != nil {
+		pl.plain.Store(s) // complete: the next pods may share it
 	}
 	state.Write(nrfPreFilterKey, s)
 	return nil, nil

@@ -451,7 +451,8 @@ func TestNodeResourcesFitPreFilterStateShared(t *testing.T) {
 		return s
 	}
 	a := stateOf(nrfRes(100, 1<<30))
-	withEph := map[string]string{"cpu": "100m", "memory": strconv.Itoa(1 << 30), "ephemeral-storage": "1"}
+	// As much cpu and memory as the pod before it, more storage.
+	withEph := map[string]string{"cpu": "100m", "memory": strconv.Itoa(2 << 30), "ephemeral-storage": "1"}
 	steps := []struct {
 		name    string
 		req     map[string]string
