@@ -57,6 +57,28 @@ func nmDrawNode(t *rapid.T, name string) *api.Node {
 	return n
 }
 
+// nmChange changes the nodes of s, one of snaps, as op says: 1
+// relabels a node, 2 removes one (when s has more than one), 3 adds a
+// clone of s to snaps, which it returns.
+func nmChange(t *rapid.T, snaps []*Snapshot, s *Snapshot, op int) []*Snapshot {
+	switch op {
+	case 1:
+		name := s.Nodes()[rapid.IntRange(0, s.NumNodes()-1).Draw(t, "relabel")].Name()
+		if err := s.UpdateNode(nmDrawNode(t, name)); err != nil {
+			t.Fatal(err)
+		}
+	case 2:
+		if s.NumNodes() > 1 {
+			if err := s.RemoveNode(s.Nodes()[rapid.IntRange(0, s.NumNodes()-1).Draw(t, "remove")].Name()); err != nil {
+				t.Fatal(err)
+			}
+		}
+	case 3:
+		snaps = append(snaps, s.Clone())
+	}
+	return snaps
+}
+
 // nmSibling returns a copy of p whose constraints name other values
 // (each zone the next one, gen's bound 2) and are otherwise alike.
 func nmSibling(p *api.Pod) *api.Pod {
@@ -113,25 +135,14 @@ func TestPropNodesMatchingEqualsMatch(t *testing.T) {
 		seq := len(nodes)
 		for range rapid.IntRange(1, 12).Draw(t, "steps") {
 			s := snaps[rapid.IntRange(0, len(snaps)-1).Draw(t, "snap")]
-			switch rapid.IntRange(0, 5).Draw(t, "op") {
+			switch op := rapid.IntRange(0, 5).Draw(t, "op"); op {
 			case 0:
 				seq++
 				if err := s.AddNode(nmDrawNode(t, fmt.Sprintf("n%d", seq))); err != nil {
 					t.Fatal(err)
 				}
-			case 1:
-				name := s.Nodes()[rapid.IntRange(0, s.NumNodes()-1).Draw(t, "relabel")].Name()
-				if err := s.UpdateNode(nmDrawNode(t, name)); err != nil {
-					t.Fatal(err)
-				}
-			case 2:
-				if s.NumNodes() > 1 {
-					if err := s.RemoveNode(s.Nodes()[rapid.IntRange(0, s.NumNodes()-1).Draw(t, "remove")].Name()); err != nil {
-						t.Fatal(err)
-					}
-				}
-			case 3:
-				snaps = append(snaps, s.Clone())
+			case 1, 2, 3:
+				snaps = nmChange(t, snaps, s, op)
 			default:
 				// Several constraints in a row on one snapshot: each
 				// reads its own bitmap.
@@ -286,25 +297,14 @@ func TestPropPositionsOfEqualsLookup(t *testing.T) {
 		}
 		for range rapid.IntRange(1, 30).Draw(t, "steps") {
 			s := snaps[rapid.IntRange(0, len(snaps)-1).Draw(t, "snap")]
-			switch rapid.IntRange(0, 7).Draw(t, "op") { // asks half the time
+			switch op := rapid.IntRange(0, 7).Draw(t, "op"); op { // asks half the time
 			case 0:
 				seq++
 				if err := s.AddNode(nmDrawNode(t, fmt.Sprintf("n%d", rapid.IntRange(0, seq).Draw(t, "add")))); err != nil && !strings.Contains(err.Error(), "duplicate") {
 					t.Fatal(err)
 				}
-			case 1:
-				name := s.Nodes()[rapid.IntRange(0, s.NumNodes()-1).Draw(t, "relabel")].Name()
-				if err := s.UpdateNode(nmDrawNode(t, name)); err != nil {
-					t.Fatal(err)
-				}
-			case 2:
-				if s.NumNodes() > 1 {
-					if err := s.RemoveNode(s.Nodes()[rapid.IntRange(0, s.NumNodes()-1).Draw(t, "remove")].Name()); err != nil {
-						t.Fatal(err)
-					}
-				}
-			case 3:
-				snaps = append(snaps, s.Clone())
+			case 1, 2, 3:
+				snaps = nmChange(t, snaps, s, op)
 			default:
 				r := results[rapid.IntRange(0, len(results)-1).Draw(t, "result")]
 				var want []int
