@@ -75,10 +75,11 @@ type NodeResourcesFit struct {
 	// memory and ephemeral storage only, by nrfShortfalls mask (built on
 	// first use; a status depends on nothing else).
 	multi *[nrfMasks]atomic.Pointer[framework.Status]
-	// plain is the PreFilter state of the last pod that asked for no
-	// scalar resource, which the next pods asking as much share (the
-	// state is read-only and reads nothing else of the pod).
-	plain *atomic.Pointer[nrfPreFilterState]
+	// plain keeps the PreFilter states of the last pods that asked for
+	// no scalar resource, each of other requests, which later pods
+	// asking as much share (a state is read-only and reads nothing else
+	// of the pod).
+	plain *nrfPlainStates
 
 	// The score's strategy and its resources.
 	strategy  ScoringStrategyType
@@ -124,7 +125,7 @@ func newFit(args NodeResourcesFitArgs, _ framework.Handle) (framework.Plugin, er
 	s := args.ScoringStrategy
 	pl := &NodeResourcesFit{
 		multi:         &[nrfMasks]atomic.Pointer[framework.Status]{},
-		plain:         &atomic.Pointer[nrfPreFilterState]{},
+		plain:         &nrfPlainStates{},
 		ignored:       make(map[resource.Name]struct{}, len(args.IgnoredResources)),
 		ignoredGroups: make(map[string]struct{}, len(args.IgnoredResourceGroups)),
 		reasonCPU:     ReasonInsufficientPrefix + string(resource.CPU),

@@ -61,6 +61,35 @@ type nrfPreFilterState struct {
 // Clone returns the state itself: AddPod/RemovePod never change it.
 func (s *nrfPreFilterState) Clone() framework.StateData { return s }
 
+// nrfPlainKept is how many scalar-free PreFilter states NodeResourcesFit
+// keeps for later pods: a workload's few shapes of requests, in turn.
+const nrfPlainKept = 4
+
+// nrfPlainStates are the last nrfPlainKept complete PreFilter states of
+// pods that asked for no scalar resource, the oldest replaced first. It
+// is safe for concurrent use.
+type nrfPlainStates struct {
+	kept [nrfPlainKept]atomic.Pointer[nrfPreFilterState]
+	next atomic.Uint32
+}
+
+// find returns the kept state of a pod asking for cpu, mem and eph and no
+// scalar resource, or nil.
+func (p *nrfPlainStates) find(cpu, mem, eph int64) *nrfPreFilterState {
+	for i := range p.kept {
+		if s := p.kept[i].Load(); s != nil && s.cpu == cpu && s.mem == mem && s.eph == eph {
+			return s
+		}
+	}
+	return nil
+}
+
+// keep adds s, a complete state of a pod that asked for no scalar
+// resource, in place of the oldest.
+func (p *nrfPlainStates) keep(s *nrfPreFilterState) {
+	p.kept[(p.next.Add(1)-1)%nrfPlainKept].Store(s)
+}
+
 // nrfMasks is the number of nrfShortfalls masks: bit 0 too many pods, then
 // per resource (cpu, memory, ephemeral storage) a shortfall bit and an
 // unresolvable bit.
@@ -99,7 +128,7 @@ func (pl *NodeResourcesFit) isIgnored(n resource.Name) bool {
 func (pl *NodeResourcesFit) PreFilter(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, _ []*framework.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
 	r := pod.SpecRequests()
 	if len(r.Scalars) == 0 && pl.plain != nil {
-		if s := pl.plain.Load(); s != nil && s.cpu == r.MilliCPU && s.mem == r.Memory && s.eph == r.EphemeralStorage {
+		if s := pl.plain.find(r.MilliCPU, r.Memory, r.EphemeralStorage); s != nil {
 			state.Write(nrfPreFilterKey, s)
 			return nil, nil
 		}
@@ -126,7 +155,7 @@ func (pl *NodeResourcesFit) PreFilter(_ context.Context, state *framework.CycleS
 		s.missing = &[nrfMasks]atomic.Pointer[framework.Status]{}
 	}
 	if len(r.Scalars) == 0 && pl.plain != nil {
-		pl.plain.Store(s) // complete: the next pods may share it
+		pl.plain.keep(s) // complete: later pods may share it
 	}
 	state.Write(nrfPreFilterKey, s)
 	return nil, nil

@@ -428,10 +428,10 @@ func TestPropNodeResourcesFitBatchScalars(t *testing.T) {
 }
 
 // TestNodeResourcesFitPreFilterStateShared: a pod that asks for no
-// scalar resource shares the PreFilter state of the last such pod when
-// it asks for as much cpu, memory and ephemeral storage, and gets its own
-// otherwise; a pod asking for a scalar resource neither reads nor
-// replaces the shared state.
+// scalar resource shares the PreFilter state of one of the last
+// nrfPlainKept such pods of other requests when it asks for as much cpu,
+// memory and ephemeral storage, and gets its own otherwise; a pod asking
+// for a scalar resource neither reads nor replaces the shared states.
 func TestNodeResourcesFitPreFilterStateShared(t *testing.T) {
 	pl, err := NewFit(NodeResourcesFitArgs{}, nil)
 	if err != nil {
@@ -480,5 +480,15 @@ func TestNodeResourcesFitPreFilterStateShared(t *testing.T) {
 	}
 	if again := stateOf(withEph); again != mine[len(mine)-1] {
 		t.Fatal("the last pod without scalars: its state is not shared by the next pod asking as much")
+	}
+	if again := stateOf(nrfRes(100, 1<<30)); again != a {
+		t.Fatal("the first pod's requests after two others: a state of its own, want the first pod's")
+	}
+	// nrfPlainKept states of other requests replace the first pod's.
+	for i := range nrfPlainKept {
+		stateOf(nrfRes(int64(200+i), 1<<30))
+	}
+	if again := stateOf(nrfRes(100, 1<<30)); again == a {
+		t.Fatalf("the first pod's state still shared after %d pods of other requests", nrfPlainKept)
 	}
 }
