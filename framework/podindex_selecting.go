@@ -20,7 +20,32 @@ const selectingMax = 256
 type selectingEntry struct {
 	ns     string
 	labels map[string]string
+	// pairs are labels' pairs, so that a pod's labels are compared by
+	// lookups rather than by iterating its map.
+	pairs  []labelPair
 	groups []*AffinityGroup
+}
+
+// sameLabels reports whether labels holds exactly the pairs.
+func sameLabels(pairs []labelPair, labels map[string]string) bool {
+	if len(pairs) != len(labels) {
+		return false
+	}
+	for _, p := range pairs {
+		if v, ok := labels[p.k]; !ok || v != p.v {
+			return false
+		}
+	}
+	return true
+}
+
+// labelPairs returns labels as pairs.
+func labelPairs(labels map[string]string) []labelPair {
+	out := make([]labelPair, 0, len(labels))
+	for k, v := range labels {
+		out = append(out, labelPair{k, v})
+	}
+	return out
 }
 
 // AffinityGroupsSelecting returns the affinity groups (AffinityGroups)
@@ -41,7 +66,7 @@ func (s *Snapshot) AffinityGroupsSelecting(pod *api.Pod) []*AffinityGroup {
 	}
 	h := labelsHash(pod.Namespace, pod.Labels)
 	for _, e := range x.selecting[h] {
-		if e.ns == pod.Namespace && maps.Equal(e.labels, pod.Labels) {
+		if e.ns == pod.Namespace && sameLabels(e.pairs, pod.Labels) {
 			x.setSelLastLocked(pod, e.groups)
 			x.mu.Unlock()
 			return e.groups
@@ -81,7 +106,7 @@ func (s *Snapshot) AffinityGroupsSelecting(pod *api.Pod) []*AffinityGroup {
 		if x.selecting == nil || len(x.selecting) >= selectingMax {
 			x.selecting = map[uint64][]selectingEntry{}
 		}
-		x.selecting[h] = append(x.selecting[h], selectingEntry{ns: pod.Namespace, labels: maps.Clone(pod.Labels), groups: out})
+		x.selecting[h] = append(x.selecting[h], selectingEntry{ns: pod.Namespace, labels: maps.Clone(pod.Labels), pairs: labelPairs(pod.Labels), groups: out})
 		x.setSelLastLocked(pod, out)
 	}
 	return out
