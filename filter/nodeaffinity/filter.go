@@ -54,13 +54,16 @@ type naCompiled struct {
 }
 
 // naNamed is the PreFilter outcome of constraints that only name nodes
-// (namedNodes): the names in order, the state, whose constraints match
+// (namedTerms): the names in order, the state, whose constraints match
 // by name, and the PreFilterResult of the names, both read-only and
 // shared by the pods naming the same nodes.
 type naNamed struct {
 	names  []string
 	state  naPreFilterState
 	result framework.PreFilterResult
+	// one holds the name of a single term (a DaemonSet pod's), so that
+	// names needs no array of its own.
+	one [1]string
 }
 
 // naFewNames is the most nodes a PreFilterResult may name for the
@@ -88,23 +91,22 @@ func (pl *NodeAffinity) PreFilter(_ context.Context, state *framework.CycleState
 	if required == nil && pl.addedRequired == nil && spec.NodeSelector == nil {
 		return nil, framework.NewStatus(framework.Skip)
 	}
-	if pl.addedRequired == nil {
-		if named := pl.lastNames.Load(); named != nil && sameNamedNodes(spec, named.names) {
+	if terms := namedTerms(spec); len(terms) > 0 && pl.addedRequired == nil {
+		if named := pl.lastNames.Load(); named != nil && sameNamedNodes(terms, named.names) {
 			state.Write(naPreFilterKey, &named.state)
 			return &named.result, nil
 		}
-		if names, ok := namedNodes(spec); ok {
-			named := &naNamed{names: names}
-			set := make(map[string]struct{}, len(names))
-			for _, n := range names {
-				set[n] = struct{}{}
-			}
-			named.state.required.names = set
-			named.result.NodeNames = set
-			pl.lastNames.Store(named)
-			state.Write(naPreFilterKey, &named.state)
-			return &named.result, nil
+		named := &naNamed{}
+		named.names = namedNodes(terms, named.one[:0])
+		set := make(map[string]struct{}, len(named.names))
+		for _, n := range named.names {
+			set[n] = struct{}{}
 		}
+		named.state.required.names = set
+		named.result.NodeNames = set
+		pl.lastNames.Store(named)
+		state.Write(naPreFilterKey, &named.state)
+		return &named.result, nil
 	}
 	snap := state.Snapshot()
 	if snap == nil {

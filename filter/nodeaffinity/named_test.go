@@ -87,7 +87,7 @@ func TestPropNamedNodesMatchCompiled(t *testing.T) {
 			if rapid.IntRange(0, 4).Draw(t, "nodeSelector") == 0 {
 				pod.Spec.NodeSelector = map[string]string{"zone": "a"}
 			}
-			if _, ok := namedNodes(&pod.Spec); ok {
+			if len(namedTerms(&pod.Spec)) > 0 {
 				named++
 			}
 			pi := fw.MustPodInfo(pod)

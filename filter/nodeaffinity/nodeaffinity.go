@@ -58,7 +58,7 @@ type NodeAffinity struct {
 	rejectEnforced *framework.Status
 	conflict       *framework.Status
 	// lastNames is the PreFilter outcome of the last pod whose
-	// constraints only name nodes (namedNodes), shared by the next pod
+	// constraints only name nodes (namedTerms), shared by the next pod
 	// naming the same ones (a DaemonSet's pods on one node).
 	lastNames atomic.Pointer[naNamed]
 }

@@ -21,7 +21,7 @@ type requiredTerms struct {
 	hasLabels bool
 	sel       *nodeselector.Selector
 	// names, when set, are the only constraint: the nodes named (the
-	// terms namedNodes accepts), matched by name alone. Match reads
+	// terms namedTerms accepts), matched by name alone. Match reads
 	// them; Indexed does not (PreFilter never resolves such terms
 	// against a snapshot).
 	names map[string]struct{}
@@ -52,26 +52,20 @@ func namedTerms(spec *api.PodSpec) []api.NodeSelectorTerm {
 	return req.NodeSelectorTerms // nil or empty when there are none
 }
 
-// namedNodes returns the node names a pod's constraints name, in term
-// order, when they only name nodes (namedTerms): a slice of its own,
-// which a later change to the pod's terms leaves as it is.
-func namedNodes(spec *api.PodSpec) (names []string, ok bool) {
-	terms := namedTerms(spec)
-	if len(terms) == 0 {
-		return nil, false
-	}
-	names = make([]string, len(terms))
+// namedNodes appends to dst the names terms name, in term order, terms
+// being namedTerms' answer: dst's array, which a later change to the
+// pod's terms leaves as it is.
+func namedNodes(terms []api.NodeSelectorTerm, dst []string) []string {
 	for i := range terms {
-		names[i] = terms[i].MatchFields[0].Values[0]
+		dst = append(dst, terms[i].MatchFields[0].Values[0])
 	}
-	return names, true
+	return dst
 }
 
-// sameNamedNodes reports whether spec's constraints only name nodes
-// (namedTerms) and name those names lists, in that order.
-func sameNamedNodes(spec *api.PodSpec, names []string) bool {
-	terms := namedTerms(spec)
-	if len(terms) == 0 || len(terms) != len(names) {
+// sameNamedNodes reports whether terms, namedTerms' answer, name the
+// names, in that order.
+func sameNamedNodes(terms []api.NodeSelectorTerm, names []string) bool {
+	if len(terms) != len(names) {
 		return false
 	}
 	for i := range terms {
