@@ -480,6 +480,7 @@ func (s *Snapshot) UpdateNode(n *api.Node) error {
 		return err
 	}
 	s.journal.nodes++
+	topo, tuples := s.heldNumberings(ni.index, n.Labels)
 	s.countImages(ni, -1)
 	ni.SetNode(n)
 	s.imageIDs.number(ni)
@@ -488,7 +489,53 @@ func (s *Snapshot) UpdateNode(n *api.Node) error {
 	tc := s.taintClasses
 	s.dropNodeCaches()
 	s.taintClasses = tc.replaced(ni.index, n)
+	s.topo.Store(topo)
+	s.tuples = tuples
 	return nil
+}
+
+// heldNumberings returns the snapshot's topology numberings
+// (TopologyValues) that stay valid when the node at position i takes
+// labels, and the combinations of them (TopologyTuples): those of the
+// keys to which labels give the value the numbering records for the
+// node, or none where it records none. A numbering reads the nodes'
+// positions and its key's values alone, so a status, taint or other
+// label update leaves it as it is. The numbering, not the node's previous
+// object, is the reference, so a labels map changed in place before the
+// update is judged by what it holds now. Both are the snapshot's own
+// when every numbering holds, new maps otherwise (clones share them).
+func (s *Snapshot) heldNumberings(i int, labels map[string]string) (*map[string]*api.TopologyValues, map[string]*TopologyTuples) {
+	m := s.topo.Load()
+	if m == nil {
+		return nil, nil
+	}
+	var changed []string
+	for key, tv := range *m {
+		v, ok := labels[key]
+		if id := tv.Domain[i]; id < 0 && ok || id >= 0 && (!ok || tv.Values[id] != v) {
+			changed = append(changed, key)
+		}
+	}
+	if len(changed) == 0 {
+		return m, s.tuples
+	}
+	if len(changed) == len(*m) {
+		return nil, nil
+	}
+	topo := maps.Clone(*m)
+	for _, key := range changed {
+		delete(topo, key)
+	}
+	var tuples map[string]*TopologyTuples
+	for k, t := range s.tuples {
+		if !slices.ContainsFunc(t.Keys, func(key string) bool { return slices.Contains(changed, key) }) {
+			if tuples == nil {
+				tuples = map[string]*TopologyTuples{}
+			}
+			tuples[k] = t
+		}
+	}
+	return &topo, tuples
 }
 
 func (s *Snapshot) countImages(ni *NodeInfo, delta int) {
