@@ -118,6 +118,11 @@ type ptsPreFilterState struct {
 	baseDomains []int
 	snap        *framework.Snapshot
 	inclusion   *inclusion
+	// nodeSeq is snap's NodeChangeSeq when the state was computed: the
+	// inclusion policies read the nodes' taints and labels, which a node
+	// update may change while every numbering of the constraints' keys
+	// stays.
+	nodeSeq uint64
 
 	// Fast mode (PreFilter ran over the snapshot's own node list): tvs[c]
 	// numbers constraint c's topology values over the snapshot and
@@ -349,6 +354,7 @@ func (pl *PodTopologySpread) calPreFilterStateFast(pod *api.Pod, cs []constraint
 		Paths:        make([]ptsPaths, nc),
 		SelfMatch:    make([]int, nc),
 		snap:         snap,
+		nodeSeq:      snap.NodeChangeSeq(),
 		inclusion:    newInclusion(pod, cs),
 		tvs:          make([]*api.TopologyValues, nc),
 		domOf:        make([][]int32, nc),

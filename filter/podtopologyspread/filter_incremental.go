@@ -72,10 +72,11 @@ func (pl *PodTopologySpread) PreFilterAfterAdd(ctx context.Context, state *frame
 }
 
 // incremental reports whether PreFilterAfterAdd can update s in place for
-// added on snap: s is a fast-mode state over snap's current node
-// numbering and every added pod's node is snap's own NodeInfo.
+// added on snap: s is a fast-mode state over snap's nodes as they are
+// (no node changed since) and current numbering, and every added pod's
+// node is snap's own NodeInfo.
 func (s *ptsPreFilterState) incremental(snap *framework.Snapshot, added []fastpath.AddedPod) bool {
-	if s.tvs == nil || s.snap != snap {
+	if s.tvs == nil || s.snap != snap || s.nodeSeq != snap.NodeChangeSeq() {
 		return false
 	}
 	for c, tv := range s.tvs {

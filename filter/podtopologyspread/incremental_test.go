@@ -1,10 +1,13 @@
 package podtopologyspread
 
 import (
+	"context"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/fastpath"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -87,4 +90,87 @@ func BenchmarkPreFilterAfterAdd(b *testing.B) {
 // BenchmarkPreScoreAfterAdd: st.BenchPreScoreAfterAdd.
 func BenchmarkPreScoreAfterAdd(b *testing.B) {
 	st.BenchPreScoreAfterAdd(b, "PodTopologySpread", func(t testing.TB) st.IncrScorePlugin { return ptsNewDefault(t) })
+}
+
+// TestAfterAddAfterNodeTainted: a node update that taints a node and
+// leaves its labels (so the zone numbering stays) changes which nodes a
+// constraint honouring taints counts; PreFilterAfterAdd and
+// PreScoreAfterAdd over it (after a first pod added before it) give what
+// PreFilter and PreScore give afresh.
+func TestAfterAddAfterNodeTainted(t *testing.T) {
+	honor := api.NodeInclusionPolicyHonor
+	ctx := context.Background()
+	for _, when := range []api.UnsatisfiableConstraintAction{api.DoNotSchedule, api.ScheduleAnyway} {
+		t.Run(string(when), func(t *testing.T) {
+			pl := ptsNewDefault(t)
+			snap := fw.MustSnapshot(ptsZoneNodes(), nil)
+			tmpl := fw.MustPodInfo(st.MakePod().Name("web").Label("app", "web").
+				SpreadConstraint(st.PtsConstraint(1, "zone", when, st.PtsMatchLabels("app", "web"), nil, nil, &honor, nil)).Obj())
+			run := func(state *fw.CycleState, afterAdd []fastpath.AddedPod) (map[string]string, []int64) {
+				state.SetSnapshot(snap)
+				if afterAdd == nil {
+					state.SetAllNodes(true)
+					if _, s := pl.PreFilter(ctx, state, tmpl, snap.Nodes()); !s.IsSuccess() && !s.IsSkip() {
+						t.Fatalf("PreFilter: %v", s)
+					}
+					state.SetAllNodes(false)
+					if s := pl.PreScore(ctx, state, tmpl, snap.Nodes()); !s.IsSuccess() && !s.IsSkip() {
+						t.Fatalf("PreScore: %v", s)
+					}
+				} else {
+					if s := pl.PreFilterAfterAdd(ctx, state, tmpl, afterAdd); !s.IsSuccess() && !s.IsSkip() {
+						t.Fatalf("PreFilterAfterAdd: %v", s)
+					}
+					if s := pl.PreScoreAfterAdd(ctx, state, tmpl, snap.Nodes(), afterAdd); !s.IsSuccess() && !s.IsSkip() {
+						t.Fatalf("PreScoreAfterAdd: %v", s)
+					}
+				}
+				rejected := map[string]string{}
+				var scores []int64
+				for _, ni := range snap.Nodes() {
+					if s := pl.Filter(ctx, state, tmpl, ni); !s.IsSuccess() {
+						rejected[ni.Name()] = s.Message()
+					}
+					if when == api.ScheduleAnyway {
+						sc, s := pl.Score(ctx, state, tmpl, ni)
+						if !s.IsSuccess() {
+							t.Fatalf("Score %s: %v", ni.Name(), s)
+						}
+						scores = append(scores, sc)
+					}
+				}
+				return rejected, scores
+			}
+			kept := fw.NewCycleState()
+			run(kept, nil)
+			// A pod added before the update: PreScoreAfterAdd then keeps
+			// its counts by zone from cycle to cycle.
+			before, err := st.AddedPods(snap, []*fw.PodInfo{st.Replica(tmpl, "web-0", "n3")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			run(kept, before)
+			zone := snap.TopologyValues("zone")
+			tainted := *snap.Nodes()[2].Node()
+			tainted.Spec.Taints = []api.Taint{{Key: "dedicated", Value: "db", Effect: api.TaintEffectNoSchedule}}
+			if err := snap.UpdateNode(&tainted); err != nil {
+				t.Fatal(err)
+			}
+			if snap.TopologyValues("zone") != zone {
+				t.Fatal("a taint update numbered the zone key again")
+			}
+			added, err := st.AddedPods(snap, []*fw.PodInfo{st.Replica(tmpl, "web-1", "n1")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			gotRej, gotScores := run(kept, added)
+			wantRej, wantScores := run(fw.NewCycleState(), nil)
+			if diff := cmp.Diff(wantRej, gotRej); diff != "" {
+				t.Fatalf("rejections after the update and an added pod (-afresh +incremental):\n%s", diff)
+			}
+			if diff := cmp.Diff(wantScores, gotScores); diff != "" {
+				t.Fatalf("scores after the update and an added pod (-afresh +incremental):\n%s", diff)
+			}
+		})
+	}
 }

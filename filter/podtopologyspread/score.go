@@ -60,6 +60,9 @@ type ptsPreScoreState struct {
 	ignored    []bool
 	dom        []int32
 	snap       *framework.Snapshot
+	// nodeSeq is snap's NodeChangeSeq when the state was computed (the
+	// inclusion policies read the nodes' taints and labels).
+	nodeSeq uint64
 	// posOf maps a snapshot index to the node's position in nodes (-1).
 	posOf []int32
 	// hostCount[j*len(Constraints)+c] is, for a hostname constraint c, the
@@ -429,6 +432,7 @@ func (pl *PodTopologySpread) calPreScoreStateFast(pod *api.Pod, cs []constraint,
 	nc, n := len(cs), snap.NumNodes()
 	s := pl.newFastState(nc, (n+63)/64, reuse)
 	s.Constraints, s.namespace, s.requireAll, s.nodes, s.snap = cs, pod.Namespace, requireAll, nodes, snap
+	s.nodeSeq = snap.NodeChangeSeq()
 	// missing[c] is the slot of nodes without the key: the id of the value
 	// "" when some node has it, else the extra slot len(Values). open[c]
 	// counts the slots not numbered yet (while some are, pending > 0).

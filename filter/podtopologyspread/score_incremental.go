@@ -24,6 +24,7 @@ var _ fastpath.IncrementalPreScorePlugin = (*PodTopologySpread)(nil)
 // sums, as PreScore does).
 type ptsSlotCounts struct {
 	snap       *framework.Snapshot
+	nodeSeq    uint64 // snap's NodeChangeSeq when counted
 	tvs        []*api.TopologyValues
 	missing    []int32
 	indexed    *indexedInclusion // nil: every node is included
@@ -36,7 +37,7 @@ type ptsSlotCounts struct {
 // over every node counts, by value slot.
 func newPTSSlotCounts(snap *framework.Snapshot, tvs []*api.TopologyValues, cs []constraint, missing []int32, indexed *indexedInclusion, requireAll bool, perNode [][]int32) *ptsSlotCounts {
 	// tvs and missing are the state's buffers, which a later cycle reuses.
-	sc := &ptsSlotCounts{snap: snap, tvs: slices.Clone(tvs), missing: slices.Clone(missing), indexed: indexed, requireAll: requireAll, bySlot: make([][]int64, len(cs))}
+	sc := &ptsSlotCounts{snap: snap, nodeSeq: snap.NodeChangeSeq(), tvs: slices.Clone(tvs), missing: slices.Clone(missing), indexed: indexed, requireAll: requireAll, bySlot: make([][]int64, len(cs))}
 	for c := range cs {
 		if cs[c].IsHostname() {
 			continue
@@ -111,11 +112,11 @@ func (pl *PodTopologySpread) PreScoreAfterAdd(ctx context.Context, state *framew
 	}
 	old, err := ptsReadPreScoreState(state)
 	snap := state.Snapshot()
-	if err != nil || snap == nil || !old.fast() || old.snap != snap || !ptsSameValues(snap, old.tvs) || !scoring.AddedOnSnapshot(snap, added) {
+	if err != nil || snap == nil || !old.fast() || old.snap != snap || old.nodeSeq != snap.NodeChangeSeq() || !ptsSameValues(snap, old.tvs) || !scoring.AddedOnSnapshot(snap, added) {
 		return pl.preScoreAgain(ctx, state, pod, nodes, old)
 	}
 	slots := old.slots
-	if slots != nil && (slots.snap != snap || !slices.Equal(slots.tvs, old.tvs) && !ptsSameValues(snap, slots.tvs)) {
+	if slots != nil && (slots.snap != snap || slots.nodeSeq != snap.NodeChangeSeq() || !slices.Equal(slots.tvs, old.tvs) && !ptsSameValues(snap, slots.tvs)) {
 		// (old.tvs are the snapshot's numbering: checked above.)
 		slots = nil
 	}
@@ -145,7 +146,7 @@ func (pl *PodTopologySpread) preScoreAgain(ctx context.Context, state *framework
 }
 
 // ptsSameValues reports whether tvs are still the snapshot's numbering of
-// their keys (a node change renumbers them).
+// their keys (a node change that moves a key's values renumbers it).
 func ptsSameValues(snap *framework.Snapshot, tvs []*api.TopologyValues) bool {
 	for _, tv := range tvs {
 		if snap.TopologyValues(tv.Key) != tv {
