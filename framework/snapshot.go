@@ -481,16 +481,21 @@ func (s *Snapshot) UpdateNode(n *api.Node) error {
 	}
 	s.journal.nodes++
 	topo, tuples := s.heldNumberings(ni.index, n.Labels)
+	images := ni.images
 	s.countImages(ni, -1)
 	ni.SetNode(n)
 	s.imageIDs.number(ni)
 	s.refreshResources(ni.index)
 	s.countImages(ni, 1)
-	tc := s.taintClasses
+	tc, table := s.taintClasses, s.imageTable
 	s.dropNodeCaches()
 	s.taintClasses = tc.replaced(ni.index, n)
 	s.topo.Store(topo)
 	s.tuples = tuples
+	if slices.Equal(images, ni.images) {
+		// The image table reads the nodes' numbered images alone.
+		s.imageTable = table
+	}
 	return nil
 }
 
