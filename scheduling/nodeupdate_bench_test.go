@@ -16,13 +16,14 @@ import (
 // BenchmarkCycleAfterNodeUpdate measures a cycle over every node of
 // 5,000 under kube's default profile that follows an update of one node
 // (its allocatable memory, as a status update changes it, or a new zone
-// label), of a pod spreading over zones and keeping away from its own
-// kind's nodes: the cycle reads the zone and hostname numberings, which
-// a status update leaves valid and a label update does not.
+// label; or no update, for reference), of a pod spreading over zones and
+// keeping away from its own kind's nodes: the cycle reads the zone and
+// hostname numberings, which a status update leaves valid and a label
+// update does not.
 func BenchmarkCycleAfterNodeUpdate(b *testing.B) {
-	for _, relabel := range []bool{false, true} {
-		name := map[bool]string{false: "update=status", true: "update=zone label"}[relabel]
-		b.Run(name, func(b *testing.B) {
+	for _, update := range []string{"none", "status", "zone label"} {
+		relabel := update == "zone label"
+		b.Run("update="+update, func(b *testing.B) {
 			f, err := runtime.NewFramework(NewDefaultRegistry(), DefaultProfile())
 			if err != nil {
 				b.Fatal(err)
@@ -45,6 +46,13 @@ func BenchmarkCycleAfterNodeUpdate(b *testing.B) {
 			b.ReportAllocs()
 			i := 0
 			for b.Loop() {
+				if update == "none" {
+					if _, err := f.Schedule(ctx, nil, snap, pod, opts); err != nil {
+						b.Fatal(err)
+					}
+					i++
+					continue
+				}
 				old := snap.Nodes()[i*7919%n].Node()
 				upd := *old
 				upd.Status.Allocatable = old.Status.Allocatable.Clone()
