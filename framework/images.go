@@ -117,7 +117,8 @@ func (t *ImageTable) Size(k int, id int32) (int64, bool) {
 }
 
 // ImageTable returns the snapshot's image table, computing it once per
-// snapshot (and again after node changes). It is safe for concurrent use.
+// snapshot (and again after nodes are added or removed, or an update
+// changes a node's images). It is safe for concurrent use.
 func (s *Snapshot) ImageTable() *ImageTable {
 	s.topoMu.Lock()
 	defer s.topoMu.Unlock()

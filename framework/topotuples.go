@@ -27,7 +27,8 @@ const TopologyTuplesMaxKeys = 8
 
 // TopologyTuples returns the numbering of the combinations of keys'
 // values over the snapshot's nodes, computed once per snapshot (and again
-// after node changes), or nil for no keys or more than
+// after nodes are added or removed, or an update changes one of the keys'
+// values on a node), or nil for no keys or more than
 // TopologyTuplesMaxKeys. It is safe for concurrent use.
 func (s *Snapshot) TopologyTuples(keys []string) *TopologyTuples {
 	if len(keys) == 0 || len(keys) > TopologyTuplesMaxKeys {
