@@ -324,9 +324,10 @@ func (s *Snapshot) AddNode(n *api.Node) error {
 	s.res = append(s.res, resourcesOf(ni))
 	s.free = append(s.free, freeOf(&s.res[len(s.res)-1]))
 	s.freeMinsFrom(len(s.free) - 1)
-	tc := s.taintClasses
+	tc, topo := s.taintClasses, s.appendedNumberings(n.Labels)
 	s.dropNodeCaches()
 	s.taintClasses = tc.inserted(ni.index, n)
+	s.topo.Store(topo)
 	s.owned = append(s.owned, true)
 	s.podIdx.nodeAdded()
 	s.countImages(ni, 1)
@@ -541,6 +542,69 @@ func (s *Snapshot) heldNumberings(i int, labels map[string]string) (*map[string]
 		}
 	}
 	return &topo, tuples
+}
+
+// appendedNumberings returns the snapshot's topology numberings
+// (TopologyValues) extended by a node appended after the others with
+// labels, each the numbering of its key counted afresh: the new node's
+// value keeps its number, or takes the next one when no node had it (the
+// values are numbered in order of first appearance, which a node at the
+// end leaves as it was). Each is a new object (clones and older cycles
+// hold the old); nil when the snapshot has numbered no key.
+func (s *Snapshot) appendedNumberings(labels map[string]string) *map[string]*api.TopologyValues {
+	m := s.topo.Load()
+	if m == nil {
+		return nil
+	}
+	next := make(map[string]*api.TopologyValues, len(*m))
+	for key, tv := range *m {
+		if tv.Unkeyed > 0 && tv.Keyed == nil {
+			continue // which nodes have the key is not kept: numbered again
+		}
+		next[key] = appendedNumbering(tv, labels)
+	}
+	return &next
+}
+
+// appendedNumbering returns tv extended by a node appended at position
+// len(tv.Domain) with labels.
+func appendedNumbering(tv *api.TopologyValues, labels map[string]string) *api.TopologyValues {
+	k := len(tv.Domain)
+	out := &api.TopologyValues{Key: tv.Key, Values: tv.Values, Unkeyed: tv.Unkeyed, IDs: tv.IDs, ByIndex: tv.ByIndex}
+	out.Domain = append(slices.Clip(tv.Domain), -1)
+	v, ok := labels[tv.Key]
+	if !ok {
+		out.Unkeyed++
+		out.ByIndex = false
+		// Keyed lists the nodes with the key once some node lacks it.
+		out.Keyed = make([]uint64, (k+1+63)/64)
+		if tv.Unkeyed == 0 {
+			for i := range k {
+				out.Keyed[i>>6] |= 1 << (i & 63)
+			}
+		} else {
+			copy(out.Keyed, tv.Keyed)
+		}
+		return out
+	}
+	id, seen := tv.ID(v)
+	if !seen {
+		id = int32(len(tv.Values))
+		out.Values = append(slices.Clip(tv.Values), v)
+		out.IDs = maps.Clone(tv.IDs)
+		if out.IDs == nil {
+			out.IDs = map[string]int32{}
+		}
+		out.IDs[v] = id
+	}
+	out.Domain[k] = id
+	out.ByIndex = tv.ByIndex && id == int32(k)
+	if tv.Unkeyed > 0 {
+		out.Keyed = make([]uint64, (k+1+63)/64)
+		copy(out.Keyed, tv.Keyed)
+		out.Keyed[k>>6] |= 1 << (k & 63)
+	}
+	return out
 }
 
 func (s *Snapshot) countImages(ni *NodeInfo, delta int) {

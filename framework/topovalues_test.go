@@ -36,9 +36,15 @@ func wantTopologyValues(t *rapid.T, when string, s *Snapshot, key string, tv *ap
 		if tv.Domain[i] != want {
 			t.Fatalf("%s: key %s node %d: domain %d, want %d", when, key, i, tv.Domain[i], want)
 		}
-		if keyed := tv.Keyed != nil && tv.Keyed[i>>6]&(1<<(i&63)) != 0; unkeyed > 0 && tv.Keyed != nil && keyed != ok {
+		if keyed := tv.Keyed != nil && tv.Keyed[i>>6]&(1<<(i&63)) != 0; tv.Unkeyed > 0 && keyed != ok {
 			t.Fatalf("%s: key %s node %d: keyed %v, want %v", when, key, i, keyed, ok)
 		}
+	}
+	if (tv.Keyed != nil) != (unkeyed > 0) {
+		t.Fatalf("%s: key %s: keyed bitmap %v with %d nodes unkeyed", when, key, tv.Keyed, unkeyed)
+	}
+	if len(tv.IDs) != len(values) {
+		t.Fatalf("%s: key %s: %d value ids, want %d", when, key, len(tv.IDs), len(values))
 	}
 	if len(tv.Domain) != s.NumNodes() || !slices.Equal(tv.Values, values) || tv.Unkeyed != unkeyed || tv.ByIndex != byIndex {
 		t.Fatalf("%s: key %s: %d domains, values %v, %d unkeyed, by index %v; want %d, %v, %d, %v",
@@ -53,7 +59,8 @@ func wantTopologyValues(t *rapid.T, when string, s *Snapshot, key string, tv *ap
 
 // TestPropTopologyValuesFollowNodeUpdates: the snapshot's numbering of a
 // topology key is the numbering counted afresh from its nodes' labels
-// after every node change, and an update that leaves a key's value on the
+// after every node change (an added node extending it), and an update
+// that leaves a key's value on the
 // node as it was (its status, taints, other labels, or a labels map
 // changed in place to the same values) keeps that key's numbering itself;
 // a clone's changes leave the original's numberings as they were.
