@@ -16,12 +16,13 @@ import (
 // BenchmarkCycleAfterNodeUpdate measures a cycle over every node of
 // 5,000 under kube's default profile that follows an update of one node
 // (its allocatable memory, as a status update changes it, or a new zone
-// label; or no update, for reference), of a pod spreading over zones and
-// keeping away from its own kind's nodes: the cycle reads the zone and
-// hostname numberings, which a status update leaves valid and a label
-// update does not.
+// label), a node added after the others, or nothing, for reference; of a
+// pod spreading over zones and keeping away from its own kind's nodes:
+// the cycle reads the zone and hostname numberings, which a status
+// update leaves valid, an added node extends and a label update numbers
+// again.
 func BenchmarkCycleAfterNodeUpdate(b *testing.B) {
-	for _, update := range []string{"none", "status", "zone label"} {
+	for _, update := range []string{"none", "status", "zone label", "node added"} {
 		relabel := update == "zone label"
 		b.Run("update="+update, func(b *testing.B) {
 			f, err := runtime.NewFramework(NewDefaultRegistry(), DefaultProfile())
@@ -46,7 +47,19 @@ func BenchmarkCycleAfterNodeUpdate(b *testing.B) {
 			b.ReportAllocs()
 			i := 0
 			for b.Loop() {
-				if update == "none" {
+				switch update {
+				case "none":
+					if _, err := f.Schedule(ctx, nil, snap, pod, opts); err != nil {
+						b.Fatal(err)
+					}
+					i++
+					continue
+				case "node added":
+					node := st.MakeNode().Name(fmt.Sprintf("added-%05d", i)).Label(benchZoneKey, fmt.Sprintf("zone-%d", i%10)).
+						Capacity(map[string]string{"cpu": "16", "memory": "64Gi", "pods": "110"}).Obj()
+					if err := snap.AddNode(node); err != nil {
+						b.Fatal(err)
+					}
 					if _, err := f.Schedule(ctx, nil, snap, pod, opts); err != nil {
 						b.Fatal(err)
 					}
