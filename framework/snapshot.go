@@ -935,9 +935,9 @@ func (s *Snapshot) Clone() *Snapshot {
 // the topology numberings and tuples, the taint classes, the image table
 // and the nodes matched by node constraints, computed again when next
 // asked. The node changes derive the new taint classes from the old
-// where they can (TaintClasses.inserted, removed and replaced), and
-// UpdateNode keeps the numberings and the image table the update leaves
-// valid.
+// where they can (TaintClasses.inserted, removed and replaced), UpdateNode
+// keeps the numberings and the image table the update leaves valid, and
+// AddNode extends the numberings.
 func (s *Snapshot) dropNodeCaches() {
 	s.topo.Store(nil)
 	s.tuples, s.taintClasses, s.imageTable = nil, nil, nil
@@ -945,8 +945,9 @@ func (s *Snapshot) dropNodeCaches() {
 }
 
 // TopologyValues returns the numbering of key's values over the snapshot's
-// nodes, computing it once per snapshot (and again after nodes are added
-// or removed, or an update changes the key's value on a node).
+// nodes, computing it once per snapshot (and again after a node is
+// removed, or an update changes the key's value on a node; a node added
+// extends it).
 // It is safe for concurrent use.
 func (s *Snapshot) TopologyValues(key string) *api.TopologyValues {
 	if m := s.topo.Load(); m != nil {
