@@ -23,7 +23,6 @@ import (
 // again.
 func BenchmarkCycleAfterNodeUpdate(b *testing.B) {
 	for _, update := range []string{"none", "status", "zone label", "node added"} {
-		relabel := update == "zone label"
 		b.Run("update="+update, func(b *testing.B) {
 			f, err := runtime.NewFramework(NewDefaultRegistry(), DefaultProfile())
 			if err != nil {
@@ -44,36 +43,28 @@ func BenchmarkCycleAfterNodeUpdate(b *testing.B) {
 			ctx := context.Background()
 			opts := runtime.CycleOptions{Rand: rng, Reuse: res, TotalsOnly: true, SkipExplanation: true}
 			n := snap.NumNodes()
-			b.ReportAllocs()
-			i := 0
-			for b.Loop() {
+			// change makes cycle i's change to the cluster.
+			change := func(i int) error {
 				switch update {
 				case "none":
-					if _, err := f.Schedule(ctx, nil, snap, pod, opts); err != nil {
-						b.Fatal(err)
-					}
-					i++
-					continue
+					return nil
 				case "node added":
-					node := st.MakeNode().Name(fmt.Sprintf("added-%05d", i)).Label(benchZoneKey, fmt.Sprintf("zone-%d", i%10)).
-						Capacity(map[string]string{"cpu": "16", "memory": "64Gi", "pods": "110"}).Obj()
-					if err := snap.AddNode(node); err != nil {
-						b.Fatal(err)
-					}
-					if _, err := f.Schedule(ctx, nil, snap, pod, opts); err != nil {
-						b.Fatal(err)
-					}
-					i++
-					continue
+					return snap.AddNode(st.MakeNode().Name(fmt.Sprintf("added-%05d", i)).Label(benchZoneKey, fmt.Sprintf("zone-%d", i%10)).
+						Capacity(map[string]string{"cpu": "16", "memory": "64Gi", "pods": "110"}).Obj())
 				}
 				old := snap.Nodes()[i*7919%n].Node()
 				upd := *old
 				upd.Status.Allocatable = old.Status.Allocatable.Clone()
 				upd.Status.Allocatable[resource.Memory] = resource.NewQuantity(int64(64<<30-i%2), resource.BinarySI)
-				if relabel {
+				if update == "zone label" {
 					upd.Labels = map[string]string{benchHostKey: old.Labels[benchHostKey], benchZoneKey: fmt.Sprintf("zone-%d", i%10)}
 				}
-				if err := snap.UpdateNode(&upd); err != nil {
+				return snap.UpdateNode(&upd)
+			}
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				if err := change(i); err != nil {
 					b.Fatal(err)
 				}
 				r, err := f.Schedule(ctx, nil, snap, pod, opts)
