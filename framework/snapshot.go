@@ -570,39 +570,38 @@ func (s *Snapshot) appendedNumberings(labels map[string]string) *map[string]*api
 // len(tv.Domain) with labels.
 func appendedNumbering(tv *api.TopologyValues, labels map[string]string) *api.TopologyValues {
 	k := len(tv.Domain)
-	out := &api.TopologyValues{Key: tv.Key, Values: tv.Values, Unkeyed: tv.Unkeyed, IDs: tv.IDs, ByIndex: tv.ByIndex}
+	out := &api.TopologyValues{Key: tv.Key, Values: tv.Values, Unkeyed: tv.Unkeyed, IDs: tv.IDs}
 	out.Domain = append(slices.Clip(tv.Domain), -1)
 	v, ok := labels[tv.Key]
-	if !ok {
+	if ok {
+		id, seen := tv.ID(v)
+		if !seen {
+			id = int32(len(tv.Values))
+			out.Values = append(slices.Clip(tv.Values), v)
+			out.IDs = maps.Clone(tv.IDs)
+			if out.IDs == nil {
+				out.IDs = map[string]int32{}
+			}
+			out.IDs[v] = id
+		}
+		out.Domain[k] = id
+		out.ByIndex = tv.ByIndex && id == int32(k)
+	} else {
 		out.Unkeyed++
-		out.ByIndex = false
+	}
+	if out.Unkeyed > 0 {
 		// Keyed lists the nodes with the key once some node lacks it.
 		out.Keyed = make([]uint64, (k+1+63)/64)
-		if tv.Unkeyed == 0 {
+		if tv.Unkeyed > 0 {
+			copy(out.Keyed, tv.Keyed)
+		} else {
 			for i := range k {
 				out.Keyed[i>>6] |= 1 << (i & 63)
 			}
-		} else {
-			copy(out.Keyed, tv.Keyed)
 		}
-		return out
-	}
-	id, seen := tv.ID(v)
-	if !seen {
-		id = int32(len(tv.Values))
-		out.Values = append(slices.Clip(tv.Values), v)
-		out.IDs = maps.Clone(tv.IDs)
-		if out.IDs == nil {
-			out.IDs = map[string]int32{}
+		if ok {
+			out.Keyed[k>>6] |= 1 << (k & 63)
 		}
-		out.IDs[v] = id
-	}
-	out.Domain[k] = id
-	out.ByIndex = tv.ByIndex && id == int32(k)
-	if tv.Unkeyed > 0 {
-		out.Keyed = make([]uint64, (k+1+63)/64)
-		copy(out.Keyed, tv.Keyed)
-		out.Keyed[k>>6] |= 1 << (k & 63)
 	}
 	return out
 }
