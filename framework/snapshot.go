@@ -37,6 +37,13 @@ type Snapshot struct {
 	imagesShared bool
 	// imageIDs numbers image names for the snapshot and its clones.
 	imageIDs *imageNumbering
+	// labelIDs numbers node label keys and values for the snapshot and
+	// its clones; labelRows holds each node's labels so numbered, by
+	// position (nil until a key is first numbered: labelRowsLocked), and
+	// labelRowsShared is set while a clone shares the slice.
+	labelIDs        *labelNumbering
+	labelRows       [][]nodeLabel
+	labelRowsShared bool
 
 	affinityMu    sync.Mutex
 	affinityDirty bool
@@ -150,6 +157,7 @@ func NewSnapshot(nodes []*api.Node, pods []*api.Pod, opts ...SnapshotOption) (*S
 		index:         make(map[string]int, len(nodes)),
 		images:        map[string]int{},
 		imageIDs:      &imageNumbering{},
+		labelIDs:      &labelNumbering{},
 		namespaces:    map[string]map[string]string{},
 		affinityDirty: true,
 	}
@@ -319,6 +327,10 @@ func (s *Snapshot) AddNode(n *api.Node) error {
 	s.index[n.Name] = len(s.nodes)
 	ni.index = len(s.nodes)
 	s.nodes = append(s.nodes, ni)
+	if s.labelRows != nil {
+		s.ownLabelRows()
+		s.labelRows = append(s.labelRows, s.nodeRow(n.Labels))
+	}
 	s.runs.Store(nil)
 	s.ownResources()
 	s.res = append(s.res, resourcesOf(ni))
@@ -351,6 +363,9 @@ func (s *Snapshot) RemoveNode(name string) error {
 	s.journal.noteAll()
 	s.nodes = slices.Delete(slices.Clone(s.nodes), i, i+1)
 	s.owned = slices.Delete(slices.Clone(s.owned), i, i+1)
+	if s.labelRows != nil {
+		s.labelRows, s.labelRowsShared = slices.Delete(slices.Clone(s.labelRows), i, i+1), false
+	}
 	// The rows are written in place unless a clone shares them.
 	s.ownResources()
 	s.res = slices.Delete(s.res, i, i+1)
@@ -414,6 +429,9 @@ func (s *Snapshot) RestoreNode(r *RemovedNode) error {
 	s.journal.noteAll()
 	s.nodes = insertCopy(s.nodes, i, r.ni)
 	s.owned = insertCopy(s.owned, i, r.owned)
+	if s.labelRows != nil {
+		s.labelRows, s.labelRowsShared = insertCopy(s.labelRows, i, s.nodeRow(r.ni.node.Labels)), false
+	}
 	if s.resShared {
 		s.res, s.free, s.resShared = insertCopy(s.res, i, r.res), insertCopy(s.free, i, r.free), false
 		s.freeMins = slices.Clone(s.freeMins)
@@ -486,6 +504,10 @@ func (s *Snapshot) UpdateNode(n *api.Node) error {
 	s.countImages(ni, -1)
 	ni.SetNode(n)
 	s.imageIDs.number(ni)
+	if s.labelRows != nil {
+		s.ownLabelRows()
+		s.labelRows[ni.index] = s.nodeRow(n.Labels)
+	}
 	s.refreshResources(ni.index)
 	s.countImages(ni, 1)
 	tc, table := s.taintClasses, s.imageTable
@@ -895,8 +917,12 @@ func (s *Snapshot) Clone() *Snapshot {
 	s.affinityMu.Unlock()
 	s.topoMu.Lock()
 	topo, tuples, taints, images, matches := s.topo.Load(), s.tuples, s.taintClasses, s.imageTable, s.nodeMatches.Load()
+	rows := s.labelRows
+	s.labelRowsShared = rows != nil
 	s.topoMu.Unlock()
 	c := &Snapshot{
+		labelRows:         rows,
+		labelRowsShared:   rows != nil,
 		tuples:            tuples,
 		taintClasses:      taints,
 		imageTable:        images,
@@ -905,6 +931,7 @@ func (s *Snapshot) Clone() *Snapshot {
 		index:             s.index,
 		images:            s.images,
 		imageIDs:          s.imageIDs,
+		labelIDs:          s.labelIDs,
 		res:               s.res,
 		free:              s.free,
 		freeMins:          s.freeMins,
@@ -975,6 +1002,22 @@ func (s *Snapshot) topologyValuesLocked(key string) *api.TopologyValues {
 	if tv, ok := cur[key]; ok {
 		return tv
 	}
+	var tv *api.TopologyValues
+	if rows := s.labelRowsLocked(); rows != nil {
+		tv = rowValues(key, rows, s.labelIDs)
+	} else {
+		tv = s.mapValues(key)
+	}
+	next := make(map[string]*api.TopologyValues, len(cur)+1)
+	maps.Copy(next, cur)
+	next[key] = tv
+	s.topo.Store(&next)
+	return tv
+}
+
+// mapValues numbers key's values over the nodes from their labels maps,
+// as rowValues does from the label rows.
+func (s *Snapshot) mapValues(key string) *api.TopologyValues {
 	ids := map[string]int32{}
 	tv := &api.TopologyValues{Key: key, Domain: make([]int32, len(s.nodes))}
 	tv.ByIndex = true
@@ -1029,12 +1072,6 @@ func (s *Snapshot) topologyValuesLocked(key string) *api.TopologyValues {
 		tv.Keyed = keyed
 	}
 	tv.IDs = ids
-	next := make(map[string]*api.TopologyValues, len(cur)+1)
-	for k, v := range cur {
-		next[k] = v
-	}
-	next[key] = tv
-	s.topo.Store(&next)
 	return tv
 }
 

@@ -55,6 +55,7 @@ func TestPropSnapshotRestoreNode(t *testing.T) {
 			bound = append(bound, undoDrawPod(t, nodes, fmt.Sprintf("old%d", i)))
 		}
 		s := MustSnapshot(nodes, bound, WithNamespaces(piNamespaces...))
+		s.labelIDs.fromMaps.Store(labelRowsAfter) // zone's numbering from the label rows
 		for qi := range queries {
 			if rapid.Bool().Draw(t, fmt.Sprintf("query%d", qi)) {
 				s.PodCounts(queries[qi])
@@ -143,6 +144,11 @@ func restoreFresh(t *rapid.T, s *Snapshot, queries []PodQuery) {
 		}
 	}
 	f := MustSnapshot(nodes, pods, WithNamespaces(piNamespaces...))
+	// The zone numbering, from the label rows the removals and restores
+	// keep, equals one counted on the fresh snapshot.
+	if diff := cmp.Diff(f.TopologyValues("zone"), s.TopologyValues("zone"), cmpopts.EquateEmpty()); diff != "" {
+		t.Fatalf("zone numbering (-fresh +live):\n%s", diff)
+	}
 	for qi, q := range queries {
 		if s.podCountsCached(q) {
 			if got, want := fmt.Sprint(s.PodCounts(q)), fmt.Sprint(f.PodCounts(q)); got != want {

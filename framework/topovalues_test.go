@@ -11,11 +11,17 @@ import (
 	"pgregory.net/rapid"
 )
 
+// fataler is what wantTopologyValues needs of a test: *testing.T or
+// *rapid.T.
+type fataler interface {
+	Fatalf(format string, args ...any)
+}
+
 // wantTopologyValues checks tv against key's values on the snapshot's
 // nodes, counted afresh: values numbered in order of first appearance by
 // position, the nodes without the key at -1, and the flags and indexes
 // derived from them.
-func wantTopologyValues(t *rapid.T, when string, s *Snapshot, key string, tv *api.TopologyValues) {
+func wantTopologyValues(t fataler, when string, s *Snapshot, key string, tv *api.TopologyValues) {
 	var values []string
 	unkeyed := 0
 	byIndex := true
@@ -62,8 +68,10 @@ func wantTopologyValues(t *rapid.T, when string, s *Snapshot, key string, tv *ap
 // after every node change (an added node extending it); an update that
 // leaves a key's value on the node as it was (its status, taints, other
 // labels, or a labels map changed in place to the same values) keeps
-// that key's numbering itself, on the snapshot or on a clone; and a
-// clone's changes leave the original's numberings as they were.
+// that key's numbering itself, on the snapshot or on a clone; and the
+// changes of a clone, or of the original after it was cloned, leave the
+// other side's numberings as they were, and the keys it numbers later
+// are counted from its own nodes.
 func TestPropTopologyValuesFollowNodeUpdates(t *testing.T) {
 	keys := []string{"zone", "rack", "kubernetes.io/hostname"}
 	rapid.Check(t, func(t *rapid.T) {
@@ -81,6 +89,9 @@ func TestPropTopologyValuesFollowNodeUpdates(t *testing.T) {
 			label(n.Labels)
 		}
 		s := MustSnapshot(nodes, nil)
+		if rapid.Bool().Draw(t, "label rows from the first key") {
+			s.labelIDs.fromMaps.Store(labelRowsAfter)
+		}
 		added := 0
 		for step := range rapid.IntRange(1, 12).Draw(t, "steps") {
 			asked := rapid.SliceOfNDistinct(rapid.SampledFrom(keys), 1, 3, func(k string) string { return k }).Draw(t, "asked")
@@ -89,10 +100,14 @@ func TestPropTopologyValuesFollowNodeUpdates(t *testing.T) {
 				before[k] = s.TopologyValues(k)
 			}
 			var orig map[string]*api.TopologyValues
+			var other *Snapshot // the side of a clone left as it was
 			target := s
 			if rapid.Bool().Draw(t, "on a clone") {
 				orig = before
-				target = s.Clone()
+				target, other = s.Clone(), s
+				if rapid.Bool().Draw(t, "the original changes") {
+					target, other = other, target
+				}
 			}
 			names := make([]string, 0, target.NumNodes())
 			for _, n := range target.Nodes() {
@@ -149,8 +164,15 @@ func TestPropTopologyValuesFollowNodeUpdates(t *testing.T) {
 				}
 			}
 			for k, tv := range orig {
-				if s.TopologyValues(k) != tv {
-					t.Fatalf("%s: a clone's change replaced the original's numbering of %s", when, k)
+				if other.TopologyValues(k) != tv {
+					t.Fatalf("%s: one side's change replaced the other side's numbering of %s", when, k)
+				}
+			}
+			if other != nil {
+				// Keys the side left has not numbered yet are numbered from
+				// its own nodes' labels.
+				for _, k := range keys {
+					wantTopologyValues(t, when+", the side left", other, k, other.TopologyValues(k))
 				}
 			}
 			if orig != nil && rapid.Bool().Draw(t, "go on with the clone") {

@@ -1,0 +1,202 @@
+package framework
+
+import (
+	"sync"
+	"sync/atomic"
+
+	"github.com/schedkit/schedkit/framework/api"
+)
+
+// labelNumbering gives each node label key and each label value seen in
+// a snapshot family a number, for good: a number means the same string in
+// every snapshot of the family. Numbers are never reused, as with image
+// names (imageNumbering): the strings of nodes removed stay numbered.
+type labelNumbering struct {
+	// fromMaps counts the keys the family's snapshots numbered before
+	// one made the label rows (labelRowsLocked).
+	fromMaps atomic.Int64
+
+	mu     sync.Mutex
+	keys   map[string]int32
+	values map[string]int32
+	// names holds each value by number; it only grows, so a copy of the
+	// slice header taken under mu stays valid for the numbers it covers.
+	names []string
+}
+
+// nodeLabel is one label of a node: its key's and its value's numbers.
+type nodeLabel struct {
+	key, value int32
+}
+
+// row appends labels to dst as numbered pairs, numbering new strings.
+func (x *labelNumbering) row(labels map[string]string, dst []nodeLabel) []nodeLabel {
+	if len(labels) == 0 {
+		return dst
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.rowLocked(labels, dst)
+}
+
+// rowLocked is row with x.mu held.
+func (x *labelNumbering) rowLocked(labels map[string]string, dst []nodeLabel) []nodeLabel {
+	if x.keys == nil {
+		x.keys, x.values = map[string]int32{}, map[string]int32{}
+	}
+	for k, v := range labels {
+		kid, ok := x.keys[k]
+		if !ok {
+			kid = int32(len(x.keys))
+			x.keys[k] = kid
+		}
+		vid, ok := x.values[v]
+		if !ok {
+			vid = int32(len(x.names))
+			x.values[v] = vid
+			x.names = append(x.names, v)
+		}
+		dst = append(dst, nodeLabel{kid, vid})
+	}
+	return dst
+}
+
+// labelRowsAfter is how many keys a snapshot family numbers from the
+// nodes' labels maps before a snapshot makes its label rows.
+const labelRowsAfter = 2
+
+// keyNumber returns key's number and the values numbered so far, or -1
+// when no node of the family has had the key.
+func (x *labelNumbering) keyNumber(key string) (int32, []string) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	kid, ok := x.keys[key]
+	if !ok {
+		kid = -1
+	}
+	return kid, x.names
+}
+
+// labelRowsLocked returns every node's labels as numbered pairs, by node
+// position, or nil while the snapshot's family has numbered fewer than
+// labelRowsAfter keys from the nodes' labels maps (with topoMu held). The
+// rows are made in one pass over the nodes, at about twelve numberings'
+// cost, and the node changes keep them once made (AddNode, RemoveNode,
+// RestoreNode, UpdateNode): a label key met later then costs a pass over
+// compact rows rather than a lookup in every node's labels map, which lie
+// scattered in memory. A snapshot made for one question, which numbers
+// the hostname and zone keys and little else, never makes them.
+func (s *Snapshot) labelRowsLocked() [][]nodeLabel {
+	if s.labelIDs == nil {
+		s.labelIDs = &labelNumbering{}
+	}
+	if s.labelRows != nil || len(s.nodes) == 0 {
+		return s.labelRows
+	}
+	if s.labelIDs.fromMaps.Add(1) <= labelRowsAfter {
+		return nil
+	}
+	total := 0
+	for _, n := range s.nodes {
+		total += len(n.node.Labels)
+	}
+	// One array for all rows, in node order: the pass that numbers a key
+	// reads it from start to end.
+	all := make([]nodeLabel, 0, total)
+	rows := make([][]nodeLabel, len(s.nodes))
+	x := s.labelIDs
+	x.mu.Lock()
+	for i, n := range s.nodes {
+		start := len(all)
+		all = x.rowLocked(n.node.Labels, all)
+		rows[i] = all[start:len(all):len(all)]
+	}
+	x.mu.Unlock()
+	s.labelRows, s.labelRowsShared = rows, false
+	return rows
+}
+
+// ownLabelRows copies the rows' slice before a write when a clone shares
+// it (the rows themselves are never written).
+func (s *Snapshot) ownLabelRows() {
+	if s.labelRowsShared {
+		s.labelRows = append([][]nodeLabel(nil), s.labelRows...)
+		s.labelRowsShared = false
+	}
+}
+
+// nodeRow returns a node's labels as numbered pairs, for the rows.
+func (s *Snapshot) nodeRow(labels map[string]string) []nodeLabel {
+	if len(labels) == 0 {
+		return nil
+	}
+	return s.labelIDs.row(labels, make([]nodeLabel, 0, len(labels)))
+}
+
+// rowValues numbers key's values over the nodes from their label rows:
+// what topologyValuesLocked counts from the labels maps, in the same
+// order of first appearance.
+func rowValues(key string, rows [][]nodeLabel, x *labelNumbering) *api.TopologyValues {
+	tv := &api.TopologyValues{Key: key, Domain: make([]int32, len(rows)), ByIndex: true}
+	kid, names := x.keyNumber(key)
+	if kid < 0 {
+		for i := range tv.Domain {
+			tv.Domain[i] = -1
+		}
+		tv.Unkeyed, tv.ByIndex = len(rows), len(rows) == 0
+		if len(rows) > 0 {
+			tv.Keyed = make([]uint64, (len(rows)+63)/64)
+		}
+		tv.IDs = map[string]int32{}
+		return tv
+	}
+	// local maps a value's family number to its number in this key's
+	// numbering (-1: not met yet).
+	local := make([]int32, len(names))
+	for i := range local {
+		local[i] = -1
+	}
+	ids := map[string]int32{}
+	keyed := make([]uint64, (len(rows)+63)/64)
+	for i, row := range rows {
+		vid := int32(-1)
+		for _, p := range row {
+			if p.key == kid {
+				vid = p.value
+				break
+			}
+		}
+		if vid < 0 {
+			tv.Domain[i] = -1
+			tv.Unkeyed++
+			tv.ByIndex = false
+			continue
+		}
+		id := local[vid]
+		if id < 0 {
+			id = int32(len(tv.Values))
+			if id == distinctProbe && tv.ByIndex {
+				// Every node so far has a value of its own (the hostname
+				// key): size the numbering for all of them.
+				grown := make(map[string]int32, len(rows))
+				for v, n := range ids {
+					grown[v] = n
+				}
+				ids = grown
+				tv.Values = append(make([]string, 0, len(rows)), tv.Values...)
+			}
+			local[vid] = id
+			v := names[vid]
+			ids[v] = id
+			tv.Values = append(tv.Values, v)
+		}
+		tv.Domain[i] = id
+		tv.ByIndex = tv.ByIndex && id == int32(i)
+		keyed[i>>6] |= 1 << (i & 63)
+	}
+	if tv.Unkeyed > 0 {
+		tv.Keyed = keyed
+	}
+	tv.IDs = ids
+	return tv
+}
