@@ -126,3 +126,51 @@ func BenchmarkTopologyValuesNewKey(b *testing.B) {
 		})
 	}
 }
+
+// TestLabelRowsConcurrentClones: clones of one snapshot number keys and
+// add nodes with new label values at the same time, each in its own
+// goroutine (the family's numbering of label strings is shared); each
+// clone's numberings are those of its own nodes. Run with -race.
+func TestLabelRowsConcurrentClones(t *testing.T) {
+	nodes := testNodes(40)
+	for i, n := range nodes {
+		n.Labels["zone"], n.Labels["rack"] = fmt.Sprint("z", i%3), fmt.Sprint("r", i%7)
+	}
+	s := MustSnapshot(nodes, nil)
+	s.labelIDs.fromMaps.Store(labelRowsAfter)
+	s.TopologyValues("zone") // the rows, shared by the clones below
+	// A node added gives the rows' slice room to grow in place.
+	if err := s.AddNode(testNode("extra", 1000)); err != nil {
+		t.Fatal(err)
+	}
+	clones := []*Snapshot{s.Clone(), s.Clone(), s.Clone()}
+	errs := make(chan error, len(clones))
+	for c, cl := range clones {
+		go func() {
+			for k := range 5 {
+				n := testNode(fmt.Sprintf("c%d-added%d", c, k), 1000)
+				n.Labels["zone"], n.Labels["pool"] = fmt.Sprint("new-z", c, k), fmt.Sprint("p", c)
+				if err := cl.AddNode(n); err != nil {
+					errs <- err
+					return
+				}
+				cl.TopologyValues("pool")
+				cl.TopologyValues("rack")
+			}
+			errs <- nil
+		}()
+	}
+	for range clones {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	for c, cl := range clones {
+		for _, k := range []string{"zone", "rack", "pool"} {
+			wantTopologyValues(t, fmt.Sprint("clone ", c), cl, k, cl.TopologyValues(k))
+		}
+	}
+	for _, k := range []string{"zone", "rack", "pool"} {
+		wantTopologyValues(t, "the original", s, k, s.TopologyValues(k))
+	}
+}
