@@ -80,8 +80,8 @@ func (x *labelNumbering) keyNumber(key string) (int32, []string) {
 // labelRowsLocked returns every node's labels as numbered pairs, by node
 // position, or nil while the snapshot's family has numbered fewer than
 // labelRowsAfter keys from the nodes' labels maps (with topoMu held). The
-// rows are made in one pass over the nodes, at about twelve numberings'
-// cost, and the node changes keep them once made (AddNode, RemoveNode,
+// rows are made in one pass over the nodes, at the cost of about fifteen
+// numberings from warm maps (a few from cold ones), and the node changes keep them once made (AddNode, RemoveNode,
 // RestoreNode, UpdateNode): a label key met later then costs a pass over
 // compact rows rather than a lookup in every node's labels map, which lie
 // scattered in memory. A snapshot made for one question, which numbers
@@ -134,8 +134,8 @@ func (s *Snapshot) nodeRow(labels map[string]string) []nodeLabel {
 }
 
 // rowValues numbers key's values over the nodes from their label rows:
-// what topologyValuesLocked counts from the labels maps, in the same
-// order of first appearance.
+// what mapValues counts from the labels maps, values in the same order
+// of first appearance.
 func rowValues(key string, rows [][]nodeLabel, x *labelNumbering) *api.TopologyValues {
 	tv := &api.TopologyValues{Key: key, Domain: make([]int32, len(rows)), ByIndex: true}
 	kid, names := x.keyNumber(key)

@@ -39,8 +39,9 @@ type Snapshot struct {
 	imageIDs *imageNumbering
 	// labelIDs numbers node label keys and values for the snapshot and
 	// its clones; labelRows holds each node's labels so numbered, by
-	// position (nil until a key is first numbered: labelRowsLocked), and
-	// labelRowsShared is set while a clone shares the slice.
+	// position (nil until the family's third numbered key:
+	// labelRowsLocked), and labelRowsShared is set while a clone shares
+	// the slice.
 	labelIDs        *labelNumbering
 	labelRows       [][]nodeLabel
 	labelRowsShared bool
