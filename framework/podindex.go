@@ -248,6 +248,14 @@ type podIndex struct {
 		groups  []*AffinityGroup
 		ok      bool
 	}
+	// selRecent are the last answers found or computed, for the label
+	// pairs and namespace they were given for while the groups are those
+	// of version, checked by lookups before a pod's labels are hashed:
+	// the pods of a few workloads in turn (a node's DaemonSets) find
+	// their answer without iterating their labels map. selRecentNext is
+	// the entry the next answer replaces.
+	selRecent     [selRecentN]selRecentEntry
+	selRecentNext int
 	// selIx indexes the current groups by their selectors for the label
 	// sets selecting does not hold, built when such sets are looked for
 	// often enough to pay for it: selMisses counts them since the groups

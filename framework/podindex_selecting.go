@@ -64,10 +64,18 @@ func (s *Snapshot) AffinityGroupsSelecting(pod *api.Pod) []*AffinityGroup {
 		x.mu.Unlock()
 		return groups
 	}
+	for i := range x.selRecent {
+		if r := &x.selRecent[i]; r.ok && r.version == version && r.ns == pod.Namespace && sameLabels(r.pairs, pod.Labels) {
+			x.setSelLastLocked(pod, r.groups)
+			x.mu.Unlock()
+			return r.groups
+		}
+	}
 	h := labelsHash(pod.Namespace, pod.Labels)
 	for _, e := range x.selecting[h] {
 		if e.ns == pod.Namespace && sameLabels(e.pairs, pod.Labels) {
 			x.setSelLastLocked(pod, e.groups)
+			x.noteRecentLocked(e.ns, e.pairs, e.groups)
 			x.mu.Unlock()
 			return e.groups
 		}
@@ -106,8 +114,10 @@ func (s *Snapshot) AffinityGroupsSelecting(pod *api.Pod) []*AffinityGroup {
 		if x.selecting == nil || len(x.selecting) >= selectingMax {
 			x.selecting = map[uint64][]selectingEntry{}
 		}
-		x.selecting[h] = append(x.selecting[h], selectingEntry{ns: pod.Namespace, labels: maps.Clone(pod.Labels), pairs: labelPairs(pod.Labels), groups: out})
+		pairs := labelPairs(pod.Labels)
+		x.selecting[h] = append(x.selecting[h], selectingEntry{ns: pod.Namespace, labels: maps.Clone(pod.Labels), pairs: pairs, groups: out})
 		x.setSelLastLocked(pod, out)
+		x.noteRecentLocked(pod.Namespace, pairs, out)
 	}
 	return out
 }
@@ -117,6 +127,26 @@ func (s *Snapshot) AffinityGroupsSelecting(pod *api.Pod) []*AffinityGroup {
 func (x *podIndex) setSelLastLocked(pod *api.Pod, groups []*AffinityGroup) {
 	l := &x.selLast
 	l.labels, l.ns, l.version, l.groups, l.ok = pod.Labels, pod.Namespace, x.groupsVersion, groups, true
+}
+
+// selRecentN is how many recent answers AffinityGroupsSelecting checks
+// before it hashes a pod's labels.
+const selRecentN = 4
+
+// selRecentEntry is one recent answer of AffinityGroupsSelecting.
+type selRecentEntry struct {
+	ns      string
+	pairs   []labelPair
+	groups  []*AffinityGroup
+	version uint64
+	ok      bool
+}
+
+// noteRecentLocked makes groups, the answer for the label pairs in
+// namespace ns with the current groups, one of the recent answers.
+func (x *podIndex) noteRecentLocked(ns string, pairs []labelPair, groups []*AffinityGroup) {
+	x.selRecent[x.selRecentNext] = selRecentEntry{ns: ns, pairs: pairs, groups: groups, version: x.groupsVersion, ok: true}
+	x.selRecentNext = (x.selRecentNext + 1) % selRecentN
 }
 
 // groupsChangedLocked records a change to the set of affinity groups (or
