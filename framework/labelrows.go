@@ -1,6 +1,8 @@
 package framework
 
 import (
+	"maps"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -137,27 +139,17 @@ func (s *Snapshot) nodeRow(labels map[string]string) []nodeLabel {
 // what mapValues counts from the labels maps, values in the same order
 // of first appearance.
 func rowValues(key string, rows [][]nodeLabel, x *labelNumbering) *api.TopologyValues {
-	tv := &api.TopologyValues{Key: key, Domain: make([]int32, len(rows)), ByIndex: true}
+	c := newValueCount(key, len(rows))
 	kid, names := x.keyNumber(key)
-	if kid < 0 {
-		for i := range tv.Domain {
-			tv.Domain[i] = -1
-		}
-		tv.Unkeyed, tv.ByIndex = len(rows), len(rows) == 0
-		if len(rows) > 0 {
-			tv.Keyed = make([]uint64, (len(rows)+63)/64)
-		}
-		tv.IDs = map[string]int32{}
-		return tv
-	}
 	// local maps a value's family number to its number in this key's
-	// numbering (-1: not met yet).
-	local := make([]int32, len(names))
-	for i := range local {
-		local[i] = -1
+	// numbering (-1: not met yet); no node has a key never numbered.
+	var local []int32
+	if kid >= 0 {
+		local = make([]int32, len(names))
+		for i := range local {
+			local[i] = -1
+		}
 	}
-	ids := map[string]int32{}
-	keyed := make([]uint64, (len(rows)+63)/64)
 	for i, row := range rows {
 		vid := int32(-1)
 		for _, p := range row {
@@ -167,36 +159,74 @@ func rowValues(key string, rows [][]nodeLabel, x *labelNumbering) *api.TopologyV
 			}
 		}
 		if vid < 0 {
-			tv.Domain[i] = -1
-			tv.Unkeyed++
-			tv.ByIndex = false
+			c.unkeyed(i)
 			continue
 		}
 		id := local[vid]
 		if id < 0 {
-			id = int32(len(tv.Values))
-			if id == distinctProbe && tv.ByIndex {
-				// Every node so far has a value of its own (the hostname
-				// key): size the numbering for all of them.
-				grown := make(map[string]int32, len(rows))
-				for v, n := range ids {
-					grown[v] = n
-				}
-				ids = grown
-				tv.Values = append(make([]string, 0, len(rows)), tv.Values...)
-			}
+			id = c.newValue(names[vid])
 			local[vid] = id
-			v := names[vid]
-			ids[v] = id
-			tv.Values = append(tv.Values, v)
 		}
-		tv.Domain[i] = id
-		tv.ByIndex = tv.ByIndex && id == int32(i)
-		keyed[i>>6] |= 1 << (i & 63)
+		c.keyed(i, id)
 	}
-	if tv.Unkeyed > 0 {
-		tv.Keyed = keyed
+	return c.done()
+}
+
+// valueCount is a topology numbering being counted node by node, in
+// position order (rowValues, mapValues).
+type valueCount struct {
+	tv *api.TopologyValues
+	// has is the bitmap of the nodes with the key, by position.
+	has   []uint64
+	nodes int
+}
+
+// newValueCount starts the numbering of key over n nodes.
+func newValueCount(key string, n int) valueCount {
+	return valueCount{
+		tv:    &api.TopologyValues{Key: key, Domain: make([]int32, n), ByIndex: true, IDs: map[string]int32{}},
+		has:   make([]uint64, (n+63)/64),
+		nodes: n,
 	}
-	tv.IDs = ids
-	return tv
+}
+
+// unkeyed records that the node at position i lacks the key.
+func (c *valueCount) unkeyed(i int) {
+	c.tv.Domain[i] = -1
+	c.tv.Unkeyed++
+	c.tv.ByIndex = false
+}
+
+// keyed records that the node at position i has the value numbered id.
+func (c *valueCount) keyed(i int, id int32) {
+	c.tv.Domain[i] = id
+	c.tv.ByIndex = c.tv.ByIndex && id == int32(i)
+	c.has[i>>6] |= 1 << (i & 63)
+}
+
+// newValue numbers v, a value not met before, and returns its number.
+func (c *valueCount) newValue(v string) int32 {
+	tv := c.tv
+	id := int32(len(tv.Values))
+	if id == distinctProbe && tv.ByIndex {
+		// Every node so far has a value of its own (the hostname key):
+		// size the numbering for all of them rather than growing it node
+		// by node.
+		grown := make(map[string]int32, c.nodes)
+		maps.Copy(grown, tv.IDs)
+		tv.IDs = grown
+		tv.Values = slices.Grow(tv.Values, c.nodes-len(tv.Values))
+	}
+	tv.IDs[v] = id
+	tv.Values = append(tv.Values, v)
+	return id
+}
+
+// done returns the numbering, with the bitmap of the nodes that have the
+// key when some node lacks it.
+func (c *valueCount) done() *api.TopologyValues {
+	if c.tv.Unkeyed > 0 {
+		c.tv.Keyed = c.has
+	}
+	return c.tv
 }

@@ -1019,19 +1019,15 @@ func (s *Snapshot) topologyValuesLocked(key string) *api.TopologyValues {
 // mapValues numbers key's values over the nodes from their labels maps,
 // as rowValues does from the label rows.
 func (s *Snapshot) mapValues(key string) *api.TopologyValues {
-	ids := map[string]int32{}
-	tv := &api.TopologyValues{Key: key, Domain: make([]int32, len(s.nodes))}
-	tv.ByIndex = true
-	keyed := make([]uint64, (len(s.nodes)+63)/64)
+	c := newValueCount(key, len(s.nodes))
+	tv := c.tv
 	// Neighbouring nodes often share a value (a zone's nodes listed
 	// together): the last one found is compared first.
 	last, lastID := "", int32(-1)
 	for i, n := range s.nodes {
 		v, ok := n.node.Labels[key]
 		if !ok {
-			tv.Domain[i] = -1
-			tv.Unkeyed++
-			tv.ByIndex = false
+			c.unkeyed(i)
 			continue
 		}
 		id := lastID
@@ -1047,33 +1043,16 @@ func (s *Snapshot) mapValues(key string) *api.TopologyValues {
 					}
 				}
 			} else {
-				id, seen = ids[v]
+				id, seen = tv.IDs[v]
 			}
 			if !seen {
-				id = int32(len(tv.Values))
-				if id == distinctProbe && tv.ByIndex {
-					// Every node so far has a value of its own (the
-					// hostname key): size the numbering for all of them
-					// rather than growing it node by node.
-					grown := make(map[string]int32, len(s.nodes))
-					maps.Copy(grown, ids)
-					ids = grown
-					tv.Values = slices.Grow(tv.Values, len(s.nodes)-len(tv.Values))
-				}
-				ids[v] = id
-				tv.Values = append(tv.Values, v)
+				id = c.newValue(v)
 			}
 			last, lastID = v, id
 		}
-		tv.Domain[i] = id
-		tv.ByIndex = tv.ByIndex && id == int32(i)
-		keyed[i>>6] |= 1 << (i & 63)
+		c.keyed(i, id)
 	}
-	if tv.Unkeyed > 0 {
-		tv.Keyed = keyed
-	}
-	tv.IDs = ids
-	return tv
+	return c.done()
 }
 
 // fewValues is how many values a topology numbering searches one by one
