@@ -110,7 +110,7 @@ func (m *lbMemo) newTag() {
 // registers; when idx is a run of snapshot nodes that does not wrap past
 // the last (Snapshot.IndexRun), that loop reads their entries in order
 // (lbMemoHitsRun).
-func leastBalancedMemoPass(totals []int64, res []framework.NodeResources, idx []int32, req *leastBalancedRequests, delta []int64, v lbView) (bad uint64) {
+func leastBalancedMemoPass(totals []int64, res []framework.NodeResources, idx []int32, req *leastBalancedRequests, delta []int8, v lbView) (bad uint64) {
 	totals, entries, tag := totals[:len(idx)], v.entries[:len(res)], v.tag
 	var run []atomic.Uint64 // idx's entries, in order, when idx is such a run
 	if first, ok := v.snap.IndexRun(idx); ok && delta == nil && first+len(idx) <= len(entries) {
@@ -136,7 +136,7 @@ func leastBalancedMemoPass(totals []int64, res []framework.NodeResources, idx []
 		}
 		add := int64(int32(uint32(e)))
 		if delta != nil {
-			add += req.images + delta[x]
+			add += req.images + int64(delta[x])
 		}
 		totals[i] += add
 	}
@@ -180,7 +180,7 @@ func lbMemoHitsRun(totals []int64, run []atomic.Uint64, tag uint64, from int) in
 // (ImageLocality's score, leastBalancedImagesAddPass1).
 //
 //go:noinline
-func lbMemoHitsImages(totals []int64, entries []atomic.Uint64, idx []int32, tag uint64, images int64, delta []int64, from int) int {
+func lbMemoHitsImages(totals []int64, entries []atomic.Uint64, idx []int32, tag uint64, images int64, delta []int8, from int) int {
 	totals, hi := totals[:len(idx)], tag>>32
 	for i := from; i < len(idx); i++ {
 		x := idx[i]
@@ -188,7 +188,7 @@ func lbMemoHitsImages(totals []int64, entries []atomic.Uint64, idx []int32, tag 
 		if e>>32 != hi {
 			return i
 		}
-		totals[i] += int64(int32(uint32(e))) + images + delta[x]
+		totals[i] += int64(int32(uint32(e))) + images + int64(delta[x])
 	}
 	return len(idx)
 }

@@ -372,7 +372,7 @@ func (pl *NodeResourcesFit) ScoreBatchAddWith(ctx context.Context, state *framew
 	}
 	req := leastBalancedRequests{cpu: podReq[0], mem: podReq[1], baCPU: r0, baMem: r1}
 	// ImageLocality's dense scores join the pass at weight 1.
-	var delta []int64
+	var delta []int8
 	if il != nil && wIL == 1 {
 		floor, d, st := il.DenseScores(state, pod)
 		if st != nil {
@@ -404,7 +404,7 @@ func (pl *NodeResourcesFit) ScoreBatchAddWith(ctx context.Context, state *framew
 // A pass scores the nodes leastCovered holds; the others are found and
 // scored afterwards. With memo on (lbMemo), the pass reads and stores
 // the nodes' addends there.
-func leastBalancedAdd(totals []int64, res []framework.NodeResources, idx []int32, req *leastBalancedRequests, delta []int64, memo lbView) bool {
+func leastBalancedAdd(totals []int64, res []framework.NodeResources, idx []int32, req *leastBalancedRequests, delta []int8, memo lbView) bool {
 	var bad uint64
 	if memo.entries != nil {
 		bad = leastBalancedMemoPass(totals, res, idx, req, delta, memo)
@@ -435,7 +435,7 @@ func leastBalancedAdd(totals []int64, res []framework.NodeResources, idx []int32
 		}
 		totals[i] += one[0]
 		if delta != nil {
-			totals[i] += req.images + delta[x]
+			totals[i] += req.images + int64(delta[x])
 		}
 	}
 	return true
@@ -474,7 +474,7 @@ func leastBalancedAddPass1(totals []int64, res []framework.NodeResources, idx []
 
 // leastBalancedImagesAddPass1 is leastBalancedAddPass1 adding also
 // ImageLocality's score req.images + delta[k] of each node k it scores.
-func leastBalancedImagesAddPass1(totals []int64, res []framework.NodeResources, idx []int32, req *leastBalancedRequests, delta []int64) (bad uint64) {
+func leastBalancedImagesAddPass1(totals []int64, res []framework.NodeResources, idx []int32, req *leastBalancedRequests, delta []int8) (bad uint64) {
 	totals, delta = totals[:len(idx)], delta[:len(res)]
 	for i, x := range idx {
 		r := &res[x]
@@ -489,7 +489,7 @@ func leastBalancedImagesAddPass1(totals []int64, res []framework.NodeResources, 
 			baBalance(float64(r.RequestedMilliCPU+req.baCPU)/faC, float64(r.RequestedMemory+req.baMem)/faM)
 		bad |= uint64(num) | uint64(num+127-framework.MaxNodeScore)
 		totals[i] += (leastFractionOf(max(aC-uC, 0), faC)+leastFractionOf(max(aM-uM, 0), faM))>>1 + framework.MaxNodeScore/2 + num>>1 +
-			req.images + delta[x]
+			req.images + int64(delta[x])
 	}
 	return bad
 }

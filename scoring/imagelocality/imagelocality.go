@@ -67,7 +67,14 @@ type ilPreScoreState struct {
 // is one read, and its arrays go back to the plugin when the cycle ends
 // (Release), cleared where they were written.
 type ilDense struct {
-	delta   []int64
+	// delta is a score minus the floor: both are ilPriority's, within
+	// 0..MaxNodeScore, so a byte a node holds it (a cached array of
+	// 5,000 nodes is 5 KB, where int64 took 40 KB of memory a new image
+	// set touches for the first time).
+	delta []int8
+	// sums are the image sizes summed per node while delta is filled,
+	// zero again afterwards (the pooled arrays only; nil when cached).
+	sums    []int64
 	seen    []uint64 // bit k: k is in touched
 	touched []int32  // the nodes holding some image of the pod
 	pool    *sync.Pool
@@ -145,19 +152,23 @@ const ilDenseHolderCost = 4
 // fillDense sets s.dense from the holders of the pod's images in the
 // snapshot's image table: the sum of int64(size × spread) over the pod's
 // images on each node holding one (integer sums, so the order of the
-// images does not matter), then ilPriority minus the floor.
-func (s *ilPreScoreState) fillDense(snap *framework.Snapshot, pool *sync.Pool) {
+// images does not matter), then ilPriority minus the floor. The sums are
+// taken in arrays from pool (new ones when it has none); kept scores
+// (cached) are a new array of their own, the arrays going back to pool.
+func (s *ilPreScoreState) fillDense(snap *framework.Snapshot, pool *sync.Pool, cached bool) {
 	n := snap.NumNodes()
 	var d *ilDense
 	if pool != nil {
-		d, _ = pool.Get().(*ilDense)
+		if x, ok := pool.Get().(*ilDense); ok && len(x.delta) >= n {
+			d = x
+		}
 	}
-	if d == nil || len(d.delta) < n {
-		d = &ilDense{delta: make([]int64, n), seen: make([]uint64, (n+63)/64)}
+	if d == nil {
+		d = &ilDense{delta: make([]int8, n), sums: make([]int64, n), seen: make([]uint64, (n+63)/64)}
 	}
 	d.pool = pool
 	table := snap.ImageTable()
-	delta, seen := d.delta[:n], d.seen
+	sums, seen := d.sums[:n], d.seen
 	for i := range s.images {
 		im := &s.images[i]
 		if im.mask == 0 {
@@ -168,14 +179,30 @@ func (s *ilPreScoreState) fillDense(snap *framework.Snapshot, pool *sync.Pool) {
 				seen[h.Node>>6] |= bit
 				d.touched = append(d.touched, h.Node)
 			}
-			delta[h.Node] += int64(float64(h.Size) * im.spread)
+			sums[h.Node] += int64(float64(h.Size) * im.spread)
 		}
 	}
 	none := ilPriority(0, s.count)
-	for _, k := range d.touched {
-		delta[k] = ilPriority(delta[k], s.count) - none
+	delta := d.delta[:n]
+	if cached {
+		delta = make([]int8, n)
 	}
-	s.dense = d
+	for _, k := range d.touched {
+		delta[k] = int8(ilPriority(sums[k], s.count) - none)
+		sums[k] = 0
+	}
+	if !cached {
+		s.dense = d
+		return
+	}
+	for _, k := range d.touched {
+		seen[k>>6] = 0
+	}
+	d.touched = d.touched[:0]
+	if pool != nil {
+		pool.Put(d)
+	}
+	s.dense = &ilDense{delta: delta, cached: true}
 }
 
 // dense sets s.dense: the cache's scores of a recent pod that runs the
@@ -184,7 +211,7 @@ func (pl *ImageLocality) dense(s *ilPreScoreState, snap *framework.Snapshot) {
 	var buf [ilCacheMaxImages]int32
 	key, ok := s.denseKey(buf[:0])
 	if !ok || pl.cache == nil {
-		s.fillDense(snap, pl.bufs)
+		s.fillDense(snap, pl.bufs, false)
 		return
 	}
 	table := snap.ImageTable()
@@ -192,10 +219,8 @@ func (pl *ImageLocality) dense(s *ilPreScoreState, snap *framework.Snapshot) {
 		s.dense = d
 		return
 	}
-	s.fillDense(snap, nil)
-	d := s.dense
-	d.cached, d.seen, d.touched = true, nil, nil // never released
-	pl.cache.add(table, key, s.count, d, snap.NumNodes())
+	s.fillDense(snap, pl.bufs, true) // never released
+	pl.cache.add(table, key, s.count, s.dense, snap.NumNodes())
 }
 
 // cachedDense sets s.dense to the cache's scores of a recent pod that
@@ -345,7 +370,7 @@ func (c *ilDenseCache) add(table *framework.ImageTable, key []int32, count int, 
 	if _, ok := c.byKey[k]; ok {
 		return // added by a concurrent cycle meanwhile
 	}
-	limit := max(1, min(ilCacheEntries, ilCacheBytes/(8*max(n, 1))))
+	limit := max(1, min(ilCacheEntries, ilCacheBytes/max(n, 1))) // a byte a node
 	if len(c.entries) >= limit {
 		drop := len(c.entries) - limit + 1
 		for _, e := range c.entries[:drop] {
@@ -519,7 +544,7 @@ func (pl *ImageLocality) PrepareScore(_ context.Context, state *framework.CycleS
 // adds the scores so in its pass over the dense rows
 // (noderesources.NodeResourcesFit.ScoreBatchAddWith); delta is the
 // plugin's, read-only, valid for the cycle.
-func (pl *ImageLocality) DenseScores(state *framework.CycleState, pod *framework.PodInfo) (floor int64, delta []int64, st *framework.Status) {
+func (pl *ImageLocality) DenseScores(state *framework.CycleState, pod *framework.PodInfo) (floor int64, delta []int8, st *framework.Status) {
 	s, st := pl.readState(state, pod, true)
 	if st != nil {
 		return 0, nil, st
@@ -568,7 +593,7 @@ func (pl *ImageLocality) ScoreBatchBounds(_ context.Context, state *framework.Cy
 		delta := d.delta
 		lo, hi = math.MaxInt64, math.MinInt64
 		for i, k := range idx[:len(out)] {
-			v := none + delta[k]
+			v := none + int64(delta[k])
 			out[i] = v
 			lo, hi = min(lo, v), max(hi, v)
 		}
@@ -598,7 +623,7 @@ func (pl *ImageLocality) ScoreBatchAdd(ctx context.Context, state *framework.Cyc
 		delta, wn := d.delta, w*none
 		totals = totals[:len(idx)]
 		for i, k := range idx {
-			totals[i] += wn + w*delta[k]
+			totals[i] += wn + w*int64(delta[k])
 		}
 		return true
 	}

@@ -354,7 +354,7 @@ func TestImageLocalityDenseCacheBounds(t *testing.T) {
 		keep  int
 	}{
 		{"by entries", 100, ilCacheEntries},
-		{"by bytes", ilCacheBytes / 8 / 3, 3},
+		{"by bytes", ilCacheBytes / 3, 3}, // a byte a node
 		{"one set past the bytes", ilCacheBytes, 1},
 	}
 	for _, c := range cases {
