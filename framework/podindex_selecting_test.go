@@ -17,7 +17,7 @@ import (
 // order — with pods of repeated and of new labels, and one pod asked
 // for again (as a cycle asks in PreFilter and PreScore), while pods with
 // affinity terms (selectors of one label, of In over two values beside
-// another label, of NotIn alone, of everything) come and go, and on
+// another label or alone, of NotIn alone, of everything) come and go, and on
 // clones that change apart.
 func TestPropAffinityGroupsSelecting(t *testing.T) {
 	apps := []string{"web", "db", "cache"}
@@ -40,7 +40,7 @@ func TestPropAffinityGroupsSelecting(t *testing.T) {
 				for range rapid.IntRange(0, 2).Draw(t, "terms") {
 					kind := builder.PodAffinityKind(rapid.IntRange(1, 4).Draw(t, "kind"))
 					sel := &api.LabelSelector{MatchLabels: map[string]string{"app": rapid.SampledFrom(apps).Draw(t, "selects")}}
-					switch rapid.IntRange(0, 4).Draw(t, "selector") {
+					switch rapid.IntRange(0, 5).Draw(t, "selector") {
 					case 1: // In over two apps, and a label of another key
 						sel = &api.LabelSelector{MatchLabels: map[string]string{"tier": "a"}, MatchExpressions: []api.LabelSelectorRequirement{
 							{Key: "app", Operator: api.LabelSelectorOpIn, Values: []string{apps[0], rapid.SampledFrom(apps).Draw(t, "second")}}}}
@@ -49,6 +49,9 @@ func TestPropAffinityGroupsSelecting(t *testing.T) {
 							{Key: "app", Operator: api.LabelSelectorOpNotIn, Values: []string{rapid.SampledFrom(apps).Draw(t, "notIn")}}}}
 					case 3: // everything
 						sel = &api.LabelSelector{}
+					case 4: // In over two apps alone
+						sel = &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{
+							{Key: "app", Operator: api.LabelSelectorOpIn, Values: []string{rapid.SampledFrom(apps).Draw(t, "first"), apps[2]}}}}
 					}
 					term := api.PodAffinityTerm{TopologyKey: "zone", LabelSelector: sel}
 					if rapid.Bool().Draw(t, "nsSelector") {
