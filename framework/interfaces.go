@@ -56,6 +56,21 @@ type PreEnqueuePlugin interface {
 // is returned.
 type PreFilterResult struct {
 	NodeNames map[string]struct{}
+	// names is the list PreFilterResultOf made the result from; it lists
+	// NodeNames when it is as long (no name twice).
+	names []string
+}
+
+// PreFilterResultOf returns the result naming exactly names (a name
+// given twice counts once). The result keeps names, which the caller must
+// not change afterwards: the framework finds the nodes by going down the
+// list rather than by iterating the set (Snapshot.PositionsOf).
+func PreFilterResultOf(names []string) PreFilterResult {
+	set := make(map[string]struct{}, len(names))
+	for _, n := range names {
+		set[n] = struct{}{}
+	}
+	return PreFilterResult{NodeNames: set, names: names}
 }
 
 // AllNodes reports whether r allows every node.

@@ -110,9 +110,17 @@ func (s *Snapshot) PositionsOf(r *PreFilterResult, buf []int) []int {
 		return k.pos
 	}
 	pos := buf[:0]
-	for name := range r.NodeNames {
-		if i := s.Index(name); i >= 0 {
-			pos = append(pos, i)
+	if len(r.names) == len(r.NodeNames) { // PreFilterResultOf's list, no name twice
+		for _, name := range r.names {
+			if i := s.Index(name); i >= 0 {
+				pos = append(pos, i)
+			}
+		}
+	} else {
+		for name := range r.NodeNames {
+			if i := s.Index(name); i >= 0 {
+				pos = append(pos, i)
+			}
 		}
 	}
 	slices.Sort(pos)

@@ -274,8 +274,9 @@ func TestNodesMatchingConcurrentReaders(t *testing.T) {
 	}
 }
 
-// TestPropPositionsOfEqualsLookup: a PreFilterResult asked for again and
-// again, on snapshots whose nodes are added, relabeled, removed and
+// TestPropPositionsOfEqualsLookup: a PreFilterResult (a set, or made by
+// PreFilterResultOf from a list that may name a node twice) asked for
+// again and again, on snapshots whose nodes are added, relabeled, removed and
 // cloned between the asks, always gets the positions its names have in
 // the snapshot asked, ascending, whether they were kept or looked up.
 func TestPropPositionsOfEqualsLookup(t *testing.T) {
@@ -289,9 +290,18 @@ func TestPropPositionsOfEqualsLookup(t *testing.T) {
 		seq := len(nodes)
 		var results []*PreFilterResult
 		for range rapid.IntRange(1, 3).Draw(t, "results") {
-			names := map[string]struct{}{}
+			var list []string // some names twice at times
 			for range rapid.IntRange(0, 6).Draw(t, "names") {
-				names[fmt.Sprintf("n%d", rapid.IntRange(0, 40).Draw(t, "name"))] = struct{}{}
+				list = append(list, fmt.Sprintf("n%d", rapid.IntRange(0, 40).Draw(t, "name")))
+			}
+			if rapid.Bool().Draw(t, "listed") {
+				r := PreFilterResultOf(list)
+				results = append(results, &r)
+				continue
+			}
+			names := map[string]struct{}{}
+			for _, n := range list {
+				names[n] = struct{}{}
 			}
 			results = append(results, &PreFilterResult{NodeNames: names})
 		}

@@ -98,12 +98,11 @@ func (pl *NodeAffinity) PreFilter(_ context.Context, state *framework.CycleState
 		}
 		named := &naNamed{}
 		named.names = namedNodes(terms, named.one[:0])
-		set := make(map[string]struct{}, len(named.names))
-		for _, n := range named.names {
-			set[n] = struct{}{}
+		named.result = framework.PreFilterResultOf(named.names)
+		named.state.required.names = named.result.NodeNames
+		if len(named.names) == 1 {
+			named.state.required.one = named.names[0]
 		}
-		named.state.required.names = set
-		named.result.NodeNames = set
 		pl.lastNames.Store(named)
 		state.Write(naPreFilterKey, &named.state)
 		return &named.result, nil

@@ -25,6 +25,8 @@ type requiredTerms struct {
 	// them; Indexed does not (PreFilter never resolves such terms
 	// against a snapshot).
 	names map[string]struct{}
+	// one is the name when names holds one, matched by comparison.
+	one string
 }
 
 // namedTerms returns a pod's required node affinity terms when its
@@ -94,6 +96,9 @@ func podRequired(pod *api.Pod) requiredTerms {
 // Match reports whether node satisfies the pod's nodeSelector and required
 // node affinity.
 func (r *requiredTerms) Match(node *api.Node) bool {
+	if r.one != "" {
+		return node.Name == r.one
+	}
 	if r.names != nil {
 		_, ok := r.names[node.Name]
 		return ok
