@@ -51,9 +51,10 @@ type PodInfo struct {
 	// specRequests are the requests of the spec alone when the status makes
 	// Requests differ from them; nil otherwise.
 	specRequests *resource.Vector
-	// noHostPorts: NewPodInfo found no host port, so HostPorts is nil
-	// without looking (a PodInfo built otherwise looks).
-	noHostPorts bool
+	// hostPorts are HostPorts' answer when NewPodInfo found it
+	// (portsKnown); a PodInfo built otherwise looks each time.
+	hostPorts  []api.ContainerPort
+	portsKnown bool
 	// noDRAExtended: NewPodInfo found no container request a DeviceClass
 	// may back, so RequestsDRAExtended is false without looking.
 	noDRAExtended bool
@@ -79,7 +80,7 @@ func (v KubeVersion) NewPodInfo(pod *api.Pod) (*PodInfo, error) {
 		return nil, err
 	}
 	pi := &PodInfo{Pod: pod}
-	pi.noHostPorts = len(pi.HostPorts()) == 0
+	pi.hostPorts, pi.portsKnown = pi.HostPorts(), true
 	pi.noDRAExtended = !pi.RequestsDRAExtended()
 	if rule := v.StatusRule(); api.StatusAffectsRequests(pod, rule) {
 		opts := api.RequestOptions{UseStatusResources: true, StatusRule: rule}
@@ -222,10 +223,11 @@ func (pi *PodInfo) RequestsDRAExtended() bool {
 }
 
 // HostPorts returns the host ports the pod binds: those of its containers
-// and of its restartable (sidecar) init containers.
+// and of its restartable (sidecar) init containers. The slice is
+// read-only.
 func (pi *PodInfo) HostPorts() []api.ContainerPort {
-	if pi.noHostPorts {
-		return nil
+	if pi.portsKnown {
+		return pi.hostPorts
 	}
 	pod := pi.Pod
 	var ports []api.ContainerPort
