@@ -478,6 +478,7 @@ func leastBalancedImagesAddPass1(totals []int64, res []framework.NodeResources, 
 	totals, delta = totals[:len(idx)], delta[:len(res)]
 	for i, x := range idx {
 		r := &res[x]
+		im := int64(delta[x]) // read first: fewer values live across the arithmetic
 		aC, aM := r.AllocatableMilliCPU, r.AllocatableMemory
 		uC, uM := r.NonZeroMilliCPU+req.cpu, r.NonZeroMemory+req.mem
 		if !leastCovered(aC, aM, uC, uM) {
@@ -489,7 +490,7 @@ func leastBalancedImagesAddPass1(totals []int64, res []framework.NodeResources, 
 			baBalance(float64(r.RequestedMilliCPU+req.baCPU)/faC, float64(r.RequestedMemory+req.baMem)/faM)
 		bad |= uint64(num) | uint64(num+127-framework.MaxNodeScore)
 		totals[i] += (leastFractionOf(max(aC-uC, 0), faC)+leastFractionOf(max(aM-uM, 0), faM))>>1 + framework.MaxNodeScore/2 + num>>1 +
-			req.images + int64(delta[x])
+			req.images + im
 	}
 	return bad
 }

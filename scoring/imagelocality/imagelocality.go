@@ -109,12 +109,24 @@ func (s *ilPreScoreState) Release() {
 	}
 	for _, k := range d.touched {
 		d.delta[k] = 0
-		d.seen[k>>6] = 0
 	}
-	d.touched = d.touched[:0]
+	d.clearSeen()
 	if d.pool != nil {
 		d.pool.Put(d)
 	}
+}
+
+// clearSeen clears the seen bits of the touched nodes and empties the
+// list: word by word when the nodes outnumber the bitmap's words.
+func (d *ilDense) clearSeen() {
+	if len(d.touched) > len(d.seen) {
+		clear(d.seen)
+	} else {
+		for _, k := range d.touched {
+			d.seen[k>>6] = 0
+		}
+	}
+	d.touched = d.touched[:0]
 }
 
 // denseWorthIt reports whether scoring every node holding one of the
@@ -195,10 +207,7 @@ func (s *ilPreScoreState) fillDense(snap *framework.Snapshot, pool *sync.Pool, c
 		s.dense = d
 		return
 	}
-	for _, k := range d.touched {
-		seen[k>>6] = 0
-	}
-	d.touched = d.touched[:0]
+	d.clearSeen()
 	if pool != nil {
 		pool.Put(d)
 	}
