@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/schedkit/schedkit/framework/api"
 )
@@ -56,10 +57,24 @@ type PreEnqueuePlugin interface {
 // is returned.
 type PreFilterResult struct {
 	NodeNames map[string]struct{}
-	// names is the list PreFilterResultOf made the result from; it lists
-	// NodeNames when it is as long (no name twice).
+	// names is the list PreFilterResultOf made the result from, and set
+	// the map it made for NodeNames: the list stands for NodeNames while
+	// NodeNames is that map and as long (no name twice).
 	names []string
+	set   unsafe.Pointer
 }
+
+// listed returns the names r was made from when they are exactly
+// NodeNames, else nil.
+func (r *PreFilterResult) listed() []string {
+	if r.names == nil || mapID(r.NodeNames) != r.set || len(r.names) != len(r.NodeNames) {
+		return nil
+	}
+	return r.names
+}
+
+// mapID is the identity of the map m (a map value is a pointer).
+func mapID(m map[string]struct{}) unsafe.Pointer { return *(*unsafe.Pointer)(unsafe.Pointer(&m)) }
 
 // PreFilterResultOf returns the result naming exactly names (a name
 // given twice counts once). The result keeps names, which the caller must
@@ -70,7 +85,7 @@ func PreFilterResultOf(names []string) PreFilterResult {
 	for _, n := range names {
 		set[n] = struct{}{}
 	}
-	return PreFilterResult{NodeNames: set, names: names}
+	return PreFilterResult{NodeNames: set, names: names, set: mapID(set)}
 }
 
 // AllNodes reports whether r allows every node.

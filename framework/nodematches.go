@@ -110,8 +110,8 @@ func (s *Snapshot) PositionsOf(r *PreFilterResult, buf []int) []int {
 		return k.pos
 	}
 	pos := buf[:0]
-	if len(r.names) == len(r.NodeNames) { // PreFilterResultOf's list, no name twice
-		for _, name := range r.names {
+	if names := r.listed(); names != nil { // PreFilterResultOf's list
+		for _, name := range names {
 			if i := s.Index(name); i >= 0 {
 				pos = append(pos, i)
 			}

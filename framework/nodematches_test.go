@@ -371,3 +371,38 @@ func TestPositionsOfKeptFromTheSecondAsk(t *testing.T) {
 		t.Fatalf("nil result: %v", got)
 	}
 }
+
+// TestPositionsOfListedResult: a result made by PreFilterResultOf gets the
+// positions of the nodes its set names, however its list reads: names in
+// any order, a name twice, names the snapshot lacks, and a copy whose set
+// was replaced by another of as many names (the list then stands for
+// nothing).
+func TestPositionsOfListedResult(t *testing.T) {
+	var nodes []*api.Node
+	for _, n := range []string{"a", "b", "c", "d"} {
+		nodes = append(nodes, &api.Node{ObjectMeta: api.ObjectMeta{Name: n}})
+	}
+	replaced := PreFilterResultOf([]string{"a", "b"})
+	replaced.NodeNames = map[string]struct{}{"c": {}, "d": {}}
+	cases := []struct {
+		name string
+		r    PreFilterResult
+		want []int
+	}{
+		{"in snapshot order", PreFilterResultOf([]string{"a", "c"}), []int{0, 2}},
+		{"in reverse", PreFilterResultOf([]string{"d", "b"}), []int{1, 3}},
+		{"a name twice", PreFilterResultOf([]string{"c", "a", "c"}), []int{0, 2}},
+		{"names the snapshot lacks", PreFilterResultOf([]string{"x", "b", "y"}), []int{1}},
+		{"none", PreFilterResultOf(nil), nil},
+		{"set replaced by one as long", replaced, []int{2, 3}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := MustSnapshot(nodes, nil)
+			r := c.r
+			if got := s.PositionsOf(&r, nil); !slices.Equal(got, c.want) {
+				t.Errorf("PositionsOf = %v, want %v", got, c.want)
+			}
+		})
+	}
+}
