@@ -51,9 +51,12 @@ type PodInfo struct {
 	// specRequests are the requests of the spec alone when the status makes
 	// Requests differ from them; nil otherwise.
 	specRequests *resource.Vector
-	// hostPorts are HostPorts' answer when NewPodInfo found it
-	// (portsKnown); a PodInfo built otherwise looks each time.
-	hostPorts  []api.ContainerPort
+	// hostPorts holds HostPorts' answer when NewPodInfo found host ports
+	// (nil when it found none); portsKnown is set when NewPodInfo looked.
+	// A PodInfo built otherwise looks each time. (A pointer: most pods
+	// bind no host port, and a slice would grow every PodInfo by 16
+	// bytes more.)
+	hostPorts  *[]api.ContainerPort
 	portsKnown bool
 	// noDRAExtended: NewPodInfo found no container request a DeviceClass
 	// may back, so RequestsDRAExtended is false without looking.
@@ -80,7 +83,10 @@ func (v KubeVersion) NewPodInfo(pod *api.Pod) (*PodInfo, error) {
 		return nil, err
 	}
 	pi := &PodInfo{Pod: pod}
-	pi.hostPorts, pi.portsKnown = pi.HostPorts(), true
+	if ports := pi.HostPorts(); len(ports) > 0 {
+		pi.hostPorts = &ports
+	}
+	pi.portsKnown = true
 	pi.noDRAExtended = !pi.RequestsDRAExtended()
 	if rule := v.StatusRule(); api.StatusAffectsRequests(pod, rule) {
 		opts := api.RequestOptions{UseStatusResources: true, StatusRule: rule}
@@ -227,7 +233,10 @@ func (pi *PodInfo) RequestsDRAExtended() bool {
 // read-only.
 func (pi *PodInfo) HostPorts() []api.ContainerPort {
 	if pi.portsKnown {
-		return pi.hostPorts
+		if pi.hostPorts == nil {
+			return nil
+		}
+		return *pi.hostPorts
 	}
 	pod := pi.Pod
 	var ports []api.ContainerPort

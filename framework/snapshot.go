@@ -886,7 +886,7 @@ func (s *Snapshot) podSums(i int, pi *PodInfo, sign int64) {
 	r.NonZeroMilliCPU += sign * pi.NonZeroMilliCPU
 	r.NonZeroMemory += sign * pi.NonZeroMemory
 	r.NumPods += sign
-	if !pi.portsKnown || len(pi.hostPorts) > 0 {
+	if !pi.portsKnown || pi.hostPorts != nil {
 		r.HostPorts = len(s.nodes[i].UsedPorts) > 0
 	}
 }
