@@ -62,6 +62,10 @@ type PreFilterResult struct {
 	// NodeNames is that map and as long (no name twice).
 	names []string
 	set   unsafe.Pointer
+	// node is the NodeInfo a snapshot's PreFilterResultOf found for the
+	// single name listed: a snapshot holding it at its index needs no
+	// lookup of the name.
+	node *NodeInfo
 }
 
 // listed returns the names r was made from when they are exactly

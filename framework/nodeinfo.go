@@ -3,6 +3,7 @@ package framework
 import (
 	"fmt"
 	"slices"
+	"sync/atomic"
 
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
@@ -64,6 +65,27 @@ type NodeInfo struct {
 	// plugins its migrated-plugins annotation lists.
 	csiNode     *api.CSINode
 	csiMigrated []string
+
+	// named is the set of the node's name alone, made the first time a
+	// PreFilterResult names only this node (Snapshot.PreFilterResultOf).
+	named atomic.Pointer[namedSet]
+}
+
+// namedSet is a set holding one node name, and that name.
+type namedSet struct {
+	name string
+	set  map[string]struct{}
+}
+
+// nameSet returns the set of the node's name alone, made once and shared.
+func (n *NodeInfo) nameSet() map[string]struct{} {
+	name := n.Name()
+	if ns := n.named.Load(); ns != nil && ns.name == name {
+		return ns.set
+	}
+	ns := &namedSet{name: name, set: map[string]struct{}{name: {}}}
+	n.named.Store(ns)
+	return ns.set
 }
 
 // NewNodeInfo builds the NodeInfo of node with the given pods. A nil node is

@@ -110,7 +110,13 @@ func (s *Snapshot) PositionsOf(r *PreFilterResult, buf []int) []int {
 		return k.pos
 	}
 	pos := buf[:0]
-	if names := r.listed(); names != nil { // PreFilterResultOf's list
+	names := r.listed()
+	if ni := r.node; ni != nil && names != nil {
+		if i := ni.index; i >= 0 && i < len(s.nodes) && s.nodes[i] == ni {
+			return append(pos, i)
+		}
+	}
+	if names != nil { // PreFilterResultOf's list
 		for _, name := range names {
 			if i := s.Index(name); i >= 0 {
 				pos = append(pos, i)
@@ -128,6 +134,24 @@ func (s *Snapshot) PositionsOf(r *PreFilterResult, buf []int) []int {
 		memo.kept.Store(&resultPositions{r: r, pos: slices.Clone(pos)})
 	}
 	return pos
+}
+
+// PreFilterResultOf returns the result naming exactly names, as the
+// package's PreFilterResultOf does. For a single name s holds, NodeNames
+// is a set s keeps for that node, shared by every result naming it
+// (nobody modifies a returned set), and the result remembers the node, so
+// that PositionsOf finds it without looking the name up: a cycle of a
+// DaemonSet pod, whose node affinity names its node, builds no set.
+func (s *Snapshot) PreFilterResultOf(names []string) PreFilterResult {
+	if len(names) != 1 {
+		return PreFilterResultOf(names)
+	}
+	ni, ok := s.Get(names[0])
+	if !ok {
+		return PreFilterResultOf(names)
+	}
+	set := ni.nameSet()
+	return PreFilterResult{NodeNames: set, names: names, set: mapID(set), node: ni}
 }
 
 // NodesMatching returns the nodes r matches (the pod's nodeSelector and

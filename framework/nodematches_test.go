@@ -294,8 +294,13 @@ func TestPropPositionsOfEqualsLookup(t *testing.T) {
 			for range rapid.IntRange(0, 6).Draw(t, "names") {
 				list = append(list, fmt.Sprintf("n%d", rapid.IntRange(0, 40).Draw(t, "name")))
 			}
-			if rapid.Bool().Draw(t, "listed") {
+			switch rapid.IntRange(0, 2).Draw(t, "made by") {
+			case 1:
 				r := PreFilterResultOf(list)
+				results = append(results, &r)
+				continue
+			case 2: // one name, most times: a set the snapshot keeps
+				r := snaps[0].PreFilterResultOf(list[:min(len(list), rapid.IntRange(1, 2).Draw(t, "of"))])
 				results = append(results, &r)
 				continue
 			}
@@ -404,5 +409,56 @@ func TestPositionsOfListedResult(t *testing.T) {
 				t.Errorf("PositionsOf = %v, want %v", got, c.want)
 			}
 		})
+	}
+}
+
+// TestSnapshotPreFilterResultOf: a snapshot's result naming one node it
+// holds has the set of that name alone, the same set every time, and
+// PositionsOf finds the node on any snapshot and after the nodes move;
+// other lists get the package's result.
+func TestSnapshotPreFilterResultOf(t *testing.T) {
+	var nodes []*api.Node
+	for _, n := range []string{"a", "b", "c", "d"} {
+		nodes = append(nodes, &api.Node{ObjectMeta: api.ObjectMeta{Name: n}})
+	}
+	s := MustSnapshot(nodes, nil)
+	other := MustSnapshot([]*api.Node{nodes[3], nodes[2]}, nil)
+	r := s.PreFilterResultOf([]string{"c"})
+	if !maps.Equal(r.NodeNames, map[string]struct{}{"c": {}}) {
+		t.Fatalf("NodeNames = %v, want {c}", r.NodeNames)
+	}
+	if again := s.PreFilterResultOf([]string{"c"}); mapID(again.NodeNames) != mapID(r.NodeNames) {
+		t.Error("a second result naming c has a set of its own")
+	}
+	steps := []struct {
+		name string
+		snap *Snapshot
+		do   func() error
+		want []int
+	}{
+		{"on its snapshot", s, nil, []int{2}},
+		{"on another snapshot", other, nil, []int{1}},
+		{"after a node before it is removed", s, func() error { return s.RemoveNode("a") }, []int{1}},
+		{"after it is removed", s, func() error { return s.RemoveNode("c") }, nil},
+		{"after it is added again", s, func() error { return s.AddNode(nodes[2]) }, []int{2}},
+	}
+	for _, st := range steps {
+		if st.do != nil {
+			if err := st.do(); err != nil {
+				t.Fatalf("%s: %v", st.name, err)
+			}
+		}
+		if got := st.snap.PositionsOf(&r, nil); !slices.Equal(got, st.want) {
+			t.Errorf("%s: PositionsOf = %v, want %v", st.name, got, st.want)
+		}
+	}
+	for _, list := range [][]string{{"x"}, {"b", "d"}, {"b", "b"}, nil} {
+		got, want := s.PreFilterResultOf(list), PreFilterResultOf(list)
+		if !maps.Equal(got.NodeNames, want.NodeNames) {
+			t.Errorf("PreFilterResultOf(%v).NodeNames = %v, want %v", list, got.NodeNames, want.NodeNames)
+		}
+		if p, w := s.PositionsOf(&got, nil), s.PositionsOf(&want, nil); !slices.Equal(p, w) {
+			t.Errorf("PositionsOf(PreFilterResultOf(%v)) = %v, want %v", list, p, w)
+		}
 	}
 }

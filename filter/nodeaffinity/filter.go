@@ -98,7 +98,11 @@ func (pl *NodeAffinity) PreFilter(_ context.Context, state *framework.CycleState
 		}
 		named := &naNamed{}
 		named.names = namedNodes(terms, named.one[:0])
-		named.result = framework.PreFilterResultOf(named.names)
+		if snap := state.Snapshot(); snap != nil {
+			named.result = snap.PreFilterResultOf(named.names)
+		} else {
+			named.result = framework.PreFilterResultOf(named.names)
+		}
 		named.state.required.names = named.result.NodeNames
 		if len(named.names) == 1 {
 			named.state.required.one = named.names[0]
