@@ -361,8 +361,7 @@ func (c *cycler) cycle(ctx context.Context, pi *framework.PodInfo) error {
 		opts.StartIndex = c.start % n
 	}
 	r, err := c.f.Schedule(ctx, nil, c.snap, pi, opts)
-	var fe *fwruntime.FitError
-	if err != nil && !errors.As(err, &fe) {
+	if err != nil && !isFitError(err) {
 		return fmt.Errorf("pod %s: %w", pi.Pod.Name, err)
 	}
 	rec := podRecord{I: len(c.recs), Pod: pi.Pod.Name, Feasible: r.NumFeasibleNodes()}
@@ -400,6 +399,14 @@ func (c *cycler) cycle(ctx context.Context, pi *framework.PodInfo) error {
 	a.Pod = &p
 	_, err = c.snap.AddPodInfo(&a, framework.PodAdd{Unique: true, AtNode: rec.Node == r.SelectedNode(), Node: r.SelectedIndex()})
 	return err
+}
+
+// isFitError reports whether err is a FitError (the pod fits no node).
+// It is a function of its own so that the cycle allocates no target for
+// errors.As when the pod is placed.
+func isFitError(err error) bool {
+	var fe *fwruntime.FitError
+	return errors.As(err, &fe)
 }
 
 // tiedBest reports whether node is feasible in r with the best total.
