@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
@@ -66,26 +67,21 @@ type NodeInfo struct {
 	csiNode     *api.CSINode
 	csiMigrated []string
 
-	// named is the set of the node's name alone, made the first time a
-	// PreFilterResult names only this node (Snapshot.PreFilterResultOf).
-	named atomic.Pointer[namedSet]
-}
-
-// namedSet is a set holding one node name, and that name.
-type namedSet struct {
-	name string
-	set  map[string]struct{}
+	// named is the set of the node's name alone (the map's pointer, as
+	// mapID gives it), made the first time a PreFilterResult names only
+	// this node (Snapshot.PreFilterResultOf); SetNode drops it when the
+	// name changes.
+	named unsafe.Pointer
 }
 
 // nameSet returns the set of the node's name alone, made once and shared.
 func (n *NodeInfo) nameSet() map[string]struct{} {
-	name := n.Name()
-	if ns := n.named.Load(); ns != nil && ns.name == name {
-		return ns.set
+	if p := atomic.LoadPointer(&n.named); p != nil {
+		return *(*map[string]struct{})(unsafe.Pointer(&p))
 	}
-	ns := &namedSet{name: name, set: map[string]struct{}{name: {}}}
-	n.named.Store(ns)
-	return ns.set
+	set := map[string]struct{}{n.Name(): {}}
+	atomic.StorePointer(&n.named, mapID(set))
+	return set
 }
 
 // NewNodeInfo builds the NodeInfo of node with the given pods. A nil node is
@@ -121,6 +117,9 @@ func (n *NodeInfo) Name() string {
 
 // SetNode replaces the node object, refreshing allocatable and images.
 func (n *NodeInfo) SetNode(node *api.Node) {
+	if n.node != nil && n.node.Name != node.Name {
+		atomic.StorePointer(&n.named, nil)
+	}
 	n.node = node
 	n.Allocatable = resource.VectorFrom(node.Status.Allocatable)
 	n.ImageSizes = make(map[string]int64, len(node.Status.Images))

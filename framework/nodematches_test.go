@@ -462,3 +462,24 @@ func TestSnapshotPreFilterResultOf(t *testing.T) {
 		}
 	}
 }
+
+// TestNameSetFollowsTheNodesName: a NodeInfo's set of its name is made
+// once, and made again when SetNode gives the NodeInfo another name.
+func TestNameSetFollowsTheNodesName(t *testing.T) {
+	ni, err := NewNodeInfo(&api.Node{ObjectMeta: api.ObjectMeta{Name: "a"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := ni.nameSet()
+	if !maps.Equal(first, map[string]struct{}{"a": {}}) || mapID(ni.nameSet()) != mapID(first) {
+		t.Fatalf("nameSet = %v, made again: %v", first, mapID(ni.nameSet()) != mapID(first))
+	}
+	ni.SetNode(&api.Node{ObjectMeta: api.ObjectMeta{Name: "a"}, Spec: api.NodeSpec{Unschedulable: true}})
+	if mapID(ni.nameSet()) != mapID(first) {
+		t.Error("the set was made again for the same name")
+	}
+	ni.SetNode(&api.Node{ObjectMeta: api.ObjectMeta{Name: "b"}})
+	if got := ni.nameSet(); !maps.Equal(got, map[string]struct{}{"b": {}}) {
+		t.Errorf("after renaming to b: nameSet = %v", got)
+	}
+}
