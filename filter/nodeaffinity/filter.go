@@ -59,12 +59,22 @@ type naCompiled struct {
 // shared by the pods naming the same nodes.
 type naNamed struct {
 	names  []string
-	state  naPreFilterState
+	state  naNamedState
 	result framework.PreFilterResult
 	// one holds the name of a single term (a DaemonSet pod's), so that
 	// names needs no array of its own.
 	one [1]string
 }
+
+// naNamedState is the PreFilter state of constraints that only name
+// nodes: the constraints, which match by name, without the fields that
+// resolve other constraints against a snapshot.
+type naNamedState struct {
+	required requiredTerms
+}
+
+// Clone returns the state itself: other pods never change it.
+func (s *naNamedState) Clone() framework.StateData { return s }
 
 // naFewNames is the most nodes a PreFilterResult may name for the
 // filter to match them one by one rather than read the snapshot's bitmap
@@ -227,11 +237,13 @@ func (pl *NodeAffinity) Filter(_ context.Context, state *framework.CycleState, p
 // compiled afresh when PreFilter did not run.
 func (pl *NodeAffinity) required(state *framework.CycleState, pod *framework.PodInfo) (*requiredTerms, *framework.Status) {
 	if d, err := state.Read(naPreFilterKey); err == nil {
-		s, ok := d.(*naPreFilterState)
-		if !ok {
-			return nil, framework.AsStatus(fmt.Errorf("invalid PreFilter state, got type %T", d))
+		switch s := d.(type) {
+		case *naNamedState:
+			return &s.required, nil
+		case *naPreFilterState:
+			return &s.required, nil
 		}
-		return &s.required, nil
+		return nil, framework.AsStatus(fmt.Errorf("invalid PreFilter state, got type %T", d))
 	}
 	r := podRequired(pod.Pod)
 	return &r, nil
