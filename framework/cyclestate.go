@@ -91,6 +91,16 @@ func (c *CycleState) Read(key StateKey) (StateData, error) {
 // Write stores val under key, replacing any previous value.
 func (c *CycleState) Write(key StateKey, val StateData) {
 	c.mu.Lock()
+	if c.spill.Load() == nil {
+		// The common write: a new key while the values fit inline.
+		n := int(c.count.Load())
+		if n < inlineEntries && !hasKey(c.inline[:n], key) {
+			c.inline[n] = stateEntry{key, val}
+			c.count.Store(int32(n + 1))
+			c.mu.Unlock()
+			return
+		}
+	}
 	defer c.mu.Unlock()
 	old := c.list()
 	replaces := false
@@ -126,6 +136,16 @@ func (c *CycleState) Write(key StateKey, val StateData) {
 	}
 	next = append(next, stateEntry{key, val})
 	c.spill.Store(&next)
+}
+
+// hasKey reports whether list holds key.
+func hasKey(list []stateEntry, key StateKey) bool {
+	for i := range list {
+		if list[i].key == key {
+			return true
+		}
+	}
+	return false
 }
 
 // Delete removes key.
