@@ -228,22 +228,47 @@ type Result struct {
 	rejectionDetails [][]string
 }
 
-// reset clears r for a new cycle, keeping its buffers. It clears r in
-// place and sets the buffers back, rather than copying a new Result
-// over it: a Result is large, and the copy cost more than the clearing.
+// reset clears r for a new cycle, keeping its buffers. It empties the
+// buffers and zeroes the other fields one by one, rather than zeroing r
+// and setting the buffers back, which stores every buffer's pointer
+// again.
 func (r *Result) reset() {
-	rawBuf, normalized, totals, scorePlugins, weights, top := r.rawBuf[:0], r.Normalized[:0], r.Totals[:0], r.ScorePlugins[:0], r.Weights[:0], r.Top[:0]
-	rejections, feasible, feasibleCache, feasibleBuf, spans := r.rejections[:0], r.feasible[:0], r.feasibleCache[:0], r.feasibleBuf[:0], r.spans[:0]
-	candidateIdx, candBuf, ties, placeOff := r.candidateIdx[:0], r.candBuf[:0], r.ties[:0], r.placeOff[:0]
-	rank := rankRun{best: r.rank.best[:0], cnt: r.rank.cnt[:0], top: r.rank.top[:0], tops: r.rank.tops[:0]}
-	preTop := r.pre.top[:0]
-	*r = Result{}
-	r.rawBuf, r.Normalized, r.Totals, r.ScorePlugins, r.Weights, r.Top = rawBuf, normalized, totals, scorePlugins, weights, top
-	r.rejections, r.feasible, r.feasibleCache, r.feasibleBuf, r.spans = rejections, feasible, feasibleCache, feasibleBuf, spans
-	r.candidateIdx, r.candBuf, r.ties, r.placeOff = candidateIdx, candBuf, ties, placeOff
-	r.rank, r.pre.top = rank, preTop
-	r.selected = -1
-	r.Diagnosis.result = r
+	// The buffers kept across cycles are emptied in place: a slice
+	// resliced into itself stores only its length.
+	r.rawBuf = r.rawBuf[:0]
+	r.Normalized = r.Normalized[:0]
+	r.Totals = r.Totals[:0]
+	r.ScorePlugins = r.ScorePlugins[:0]
+	r.Weights = r.Weights[:0]
+	r.Top = r.Top[:0]
+	r.rejections = r.rejections[:0]
+	r.feasible = r.feasible[:0]
+	r.feasibleCache = r.feasibleCache[:0]
+	r.feasibleBuf = r.feasibleBuf[:0]
+	r.spans = r.spans[:0]
+	r.candidateIdx = r.candidateIdx[:0]
+	r.candBuf = r.candBuf[:0]
+	r.ties = r.ties[:0]
+	r.placeOff = r.placeOff[:0]
+	r.rank.best = r.rank.best[:0]
+	r.rank.cnt = r.rank.cnt[:0]
+	r.rank.top = r.rank.top[:0]
+	r.rank.tops = r.rank.tops[:0]
+	r.pre.top = r.pre.top[:0]
+	// Every other field is zeroed (TestResultResetClearsEveryField).
+	r.Pod, r.Profile, r.NumAllNodes = nil, "", 0
+	r.PreFilterStatus, r.PreFilterResult = nil, nil
+	r.SkippedFilter, r.SkippedScore, r.StartIndex = nil, nil, 0
+	r.Raw, r.Extenders, r.ExtenderScores = nil, nil, nil
+	r.Margin, r.Ties, r.Err = 0, 0, nil
+	r.Diagnosis = Diagnosis{result: r}
+	r.fw, r.snap, r.candidates, r.order = nil, nil, nil, nil
+	r.evaluated, r.filterWidth, r.selected = 0, 0, -1
+	r.feasibleList, r.feasibleIdx, r.extNodes = nil, nil, nil
+	r.rank.totals, r.rank.ties, r.rank.keep, r.rank.chunk = nil, nil, 0, 0
+	r.pre.keep, r.pre.best, r.pre.cnt = 0, 0, 0
+	r.placing = placeRun{}
+	r.filterVerdicts, r.rejectionDetails = nil, nil
 }
 
 func (r *Result) nodeAt(pos int32) *framework.NodeInfo {
