@@ -63,9 +63,12 @@ type PreFilterResult struct {
 	names []string
 	set   unsafe.Pointer
 	// node is the NodeInfo a snapshot's PreFilterResultOf found for the
-	// single name listed: a snapshot holding it at its index needs no
-	// lookup of the name.
+	// single name listed, at position pos of that snapshot: a snapshot
+	// holding the same NodeInfo there needs no lookup of the name. The
+	// position is kept rather than read from the NodeInfo, which another
+	// snapshot may be renumbering.
 	node *NodeInfo
+	pos  int
 }
 
 // listed returns the names r was made from when they are exactly

@@ -112,7 +112,7 @@ func (s *Snapshot) PositionsOf(r *PreFilterResult, buf []int) []int {
 	pos := buf[:0]
 	names := r.listed()
 	if ni := r.node; ni != nil && names != nil {
-		if i := ni.index; i >= 0 && i < len(s.nodes) && s.nodes[i] == ni {
+		if i := r.pos; i < len(s.nodes) && s.nodes[i] == ni {
 			return append(pos, i)
 		}
 	}
@@ -146,12 +146,13 @@ func (s *Snapshot) PreFilterResultOf(names []string) PreFilterResult {
 	if len(names) != 1 {
 		return PreFilterResultOf(names)
 	}
-	ni, ok := s.Get(names[0])
-	if !ok {
+	i := s.Index(names[0])
+	if i < 0 {
 		return PreFilterResultOf(names)
 	}
+	ni := s.nodes[i]
 	set := ni.nameSet()
-	return PreFilterResult{NodeNames: set, names: names, set: mapID(set), node: ni}
+	return PreFilterResult{NodeNames: set, names: names, set: mapID(set), node: ni, pos: i}
 }
 
 // NodesMatching returns the nodes r matches (the pod's nodeSelector and

@@ -483,3 +483,38 @@ func TestNameSetFollowsTheNodesName(t *testing.T) {
 		t.Errorf("after renaming to b: nameSet = %v", got)
 	}
 }
+
+// TestSnapshotPreFilterResultOfWhileItsSnapshotRenumbers: a result made
+// on one snapshot is read on another while the first renumbers its nodes
+// on another goroutine; the reader touches none of the first snapshot's
+// NodeInfos (the race detector checks) and finds the node by name.
+func TestSnapshotPreFilterResultOfWhileItsSnapshotRenumbers(t *testing.T) {
+	var nodes []*api.Node
+	for _, n := range []string{"a", "b", "c", "d"} {
+		nodes = append(nodes, &api.Node{ObjectMeta: api.ObjectMeta{Name: n}})
+	}
+	first, second := MustSnapshot(nodes, nil), MustSnapshot(nodes[1:], nil)
+	r := first.PreFilterResultOf([]string{"d"})
+	done := make(chan error)
+	go func() {
+		for range 200 {
+			if err := first.RemoveNode("a"); err != nil {
+				done <- err
+				return
+			}
+			if err := first.AddNode(nodes[0]); err != nil {
+				done <- err
+				return
+			}
+		}
+		done <- nil
+	}()
+	for range 200 {
+		if got := second.PositionsOf(&r, nil); !slices.Equal(got, []int{2}) {
+			t.Fatalf("PositionsOf on the second snapshot = %v, want [2]", got)
+		}
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
