@@ -138,10 +138,11 @@ func (s *Snapshot) PositionsOf(r *PreFilterResult, buf []int) []int {
 
 // PreFilterResultOf returns the result naming exactly names, as the
 // package's PreFilterResultOf does. For a single name s holds, NodeNames
-// is a set s keeps for that node, shared by every result naming it
-// (nobody modifies a returned set), and the result remembers the node, so
-// that PositionsOf finds it without looking the name up: a cycle of a
-// DaemonSet pod, whose node affinity names its node, builds no set.
+// is a set kept with that node from the first result naming it on,
+// shared by every result naming it (nobody modifies a returned set), and
+// the result remembers the node's position, so that PositionsOf finds it
+// without looking the name up: the pods of a cluster's DaemonSets, each
+// naming its node, build one set a node between them.
 func (s *Snapshot) PreFilterResultOf(names []string) PreFilterResult {
 	if len(names) != 1 {
 		return PreFilterResultOf(names)
