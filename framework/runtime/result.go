@@ -949,6 +949,16 @@ func (rk *ranker) see(j int, t int64, cnt int) (int64, int, int64) {
 // cover the feasible nodes (one feasible node, not scored): missing totals
 // count as 0.
 func (r *Result) rankGeneric(n int) {
+	if len(r.feasible) == 1 && r.selected == 0 {
+		// The one feasible node ranks alone: no runner-up, no margin.
+		var t int64
+		if len(r.Totals) > 0 {
+			t = r.Totals[0]
+		}
+		r.Ties = 1
+		r.Top = append(r.Top[:0], RankedNode{Name: r.SelectedNode(), Total: t})
+		return
+	}
 	total := func(j int) int64 {
 		if j >= len(r.Totals) {
 			return 0
