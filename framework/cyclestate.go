@@ -102,31 +102,17 @@ func (c *CycleState) Write(key StateKey, val StateData) {
 		}
 	}
 	defer c.mu.Unlock()
+	// Here the key is written before, or the values spilled, or the
+	// inline array is full.
 	old := c.list()
-	replaces := false
-	for _, e := range old {
-		if e.key == key {
-			replaces = true
-			break
-		}
-	}
-	spilled := c.spill.Load() != nil
-	if !replaces {
-		if !spilled && len(old) < inlineEntries {
-			c.inline[len(old)] = stateEntry{key, val}
-			c.count.Store(int32(len(old) + 1))
-			return
-		}
-		if spilled {
-			// A new key goes after the list's end, in place when its
-			// array has room: a reader of the current list sees only
-			// its length, and no entry it can see changes. The array
-			// grows by doubling, so a state's writes copy it a few
-			// times, not once per write.
-			next := append(old, stateEntry{key, val})
-			c.spill.Store(&next)
-			return
-		}
+	if c.spill.Load() != nil && !hasKey(old, key) {
+		// A new key goes after the list's end, in place when its array
+		// has room: a reader of the current list sees only its length,
+		// and no entry it can see changes. The array grows by doubling,
+		// so a state's writes copy it a few times, not once per write.
+		next := append(old, stateEntry{key, val})
+		c.spill.Store(&next)
+		return
 	}
 	next := make([]stateEntry, 0, max(2*len(old), 4))
 	for _, e := range old {
