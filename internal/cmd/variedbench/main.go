@@ -86,8 +86,8 @@ const (
 )
 
 // listStreams writes each stream with its workload and kind, one stream a
-// line: the varied workload's two streams, the mixed workload's, then the
-// scheduler_perf cases.
+// line: the varied workload's streams, the mixed workload's, the platform
+// workload's, then the scheduler_perf cases.
 func listStreams(w io.Writer) error {
 	for _, s := range []string{streamVaried, streamReqImages, streamDaemonSets} {
 		if _, err := fmt.Fprintln(w, s, workloadVaried, kindVaried); err != nil {
@@ -95,6 +95,9 @@ func listStreams(w io.Writer) error {
 		}
 	}
 	if _, err := fmt.Fprintln(w, streamMixed, workloadMixed, kindVaried); err != nil {
+		return err
+	}
+	if _, err := fmt.Fprintln(w, streamPlatform, workloadPlatform, kindVaried); err != nil {
 		return err
 	}
 	for _, c := range perfCases {

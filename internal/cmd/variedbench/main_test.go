@@ -431,8 +431,8 @@ func TestListStreams(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
-	if len(lines) != 4+len(perfCases) {
-		t.Fatalf("%d lines, want %d:\n%s", len(lines), 4+len(perfCases), b.String())
+	if len(lines) != 5+len(perfCases) {
+		t.Fatalf("%d lines, want %d:\n%s", len(lines), 5+len(perfCases), b.String())
 	}
 	seen := map[string]bool{}
 	for _, l := range lines {

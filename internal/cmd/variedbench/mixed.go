@@ -340,32 +340,13 @@ func (g *mxGen) sizes(n, total, most int) []int {
 }
 
 // pickWeighted returns an index drawn with the given weights.
-func (g *mxGen) pickWeighted(weights []float64) int {
-	var sum float64
-	for _, w := range weights {
-		sum += w
-	}
-	x := g.r.Float64() * sum
-	for i, w := range weights {
-		if x < w {
-			return i
-		}
-		x -= w
-	}
-	return len(weights) - 1
-}
+func (g *mxGen) pickWeighted(weights []float64) int { return pickWeighted(g.r, weights) }
 
 // chance reports true with probability p.
 func (g *mxGen) chance(p float64) bool { return g.r.Float64() < p }
 
 // suffix returns n characters of kube's name alphabet.
-func (g *mxGen) suffix(n int) string {
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = mxHashAlphabet[g.r.IntN(len(mxHashAlphabet))]
-	}
-	return string(b)
-}
+func (g *mxGen) suffix(n int) string { return randString(g.r, mxHashAlphabet, n) }
 
 // uid returns a random UUID-shaped UID.
 func (g *mxGen) uid() string {
@@ -542,17 +523,7 @@ func (g *mxGen) nodes() {
 // kubelet lists them, at most 50 (its default nodeStatusMaxImages).
 func (g *mxGen) finishNodes() {
 	for i, n := range g.w.nodes {
-		ims := g.state[i].images
-		slices.SortFunc(ims, func(a, b int) int {
-			if c := -cmpInt64(g.images[a].size, g.images[b].size); c != 0 {
-				return c
-			}
-			return a - b
-		})
-		if len(ims) > 50 {
-			ims = ims[:50]
-		}
-		for _, k := range ims {
+		for _, k := range kubeletImages(g.state[i].images, func(k int) int64 { return g.images[k].size }) {
 			im := &g.images[k]
 			n.Status.Images = append(n.Status.Images, api.ContainerImage{Names: []string{im.repo + "@" + im.digest, im.repo + ":" + im.tag}, SizeBytes: im.size})
 		}
@@ -792,11 +763,7 @@ func (g *mxGen) containers(a *mxApp, p *api.Pod) {
 // tolerations gives every pod the two the DefaultTolerationSeconds
 // admission plugin adds, and the app's home pool's.
 func (g *mxGen) tolerations(a *mxApp, p *api.Pod) {
-	secs := int64(300)
-	tol := []api.Toleration{
-		{Key: "node.kubernetes.io/not-ready", Operator: api.TolerationOpExists, Effect: api.TaintEffectNoExecute, TolerationSeconds: &secs},
-		{Key: "node.kubernetes.io/unreachable", Operator: api.TolerationOpExists, Effect: api.TaintEffectNoExecute, TolerationSeconds: &secs},
-	}
+	tol := admissionTolerations()
 	switch a.home {
 	case homeArm:
 		tol = append(tol, api.Toleration{Key: mxArchKey, Operator: api.TolerationOpEqual, Value: "arm64", Effect: api.TaintEffectNoSchedule})
@@ -1252,11 +1219,7 @@ func (g *mxGen) place(a *mxApp) {
 		s.apps = append(s.apps, a.idx)
 		s.ports = append(s.ports, a.ports...)
 		p := g.pod(a)
-		for _, c := range slices.Concat(p.Spec.InitContainers, p.Spec.Containers) {
-			if k := g.imageIndex(c.Image); k >= 0 && !slices.Contains(s.images, k) {
-				s.images = append(s.images, k)
-			}
-		}
+		s.images = withPodImages(s.images, p, g.imageIndex)
 		p.Spec.NodeName = g.w.nodes[node].Name
 		p.Status.Phase = api.PodRunning
 		a.zonePods[s.zone]++

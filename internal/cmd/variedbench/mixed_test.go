@@ -2,16 +2,10 @@ package main
 
 import (
 	"fmt"
-	"path/filepath"
 	"slices"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-	"github.com/google/go-cmp/cmp/cmpopts"
-
 	"github.com/schedkit/schedkit/framework/api"
-	"github.com/schedkit/schedkit/resource"
-	"github.com/schedkit/schedkit/scheduling/kubeload"
 )
 
 // mixedApp names the controller of a pod of the mixed workload:
@@ -160,12 +154,7 @@ func countMixed(w *workload) mixedCounts {
 // per node on average, 12–20 namespaces, 3 or more images per node, about
 // a fifth of the stream from new apps.
 func TestMixedDistributions(t *testing.T) {
-	type bound struct {
-		name   string
-		get    func(mixedCounts) float64
-		lo, hi float64
-	}
-	bounds := []bound{
+	bounds := []bound[mixedCounts]{
 		{"existing pods per node", func(c mixedCounts) float64 { return float64(c.existing) / float64(c.nodes) }, 1.8, 2.05},
 		{"namespaces", func(c mixedCounts) float64 { return float64(c.namespaces) }, 12, 20},
 		{"required anti-affinity", func(c mixedCounts) float64 { return c.antiReq }, 0.25, 0.45},
@@ -190,239 +179,40 @@ func TestMixedDistributions(t *testing.T) {
 		{"most images on a node", func(c mixedCounts) float64 { return float64(c.maxImages) }, 5, 50},
 		{"stream pods of new apps", func(c mixedCounts) float64 { return c.streamNew }, 0.1, 0.35},
 	}
-	for _, tc := range []struct {
-		nodes, pods int
-		seed        uint64
-		apps        [2]int
-	}{
+	checkDistributions(t, workloadMixed, []distCase{
 		{5000, 320, defaultSeed, [2]int{330, 420}},
 		{3000, 320, 7, [2]int{200, 250}},
 		{3000, 320, 2024, [2]int{200, 250}},
-	} {
-		t.Run(fmt.Sprintf("nodes=%d/seed=%d", tc.nodes, tc.seed), func(t *testing.T) {
-			w, err := generate(workloadOptions{workload: workloadMixed, nodes: tc.nodes, seed: tc.seed, pods: tc.pods, order: orderKube})
-			if err != nil {
-				t.Fatal(err)
-			}
-			c := countMixed(w)
-			t.Log(c)
-			if c.nodes != tc.nodes || c.stream != tc.pods {
-				t.Errorf("%d nodes, %d incoming pods: want %d, %d", c.nodes, c.stream, tc.nodes, tc.pods)
-			}
-			if c.apps < tc.apps[0] || c.apps > tc.apps[1] {
-				t.Errorf("%d apps with existing pods, want %d–%d", c.apps, tc.apps[0], tc.apps[1])
-			}
-			for _, b := range bounds {
-				if v := b.get(c); v < b.lo || v > b.hi {
-					t.Errorf("%s: %.3f, want %.3f–%.3f", b.name, v, b.lo, b.hi)
-				}
-			}
-		})
-	}
+	}, func(w *workload) (mixedCounts, int, int, int) {
+		c := countMixed(w)
+		return c, c.nodes, c.stream, c.apps
+	}, bounds)
 }
 
-// TestMixedIsDeterministic: one seed gives the same workload, node order
-// included, a longer stream starts with the shorter one's pods, and
-// another seed gives another workload.
+// TestMixedIsDeterministic: the mixed workload is a function of its seed
+// (checkDeterministic).
 func TestMixedIsDeterministic(t *testing.T) {
-	opts := []cmp.Option{cmp.AllowUnexported(workload{}), cmp.Comparer(func(a, b resource.Quantity) bool { return a.Cmp(b) == 0 }), cmpopts.EquateEmpty()}
-	gen := func(seed uint64, pods int, order string) *workload {
-		w, err := generate(workloadOptions{workload: workloadMixed, nodes: 400, seed: seed, pods: pods, order: order})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return w
-	}
-	tests := []struct {
-		name  string
-		a, b  *workload
-		equal bool
-	}{
-		{"same seed", gen(5, 60, orderKube), gen(5, 60, orderKube), true},
-		{"same seed, generated order", gen(5, 60, orderGenerated), gen(5, 60, orderGenerated), true},
-		{"another seed", gen(5, 60, orderKube), gen(6, 60, orderKube), false},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			if tc.equal {
-				if diff := cmp.Diff(tc.a, tc.b, opts...); diff != "" {
-					t.Errorf("two generations differ:\n%s", diff)
-				}
-				return
-			}
-			// Names and places, not cmp: comparing two unrelated
-			// workloads field by field takes seconds.
-			if slices.Equal(placements(tc.a.nodes, nil), placements(tc.b.nodes, nil)) ||
-				slices.Equal(placements(nil, tc.a.pods), placements(nil, tc.b.pods)) ||
-				slices.Equal(placements(nil, tc.a.streams[streamMixed]), placements(nil, tc.b.streams[streamMixed])) {
-				t.Error("two seeds give the same nodes, existing pods or stream")
-			}
-		})
-	}
-	short, long := gen(5, 25, orderKube), gen(5, 60, orderKube)
-	if diff := cmp.Diff(short.streams[streamMixed], long.streams[streamMixed][:25], opts...); diff != "" {
-		t.Errorf("the stream's first pods depend on its length:\n%s", diff)
-	}
-	if diff := cmp.Diff(short.pods, long.pods, opts...); diff != "" {
-		t.Errorf("the existing pods depend on the stream's length:\n%s", diff)
-	}
+	checkDeterministic(t, workloadMixed, streamMixed)
 }
 
-// placements lists the nodes' names and the pods' names with their nodes.
-func placements(nodes []*api.Node, pods []*api.Pod) []string {
-	var out []string
-	for _, n := range nodes {
-		out = append(out, n.Name)
-	}
-	for _, p := range pods {
-		out = append(out, p.Key()+" "+p.Spec.NodeName)
-	}
-	return out
-}
-
-// TestMixedExistingPodsFit: every existing pod is on a node of the
-// cluster that has room for all its pods (requests counted by the api
-// package, not the generator), whose NoSchedule taints and cordon it
-// tolerates, whose labels its node selector and required node affinity
-// match, with no host port bound twice and no two pods of an app with
-// required anti-affinity by hostname; names and UIDs are unique and the
-// incoming pods are not on nodes.
+// TestMixedExistingPodsFit: the mixed workload's existing pods fit their
+// nodes (checkExistingPodsFit).
 func TestMixedExistingPodsFit(t *testing.T) {
 	w, err := generate(workloadOptions{workload: workloadMixed, nodes: 1500, seed: 3, pods: 200, order: orderKube})
 	if err != nil {
 		t.Fatal(err)
 	}
-	nodes := map[string]*api.Node{}
-	for _, n := range w.nodes {
-		nodes[n.Name] = n
-	}
-	used := map[string]resource.List{}
-	ports := map[string]bool{}
-	anti := map[string]bool{}
-	names, uids := map[string]bool{}, map[string]bool{}
-	unschedulable := api.Taint{Key: "node.kubernetes.io/unschedulable", Effect: api.TaintEffectNoSchedule}
-	for _, p := range slices.Concat(w.pods, w.streams[streamMixed]) {
-		if names[p.Key()] || uids[p.UID] {
-			t.Fatalf("pod %s (%s): name or UID used twice", p.Key(), p.UID)
-		}
-		names[p.Key()], uids[p.UID] = true, true
-	}
-	for _, p := range w.streams[streamMixed] {
-		if p.Spec.NodeName != "" || p.Status.Phase != api.PodPending {
-			t.Errorf("incoming pod %s: on node %q, phase %q", p.Key(), p.Spec.NodeName, p.Status.Phase)
-		}
-	}
-	for _, p := range w.pods {
-		n := nodes[p.Spec.NodeName]
-		if n == nil {
-			t.Fatalf("pod %s: node %q is not in the cluster", p.Key(), p.Spec.NodeName)
-		}
-		for _, taint := range n.Spec.Taints {
-			if taint.Effect != api.TaintEffectPreferNoSchedule && !api.TolerationsTolerateTaint(p.Spec.Tolerations, &taint) {
-				t.Errorf("pod %s on %s: does not tolerate %+v", p.Key(), n.Name, taint)
-			}
-		}
-		if n.Spec.Unschedulable && !api.TolerationsTolerateTaint(p.Spec.Tolerations, &unschedulable) {
-			t.Errorf("pod %s on cordoned %s", p.Key(), n.Name)
-		}
-		if r := api.GetRequiredNodeAffinity(p); !r.Match(n) {
-			t.Errorf("pod %s on %s: node selector or affinity does not match", p.Key(), n.Name)
-		}
-		u := used[n.Name]
-		if u == nil {
-			u = resource.List{}
-		}
-		used[n.Name] = u.Add(api.PodRequests(p, api.RequestOptions{}).Add(resource.List{resource.Pods: resource.MustParse("1")}))
-		for _, c := range p.Spec.Containers {
-			for _, port := range c.Ports {
-				if port.HostPort == 0 {
-					continue
-				}
-				k := fmt.Sprintf("%s %d/%s", n.Name, port.HostPort, port.Protocol)
-				if ports[k] {
-					t.Errorf("pod %s: host port %s bound twice", p.Key(), k)
-				}
-				ports[k] = true
-			}
-		}
-		if a := p.Spec.Affinity; a != nil && a.PodAntiAffinity != nil && len(a.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution) > 0 {
-			k := mixedApp(p) + " " + n.Name
-			if anti[k] {
-				t.Errorf("pod %s: another pod of its app on %s despite its anti-affinity", p.Key(), n.Name)
-			}
-			anti[k] = true
-		}
-	}
-	for name, u := range used {
-		alloc := nodes[name].Status.Allocatable
-		for r, q := range u {
-			if a, ok := alloc[r]; q.Sign() > 0 && (!ok || q.Cmp(a) > 0) {
-				t.Errorf("node %s: %s %s requested, %s allocatable", name, r, q.String(), a.String())
-			}
-		}
-	}
+	checkExistingPodsFit(t, w, streamMixed, mixedApp)
 }
 
-// TestMixedExportLoads: the exported cluster and stream are read by
-// kubeload without error or skipped object, and read back equal to the
-// generated objects, so that kube's side (which reads the export) and
-// schedkit's (which generates them) schedule the same objects.
+// TestMixedExportLoads: the mixed workload's export reads back as
+// generated (checkExportLoads).
 func TestMixedExportLoads(t *testing.T) {
-	o := workloadOptions{workload: workloadMixed, nodes: 300, seed: defaultSeed, pods: 80, order: orderKube}
-	w, err := generate(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	if err := w.export(dir, exportMeta{Workload: o.workload, Nodes: o.nodes, Seed: o.seed, Order: o.order, Existing: len(w.pods)}); err != nil {
-		t.Fatal(err)
-	}
-	d, err := kubeload.Load(kubeload.Options{}, filepath.Join(dir, clusterFile), filepath.Join(dir, streamFile(streamMixed)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(d.Report.Skipped) > 0 {
-		t.Errorf("kubeload skipped objects: %+v", d.Report.Skipped)
-	}
-	opts := []cmp.Option{cmp.Comparer(func(a, b resource.Quantity) bool { return a.Cmp(b) == 0 }), cmpopts.EquateEmpty()}
-	if diff := cmp.Diff(w.nodes, d.Nodes, opts...); diff != "" {
-		t.Errorf("nodes (-generated +loaded):\n%s", diff)
-	}
-	if diff := cmp.Diff(slices.Concat(w.pods, w.streams[streamMixed]), d.Pods, opts...); diff != "" {
-		t.Errorf("pods (-generated +loaded):\n%s", diff)
-	}
-	if diff := cmp.Diff(w.namespaces, d.Namespaces, opts...); diff != "" {
-		t.Errorf("namespaces (-generated +loaded):\n%s", diff)
-	}
+	checkExportLoads(t, workloadOptions{workload: workloadMixed, nodes: 300, seed: defaultSeed, pods: 80, order: orderKube}, streamMixed)
 }
 
-// TestMixedStreamSchedules: schedkit's side runs the mixed stream over
-// every node and with kube's sampling, each pod assumed; most pods find a
-// node, some are rejected everywhere or tie, and the nodes evaluated are
-// what each row evaluates.
+// TestMixedStreamSchedules: schedkit's side runs the mixed stream
+// (checkStreamSchedules).
 func TestMixedStreamSchedules(t *testing.T) {
-	for _, sampled := range []bool{false, true} {
-		t.Run(fmt.Sprintf("sampled=%v", sampled), func(t *testing.T) {
-			o := runOptions{workloadOptions: workloadOptions{nodes: 800, seed: defaultSeed, order: orderKube}, stream: streamMixed,
-				sampled: sampled, assumed: true, warm: 10, timed: 90, workers: 1, profile: profileDefault, tieSeed: 1}
-			res, recs, err := measure(o)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(recs) != 100 || res.Timed != 90 {
-				t.Fatalf("%d records, %d timed: want 100 and 90", len(recs), res.Timed)
-			}
-			if res.Placed < 75 {
-				t.Errorf("%d of 90 timed pods placed, want most", res.Placed)
-			}
-			for _, r := range recs {
-				if !sampled && r.Evaluated != 0 && r.Evaluated != 800 {
-					t.Errorf("pod %d %s: %d nodes evaluated over every node of 800", r.I, r.Pod, r.Evaluated)
-				}
-				if r.Feasible > r.Evaluated {
-					t.Errorf("pod %d %s: %d feasible of %d evaluated", r.I, r.Pod, r.Feasible, r.Evaluated)
-				}
-			}
-		})
-	}
+	checkStreamSchedules(t, streamMixed, 75)
 }

@@ -465,7 +465,7 @@ type prepared struct {
 func prepare(o *runOptions) (*prepared, error) {
 	wl, ok := streamWorkload(o.stream)
 	if !ok {
-		return nil, fmt.Errorf("-stream=%q: want %q, %q, %q, %q or a scheduler_perf case (variedbench list)", o.stream, streamVaried, streamReqImages, streamDaemonSets, streamMixed)
+		return nil, fmt.Errorf("-stream=%q: want %q, %q, %q, %q, %q or a scheduler_perf case (variedbench list)", o.stream, streamVaried, streamReqImages, streamDaemonSets, streamMixed, streamPlatform)
 	}
 	o.workload = wl
 	if o.timed == 0 && variedKind(wl) {

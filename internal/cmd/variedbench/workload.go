@@ -46,9 +46,11 @@ const (
 const workloadVaried = "varied"
 
 // variedKind reports whether the workload is of the varied kind (the
-// varied or the mixed workload): streams of -pods pods, 300 of them timed
+// varied, the mixed or the platform workload): streams of -pods pods, 300 of them timed
 // unless told otherwise.
-func variedKind(workload string) bool { return workload == workloadVaried || workload == workloadMixed }
+func variedKind(workload string) bool {
+	return workload == workloadVaried || workload == workloadMixed || workload == workloadPlatform
+}
 
 // workloadOptions select a generated workload.
 type workloadOptions struct {
@@ -79,7 +81,7 @@ func (o *workloadOptions) validate() error {
 		return fmt.Errorf("-nodes=%d: want at least 1", o.nodes)
 	}
 	if _, ok := perfCaseNamed(o.workload); !ok && !variedKind(o.workload) {
-		return fmt.Errorf("-workload=%q: want %s, %s or a scheduler_perf case (variedbench list)", o.workload, workloadVaried, workloadMixed)
+		return fmt.Errorf("-workload=%q: want %s, %s, %s or a scheduler_perf case (variedbench list)", o.workload, workloadVaried, workloadMixed, workloadPlatform)
 	}
 	if o.pods < 1 && variedKind(o.workload) {
 		return fmt.Errorf("pods per stream=%d: want at least 1", o.pods)
@@ -111,6 +113,9 @@ func streamWorkload(stream string) (string, bool) {
 	if stream == streamMixed {
 		return workloadMixed, true
 	}
+	if stream == streamPlatform {
+		return workloadPlatform, true
+	}
 	if _, ok := perfCaseNamed(stream); ok {
 		return stream, true
 	}
@@ -124,6 +129,13 @@ func streamWorkload(stream string) (string, bool) {
 func generate(o workloadOptions) (*workload, error) {
 	if err := o.validate(); err != nil {
 		return nil, err
+	}
+	if o.workload == workloadPlatform {
+		w := generatePlatform(o)
+		if o.order == orderKube {
+			w.nodes = kubeNodeOrder(w.nodes)
+		}
+		return w, nil
 	}
 	if o.workload == workloadMixed {
 		w := generateMixed(o)

@@ -55,19 +55,21 @@ func (r row) deterministic() bool { return !r.sampled || r.workers == 1 }
 // table (varied pods over every node, requests-and-images pods over every
 // node, varied pods with kube's adaptive sampling, varied pods each
 // assumed before the next), the mixed workload's three rows (over every
-// node, fresh and assumed, and with kube's sampling, assumed), and the
-// scheduler_perf rows (each case's pods placed one after another, as
+// node, fresh and assumed, and with kube's sampling, assumed), the
+// platform workload's four (over every node and with kube's sampling,
+// fresh and assumed), and the scheduler_perf rows (each case's pods placed one after another, as
 // scheduler_perf binds them, over every node and with kube's sampling, as
 // scheduler_perf runs it). The stream "perf" in a row stands for every
 // scheduler_perf stream.
 const (
-	defaultRows = "varied/all/fresh,reqimages/all/fresh,varied/sampled/fresh,varied/all/assumed"
-	mixedRows   = "mixed/all/fresh,mixed/all/assumed,mixed/sampled/assumed"
-	perfRows    = "perf/all/assumed,perf/sampled/assumed"
+	defaultRows  = "varied/all/fresh,reqimages/all/fresh,varied/sampled/fresh,varied/all/assumed"
+	mixedRows    = "mixed/all/fresh,mixed/all/assumed,mixed/sampled/assumed"
+	platformRows = "platform/all/fresh,platform/sampled/fresh,platform/all/assumed,platform/sampled/assumed"
+	perfRows     = "perf/all/assumed,perf/sampled/assumed"
 )
 
 // parseRows reads -rows: comma-separated stream/all|sampled/fresh|assumed
-// rows or the aliases default, mixed, perf and all; streams maps each
+// rows or the aliases default, mixed, platform, perf and all; streams maps each
 // stream to its workload (variedbench list).
 func parseRows(s string, streams map[string]string, perf []string) ([]row, error) {
 	var out []row
@@ -78,15 +80,17 @@ func parseRows(s string, streams map[string]string, perf []string) ([]row, error
 			f = defaultRows
 		case "mixed":
 			f = mixedRows
+		case "platform":
+			f = platformRows
 		case "perf":
 			f = perfRows
 		case "all":
-			f = defaultRows + "," + mixedRows + "," + perfRows
+			f = defaultRows + "," + mixedRows + "," + platformRows + "," + perfRows
 		}
 		for _, e := range strings.Split(f, ",") {
 			parts := strings.Split(e, "/")
 			if len(parts) != 3 || (parts[1] != "all" && parts[1] != "sampled") || (parts[2] != "fresh" && parts[2] != "assumed") {
-				return nil, fmt.Errorf("row %q: want STREAM/all|sampled/fresh|assumed or default, mixed, perf, all", e)
+				return nil, fmt.Errorf("row %q: want STREAM/all|sampled/fresh|assumed or default, mixed, platform, perf, all", e)
 			}
 			names := []string{parts[0]}
 			if parts[0] == "perf" {
@@ -135,7 +139,7 @@ func runCompare(args []string) error {
 	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
 	var o compareOptions
 	nodes := fs.String("nodes", "1000,5000", "cluster sizes, comma-separated")
-	rows := fs.String("rows", "default", "rows, comma-separated: STREAM/all|sampled/fresh|assumed (STREAM perf: every scheduler_perf stream), or default, mixed, perf, all")
+	rows := fs.String("rows", "default", "rows, comma-separated: STREAM/all|sampled/fresh|assumed (STREAM perf: every scheduler_perf stream), or default, mixed, platform, perf, all")
 	workers := fs.String("workers", "1", "workers of the per-node loops, comma-separated: each row runs at each")
 	fs.StringVar(&o.schedkit, "schedkit", "", "schedkit's side: the variedbench binary (go build ./internal/cmd/variedbench)")
 	fs.IntVar(&o.runs, "runs", 3, "runs of each side per row, interleaved; the table shows medians")
