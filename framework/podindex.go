@@ -229,6 +229,8 @@ type podIndex struct {
 	mu    sync.Mutex
 	slots map[string]*podIndexSlot
 	tick  uint64
+	// evictTicks is evictLocked's scratch.
+	evictTicks []uint64
 
 	groups    map[string]*groupSlot // nil until AffinityGroups is first called
 	groupList []*AffinityGroup      // nil when it must be rebuilt
@@ -532,26 +534,41 @@ func (x *podIndex) dropSlotsLocked() {
 	x.slotIx = nil
 }
 
-// evictLocked drops the least recently used entry.
+// evictLocked drops the least recently used eighth of the entries (at
+// least one), so that one pass over them serves the next misses too: a
+// stream of pods that each bring a query of their own would otherwise
+// scan every entry on each miss once the memo is full.
 func (x *podIndex) evictLocked() {
-	var victim *podIndexSlot
-	for _, sl := range x.slots {
-		if victim == nil || sl.e.lastUse < victim.e.lastUse {
-			victim = sl
-		}
-	}
-	if victim == nil {
+	n := len(x.slots)
+	if n == 0 {
 		return
 	}
-	delete(x.slots, victim.key)
-	victim.gone, victim.e, victim.domains = true, nil, nil
-	x.drops++
-	if x.gone++; x.gone > len(x.order)/2 {
+	ticks := x.evictTicks[:0]
+	for _, sl := range x.slots {
+		ticks = append(ticks, sl.e.lastUse)
+	}
+	slices.Sort(ticks)
+	x.evictTicks = ticks
+	cut := ticks[max(n/evictShare, 1)-1] // ticks are unique: an eighth exactly
+	for key, sl := range x.slots {
+		if sl.e.lastUse > cut {
+			continue
+		}
+		delete(x.slots, key)
+		sl.gone, sl.e, sl.domains = true, nil, nil
+		x.drops++
+		x.gone++
+	}
+	if x.gone > len(x.order)/2 {
 		x.order = slices.DeleteFunc(x.order, func(sl *podIndexSlot) bool { return sl.gone })
 		x.gone = 0
 		x.slotIx = nil // built again, without the gone slots, when next needed
 	}
 }
+
+// evictShare is the share of the entries one eviction drops: one in
+// evictShare.
+const evictShare = 8
 
 // forkFrom makes x (empty, of a new clone) share src's entries and groups;
 // both sides copy an entry or group before their first write to it.
