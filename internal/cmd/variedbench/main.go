@@ -37,11 +37,15 @@
 //	    of B pods, each block three ways one after the other (the six
 //	    orders in turn, so that none runs after another more often): on
 //	    one worker, on W workers, and
-//	    split in two halves scheduled at once by two frameworks of one
-//	    worker each; prints one JSON line: the wall time per pod of each
-//	    way, and the medians over the blocks of W workers' time and the
-//	    split's over one worker's (the split's is the floor: what two
-//	    cores give the same work with nothing shared but the process).
+//	    shared between two frameworks of one worker each scheduling at
+//	    once, each taking the block's next pod; prints one JSON line: the
+//	    wall time per pod of each way, and the medians over the blocks of
+//	    W workers' time and the split's over one worker's (the split's is
+//	    the floor: what two cores give the same work with nothing shared
+//	    but the process). Blocks default to 300 pods: the first loops of
+//	    a block of W workers find its helpers asleep after the other
+//	    ways' blocks, and the split starts a goroutine, which in blocks
+//	    of 20 pods (1–2 ms) raised both ratios by a tenth or more.
 //
 // Nodes are listed in the order kube-scheduler's node tree lists them
 // (zones in turn, see kubeNodeOrder) unless -order generated is given, so

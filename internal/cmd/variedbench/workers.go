@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/schedkit/schedkit/framework"
@@ -28,8 +29,8 @@ type workersResult struct {
 	Block   int    `json:"block"`
 	Rounds  int    `json:"rounds"`
 	// OneNanos, ManyNanos and SplitNanos are the wall time per pod on one
-	// worker, on Workers workers, and split in two halves scheduled at
-	// once by two frameworks of one worker each, over all the blocks.
+	// worker, on Workers workers, and shared between two frameworks of
+	// one worker each scheduling at once (runSplit), over all the blocks.
 	OneNanos   float64 `json:"one_ns_per_pod"`
 	ManyNanos  float64 `json:"many_ns_per_pod"`
 	SplitNanos float64 `json:"split_ns_per_pod"`
@@ -54,7 +55,7 @@ func runWorkers(args []string) error {
 	fs.IntVar(&o.warm, "warm", defaultWarm, "warm-up pods, untimed")
 	fs.IntVar(&o.timed, "timed", 0, "timed pods (0: 300 of a varied or mixed stream, every pod after the warm-up of a scheduler_perf stream)")
 	fs.IntVar(&o.workers, "workers", 2, "workers of the second way")
-	block := fs.Int("block", 50, "pods per block")
+	block := fs.Int("block", 300, "pods per block (blocks of fewer than a few hundred pods also time the helpers' waking at each block's start and the split's start)")
 	rounds := fs.Int("rounds", 1, "times the timed pods are gone through")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -172,19 +173,29 @@ func wayOrder(i int) [3]int {
 	return orders[i%len(orders)]
 }
 
-// runSplit schedules pods in two halves at once, the first on a, the
-// second on b, each from start (a sampled stream's second half from where
-// the first would leave it is not known in advance: both take the same
-// start, which changes the nodes they evaluate but not how many).
+// runSplit schedules pods on a and b at once, each taking the next pod
+// not yet taken until none is left, so that the two finish together
+// whatever the pods cost (halves fixed in advance leave the one with the
+// dearer pods running alone at the end, which a block of a few varied
+// pods makes a large share of its time). Each starts from start (a
+// sampled stream's start for the pods after another's is not known in
+// advance: the same start changes the nodes they evaluate but not how
+// many).
 func runSplit(a, b *fwruntime.Framework, pods []*framework.PodInfo, start int,
 	run func(*fwruntime.Framework, []*framework.PodInfo, int, *rand.Rand, *fwruntime.Result) (int, error), ra, rb *fwruntime.Result) error {
-	h := len(pods) / 2
+	var next atomic.Int64
+	side := func(f *fwruntime.Framework, rng *rand.Rand, res *fwruntime.Result) error {
+		for i := int(next.Add(1) - 1); i < len(pods); i = int(next.Add(1) - 1) {
+			if _, err := run(f, pods[i:i+1], start, rng, res); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	var wg sync.WaitGroup
 	var errB error
-	wg.Go(func() {
-		_, errB = run(b, pods[h:], start, rand.New(rand.NewPCG(3, 4)), rb)
-	})
-	_, errA := run(a, pods[:h], start, rand.New(rand.NewPCG(5, 6)), ra)
+	wg.Go(func() { errB = side(b, rand.New(rand.NewPCG(3, 4)), rb) })
+	errA := side(a, rand.New(rand.NewPCG(5, 6)), ra)
 	wg.Wait()
 	return errors.Join(errA, errB)
 }
