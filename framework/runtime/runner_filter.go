@@ -54,7 +54,10 @@ type filterRun struct {
 	counts []workerCounts
 	_      [64]byte
 	found  atomic.Int64
-	_      [56]byte
+	// checked counts the positions of the chunks done, on found's line
+	// (a chunk adds to both as it ends).
+	checked atomic.Int64
+	_       [48]byte
 }
 
 // workerCounts is one worker's count of rejected nodes, on a cache line
@@ -100,8 +103,13 @@ func (r *filterRun) Chunk(w, lo, hi int) bool {
 	if rejected > 0 {
 		r.counts[w].rejected += int64(rejected)
 	}
-	if r.stopping && r.found.Add(int64(feasible)) >= r.stop {
-		return true
+	if r.stopping {
+		if r.width > 1 {
+			r.checked.Add(int64(hi - lo))
+		}
+		if r.found.Add(int64(feasible)) >= r.stop {
+			return true
+		}
 	}
 	return r.rec.failedBelow(hi)
 }
@@ -112,19 +120,29 @@ type sizedFilterRun struct{ *filterRun }
 
 // ChunkSize returns the number of positions expected to bring the
 // feasible nodes found to the stop at the share of feasible nodes seen so
-// far, split among the loop's workers, at least 8 positions (a worker's
-// chunk, parallel.Align) and at most seqChunk: a loop that stops early
+// far, at least 8 positions and at most seqChunk: a loop that stops early
 // evaluates few positions past the stop in few chunks, where chunks of a
-// fixed size would pay each plugin's per-call cost many times.
+// fixed size would pay each plugin's per-call cost many times. On several
+// workers the chunks claimed but not done yet count as what they are
+// expected to find (the positions the loop needs in all, at the share of
+// the positions done, less those claimed), split among the workers, each
+// at least a worker's chunk (parallel.Align): sizing each chunk for all
+// that is still missing, as if no other chunk were under way, would have
+// the workers together claim a multiple of it, filtered and then thrown
+// past the stop.
 func (r sizedFilterRun) ChunkSize(lo int) int {
 	f := r.found.Load()
 	need := r.stop - f
+	if r.width > 1 {
+		size := need
+		if c := r.checked.Load(); f > 0 && c > 0 {
+			size = (r.stop*c+f-1)/f - int64(lo)
+		}
+		return int(min(max(size/int64(r.width), parallel.Align), seqChunk))
+	}
 	size := need
 	if f > 0 && lo > 0 {
 		size = (need*int64(lo) + f - 1) / f
-	}
-	if r.width > 1 {
-		return int(min(max(size/int64(r.width), parallel.Align), seqChunk))
 	}
 	return int(min(max(size, 8), seqChunk))
 }
