@@ -15,6 +15,7 @@ import (
 
 	"github.com/schedkit/schedkit/framework"
 	fwruntime "github.com/schedkit/schedkit/framework/runtime"
+	"github.com/schedkit/schedkit/internal/parallel"
 )
 
 // workersResult is what the workers command prints: wall time per pod of
@@ -39,6 +40,9 @@ type workersResult struct {
 	// is shared but the process (its memory, its collector).
 	Ratio float64 `json:"ratio"`
 	Floor float64 `json:"floor"`
+	// HandoffNanos is the machine's handoff between two cores after the
+	// blocks (parallel.RoundTrip): the ratio follows it.
+	HandoffNanos int64 `json:"handoff_ns"`
 }
 
 // runWorkers is the workers command: it schedules the stream's timed pods
@@ -161,6 +165,7 @@ func compareWorkers(o runOptions, block, rounds int) (workersResult, error) {
 	n := float64(rounds * len(timed))
 	res.OneNanos, res.ManyNanos, res.SplitNanos = float64(oneT)/n, float64(manyT)/n, float64(splitT)/n
 	res.Ratio, res.Floor = median(ratios), median(floors)
+	res.HandoffNanos = parallel.RoundTrip(20000).Nanoseconds()
 	return res, nil
 }
 
