@@ -5,16 +5,18 @@
 // scheduling package's BenchmarkVariedCycle (internal/st NewVaried: the
 // same seeds, the same cluster, the same incoming streams "varied" and
 // "reqimages", and a stream "daemonsets" of DaemonSet pods, each naming
-// its node, daemonsets.go) and the mixed workload (mixed.go: a production-like
+// its node, daemonsets.go), the mixed workload (mixed.go: a production-like
 // cluster of many teams, generated independently, with its stream
-// "mixed"); and kube-scheduler v1.37.2's own scheduler_perf test cases at
+// "mixed") and the platform workload (platform.go: many small apps over
+// racks and blocks, generated independently of both, with its stream
+// "platform"); and kube-scheduler v1.37.2's own scheduler_perf test cases at
 // their 5,000-node sizes (perf.go), each a cluster and one stream named
 // after the case:
 //
 //	variedbench list
 //	    prints each stream, its workload and its kind (varied or
 //	    scheduler_perf), one stream a line.
-//	variedbench export -workload varied|mixed|CASE -nodes N -dir D
+//	variedbench export -workload varied|mixed|platform|CASE -nodes N -dir D
 //	    writes the cluster (namespaces, nodes, existing pods) to
 //	    D/cluster.json, each incoming stream to D/STREAM.json (its pods
 //	    in order, and the nodes its churn adds) and its churn, if any, to

@@ -54,16 +54,19 @@ func variedKind(workload string) bool {
 
 // workloadOptions select a generated workload.
 type workloadOptions struct {
-	// workload is workloadVaried, workloadMixed or a perfCases name.
+	// workload is workloadVaried, workloadMixed, workloadPlatform or a
+	// perfCases name.
 	workload string
 	nodes    int
 	// seed seeds the cluster and the varied stream; the
 	// requests-and-images stream comes from a generator seeded seed+1.
-	// It seeds the mixed workload's cluster and stream (one generator).
+	// It seeds the mixed and platform workloads' clusters and streams (one
+	// generator each).
 	// A scheduler_perf workload's seed draws where its first pods go.
 	seed uint64
-	// pods is the length of each incoming stream of the varied and
-	// mixed workloads; a scheduler_perf stream's length is its case's.
+	// pods is the length of each incoming stream of the varied, mixed
+	// and platform workloads; a scheduler_perf stream's length is its
+	// case's.
 	pods  int
 	order string
 }
@@ -206,7 +209,7 @@ func runExport(args []string) error {
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
 	var o workloadOptions
 	o.addFlags(fs)
-	fs.StringVar(&o.workload, "workload", workloadVaried, "workload: varied, mixed, or a scheduler_perf case (variedbench list)")
+	fs.StringVar(&o.workload, "workload", workloadVaried, "workload: varied, mixed, platform, or a scheduler_perf case (variedbench list)")
 	dir := fs.String("dir", "", "directory to write cluster.json, meta.json and each stream's <stream>.json (and <stream>.events.json) to (created)")
 	fs.IntVar(&o.pods, "pods", defaultWarm+defaultTimed, "incoming pods per stream of the varied and mixed workloads")
 	if err := fs.Parse(args); err != nil {
