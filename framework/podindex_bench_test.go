@@ -114,3 +114,34 @@ func pbAddRemove(s *Snapshot, infos []PodInfo) error {
 	}
 	return nil
 }
+
+// BenchmarkPodCountsFullMemo is a stream of selectors each met for the
+// first time (a new workload's spread constraint or affinity term), at
+// 5,000 nodes and 10,000 pods of 200 apps, once the memo of counts is
+// full: each op counts one new selector, which evicts from the memo.
+func BenchmarkPodCountsFullMemo(b *testing.B) {
+	s, _ := pbSnapshot(5000, 10000)
+	query := func(i int) PodQuery {
+		app := i % 200
+		return PodQuery{Terms: []PodTerm{{Namespaces: []string{fmt.Sprintf("ns%d", app%5)}, NamespaceSelector: api.NothingSelector(),
+			Selector: piSel(&api.LabelSelector{MatchLabels: map[string]string{"app": fmt.Sprintf("app%d", app)},
+				MatchExpressions: []api.LabelSelectorRequirement{{Key: "release", Operator: api.LabelSelectorOpNotIn, Values: []string{fmt.Sprint(i)}}}})}},
+			SkipTerminating: true}
+	}
+	full := podIndexEntries(s.NumNodes())
+	for i := range full {
+		s.PodCounts(query(i))
+	}
+	qs := make([]PodQuery, 4096)
+	for i := range qs {
+		qs[i] = query(full + i)
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if c := s.PodCounts(qs[i%len(qs)]); len(c) != s.NumNodes() {
+			b.Fatalf("%d counts, want %d", len(c), s.NumNodes())
+		}
+		i++
+	}
+}
