@@ -549,7 +549,9 @@ func (x *podIndex) evictLocked() {
 	}
 	slices.Sort(ticks)
 	x.evictTicks = ticks
-	cut := ticks[max(n/evictShare, 1)-1] // ticks are unique: an eighth exactly
+	// Every entry used at or before the cut goes: an eighth, or a few
+	// more where entries a fork shares were last used at one tick.
+	cut := ticks[max(n/evictShare, 1)-1]
 	for key, sl := range x.slots {
 		if sl.e.lastUse > cut {
 			continue

@@ -124,7 +124,7 @@ func runBench(args []string) error {
 	fs.BoolVar(&o.sampled, "sampled", false, "kube's adaptive percentageOfNodesToScore with its round-robin start (default: every node)")
 	fs.BoolVar(&o.assumed, "assumed", false, "add each placed pod to the cluster before the next (default: every pod against the same cluster)")
 	fs.IntVar(&o.warm, "warm", defaultWarm, "warm-up pods, untimed")
-	fs.IntVar(&o.timed, "timed", 0, "timed pods (0: 300 of a varied or mixed stream, every pod after the warm-up of a scheduler_perf stream)")
+	fs.IntVar(&o.timed, "timed", 0, "timed pods (0: 300 of a stream of the varied kind, every pod after the warm-up of a scheduler_perf stream)")
 	fs.IntVar(&o.workers, "workers", 1, "workers of the per-node loops (the framework's parallelism)")
 	fs.StringVar(&o.profile, "profile", profileDefault, "default (schedkit's default profile), novolume (without the volume plugins) or notopology (no default spreading constraints)")
 	fs.StringVar(&o.parity, "parity", "", "write each pod's outcome as JSON lines to this file")

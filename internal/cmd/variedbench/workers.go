@@ -57,7 +57,7 @@ func runWorkers(args []string) error {
 	fs.StringVar(&o.stream, "stream", streamVaried, "incoming stream: varied, reqimages, mixed or a scheduler_perf case without churn (variedbench list)")
 	fs.BoolVar(&o.sampled, "sampled", false, "kube's adaptive percentageOfNodesToScore with its round-robin start (default: every node)")
 	fs.IntVar(&o.warm, "warm", defaultWarm, "warm-up pods, untimed")
-	fs.IntVar(&o.timed, "timed", 0, "timed pods (0: 300 of a varied or mixed stream, every pod after the warm-up of a scheduler_perf stream)")
+	fs.IntVar(&o.timed, "timed", 0, "timed pods (0: 300 of a stream of the varied kind, every pod after the warm-up of a scheduler_perf stream)")
 	fs.IntVar(&o.workers, "workers", 2, "workers of the second way")
 	block := fs.Int("block", 300, "pods per block (blocks of fewer than a few hundred pods also time the helpers' waking at each block's start and the split's start)")
 	rounds := fs.Int("rounds", 1, "times the timed pods are gone through")

@@ -211,7 +211,7 @@ func runExport(args []string) error {
 	o.addFlags(fs)
 	fs.StringVar(&o.workload, "workload", workloadVaried, "workload: varied, mixed, platform, or a scheduler_perf case (variedbench list)")
 	dir := fs.String("dir", "", "directory to write cluster.json, meta.json and each stream's <stream>.json (and <stream>.events.json) to (created)")
-	fs.IntVar(&o.pods, "pods", defaultWarm+defaultTimed, "incoming pods per stream of the varied and mixed workloads")
+	fs.IntVar(&o.pods, "pods", defaultWarm+defaultTimed, "incoming pods per stream of the workloads of the varied kind (varied, mixed, platform)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
