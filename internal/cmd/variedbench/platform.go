@@ -193,7 +193,6 @@ type pfNode struct {
 	apps                []int
 	ports               []pfHostPort
 	images              []int
-	gen                 int
 }
 
 // pfGen generates the platform workload.
@@ -202,7 +201,6 @@ type pfGen struct {
 	o      workloadOptions
 	w      *workload
 	nodes  []pfNode
-	racks  [][]int // nodes of each rack
 	ns     []api.Namespace
 	apps   []*pfApp
 	names  map[string]bool
@@ -335,17 +333,16 @@ func (g *pfGen) makeNodes() {
 	for i, z := range pfZones {
 		zshares[i] = z.share
 	}
-	// Racks per zone, sized for about 20 nodes each.
-	var rackZone []int
-	rackOf := make([][]int, len(pfZones)) // rack ids of each zone
+	// Racks per zone, sized for about 20 nodes each, numbered across
+	// the zones.
+	racks := 0
+	rackOf := make([][]int, len(pfZones)) // rack numbers of each zone
 	for z := range pfZones {
-		k := max(1, int(math.Round(float64(g.o.nodes)*pfZones[z].share/20)))
-		for range k {
-			rackOf[z] = append(rackOf[z], len(rackZone))
-			rackZone = append(rackZone, z)
+		for range max(1, int(math.Round(float64(g.o.nodes)*pfZones[z].share/20))) {
+			rackOf[z] = append(rackOf[z], racks)
+			racks++
 		}
 	}
-	g.racks = make([][]int, len(rackZone))
 	for i := range g.o.nodes {
 		pool := &pfPools[g.pick(shares)]
 		zi := g.pick(zshares)
@@ -394,13 +391,12 @@ func (g *pfGen) makeNodes() {
 		case x < 0.06:
 			n.Spec.Taints = append(n.Spec.Taints, api.Taint{Key: "platform.io/kernel-upgrade", Value: labels[pfKernelKey], Effect: api.TaintEffectPreferNoSchedule})
 		}
-		st := pfNode{zone: zi, rack: rack, cpu: allocMilli, mem: allocMem, eph: (diskGi * 9 / 10) << 30, fpga: pool.fpgas, pods: pool.pods, gen: gen}
+		st := pfNode{zone: zi, rack: rack, cpu: allocMilli, mem: allocMem, eph: (diskGi * 9 / 10) << 30, fpga: pool.fpgas, pods: pool.pods}
 		for k := 10 + g.r.IntN(26); len(st.images) < k; {
 			if im := g.image(); !slices.Contains(st.images, im) {
 				st.images = append(st.images, im)
 			}
 		}
-		g.racks[rack] = append(g.racks[rack], i)
 		g.w.nodes = append(g.w.nodes, n)
 		g.nodes = append(g.nodes, st)
 	}
