@@ -54,8 +54,9 @@ type filterRun struct {
 	counts []workerCounts
 	_      [64]byte
 	found  atomic.Int64
-	// checked counts the positions of the chunks done, on found's line
-	// (a chunk adds to both as it ends).
+	// checked counts the positions of the chunks done of a loop on
+	// several workers (ChunkSize reads it), on found's line: a chunk adds
+	// to both as it ends.
 	checked atomic.Int64
 	_       [48]byte
 }

@@ -170,7 +170,7 @@ const (
 type pfApp struct {
 	idx                int
 	name, namespace    string
-	team, env, system  string
+	team, system       string
 	tier               string
 	kind               pfKind
 	hash               string
@@ -416,7 +416,7 @@ func (g *pfGen) finishNodes() {
 // its pod template.
 func (g *pfGen) newApp(k pfKind) *pfApp {
 	ns := g.ns[g.r.IntN(len(g.ns))]
-	a := &pfApp{idx: len(g.apps), namespace: ns.Name, team: ns.Labels["team"], env: ns.Labels["env"], kind: k,
+	a := &pfApp{idx: len(g.apps), namespace: ns.Name, team: ns.Labels["team"], kind: k,
 		system: pfSystems[g.r.IntN(len(pfSystems))], tier: pfTiers[g.r.IntN(len(pfTiers))], target: -1,
 		zonePods: make([]int, len(pfZones)), racks: map[int]bool{}}
 	switch k {
