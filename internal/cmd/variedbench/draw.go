@@ -68,3 +68,19 @@ func withPodImages(images []int, p *api.Pod, index func(string) int) []int {
 	}
 	return images
 }
+
+// The well-known Kubernetes label keys the generators write: the
+// kubelet's, the cloud provider's, the namespace controller's and the
+// workload controllers'.
+const (
+	keyHostname           = "kubernetes.io/hostname"
+	keyZone               = "topology.kubernetes.io/zone"
+	keyRegion             = "topology.kubernetes.io/region"
+	keyArch               = "kubernetes.io/arch"
+	keyOS                 = "kubernetes.io/os"
+	keyInstanceType       = "node.kubernetes.io/instance-type"
+	keyNamespaceName      = "kubernetes.io/metadata.name"
+	keyPodTemplateHash    = "pod-template-hash"
+	keyRevisionHash       = "controller-revision-hash"
+	keyStatefulSetPodName = "statefulset.kubernetes.io/pod-name"
+)

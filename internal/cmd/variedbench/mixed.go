@@ -53,19 +53,9 @@ const (
 
 // Label keys and resource names of the mixed workload.
 const (
-	mxHostKey      = "kubernetes.io/hostname"
-	mxZoneKey      = "topology.kubernetes.io/zone"
-	mxRegionKey    = "topology.kubernetes.io/region"
-	mxTypeKey      = "node.kubernetes.io/instance-type"
-	mxArchKey      = "kubernetes.io/arch"
-	mxOSKey        = "kubernetes.io/os"
 	mxPoolKey      = "pool"
 	mxGPUKey       = "gpu"
 	mxLifecycleKey = "lifecycle"
-	mxNSNameKey    = "kubernetes.io/metadata.name"
-	mxHashKey      = "pod-template-hash"
-	mxRevisionKey  = "controller-revision-hash"
-	mxPodNameKey   = "statefulset.kubernetes.io/pod-name"
 	mxPodIndexKey  = "apps.kubernetes.io/pod-index"
 	mxGPUResource  = "nvidia.com/gpu"
 	mxDedicatedKey = "dedicated"
@@ -111,7 +101,7 @@ var mxPools = []mxPool{
 		{"c5.2xlarge", 8, 16, 58, 0, 100}, {"c5.4xlarge", 16, 32, 234, 0, 100}, {"c5.9xlarge", 36, 72, 234, 0, 200}}},
 	{name: "memory", share: 0.10, arch: "amd64", types: []mxType{
 		{"r5.2xlarge", 8, 64, 58, 0, 100}, {"r5.4xlarge", 16, 128, 234, 0, 200}, {"r5.8xlarge", 32, 256, 234, 0, 200}}},
-	{name: "arm", share: 0.08, arch: "arm64", spot: 0.3, taint: &api.Taint{Key: mxArchKey, Value: "arm64", Effect: api.TaintEffectNoSchedule},
+	{name: "arm", share: 0.08, arch: "arm64", spot: 0.3, taint: &api.Taint{Key: keyArch, Value: "arm64", Effect: api.TaintEffectNoSchedule},
 		types: []mxType{{"m6g.xlarge", 4, 16, 58, 0, 100}, {"m6g.2xlarge", 8, 32, 58, 0, 100}, {"m6g.4xlarge", 16, 64, 234, 0, 200}}},
 	{name: "ingress", share: 0.05, arch: "amd64", taint: &api.Taint{Key: mxDedicatedKey, Value: "ingress", Effect: api.TaintEffectNoSchedule},
 		types: []mxType{{"c5.xlarge", 4, 8, 58, 0, 50}, {"c5.2xlarge", 8, 16, 58, 0, 50}}},
@@ -426,7 +416,7 @@ func (g *mxGen) namespaces() {
 	pairs = append(pairs, rest[:n-len(pairs)]...)
 	for _, p := range pairs {
 		name := p.team + "-" + p.env
-		labels := map[string]string{mxNSNameKey: name, "team": p.team, "env": p.env}
+		labels := map[string]string{keyNamespaceName: name, "team": p.team, "env": p.env}
 		if g.chance(0.5) {
 			labels["istio-injection"] = "enabled"
 		}
@@ -466,8 +456,8 @@ func (g *mxGen) nodes() {
 			lifecycle = "spot"
 		}
 		labels := map[string]string{
-			mxHostKey: name, mxZoneKey: zone.zone, mxRegionKey: zone.region, mxTypeKey: t.name,
-			mxArchKey: pool.arch, mxOSKey: "linux", mxPoolKey: pool.name, mxLifecycleKey: lifecycle,
+			keyHostname: name, keyZone: zone.zone, keyRegion: zone.region, keyInstanceType: t.name,
+			keyArch: pool.arch, keyOS: "linux", mxPoolKey: pool.name, mxLifecycleKey: lifecycle,
 			"beta.kubernetes.io/arch": pool.arch, "beta.kubernetes.io/os": "linux",
 		}
 		if pool.gpu {
@@ -641,9 +631,9 @@ func (g *mxGen) newApp() *mxApp {
 	}
 	g.apps = append(g.apps, a)
 
-	hashKey := mxHashKey
+	hashKey := keyPodTemplateHash
 	if a.stateful {
-		hashKey = mxRevisionKey
+		hashKey = keyRevisionHash
 	}
 	tier := []string{"backend", "frontend", "data", "batch"}[g.r.IntN(4)]
 	p := &api.Pod{ObjectMeta: api.ObjectMeta{Namespace: a.namespace, Labels: map[string]string{
@@ -766,7 +756,7 @@ func (g *mxGen) tolerations(a *mxApp, p *api.Pod) {
 	tol := admissionTolerations()
 	switch a.home {
 	case homeArm:
-		tol = append(tol, api.Toleration{Key: mxArchKey, Operator: api.TolerationOpEqual, Value: "arm64", Effect: api.TaintEffectNoSchedule})
+		tol = append(tol, api.Toleration{Key: keyArch, Operator: api.TolerationOpEqual, Value: "arm64", Effect: api.TaintEffectNoSchedule})
 	case homeIngress:
 		tol = append(tol, api.Toleration{Key: mxDedicatedKey, Operator: api.TolerationOpEqual, Value: "ingress", Effect: api.TaintEffectNoSchedule})
 	case homeData:
@@ -831,13 +821,13 @@ func (g *mxGen) nodeConstraints(a *mxApp, p *api.Pod) {
 	case homeGPU:
 		p.Spec.NodeSelector = map[string]string{mxGPUKey: "true"}
 		na.PreferredDuringSchedulingIgnoredDuringExecution = []api.PreferredSchedulingTerm{
-			{Weight: 50, Preference: api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{req(mxTypeKey, api.NodeSelectorOpIn, "p3.2xlarge", "p3.8xlarge")}}}}
+			{Weight: 50, Preference: api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{req(keyInstanceType, api.NodeSelectorOpIn, "p3.2xlarge", "p3.8xlarge")}}}}
 	case homeArm:
 		na.PreferredDuringSchedulingIgnoredDuringExecution = []api.PreferredSchedulingTerm{
-			{Weight: 30, Preference: api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{req(mxArchKey, api.NodeSelectorOpIn, "arm64")}}}}
+			{Weight: 30, Preference: api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{req(keyArch, api.NodeSelectorOpIn, "arm64")}}}}
 	case homeGeneral:
 		if g.chance(0.08) {
-			p.Spec.NodeSelector = []map[string]string{{mxOSKey: "linux"}, {mxArchKey: "amd64"}, {mxPoolKey: "memory"}, {mxOSKey: "linux", mxLifecycleKey: "on-demand"}}[g.r.IntN(4)]
+			p.Spec.NodeSelector = []map[string]string{{keyOS: "linux"}, {keyArch: "amd64"}, {mxPoolKey: "memory"}, {keyOS: "linux", mxLifecycleKey: "on-demand"}}[g.r.IntN(4)]
 		}
 		if !g.chance(0.3) {
 			break
@@ -846,17 +836,17 @@ func (g *mxGen) nodeConstraints(a *mxApp, p *api.Pod) {
 		switch g.r.IntN(6) {
 		case 0:
 			terms = []api.NodeSelectorTerm{{MatchExpressions: []api.NodeSelectorRequirement{
-				req(mxTypeKey, api.NodeSelectorOpIn, g.some(typesOf(mxUntaintedPools...), 2+g.r.IntN(3))...)}}}
+				req(keyInstanceType, api.NodeSelectorOpIn, g.some(typesOf(mxUntaintedPools...), 2+g.r.IntN(3))...)}}}
 		case 1:
-			terms = []api.NodeSelectorTerm{{MatchExpressions: []api.NodeSelectorRequirement{req(mxZoneKey, api.NodeSelectorOpIn, g.some(zones, 2)...)}}}
+			terms = []api.NodeSelectorTerm{{MatchExpressions: []api.NodeSelectorRequirement{req(keyZone, api.NodeSelectorOpIn, g.some(zones, 2)...)}}}
 		case 2:
 			terms = []api.NodeSelectorTerm{
 				{MatchExpressions: []api.NodeSelectorRequirement{req(mxPoolKey, api.NodeSelectorOpIn, "compute")}},
-				{MatchExpressions: []api.NodeSelectorRequirement{req(mxTypeKey, api.NodeSelectorOpIn, "m5.4xlarge", "m5.8xlarge")}},
+				{MatchExpressions: []api.NodeSelectorRequirement{req(keyInstanceType, api.NodeSelectorOpIn, "m5.4xlarge", "m5.8xlarge")}},
 			}
 		case 3:
 			terms = []api.NodeSelectorTerm{{MatchExpressions: []api.NodeSelectorRequirement{
-				req(mxLifecycleKey, api.NodeSelectorOpNotIn, "spot"), req(mxArchKey, api.NodeSelectorOpIn, "amd64")}}}
+				req(mxLifecycleKey, api.NodeSelectorOpNotIn, "spot"), req(keyArch, api.NodeSelectorOpIn, "amd64")}}}
 		case 4:
 			terms = []api.NodeSelectorTerm{{MatchExpressions: []api.NodeSelectorRequirement{
 				req(mxPoolKey, api.NodeSelectorOpIn, "memory", "general"), req(mxGPUKey, api.NodeSelectorOpDoesNotExist)}}}
@@ -867,9 +857,9 @@ func (g *mxGen) nodeConstraints(a *mxApp, p *api.Pod) {
 		if terms == nil || g.chance(0.4) {
 			prefs := []api.PreferredSchedulingTerm{
 				{Weight: 60, Preference: api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{req(mxLifecycleKey, api.NodeSelectorOpIn, "on-demand")}}},
-				{Weight: int32(1 + g.r.IntN(40)), Preference: api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{req(mxZoneKey, api.NodeSelectorOpIn, zones[g.r.IntN(3)])}}},
+				{Weight: int32(1 + g.r.IntN(40)), Preference: api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{req(keyZone, api.NodeSelectorOpIn, zones[g.r.IntN(3)])}}},
 				{Weight: 5, Preference: api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{
-					req(mxTypeKey, api.NodeSelectorOpIn, g.some(typesOf("general"), 2)...), req("beta.kubernetes.io/os", api.NodeSelectorOpExists)}}},
+					req(keyInstanceType, api.NodeSelectorOpIn, g.some(typesOf("general"), 2)...), req("beta.kubernetes.io/os", api.NodeSelectorOpExists)}}},
 			}
 			na.PreferredDuringSchedulingIgnoredDuringExecution = prefs[:1+g.r.IntN(3)]
 		}
@@ -961,20 +951,20 @@ func (g *mxGen) podAffinity(a *mxApp, p *api.Pod) {
 	var anti api.PodAntiAffinity
 	if a.home != homeAnywhere && g.chance(0.35) {
 		a.antiHost = true
-		anti.RequiredDuringSchedulingIgnoredDuringExecution = []api.PodAffinityTerm{g.ownTerm(a, mxHostKey)}
+		anti.RequiredDuringSchedulingIgnoredDuringExecution = []api.PodAffinityTerm{g.ownTerm(a, keyHostname)}
 	}
 	if g.chance(0.2) {
-		anti.PreferredDuringSchedulingIgnoredDuringExecution = []api.WeightedPodAffinityTerm{{Weight: int32(1 + g.r.IntN(100)), PodAffinityTerm: g.ownTerm(a, mxZoneKey)}}
+		anti.PreferredDuringSchedulingIgnoredDuringExecution = []api.WeightedPodAffinityTerm{{Weight: int32(1 + g.r.IntN(100)), PodAffinityTerm: g.ownTerm(a, keyZone)}}
 	}
 	if a.home == homeGeneral && g.chance(0.12) {
 		if b := g.placedApp(a); b != nil {
 			a.target = b.idx
-			pa.RequiredDuringSchedulingIgnoredDuringExecution = []api.PodAffinityTerm{g.otherTerm(a, b, mxZoneKey)}
+			pa.RequiredDuringSchedulingIgnoredDuringExecution = []api.PodAffinityTerm{g.otherTerm(a, b, keyZone)}
 		}
 	}
 	if g.chance(0.1) {
 		if b := g.placedApp(a); b != nil {
-			pa.PreferredDuringSchedulingIgnoredDuringExecution = []api.WeightedPodAffinityTerm{{Weight: int32(1 + g.r.IntN(100)), PodAffinityTerm: g.otherTerm(a, b, mxHostKey)}}
+			pa.PreferredDuringSchedulingIgnoredDuringExecution = []api.WeightedPodAffinityTerm{{Weight: int32(1 + g.r.IntN(100)), PodAffinityTerm: g.otherTerm(a, b, keyHostname)}}
 		}
 	}
 	if pa.RequiredDuringSchedulingIgnoredDuringExecution == nil && pa.PreferredDuringSchedulingIgnoredDuringExecution == nil &&
@@ -1000,15 +990,15 @@ func (g *mxGen) spread(a *mxApp, p *api.Pod) {
 	if a.home == homeAnywhere || !g.chance(0.4) {
 		return
 	}
-	hashKey := mxHashKey
+	hashKey := keyPodTemplateHash
 	if a.stateful {
-		hashKey = mxRevisionKey
+		hashKey = keyRevisionHash
 	}
 	zoneAffinity := false
 	if na := p.Spec.Affinity; na != nil && na.NodeAffinity != nil && na.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution != nil {
 		for _, t := range na.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms {
 			for _, e := range t.MatchExpressions {
-				zoneAffinity = zoneAffinity || e.Key == mxZoneKey
+				zoneAffinity = zoneAffinity || e.Key == keyZone
 			}
 		}
 	}
@@ -1032,14 +1022,14 @@ func (g *mxGen) spread(a *mxApp, p *api.Pod) {
 		}
 		return c
 	}
-	zc := constraint(mxZoneKey, g.chance(0.6))
+	zc := constraint(keyZone, g.chance(0.6))
 	if zc.WhenUnsatisfiable == api.DoNotSchedule && !zoneAffinity && a.home == homeGeneral && g.chance(0.3) {
 		zc.MinDomains = new(int32(3))
 	}
 	cs := []api.TopologySpreadConstraint{zc}
 	a.spreadZone = true
 	if g.chance(0.6) {
-		hc := constraint(mxHostKey, g.chance(0.3))
+		hc := constraint(keyHostname, g.chance(0.3))
 		if hc.WhenUnsatisfiable == api.DoNotSchedule && g.chance(0.3) {
 			hc.MinDomains = new(int32(2 + g.r.IntN(9)))
 		}
@@ -1047,7 +1037,7 @@ func (g *mxGen) spread(a *mxApp, p *api.Pod) {
 		a.spreadHost = true
 	}
 	if g.chance(0.1) {
-		cs = append(cs, constraint(mxRegionKey, false))
+		cs = append(cs, constraint(keyRegion, false))
 	}
 	p.Spec.TopologySpreadConstraints = cs
 }
@@ -1245,7 +1235,7 @@ func (g *mxGen) pod(a *mxApp) *api.Pod {
 	p.UID = g.uid()
 	if a.stateful {
 		p.Name = fmt.Sprintf("%s-%d", a.name, a.seq)
-		p.Labels[mxPodNameKey] = p.Name
+		p.Labels[keyStatefulSetPodName] = p.Name
 		p.Labels[mxPodIndexKey] = strconv.Itoa(a.seq)
 		p.OwnerReferences = []api.OwnerReference{{APIVersion: "apps/v1", Kind: "StatefulSet", Name: a.name, UID: a.name + "-uid", Controller: true}}
 	} else {
@@ -1282,7 +1272,7 @@ func (g *mxGen) stream(n int) []*api.Pod {
 			a = g.apps[g.pickWeighted(weights)]
 			if !a.stateful && g.chance(0.3) {
 				a.hash = g.suffix(10)
-				a.template.Labels[mxHashKey] = a.hash
+				a.template.Labels[keyPodTemplateHash] = a.hash
 			}
 		}
 		for range min(burst, n-len(out)) {

@@ -56,26 +56,16 @@ const (
 
 // Label keys and resource names of the platform workload.
 const (
-	pfHostKey     = "kubernetes.io/hostname"
-	pfZoneKey     = "topology.kubernetes.io/zone"
-	pfRegionKey   = "topology.kubernetes.io/region"
-	pfRackKey     = "topology.platform.io/rack"
-	pfBlockKey    = "topology.platform.io/block"
-	pfOSKey       = "kubernetes.io/os"
-	pfArchKey     = "kubernetes.io/arch"
-	pfPoolKey     = "platform.io/pool"
-	pfGenKey      = "platform.io/cpu-generation"
-	pfKernelKey   = "platform.io/kernel"
-	pfDrainKey    = "platform.io/draining"
-	pfTypeKey     = "node.kubernetes.io/instance-type"
-	pfNSNameKey   = "kubernetes.io/metadata.name"
-	pfHashKey     = "pod-template-hash"
-	pfRevisionKey = "controller-revision-hash"
-	pfPodNameKey  = "statefulset.kubernetes.io/pod-name"
-	pfJobKey      = "batch.kubernetes.io/job-name"
-	pfIndexKey    = "batch.kubernetes.io/job-completion-index"
-	pfFPGA        = "platform.io/fpga"
-	pfNFDPrefix   = "feature.node.kubernetes.io/"
+	pfRackKey   = "topology.platform.io/rack"
+	pfBlockKey  = "topology.platform.io/block"
+	pfPoolKey   = "platform.io/pool"
+	pfGenKey    = "platform.io/cpu-generation"
+	pfKernelKey = "platform.io/kernel"
+	pfDrainKey  = "platform.io/draining"
+	pfJobKey    = "batch.kubernetes.io/job-name"
+	pfIndexKey  = "batch.kubernetes.io/job-completion-index"
+	pfFPGA      = "platform.io/fpga"
+	pfNFDPrefix = "feature.node.kubernetes.io/"
 )
 
 // pfZones are the zones, their regions and their shares of the nodes.
@@ -310,7 +300,7 @@ func (g *pfGen) namespaces() {
 		}
 		for _, e := range envs {
 			name := t + "-" + e
-			labels := map[string]string{pfNSNameKey: name, "team": t, "env": e,
+			labels := map[string]string{keyNamespaceName: name, "team": t, "env": e,
 				"platform.io/tier": []string{"gold", "silver", "bronze"}[g.r.IntN(3)]}
 			if g.chance(0.4) {
 				labels["istio-injection"] = "enabled"
@@ -353,8 +343,8 @@ func (g *pfGen) makeNodes() {
 		gen := 2 + g.r.IntN(5)
 		name := fmt.Sprintf("%s-%s-%05d", pool.name, z.zone, i)
 		labels := map[string]string{
-			pfHostKey: name, pfZoneKey: z.zone, pfRegionKey: z.region, pfOSKey: "linux", pfArchKey: "amd64",
-			pfPoolKey: pool.name, pfGenKey: strconv.Itoa(gen), pfTypeKey: fmt.Sprintf("%s.%dx%d", pool.name, cores, memGi),
+			keyHostname: name, keyZone: z.zone, keyRegion: z.region, keyOS: "linux", keyArch: "amd64",
+			pfPoolKey: pool.name, pfGenKey: strconv.Itoa(gen), keyInstanceType: fmt.Sprintf("%s.%dx%d", pool.name, cores, memGi),
 			pfRackKey: fmt.Sprintf("%s-r%03d", z.zone, rack), pfBlockKey: fmt.Sprintf("%s-b%02d", z.zone, rack/5),
 			pfKernelKey: []string{"5.15", "6.1", "6.6", "6.8"}[min(gen/2+g.r.IntN(2), 3)],
 		}
@@ -438,9 +428,9 @@ func (g *pfGen) newApp(k pfKind) *pfApp {
 	}}}
 	switch k {
 	case pfDeployment:
-		p.Labels[pfHashKey] = a.hash
+		p.Labels[keyPodTemplateHash] = a.hash
 	case pfStatefulSet:
-		p.Labels[pfRevisionKey] = a.name + "-" + a.hash
+		p.Labels[keyRevisionHash] = a.name + "-" + a.hash
 	case pfJob:
 		p.Labels[pfJobKey] = a.name
 		p.Labels["controller-uid"] = a.hash
@@ -579,7 +569,7 @@ func pfTerm(reqs ...api.NodeSelectorRequirement) api.NodeSelectorTerm {
 // over generations, zones, pools and features.
 func (g *pfGen) nodeAffinity(a *pfApp, p *api.Pod) {
 	if g.chance(0.6) {
-		p.Spec.NodeSelector = map[string]string{pfOSKey: "linux"}
+		p.Spec.NodeSelector = map[string]string{keyOS: "linux"}
 	}
 	var na api.NodeAffinity
 	var terms []api.NodeSelectorTerm
@@ -616,7 +606,7 @@ func (g *pfGen) nodeAffinity(a *pfApp, p *api.Pod) {
 		if g.chance(0.45) {
 			prefs := []api.PreferredSchedulingTerm{
 				{Weight: int32(1 + g.r.IntN(100)), Preference: pfTerm(pfReq(pfGenKey, api.NodeSelectorOpGt, "3"))},
-				{Weight: int32(1 + g.r.IntN(50)), Preference: pfTerm(pfReq(pfZoneKey, api.NodeSelectorOpIn, pfZones[g.r.IntN(len(pfZones))].zone))},
+				{Weight: int32(1 + g.r.IntN(50)), Preference: pfTerm(pfReq(keyZone, api.NodeSelectorOpIn, pfZones[g.r.IntN(len(pfZones))].zone))},
 				{Weight: 10, Preference: pfTerm(pfReq(pfNFDPrefix+pfFeatures[g.r.IntN(len(pfFeatures))], api.NodeSelectorOpExists),
 					pfReq(pfPoolKey, api.NodeSelectorOpNotIn, "spot"))},
 			}
@@ -693,13 +683,13 @@ func (g *pfGen) podAffinity(a *pfApp, p *api.Pod) {
 	switch x := g.r.Float64(); {
 	case x < 0.28:
 		a.antiHost = true
-		anti.RequiredDuringSchedulingIgnoredDuringExecution = append(anti.RequiredDuringSchedulingIgnoredDuringExecution, g.ownTerm(a, pfHostKey))
+		anti.RequiredDuringSchedulingIgnoredDuringExecution = append(anti.RequiredDuringSchedulingIgnoredDuringExecution, g.ownTerm(a, keyHostname))
 	case x < 0.36:
 		a.antiRack = true
 		anti.RequiredDuringSchedulingIgnoredDuringExecution = append(anti.RequiredDuringSchedulingIgnoredDuringExecution, g.ownTerm(a, pfRackKey))
 	case x < 0.6:
 		anti.PreferredDuringSchedulingIgnoredDuringExecution = append(anti.PreferredDuringSchedulingIgnoredDuringExecution,
-			api.WeightedPodAffinityTerm{Weight: 100, PodAffinityTerm: g.ownTerm(a, pfZoneKey)})
+			api.WeightedPodAffinityTerm{Weight: 100, PodAffinityTerm: g.ownTerm(a, keyZone)})
 		if g.chance(0.5) {
 			anti.PreferredDuringSchedulingIgnoredDuringExecution = append(anti.PreferredDuringSchedulingIgnoredDuringExecution,
 				api.WeightedPodAffinityTerm{Weight: int32(10 + g.r.IntN(60)), PodAffinityTerm: g.ownTerm(a, pfBlockKey)})
@@ -711,22 +701,22 @@ func (g *pfGen) podAffinity(a *pfApp, p *api.Pod) {
 				LabelSelector: &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{
 					{Key: "app.kubernetes.io/component", Operator: api.LabelSelectorOpIn, Values: []string{"db"}},
 					{Key: "team", Operator: api.LabelSelectorOpNotIn, Values: []string{a.team}}}},
-				NamespaceSelector: &api.LabelSelector{}, TopologyKey: pfHostKey}})
+				NamespaceSelector: &api.LabelSelector{}, TopologyKey: keyHostname}})
 	}
 	if a.tier == "db" && g.chance(0.3) {
 		anti.RequiredDuringSchedulingIgnoredDuringExecution = append(anti.RequiredDuringSchedulingIgnoredDuringExecution, api.PodAffinityTerm{
 			LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app.kubernetes.io/component": "db"},
 				MatchExpressions: []api.LabelSelectorRequirement{{Key: "team", Operator: api.LabelSelectorOpNotIn, Values: []string{a.team}}}},
 			NamespaceSelector: &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{{Key: "env", Operator: api.LabelSelectorOpIn, Values: []string{"prod"}}}},
-			TopologyKey:       pfHostKey})
+			TopologyKey:       keyHostname})
 	}
 	if a.kind == pfDeployment && g.chance(0.09) {
 		if b := g.peer(a, "backend", "db", "cache"); b != nil {
-			key := pfZoneKey
+			key := keyZone
 			if g.chance(0.3) {
 				key = pfBlockKey
 			}
-			if key == pfZoneKey {
+			if key == keyZone {
 				a.target = b.idx
 			}
 			pa.RequiredDuringSchedulingIgnoredDuringExecution = []api.PodAffinityTerm{g.peerTerm(a, b, key)}
@@ -735,7 +725,7 @@ func (g *pfGen) podAffinity(a *pfApp, p *api.Pod) {
 	if g.chance(0.12) {
 		if b := g.peer(a, "cache"); b != nil {
 			pa.PreferredDuringSchedulingIgnoredDuringExecution = []api.WeightedPodAffinityTerm{
-				{Weight: int32(20 + g.r.IntN(61)), PodAffinityTerm: g.peerTerm(a, b, pfHostKey)}}
+				{Weight: int32(20 + g.r.IntN(61)), PodAffinityTerm: g.peerTerm(a, b, keyHostname)}}
 		}
 	}
 	if len(pa.RequiredDuringSchedulingIgnoredDuringExecution)+len(pa.PreferredDuringSchedulingIgnoredDuringExecution)+
@@ -764,7 +754,7 @@ func (g *pfGen) spread(a *pfApp, p *api.Pod) {
 	sel := &api.LabelSelector{MatchLabels: map[string]string{"app.kubernetes.io/name": a.name}}
 	if a.kind == pfJob {
 		if g.chance(0.6) {
-			p.Spec.TopologySpreadConstraints = []api.TopologySpreadConstraint{{MaxSkew: int32(1 + g.r.IntN(4)), TopologyKey: pfHostKey,
+			p.Spec.TopologySpreadConstraints = []api.TopologySpreadConstraint{{MaxSkew: int32(1 + g.r.IntN(4)), TopologyKey: keyHostname,
 				WhenUnsatisfiable: api.ScheduleAnyway, LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{pfJobKey: a.name}}}}
 		}
 		return
@@ -773,7 +763,7 @@ func (g *pfGen) spread(a *pfApp, p *api.Pod) {
 		return
 	}
 	honor := api.NodeInclusionPolicyHonor
-	z := api.TopologySpreadConstraint{MaxSkew: 1, TopologyKey: pfZoneKey, WhenUnsatisfiable: api.DoNotSchedule, LabelSelector: sel}
+	z := api.TopologySpreadConstraint{MaxSkew: 1, TopologyKey: keyZone, WhenUnsatisfiable: api.DoNotSchedule, LabelSelector: sel}
 	if g.chance(0.25) {
 		z.WhenUnsatisfiable, z.MaxSkew = api.ScheduleAnyway, int32(1+g.r.IntN(3))
 	} else if g.chance(0.3) {
@@ -788,7 +778,7 @@ func (g *pfGen) spread(a *pfApp, p *api.Pod) {
 		cs = append(cs, api.TopologySpreadConstraint{MaxSkew: int32(1 + g.r.IntN(3)), TopologyKey: pfRackKey, WhenUnsatisfiable: api.ScheduleAnyway, LabelSelector: sel})
 	}
 	if g.chance(0.5) {
-		cs = append(cs, api.TopologySpreadConstraint{MaxSkew: int32(1 + g.r.IntN(2)), TopologyKey: pfHostKey, WhenUnsatisfiable: api.ScheduleAnyway, LabelSelector: sel})
+		cs = append(cs, api.TopologySpreadConstraint{MaxSkew: int32(1 + g.r.IntN(2)), TopologyKey: keyHostname, WhenUnsatisfiable: api.ScheduleAnyway, LabelSelector: sel})
 	}
 	p.Spec.TopologySpreadConstraints = cs
 }
@@ -891,7 +881,7 @@ func (g *pfGen) pod(a *pfApp) *api.Pod {
 	switch a.kind {
 	case pfStatefulSet:
 		p.Name = fmt.Sprintf("%s-%d", a.name, a.seq)
-		p.Labels[pfPodNameKey] = p.Name
+		p.Labels[keyStatefulSetPodName] = p.Name
 		p.OwnerReferences = []api.OwnerReference{{APIVersion: "apps/v1", Kind: "StatefulSet", Name: a.name, UID: a.name + "-uid", Controller: true}}
 	case pfJob:
 		p.Name = fmt.Sprintf("%s-%d-%s", a.name, a.seq, g.suffix(5))
@@ -944,7 +934,7 @@ func (g *pfGen) stream(n int) []*api.Pod {
 			a = g.apps[g.pick(weights)]
 			if a.kind == pfDeployment && g.chance(0.2) {
 				a.hash = g.suffix(10)
-				a.template.Labels[pfHashKey] = a.hash
+				a.template.Labels[keyPodTemplateHash] = a.hash
 			}
 		}
 		for range min(burst, n-len(out)) {

@@ -92,7 +92,7 @@ func countPlatform(w *workload) platformCounts {
 		if a := p.Spec.Affinity; a != nil {
 			if anti := a.PodAntiAffinity; anti != nil {
 				for _, t := range anti.RequiredDuringSchedulingIgnoredDuringExecution {
-					count(&c.antiHost, t.TopologyKey == pfHostKey && t.LabelSelector.MatchLabels["app.kubernetes.io/name"] != "")
+					count(&c.antiHost, t.TopologyKey == keyHostname && t.LabelSelector.MatchLabels["app.kubernetes.io/name"] != "")
 					count(&c.antiRack, t.TopologyKey == pfRackKey)
 				}
 				count(&c.antiPref, len(anti.PreferredDuringSchedulingIgnoredDuringExecution) > 0)
