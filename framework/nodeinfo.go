@@ -72,6 +72,41 @@ type NodeInfo struct {
 	// this node (Snapshot.PreFilterResultOf); SetNode drops it when the
 	// name changes.
 	named unsafe.Pointer
+
+	// storageMemo is what a volume plugin derived from the node's pods
+	// and its snapshot's storage objects (StorageMemo), with the
+	// Generation and the storage epoch it was derived at.
+	storageMemo atomic.Pointer[storageMemo]
+}
+
+// storageMemo is one value of NodeInfo.StorageMemo and its stamps.
+type storageMemo struct {
+	gen   int64
+	epoch *storageEpoch
+	v     any
+}
+
+// StorageMemo returns the value SetStorageMemo last stored for the
+// node's current pods and CSINode (its Generation) and snap's current
+// storage objects, or nil when either changed since. It lets a filter
+// that reads the volumes of a node's pods through their claims derive
+// them once per change instead of once per cycle: the node's slot
+// belongs to NodeVolumeLimits in the default registry. It is safe for
+// concurrent use; snap is the snapshot the node is read through (a clone
+// shares its NodeInfos until it changes them).
+func (n *NodeInfo) StorageMemo(snap *Snapshot) any {
+	m := n.storageMemo.Load()
+	if m == nil || m.gen != n.Generation || m.epoch != snap.storage.epoch {
+		return nil
+	}
+	return m.v
+}
+
+// SetStorageMemo stores v as derived from the node's current pods and
+// CSINode and snap's current storage objects (see StorageMemo). v must
+// not change afterwards: concurrent cycles may read it.
+func (n *NodeInfo) SetStorageMemo(snap *Snapshot, v any) {
+	n.storageMemo.Store(&storageMemo{gen: n.Generation, epoch: snap.storage.epoch, v: v})
 }
 
 // nameSet returns the set of the node's name alone, made once and shared.

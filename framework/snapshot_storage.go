@@ -62,6 +62,23 @@ type storageIndex struct {
 	pvcUse cowMap[nsName, int32]
 	// dra holds the Dynamic Resource Allocation objects (snapshot_dra.go).
 	dra draIndex
+	// epoch changes, to a pointer never used before, with every change
+	// to the objects through which a node's pods' volumes are read
+	// (volumes, claims, classes, attachments): NodeInfo.StorageMemo's
+	// stamp. A clone shares it until either side changes such an object.
+	epoch *storageEpoch
+}
+
+// storageEpoch is one state of a snapshot's storage objects, told apart
+// by its address (it has a size, so no two are the same).
+type storageEpoch struct{ _ byte }
+
+// changed starts a new storage epoch when an object of kind k changes.
+func (x *storageIndex) changed(k api.StorageKind) {
+	switch k {
+	case api.KindPersistentVolume, api.KindPersistentVolumeClaim, api.KindStorageClass, api.KindVolumeAttachment:
+		x.epoch = new(storageEpoch)
+	}
 }
 
 // share marks every map shared and returns a copy for a clone. The lists
@@ -231,6 +248,7 @@ func (s *Snapshot) SetStorageObject(o api.StorageObject) (api.StorageObject, err
 		ni, _ := s.mutable(name)
 		ni.setCSINode(v)
 	}
+	x.changed(k)
 	s.listsChanged()
 	if !had {
 		return nil, nil
@@ -288,6 +306,7 @@ func (s *Snapshot) DeleteStorageObject(k api.StorageKind, ns, name string) (api.
 	case api.KindResourceSlice, api.KindDeviceClass, api.KindResourceClaim, api.KindResourceClaimTemplate, api.KindDeviceTaintRule:
 		x.dra.del(k, ns, name)
 	}
+	x.changed(k)
 	s.listsChanged()
 	return old, nil
 }

@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync"
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/filter"
@@ -37,10 +36,53 @@ func nvlCompare(a, b nvlVolume) int {
 	return cmp.Or(cmp.Compare(a.driver, b.driver), cmp.Compare(a.handle, b.handle), cmp.Compare(a.ns, b.ns), cmp.Compare(a.claim, b.claim))
 }
 
-// nvlScratch holds one Filter call's volume lists, pooled so that the
-// per-node path does not allocate.
-type nvlScratch struct {
-	newVols, attached, vas []nvlVolume
+// nvlOnNode are the volumes in use on a node: its pods' attachable
+// volumes, and the CSI volumes its VolumeAttachments name that no pod of
+// it uses, each list without duplicates; or the error reading a pod's
+// volumes failed with.
+type nvlOnNode struct {
+	attached, vas []nvlVolume
+	err           error
+}
+
+// nvlNodeVolumes returns the volumes in use on node, whose CSINode is
+// csiNode. They depend only on the node's pods and CSINode and the
+// snapshot's storage objects, so they are kept on the node
+// (NodeInfo.StorageMemo) until one of those changes: a cycle reads each
+// node's claims and volumes by name only when they changed, not for
+// every pod it places.
+func nvlNodeVolumes(snap *framework.Snapshot, node *framework.NodeInfo, csiNode *api.CSINode) *nvlOnNode {
+	if on, ok := node.StorageMemo(snap).(*nvlOnNode); ok {
+		return on
+	}
+	on := &nvlOnNode{}
+	if node.PodsWithVolumes() > 0 {
+		for _, ep := range node.Pods {
+			if len(ep.Pod.Spec.Volumes) == 0 {
+				continue
+			}
+			if on.attached, on.err = nvlAttachable(snap, ep.Pod, csiNode, false, on.attached); on.err != nil {
+				node.SetStorageMemo(snap, on)
+				return on
+			}
+		}
+	}
+	on.attached = nvlUnique(on.attached)
+	for _, va := range snap.VolumeAttachmentsOnNode(node.Name()) {
+		if va.Spec.Attacher == "" || va.Spec.Source.PersistentVolumeName == nil {
+			continue
+		}
+		pv, ok := snap.PersistentVolume(*va.Spec.Source.PersistentVolumeName)
+		if !ok || pv.Spec.CSI == nil {
+			continue
+		}
+		if v := (nvlVolume{driver: va.Spec.Attacher, handle: pv.Spec.CSI.VolumeHandle}); !nvlContains(on.attached, v) {
+			on.vas = append(on.vas, v)
+		}
+	}
+	on.vas = nvlUnique(on.vas)
+	node.SetStorageMemo(snap, on)
+	return on
 }
 
 // nvlError is a lookup failure of the new pod's claim (kube's "PVC is not
@@ -79,7 +121,6 @@ func (e *nvlError) Error() string { return e.msg }
 // names the first in name order.
 type NodeVolumeLimits struct {
 	reject, skip *framework.Status
-	scratch      sync.Pool
 	// limitScaling is the VolumeLimitScaling check (v1.37 on).
 	limitScaling bool
 }
@@ -102,7 +143,6 @@ func New(args any, h framework.Handle) (framework.Plugin, error) {
 	}
 	pl := &NodeVolumeLimits{reject: framework.NewStatus(framework.Unschedulable, ReasonMaxVolumeCountExceeded), skip: framework.NewStatus(framework.Skip),
 		limitScaling: v.AtLeast(framework.KubeV137)}
-	pl.scratch.New = func() any { return &nvlScratch{} }
 	return pl, nil
 }
 
@@ -233,52 +273,28 @@ func (pl *NodeVolumeLimits) filter(snap *framework.Snapshot, ps *nvlState, node 
 	if !nvlHasLimits(csiNode) {
 		return nil
 	}
-	sc := pl.scratch.Get().(*nvlScratch)
-	defer pl.scratch.Put(sc)
-	var err error
-	sc.attached = sc.attached[:0]
-	if node.PodsWithVolumes() > 0 {
-		for _, ep := range node.Pods {
-			if len(ep.Pod.Spec.Volumes) == 0 {
-				continue
-			}
-			if sc.attached, err = nvlAttachable(snap, ep.Pod, csiNode, false, sc.attached); err != nil {
-				return framework.AsStatus(err)
+	on := nvlNodeVolumes(snap, node, csiNode)
+	if on.err != nil {
+		return framework.AsStatus(on.err)
+	}
+	// The pod's volumes are sorted by driver: each driver's run counts
+	// those of its volumes not already on the node against its limit.
+	vols := ps.vols[variant]
+	for i := 0; i < len(vols); {
+		driver, fresh := vols[i].driver, 0
+		for ; i < len(vols) && vols[i].driver == driver; i++ {
+			if !nvlContains(on.attached, vols[i]) {
+				fresh++
 			}
 		}
-	}
-	sc.attached = nvlUnique(sc.attached)
-	// Volumes already used on the node are not new.
-	sc.newVols = sc.newVols[:0]
-	for _, v := range ps.vols[variant] {
-		if !nvlContains(sc.attached, v) {
-			sc.newVols = append(sc.newVols, v)
-		}
-	}
-	sc.vas = sc.vas[:0]
-	for _, va := range snap.VolumeAttachmentsOnNode(node.Name()) {
-		if va.Spec.Attacher == "" || va.Spec.Source.PersistentVolumeName == nil {
+		if fresh == 0 {
 			continue
 		}
-		pv, ok := snap.PersistentVolume(*va.Spec.Source.PersistentVolumeName)
-		if !ok || pv.Spec.CSI == nil {
-			continue
-		}
-		if v := (nvlVolume{driver: va.Spec.Attacher, handle: pv.Spec.CSI.VolumeHandle}); !nvlContains(sc.attached, v) {
-			sc.vas = append(sc.vas, v)
-		}
-	}
-	sc.vas = nvlUnique(sc.vas)
-	for i, v := range sc.newVols {
-		if i > 0 && sc.newVols[i-1].driver == v.driver {
-			continue // each driver once (the list is sorted)
-		}
-		limit, ok := nvlLimit(csiNode, v.driver)
+		limit, ok := nvlLimit(csiNode, driver)
 		if !ok {
 			continue
 		}
-		count := nvlCount(sc.newVols, v.driver) + nvlCount(sc.attached, v.driver) + nvlCount(sc.vas, v.driver)
-		if int64(count) > limit {
+		if int64(fresh+nvlCount(on.attached, driver)+nvlCount(on.vas, driver)) > limit {
 			return pl.reject
 		}
 	}

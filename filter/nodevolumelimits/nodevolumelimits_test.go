@@ -1,7 +1,9 @@
 package nodevolumelimits
 
 import (
+	"context"
 	"fmt"
+	"slices"
 	"testing"
 
 	fw "github.com/schedkit/schedkit/framework"
@@ -234,4 +236,116 @@ func TestConformance(t *testing.T) {
 			})
 		})
 	}
+}
+
+// TestKeptVolumesFollowChanges holds the volumes in use that the filter
+// keeps on each node (NodeInfo.StorageMemo) to the snapshot's changes:
+// after each random change (a pod with a claim added or removed, a claim
+// bound elsewhere or unbound, a volume deleted, a VolumeAttachment added,
+// a CSINode's limit changed) the verdicts on the changed snapshot, whose
+// nodes kept what earlier cycles derived, equal those on a snapshot built
+// afresh from the same objects.
+func TestKeptVolumesFollowChanges(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		nodes, pods, pod, objs := st.VolumeCluster(t)
+		// The incoming pod also uses a bound claim, so that its volumes
+		// may already be on a node.
+		if len(objs.PersistentVolumeClaims) > 0 && rapid.Bool().Draw(t, "shared") {
+			pod.Spec.Volumes = append(pod.Spec.Volumes, api.Volume{Name: "shared",
+				VolumeSource: api.VolumeSource{PersistentVolumeClaim: &api.PersistentVolumeClaimVolumeSource{ClaimName: objs.PersistentVolumeClaims[0].Name}}})
+		}
+		snap, err := fw.NewSnapshot(nodes, pods, fw.WithStorage(objs.Each()...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pl, _ := New(nil, nil)
+		verdicts := func(snap *fw.Snapshot) []string {
+			state := fw.NewCycleState()
+			state.SetSnapshot(snap)
+			pi := fw.MustPodInfo(pod)
+			if _, st := pl.(fw.PreFilterPlugin).PreFilter(context.Background(), state, pi, snap.Nodes()); !st.IsSuccess() {
+				return []string{st.String()}
+			}
+			out := make([]string, snap.NumNodes())
+			for i, n := range snap.Nodes() {
+				out[i] = pl.(fw.FilterPlugin).Filter(context.Background(), state, pi, n).String()
+			}
+			return out
+		}
+		claims := objs.PersistentVolumeClaims
+		seq := 0
+		for range rapid.IntRange(1, 8).Draw(t, "steps") {
+			verdicts(snap) // the nodes keep what this cycle derives
+			node := snap.Nodes()[rapid.IntRange(0, snap.NumNodes()-1).Draw(t, "node")]
+			switch rapid.IntRange(0, 5).Draw(t, "change") {
+			case 0:
+				if len(claims) > 0 {
+					seq++
+					c := rapid.SampledFrom(claims).Draw(t, "claim")
+					p := st.MakePod().Name(fmt.Sprintf("added-%d", seq)).Node(node.Name()).PVC(c.Name).Obj()
+					if err := snap.AddPod(p); err != nil {
+						t.Fatal(err)
+					}
+				}
+			case 1:
+				if len(node.Pods) > 0 {
+					if err := snap.RemovePod(node.Pods[0].Pod); err != nil {
+						t.Fatal(err)
+					}
+				}
+			case 2:
+				if len(claims) > 0 {
+					c := *rapid.SampledFrom(claims).Draw(t, "claim")
+					c.Spec.VolumeName = ""
+					if vols := snap.Storage().PersistentVolumes; len(vols) > 0 && rapid.Bool().Draw(t, "rebind") {
+						c.Spec.VolumeName = rapid.SampledFrom(vols).Draw(t, "volume").Name
+					}
+					if _, err := snap.SetStorageObject(&c); err != nil {
+						t.Fatal(err)
+					}
+				}
+			case 3:
+				if vols := snap.Storage().PersistentVolumes; len(vols) > 0 {
+					if _, err := snap.DeleteStorageObject(api.KindPersistentVolume, "", rapid.SampledFrom(vols).Draw(t, "volume").Name); err != nil {
+						t.Fatal(err)
+					}
+				}
+			case 4:
+				if vols := snap.Storage().PersistentVolumes; len(vols) > 0 {
+					seq++
+					v := rapid.SampledFrom(vols).Draw(t, "volume")
+					v2 := *v
+					v2.Spec.PersistentVolumeSource = api.PersistentVolumeSource{CSI: &api.CSIPersistentVolumeSource{Driver: "csi.example.com", VolumeHandle: "h-" + v.Name}}
+					if _, err := snap.SetStorageObject(&v2); err != nil {
+						t.Fatal(err)
+					}
+					if _, err := snap.SetStorageObject(st.MakeVA(fmt.Sprintf("va-%d", seq), "csi.example.com", v.Name, node.Name())); err != nil {
+						t.Fatal(err)
+					}
+				}
+			default:
+				cn := st.MakeCSINode(node.Name()).Driver("csi.example.com", int32(rapid.IntRange(0, 3).Draw(t, "limit"))).Obj()
+				if _, err := snap.SetStorageObject(cn); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var pods []*api.Pod
+			var nodes []*api.Node
+			for _, n := range snap.Nodes() {
+				nodes = append(nodes, n.Node())
+				for _, p := range n.Pods {
+					pods = append(pods, p.Pod)
+				}
+			}
+			now := snap.Storage()
+			fresh, err := fw.NewSnapshot(nodes, pods, fw.WithStorage(now.Each()...))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, want := verdicts(snap), verdicts(fresh)
+			if !slices.Equal(got, want) {
+				t.Fatalf("verdicts on the changed snapshot %q, on one built afresh %q", got, want)
+			}
+		}
+	})
 }
