@@ -78,7 +78,9 @@ func (pl *VolumeBinding) ScoreBatchBounds(_ context.Context, state *framework.Cy
 		return 1, 0, nil
 	}
 	s := pl.state(state)
-	if s == nil {
+	if s == nil || len(s.delayed) == 0 {
+		// Without claims to bind or provision no node has a class to
+		// score: each scores 0, without reading its results.
 		clear(out[:len(nodes)])
 		return 0, 0, nil
 	}
