@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/schedkit/schedkit/framework/api"
@@ -96,6 +98,30 @@ type perfCase struct {
 	init     []perfPods
 	measure  perfPods
 	churn    *perfChurn
+	// volumes, when set, give every pod the case creates (first and
+	// measured) a claim and a volume of its own.
+	volumes *perfVolumes
+}
+
+// perfVolumes are the volumes of a case whose createPods ops give a
+// persistentVolumeTemplatePath and a persistentVolumeClaimTemplatePath:
+// the index-th pod of an op in namespace ns mounts the claim pvc-<index>
+// of pvc.yaml, bound to the volume <ns>-vol-<index> of the volume
+// template, which is bound to it (runners.go's
+// CreatePodWithPersistentVolume with bindVolume). With limits, every node
+// also gets the case's nodeAllocatableStrategy: an allocatable of 39
+// attachable-volumes-csi-ebs.csi.aws.com and a CSINode whose
+// ebs.csi.aws.com driver allows 39 volumes, its migrated-plugins
+// annotation listing migrated.
+type perfVolumes struct {
+	// file is the volume template's path relative to the case's
+	// directory, and source makes the index-th volume's source.
+	file   string
+	source func(name string, index int) api.PersistentVolumeSource
+	// limits sets the nodeAllocatableStrategy; migrated are its
+	// migratedPlugins.
+	limits   bool
+	migrated []string
 }
 
 // devops are namespaces labelled as scheduler_perf's
@@ -329,6 +355,35 @@ var perfCases = []perfCase{
 		namespaces: plain("namespace-1", "namespace-2"),
 		init:       []perfPods{{podWithSecretVolume, "namespace-1", 5000}},
 		measure:    perfPods{podWithSecretVolume, "namespace-2", 1000},
+	},
+	{
+		// volumes' SchedulingInTreePVs: util.go's default pod and nodes,
+		// every pod with a claim bound to an in-tree AWS EBS volume of
+		// its own (pv-aws.yaml); no node has a CSINode.
+		name:       "SchedulingInTreePVs",
+		namespaces: plain("namespace-1", "namespace-2"),
+		init:       []perfPods{{podDefault, "namespace-1", 5000}},
+		measure:    perfPods{podDefault, "namespace-2", 1000},
+		volumes:    &perfVolumes{file: "../templates/pv-aws.yaml", source: awsVolume},
+	},
+	{
+		// volumes' SchedulingMigratedInTreePVs: the same volumes, on
+		// nodes whose CSINode says kubernetes.io/aws-ebs is migrated to
+		// ebs.csi.aws.com, which allows 39 volumes a node.
+		name:       "SchedulingMigratedInTreePVs",
+		namespaces: plain("namespace-1", "namespace-2"),
+		init:       []perfPods{{podDefault, "namespace-1", 5000}},
+		measure:    perfPods{podDefault, "namespace-2", 1000},
+		volumes:    &perfVolumes{file: "../templates/pv-aws.yaml", source: awsVolume, limits: true, migrated: []string{"kubernetes.io/aws-ebs"}},
+	},
+	{
+		// volumes' SchedulingCSIPVs: every pod's volume is an
+		// ebs.csi.aws.com CSI volume (pv-csi.yaml), 39 allowed a node.
+		name:       "SchedulingCSIPVs",
+		namespaces: plain("namespace-1", "namespace-2"),
+		init:       []perfPods{{podDefault, "namespace-1", 5000}},
+		measure:    perfPods{podDefault, "namespace-2", 1000},
+		volumes:    &perfVolumes{file: "../templates/pv-csi.yaml", source: csiVolume, limits: true},
 	},
 	{
 		// A tick each second (intervalMilliseconds 1000) recreates a
@@ -736,6 +791,67 @@ func churnNode(name string) *api.Node {
 	}
 }
 
+// awsVolume is pv-aws.yaml's source: the in-tree AWS EBS volume
+// vol-<index> (the volume factory's ID, named before the namespace is
+// prefixed).
+func awsVolume(_ string, index int) api.PersistentVolumeSource {
+	return api.PersistentVolumeSource{AWSElasticBlockStore: &api.AWSElasticBlockStoreVolumeSource{VolumeID: fmt.Sprintf("vol-%d", index)}}
+}
+
+// csiVolume is pv-csi.yaml's source: an ebs.csi.aws.com volume whose
+// handle is the volume's name.
+func csiVolume(name string, _ int) api.PersistentVolumeSource {
+	return api.PersistentVolumeSource{CSI: &api.CSIPersistentVolumeSource{Driver: perfEBSDriver, VolumeHandle: name}}
+}
+
+// The volume cases' CSI driver, its attach limit, and the node
+// allocatable nodeAllocatableStrategy sets to the same limit.
+const (
+	perfEBSDriver      = "ebs.csi.aws.com"
+	perfEBSLimit       = 39
+	perfEBSAttachLimit = "attachable-volumes-csi-ebs.csi.aws.com"
+)
+
+// claim gives p, the index-th pod of its op, the volume vol mounting the
+// claim pvc-<index> of its namespace, and returns that claim (pvc.yaml:
+// ReadOnlyMany, 1Gi, bind-completed) bound to the volume
+// <namespace>-vol-<index> of v's template, and that volume, bound to it.
+func (v *perfVolumes) claim(p *api.Pod, index int) (*api.PersistentVolumeClaim, *api.PersistentVolume) {
+	claimName := fmt.Sprintf("pvc-%d", index)
+	volName := fmt.Sprintf("%s-vol-%d", p.Namespace, index)
+	modes := []api.PersistentVolumeAccessMode{api.ReadOnlyMany}
+	size := perfList(map[string]string{"storage": "1Gi"})
+	pvc := &api.PersistentVolumeClaim{
+		ObjectMeta: api.ObjectMeta{Name: claimName, Namespace: p.Namespace, UID: p.Namespace + "." + claimName,
+			Annotations: map[string]string{api.AnnBindCompleted: "true"}},
+		Spec:   api.PersistentVolumeClaimSpec{AccessModes: modes, Resources: api.VolumeResourceRequirements{Requests: size}, VolumeName: volName},
+		Status: api.PersistentVolumeClaimStatus{Phase: api.ClaimBound},
+	}
+	pv := &api.PersistentVolume{
+		ObjectMeta: api.ObjectMeta{Name: volName, UID: volName},
+		Spec: api.PersistentVolumeSpec{Capacity: size, PersistentVolumeSource: v.source(volName, index), AccessModes: slices.Clone(modes),
+			ClaimRef:                      &api.ObjectReference{Kind: "PersistentVolumeClaim", Namespace: p.Namespace, Name: claimName, APIVersion: "v1"},
+			PersistentVolumeReclaimPolicy: "Retain"},
+		Status: api.PersistentVolumeStatus{Phase: api.VolumeBound},
+	}
+	p.Spec.Volumes = []api.Volume{{Name: "vol", VolumeSource: api.VolumeSource{PersistentVolumeClaim: &api.PersistentVolumeClaimVolumeSource{ClaimName: claimName}}}}
+	return pvc, pv
+}
+
+// limit applies the nodeAllocatableStrategy to n, when v sets one, and
+// returns n's CSINode (nil without one).
+func (v *perfVolumes) limit(n *api.Node) *api.CSINode {
+	if v == nil || !v.limits {
+		return nil
+	}
+	n.Status.Allocatable = n.Status.Allocatable.Clone()
+	n.Status.Allocatable[perfEBSAttachLimit] = resource.MustParse(strconv.Itoa(perfEBSLimit))
+	return &api.CSINode{
+		ObjectMeta: api.ObjectMeta{Name: n.Name, UID: "csinode." + n.Name, Annotations: map[string]string{api.AnnMigratedPlugins: strings.Join(v.migrated, ",")}},
+		Spec:       api.CSINodeSpec{Drivers: []api.CSINodeDriver{{Name: perfEBSDriver, NodeID: n.Name, Allocatable: &api.VolumeNodeResources{Count: new(int32(perfEBSLimit))}}}},
+	}
+}
+
 // Churn event operations.
 const (
 	opAddNode    = "addNode"
@@ -799,7 +915,21 @@ func generatePerf(c *perfCase, o workloadOptions) *workload {
 		if len(c.zones) > 0 {
 			zone = c.zones[i%len(c.zones)]
 		}
-		w.nodes = append(w.nodes, perfNode(name, zone))
+		n := perfNode(name, zone)
+		if cn := c.volumes.limit(n); cn != nil {
+			w.storage.CSINodes = append(w.storage.CSINodes, cn)
+		}
+		w.nodes = append(w.nodes, n)
+	}
+	// withVolume gives p, the index-th pod of its op, its claim and
+	// volume when the case has them.
+	withVolume := func(p *api.Pod, index int) *api.Pod {
+		if c.volumes != nil {
+			pvc, pv := c.volumes.claim(p, index)
+			w.storage.PersistentVolumeClaims = append(w.storage.PersistentVolumeClaims, pvc)
+			w.storage.PersistentVolumes = append(w.storage.PersistentVolumes, pv)
+		}
+		return p
 	}
 	perm := rand.New(rand.NewPCG(o.seed, 0x5c4ed)).Perm(total)
 	seq, created := 0, 0
@@ -808,7 +938,7 @@ func generatePerf(c *perfCase, o workloadOptions) *workload {
 		// over many namespaces keeps its total (a namespace may get none).
 		created += g.count
 		for k := 0; seq < scaled(created, o.nodes); k++ {
-			p := g.template(fmt.Sprintf("init-%05d", seq), g.namespace, k)
+			p := withVolume(g.template(fmt.Sprintf("init-%05d", seq), g.namespace, k), k)
 			p.Spec.NodeName = w.nodes[perm[seq%total]].Name
 			w.pods = append(w.pods, p)
 			seq++
@@ -839,7 +969,7 @@ func generatePerf(c *perfCase, o workloadOptions) *workload {
 				stream = append(stream, c.churn.template(fmt.Sprintf("churn-%d", ticks), c.churn.namespace, ticks-1))
 			}
 		}
-		stream = append(stream, c.measure.template(fmt.Sprintf("measured-%05d", i), c.measure.namespace, i))
+		stream = append(stream, withVolume(c.measure.template(fmt.Sprintf("measured-%05d", i), c.measure.namespace, i), i))
 	}
 	w.streams[c.name] = stream
 	if len(events) > 0 {

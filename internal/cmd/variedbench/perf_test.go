@@ -35,11 +35,14 @@ type perfTotals struct {
 	services, deleted int
 	zones             map[string]int
 	events            []churnEvent
+	// claims, volumes and csiNodes are the workload's storage objects.
+	claims, volumes, csiNodes int
 }
 
 func totalsOf(t *testing.T, w *workload, stream string, nodes int) perfTotals {
 	t.Helper()
-	got := perfTotals{init: len(w.pods), namespaces: len(w.namespaces), services: len(w.services), zones: map[string]int{}, events: w.events[stream], extra: len(w.nodes) - nodes}
+	got := perfTotals{init: len(w.pods), namespaces: len(w.namespaces), services: len(w.services), zones: map[string]int{}, events: w.events[stream], extra: len(w.nodes) - nodes,
+		claims: len(w.storage.PersistentVolumeClaims), volumes: len(w.storage.PersistentVolumes), csiNodes: len(w.storage.CSINodes)}
 	for _, p := range w.pods {
 		if p.DeletionTimestamp != nil {
 			got.deleted++
@@ -99,6 +102,15 @@ func TestPerfWorkloadCounts(t *testing.T) {
 		{"SchedulingDaemonset", 5000, perfTotals{measured: 10000, namespaces: 1, extra: 1, special: 1, zones: map[string]int{}}},
 		{"SchedulingWithExtendedResource", 5000, perfTotals{measured: 5000, namespaces: 1, special: 5000, zones: map[string]int{}}},
 		{"SchedulingSecrets", 5000, perfTotals{init: 5000, measured: 1000, namespaces: 2, zones: map[string]int{}}},
+		// A claim and a volume for every pod; with the attach limit, every
+		// node's allocatable has it and every node has a CSINode.
+		{"SchedulingInTreePVs", 5000, perfTotals{init: 5000, measured: 1000, namespaces: 2, zones: map[string]int{}, claims: 6000, volumes: 6000}},
+		{"SchedulingMigratedInTreePVs", 5000, perfTotals{init: 5000, measured: 1000, namespaces: 2, zones: map[string]int{}, claims: 6000, volumes: 6000,
+			special: 5000, csiNodes: 5000}},
+		{"SchedulingCSIPVs", 5000, perfTotals{init: 5000, measured: 1000, namespaces: 2, zones: map[string]int{}, claims: 6000, volumes: 6000,
+			special: 5000, csiNodes: 5000}},
+		{"SchedulingCSIPVs", 1000, perfTotals{init: 1000, measured: 200, namespaces: 2, zones: map[string]int{}, claims: 1200, volumes: 1200,
+			special: 1000, csiNodes: 1000}},
 		{"DefaultTopologySpreading", 5000, perfTotals{init: 5000, measured: 10000, namespaces: 2, services: 1,
 			zones: map[string]int{"moon-1": 1667, "moon-2": 1667, "moon-3": 1666}}},
 		{"SchedulingDeletedPodsWithFinalizers", 5000, perfTotals{init: 5000, deleted: 5000, measured: 5000, namespaces: 2, zones: map[string]int{}}},
@@ -165,7 +177,7 @@ func TestPerfFirstPodsFitWhereTheyAre(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			snap, err := framework.NewSnapshot(w.nodes, nil, framework.WithNamespaces(w.namespaces...))
+			snap, err := framework.NewSnapshot(w.nodes, nil, framework.WithNamespaces(w.namespaces...), framework.WithStorage(w.storage.Each()...))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -318,6 +330,45 @@ func readTemplate(t *testing.T, path string, index int, v any) {
 	}
 }
 
+// checkVolumes checks v's claim and volume against the case's templates
+// (in dir), as runners.go's CreatePodWithPersistentVolume completes them
+// for the index-th pod of an op in namespace ns: named pvc-<index> and
+// <ns>-vol-<index>, the volume's AWS EBS ID vol-<index> or CSI handle its
+// name, each bound to the other.
+func checkVolumes(t *testing.T, dir string, v *perfVolumes) {
+	t.Helper()
+	const index, ns = 7, "namespace-1"
+	var pv api.PersistentVolume
+	readYAML(t, filepath.Join(dir, v.file), &pv)
+	var pvc api.PersistentVolumeClaim
+	readYAML(t, filepath.Join(dir, "../templates/pvc.yaml"), &pvc)
+	pvc.Name, pvc.Namespace = fmt.Sprintf("pvc-%d", index), ns
+	pv.Name = fmt.Sprintf("%s-vol-%d", ns, index)
+	switch {
+	case pv.Spec.CSI != nil:
+		pv.Spec.CSI.VolumeHandle = pv.Name
+	case pv.Spec.AWSElasticBlockStore != nil:
+		pv.Spec.AWSElasticBlockStore.VolumeID = fmt.Sprintf("vol-%d", index)
+	}
+	pv.Spec.ClaimRef = &api.ObjectReference{Kind: "PersistentVolumeClaim", Namespace: ns, Name: pvc.Name, APIVersion: "v1"}
+	pv.Status.Phase = api.VolumeBound
+	pvc.Spec.VolumeName, pvc.Status.Phase = pv.Name, api.ClaimBound
+	p := pausePod("p", ns)
+	gotPVC, gotPV := v.claim(p, index)
+	ignoreUID := cmpopts.IgnoreFields(api.ObjectMeta{}, "UID")
+	quantities := cmp.Comparer(func(a, b resource.Quantity) bool { return a.Cmp(b) == 0 })
+	if diff := cmp.Diff(&pvc, gotPVC, ignoreUID, quantities); diff != "" {
+		t.Errorf("claims against pvc.yaml (-source +translation):\n%s", diff)
+	}
+	if diff := cmp.Diff(&pv, gotPV, ignoreUID, quantities); diff != "" {
+		t.Errorf("volumes against %s (-source +translation):\n%s", v.file, diff)
+	}
+	want := []api.Volume{{Name: "vol", VolumeSource: api.VolumeSource{PersistentVolumeClaim: &api.PersistentVolumeClaimVolumeSource{ClaimName: pvc.Name}}}}
+	if diff := cmp.Diff(want, p.Spec.Volumes); diff != "" {
+		t.Errorf("pod volumes (-runners.go +translation):\n%s", diff)
+	}
+}
+
 // perfSourceCase is what TestPerfCasesMatchTheSource reads of a case:
 // where its performance-config.yaml is, which workload it translates, and
 // the templates of its pods (before the measured ones, measured, churn).
@@ -347,6 +398,17 @@ type perfConfigOp struct {
 	Count        int           `json:"count"`
 	CountParam   string        `json:"countParam"`
 	CreatePodsOp *perfConfigOp `json:"createPodsOp"`
+	// A createPods op's volume and claim templates, and a createNodes
+	// op's nodeAllocatableStrategy.
+	PersistentVolumeTemplatePath      string `json:"persistentVolumeTemplatePath"`
+	PersistentVolumeClaimTemplatePath string `json:"persistentVolumeClaimTemplatePath"`
+	NodeAllocatableStrategy           *struct {
+		NodeAllocatable    map[string]string `json:"nodeAllocatable"`
+		CSINodeAllocatable map[string]struct {
+			Count int `json:"count"`
+		} `json:"csiNodeAllocatable"`
+		MigratedPlugins []string `json:"migratedPlugins"`
+	} `json:"nodeAllocatableStrategy"`
 }
 
 // perfConfigWorkload is one workload of a case: its name and parameters
@@ -422,7 +484,12 @@ func TestPerfCasesMatchTheSource(t *testing.T) {
 		"SchedulingDaemonset": {"misc", "15000Nodes", "", "daemonset-pod.yaml", ""},
 		"SchedulingWithExtendedResource": {"misc", "5000pods_5000nodes_DRAExtendedResourceEnabled", "",
 			"../misc/templates/pod-with-extended-resource.yaml", ""},
-		"SchedulingSecrets":                   {"volumes", "5000Nodes", "pod-with-secret-volume.yaml", "pod-with-secret-volume.yaml", ""},
+		"SchedulingSecrets": {"volumes", "5000Nodes", "pod-with-secret-volume.yaml", "pod-with-secret-volume.yaml", ""},
+		// Their pods are util.go's makeBasePod, pod-default.yaml in Go,
+		// each given its claim by the op.
+		"SchedulingInTreePVs":                 {"volumes", "5000Nodes", "", "pod-default.yaml", ""},
+		"SchedulingMigratedInTreePVs":         {"volumes", "5000Nodes", "", "pod-default.yaml", ""},
+		"SchedulingCSIPVs":                    {"volumes", "5000Nodes", "", "pod-default.yaml", ""},
 		"DefaultTopologySpreading":            {"topology_spreading", "5000Nodes_10000Pods", "pod-default.yaml", "pod-with-label.yaml", ""},
 		"SchedulingDeletedPodsWithFinalizers": {"misc", "5000Node_5000DeletingPods", "pod-with-finalizer.yaml", "light-pod.yaml", ""},
 		"SchedulingWhileGated":                {"misc", "1Node_10000GatedPods", "light-pod.yaml", "light-pod.yaml", ""},
@@ -593,7 +660,23 @@ func TestPerfCasesMatchTheSource(t *testing.T) {
 							break
 						}
 					}
+				case o.Opcode == "createPods" && (o.PersistentVolumeTemplatePath != "") != (c.volumes != nil):
+					t.Errorf("createPods op %d with volume template %q: the translation's volumes %+v", k, o.PersistentVolumeTemplatePath, c.volumes)
+				case o.Opcode == "createPods" && c.volumes != nil:
+					if o.PersistentVolumeTemplatePath != c.volumes.file || o.PersistentVolumeClaimTemplatePath != "../templates/pvc.yaml" {
+						t.Errorf("createPods op %d with volumes of %s and claims of %s; the translation's volumes of %s", k,
+							o.PersistentVolumeTemplatePath, o.PersistentVolumeClaimTemplatePath, c.volumes.file)
+					}
+					checkVolumes(t, filepath.Join(src, s.dir), c.volumes)
 				case o.Opcode == "createNodes":
+					if s := o.NodeAllocatableStrategy; (s != nil) != (c.volumes != nil && c.volumes.limits) {
+						t.Errorf("nodeAllocatableStrategy %+v; the translation's volumes %+v", s, c.volumes)
+					} else if s != nil {
+						if !maps.Equal(s.NodeAllocatable, map[string]string{perfEBSAttachLimit: strconv.Itoa(perfEBSLimit)}) ||
+							len(s.CSINodeAllocatable) != 1 || s.CSINodeAllocatable[perfEBSDriver].Count != perfEBSLimit || !slices.Equal(s.MigratedPlugins, c.volumes.migrated) {
+							t.Errorf("nodeAllocatableStrategy %+v; the translation's: %s %d, migrated %v", s, perfEBSAttachLimit, perfEBSLimit, c.volumes.migrated)
+						}
+					}
 					var zones []string
 					if o.LabelNodePrepareStrategy != nil {
 						if o.LabelNodePrepareStrategy.LabelKey != perfZoneKey {

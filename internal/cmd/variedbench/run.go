@@ -496,7 +496,8 @@ func prepare(o *runOptions) (*prepared, error) {
 		return nil, fmt.Errorf("-stream=%s has %d pods: want more than -warm=%d and at least warm+timed=%d", o.stream, len(stream), o.warm, o.warm+o.timed)
 	}
 	stream = stream[:o.warm+o.timed]
-	if s.snap, err = framework.NewSnapshot(s.w.nodes, s.w.pods, framework.WithNamespaces(s.w.namespaces...), framework.WithServices(s.w.services...)); err != nil {
+	if s.snap, err = framework.NewSnapshot(s.w.nodes, s.w.pods, framework.WithNamespaces(s.w.namespaces...), framework.WithServices(s.w.services...),
+		framework.WithStorage(s.w.storage.Each()...)); err != nil {
 		return nil, err
 	}
 	s.infos = make([]*framework.PodInfo, 0, len(stream))

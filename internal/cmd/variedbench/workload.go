@@ -101,7 +101,10 @@ type workload struct {
 	pods       []*api.Pod // existing pods, each on its node
 	namespaces []api.Namespace
 	services   []api.Service
-	streams    map[string][]*api.Pod
+	// storage are the claims, volumes and CSINodes of the cluster and of
+	// every stream's pods.
+	storage api.StorageObjects
+	streams map[string][]*api.Pod
 	// churnNodes are the nodes a stream's events add (and remove), and
 	// events what changes before which pod of the stream.
 	churnNodes map[string][]*api.Node
@@ -233,7 +236,7 @@ func (w *workload) export(dir string, meta exportMeta) error {
 	files := []struct {
 		name string
 		dump *kubeload.Dump
-	}{{clusterFile, &kubeload.Dump{Namespaces: w.namespaces, Services: w.services, Nodes: w.nodes, Pods: w.pods}}}
+	}{{clusterFile, &kubeload.Dump{Namespaces: w.namespaces, Services: w.services, Nodes: w.nodes, Pods: w.pods, Storage: w.storage}}}
 	meta.Streams, meta.StreamPods = nil, nil
 	for _, s := range slices.Sorted(maps.Keys(w.streams)) {
 		files = append(files, struct {

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	kruntime "k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
@@ -268,23 +269,34 @@ func measureKube(o runOptions) (result, []podRecord, error) {
 	defer cancel()
 	logger := klog.FromContext(ctx)
 	client := fake.NewClientset()
-	// No informer is started (scheduler.NewInformerFactory only adds
-	// the pod informer's field selector, irrelevant here): the cache gets
-	// the objects directly and the namespace and Service listers read
-	// their indexers.
+	// Without storage objects no informer is started
+	// (scheduler.NewInformerFactory only adds the pod informer's field
+	// selector, irrelevant here): the cache gets the objects directly and
+	// the namespace and Service listers read their indexers. With them,
+	// the volume plugins read claims and volumes through assume caches
+	// that only an informer's events fill: the namespaces, Services and
+	// storage objects are created in the fake clientset and the informers
+	// started once the scheduler has registered its own.
 	informerFactory := informers.NewSharedInformerFactory(client, 0)
-	nsIndexer := informerFactory.Core().V1().Namespaces().Informer().GetIndexer()
-	for _, ns := range c.namespaces {
-		if err := nsIndexer.Add(ns); err != nil {
+	startInformers := c.hasStorage()
+	if startInformers {
+		if err := createObjects(ctx, client, c); err != nil {
 			return res, nil, err
 		}
-	}
-	// PodTopologySpread's default constraints select by the Services of
-	// the pod's namespace, read through the Service lister.
-	svcIndexer := informerFactory.Core().V1().Services().Informer().GetIndexer()
-	for _, svc := range c.services {
-		if err := svcIndexer.Add(svc); err != nil {
-			return res, nil, err
+	} else {
+		nsIndexer := informerFactory.Core().V1().Namespaces().Informer().GetIndexer()
+		for _, ns := range c.namespaces {
+			if err := nsIndexer.Add(ns); err != nil {
+				return res, nil, err
+			}
+		}
+		// PodTopologySpread's default constraints select by the Services
+		// of the pod's namespace, read through the Service lister.
+		svcIndexer := informerFactory.Core().V1().Services().Informer().GetIndexer()
+		for _, svc := range c.services {
+			if err := svcIndexer.Add(svc); err != nil {
+				return res, nil, err
+			}
 		}
 	}
 	opts := []scheduler.Option{scheduler.WithProfiles(prof), scheduler.WithParallelism(int32(o.workers))}
@@ -295,6 +307,14 @@ func measureKube(o runOptions) (result, []podRecord, error) {
 	sched, err := scheduler.New(ctx, client, informerFactory, nil, recorders, opts...)
 	if err != nil {
 		return res, nil, err
+	}
+	if startInformers {
+		informerFactory.Start(ctx.Done())
+		for typ, ok := range informerFactory.WaitForCacheSync(ctx.Done()) {
+			if !ok {
+				return res, nil, fmt.Errorf("informer of %v did not sync", typ)
+			}
+		}
 	}
 	profFwk, ok := sched.Profiles[prof.SchedulerName]
 	if !ok {
@@ -467,6 +487,43 @@ func (c *kubeCycler) cycle(ctx context.Context, q *framework.QueuedPodInfo) erro
 		return fmt.Errorf("assume %s: %w", assumed.Pod.Name, err)
 	}
 	c.sched.SchedulingQueue.DeleteNominatedPodIfExists(assumed.Pod)
+	return nil
+}
+
+// createObjects creates c's namespaces, Services and storage objects in
+// the fake clientset, statuses included (its tracker keeps them as given).
+func createObjects(ctx context.Context, client *fake.Clientset, c *cluster) error {
+	create := metav1.CreateOptions{}
+	for _, ns := range c.namespaces {
+		if _, err := client.CoreV1().Namespaces().Create(ctx, ns, create); err != nil {
+			return err
+		}
+	}
+	for _, svc := range c.services {
+		if _, err := client.CoreV1().Services(svc.Namespace).Create(ctx, svc, create); err != nil {
+			return err
+		}
+	}
+	for _, sc := range c.storageClasses {
+		if _, err := client.StorageV1().StorageClasses().Create(ctx, sc, create); err != nil {
+			return err
+		}
+	}
+	for _, cn := range c.csiNodes {
+		if _, err := client.StorageV1().CSINodes().Create(ctx, cn, create); err != nil {
+			return err
+		}
+	}
+	for _, pvc := range c.claims {
+		if _, err := client.CoreV1().PersistentVolumeClaims(pvc.Namespace).Create(ctx, pvc, create); err != nil {
+			return err
+		}
+	}
+	for _, pv := range c.volumes {
+		if _, err := client.CoreV1().PersistentVolumes().Create(ctx, pv, create); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	v1 "k8s.io/api/core/v1"
+	storagev1 "k8s.io/api/storage/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	_ "k8s.io/kubernetes/pkg/apis/core/install" // v1 defaulting in legacyscheme
@@ -62,6 +63,16 @@ type cluster struct {
 	// churnNodes are the nodes the stream's events add, by name.
 	churnNodes map[string]*v1.Node
 	events     []churnEvent
+	// The storage objects the cluster's and the stream's pods refer to.
+	volumes        []*v1.PersistentVolume
+	claims         []*v1.PersistentVolumeClaim
+	csiNodes       []*storagev1.CSINode
+	storageClasses []*storagev1.StorageClass
+}
+
+// hasStorage reports whether the export has storage objects.
+func (c *cluster) hasStorage() bool {
+	return len(c.volumes)+len(c.claims)+len(c.csiNodes)+len(c.storageClasses) > 0
 }
 
 // readMeta reads the export's meta.json in dir.
@@ -123,7 +134,9 @@ func readCluster(dir, stream string) (*cluster, error) {
 	return c, nil
 }
 
-// readList reads one List of Namespaces, Services, Nodes and Pods into c; with
+// readList reads one List of Namespaces, Services, Nodes, Pods and
+// storage objects (PersistentVolumes, PersistentVolumeClaims, CSINodes,
+// StorageClasses) into c; with
 // incoming set, pods go to c.incoming and nodes to c.churnNodes.
 func readList(path string, c *cluster, incoming bool) error {
 	b, err := os.ReadFile(path)
@@ -168,8 +181,20 @@ func readList(path string, c *cluster, incoming bool) error {
 				c.pods = append(c.pods, p)
 			}
 			obj = p
+		case "PersistentVolume":
+			pv := &v1.PersistentVolume{}
+			c.volumes, obj = append(c.volumes, pv), pv
+		case "PersistentVolumeClaim":
+			pvc := &v1.PersistentVolumeClaim{}
+			c.claims, obj = append(c.claims, pvc), pvc
+		case "CSINode":
+			cn := &storagev1.CSINode{}
+			c.csiNodes, obj = append(c.csiNodes, cn), cn
+		case "StorageClass":
+			sc := &storagev1.StorageClass{}
+			c.storageClasses, obj = append(c.storageClasses, sc), sc
 		default:
-			return fmt.Errorf("%s: items[%d]: kind %q: want Namespace, Service, Node or Pod", path, i, head.Kind)
+			return fmt.Errorf("%s: items[%d]: kind %q: want Namespace, Service, Node, Pod, PersistentVolume, PersistentVolumeClaim, CSINode or StorageClass", path, i, head.Kind)
 		}
 		if err := json.Unmarshal(raw, obj); err != nil {
 			return fmt.Errorf("%s: items[%d] (%s): %w", path, i, head.Kind, err)
