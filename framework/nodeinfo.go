@@ -84,22 +84,28 @@ type storageMemo struct {
 	gen   int64
 	epoch *storageEpoch
 	v     any
+	// checked is the storage epoch at which the value was last found
+	// right though stamped with an older one (StorageMemoChecked).
+	checked atomic.Pointer[storageEpoch]
 }
 
-// StorageMemo returns the value SetStorageMemo last stored for the
-// node's current pods and CSINode (its Generation) and snap's current
-// storage objects, or nil when either changed since. It lets a filter
-// that reads the volumes of a node's pods through their claims derive
-// them once per change instead of once per cycle: the node's slot
-// belongs to NodeVolumeLimits in the default registry. It is safe for
+// StorageMemo returns the value SetStorageMemo last stored on the node
+// while its pods and CSINode were as they are now (its Generation), or
+// nil when they changed since, and whether snap's storage objects are
+// as they were then (fresh). It lets a filter that reads the volumes of
+// a node's pods through their claims derive them once per change
+// instead of once per cycle: the node's slot belongs to
+// NodeVolumeLimits in the default registry. A value that is not fresh
+// may still be right: the caller checks the objects it derived it from
+// and, finding them unchanged, calls StorageMemoChecked. It is safe for
 // concurrent use; snap is the snapshot the node is read through (a clone
 // shares its NodeInfos until it changes them).
-func (n *NodeInfo) StorageMemo(snap *Snapshot) any {
+func (n *NodeInfo) StorageMemo(snap *Snapshot) (v any, fresh bool) {
 	m := n.storageMemo.Load()
-	if m == nil || m.gen != n.Generation || m.epoch != snap.storage.epoch {
-		return nil
+	if m == nil || m.gen != n.Generation {
+		return nil, false
 	}
-	return m.v
+	return m.v, m.epoch == snap.storage.epoch
 }
 
 // SetStorageMemo stores v as derived from the node's current pods and
@@ -107,6 +113,26 @@ func (n *NodeInfo) StorageMemo(snap *Snapshot) any {
 // not change afterwards: concurrent cycles may read it.
 func (n *NodeInfo) SetStorageMemo(snap *Snapshot, v any) {
 	n.storageMemo.Store(&storageMemo{gen: n.Generation, epoch: snap.storage.epoch, v: v})
+}
+
+// StorageMemoChecked records that the value StorageMemo returned, not
+// fresh, is right for snap's current storage objects. Found so twice at
+// the same storage state, the value is stamped with it, and StorageMemo
+// reports it fresh until the next change; while the storage changes
+// between any two checks (a replay binding a claim at every cycle), the
+// value is checked at every cycle and never stamped, which would
+// allocate.
+func (n *NodeInfo) StorageMemoChecked(snap *Snapshot) {
+	m := n.storageMemo.Load()
+	if m == nil || m.gen != n.Generation {
+		return
+	}
+	e := snap.storage.epoch
+	if m.checked.Load() != e {
+		m.checked.Store(e)
+		return
+	}
+	n.storageMemo.CompareAndSwap(m, &storageMemo{gen: m.gen, epoch: e, v: m.v})
 }
 
 // nameSet returns the set of the node's name alone, made once and shared.

@@ -234,7 +234,7 @@ func (pl *LegacyVolumeLimits) volumes(snap *framework.Snapshot, pod *api.Pod, ne
 		if !isClaim {
 			continue
 		}
-		pvc, err := nvlClaim(snap, pod, name, ephemeral, newPod)
+		pvc, err := nvlClaim(nvlReader{snap: snap}, pod, name, ephemeral, newPod)
 		if err != nil {
 			return out, err
 		}

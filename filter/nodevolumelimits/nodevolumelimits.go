@@ -39,40 +39,119 @@ func nvlCompare(a, b nvlVolume) int {
 // nvlOnNode are the volumes in use on a node: its pods' attachable
 // volumes, and the CSI volumes its VolumeAttachments name that no pod of
 // it uses, each list without duplicates; or the error reading a pod's
-// volumes failed with.
+// volumes failed with. reads and vaList are what they were derived from
+// beyond the node itself: each claim, volume and class looked up by
+// name, and the node's VolumeAttachments.
 type nvlOnNode struct {
 	attached, vas []nvlVolume
 	err           error
+	reads         []nvlRead
+	vaList        []*api.VolumeAttachment
+}
+
+// nvlRead is one storage object looked up by name, and what the lookup
+// found (a typed nil pointer when nothing).
+type nvlRead struct {
+	kind     api.StorageKind
+	ns, name string
+	got      any
+}
+
+// nvlReader looks storage objects up in a snapshot, appending each lookup
+// to reads when reads is not nil.
+type nvlReader struct {
+	snap  *framework.Snapshot
+	reads *[]nvlRead
+}
+
+func (r nvlReader) record(kind api.StorageKind, ns, name string, got any) {
+	if r.reads != nil {
+		*r.reads = append(*r.reads, nvlRead{kind: kind, ns: ns, name: name, got: got})
+	}
+}
+
+func (r nvlReader) claim(ns, name string) (*api.PersistentVolumeClaim, bool) {
+	c, ok := r.snap.PersistentVolumeClaim(ns, name)
+	r.record(api.KindPersistentVolumeClaim, ns, name, c)
+	return c, ok
+}
+
+func (r nvlReader) volume(name string) (*api.PersistentVolume, bool) {
+	v, ok := r.snap.PersistentVolume(name)
+	r.record(api.KindPersistentVolume, "", name, v)
+	return v, ok
+}
+
+func (r nvlReader) class(name string) (*api.StorageClass, bool) {
+	c, ok := r.snap.StorageClass(name)
+	r.record(api.KindStorageClass, "", name, c)
+	return c, ok
+}
+
+// still reports whether on's lookups find today in snap what they found
+// when on was derived, and node's VolumeAttachments are the same.
+func (on *nvlOnNode) still(snap *framework.Snapshot, node *framework.NodeInfo) bool {
+	if !slices.Equal(snap.VolumeAttachmentsOnNode(node.Name()), on.vaList) {
+		return false
+	}
+	r := nvlReader{snap: snap}
+	for _, rd := range on.reads {
+		var got any
+		switch rd.kind {
+		case api.KindPersistentVolumeClaim:
+			got, _ = r.claim(rd.ns, rd.name)
+		case api.KindPersistentVolume:
+			got, _ = r.volume(rd.name)
+		default:
+			got, _ = r.class(rd.name)
+		}
+		if got != rd.got {
+			return false
+		}
+	}
+	return true
 }
 
 // nvlNodeVolumes returns the volumes in use on node, whose CSINode is
 // csiNode. They depend only on the node's pods and CSINode and the
-// snapshot's storage objects, so they are kept on the node
-// (NodeInfo.StorageMemo) until one of those changes: a cycle reads each
-// node's claims and volumes by name only when they changed, not for
-// every pod it places.
+// storage objects they were read through, so they are kept on the node
+// (NodeInfo.StorageMemo): a cycle reads a node's claims and volumes by
+// name only when the snapshot's storage objects changed since, to check
+// them, and derives the volumes again only when the node's pods or
+// CSINode or one of those objects changed.
 func nvlNodeVolumes(snap *framework.Snapshot, node *framework.NodeInfo, csiNode *api.CSINode) *nvlOnNode {
-	if on, ok := node.StorageMemo(snap).(*nvlOnNode); ok {
-		return on
+	v, fresh := node.StorageMemo(snap)
+	if on, ok := v.(*nvlOnNode); ok {
+		if fresh {
+			return on
+		}
+		if on.still(snap, node) {
+			node.StorageMemoChecked(snap)
+			return on
+		}
 	}
 	on := &nvlOnNode{}
+	r := nvlReader{snap: snap, reads: &on.reads}
 	if node.PodsWithVolumes() > 0 {
 		for _, ep := range node.Pods {
 			if len(ep.Pod.Spec.Volumes) == 0 {
 				continue
 			}
-			if on.attached, on.err = nvlAttachable(snap, ep.Pod, csiNode, false, on.attached); on.err != nil {
-				node.SetStorageMemo(snap, on)
-				return on
+			if on.attached, on.err = nvlAttachable(r, ep.Pod, csiNode, false, on.attached); on.err != nil {
+				break
 			}
 		}
 	}
 	on.attached = nvlUnique(on.attached)
-	for _, va := range snap.VolumeAttachmentsOnNode(node.Name()) {
+	on.vaList = snap.VolumeAttachmentsOnNode(node.Name())
+	for _, va := range on.vaList {
+		if on.err != nil {
+			break
+		}
 		if va.Spec.Attacher == "" || va.Spec.Source.PersistentVolumeName == nil {
 			continue
 		}
-		pv, ok := snap.PersistentVolume(*va.Spec.Source.PersistentVolumeName)
+		pv, ok := r.volume(*va.Spec.Source.PersistentVolumeName)
 		if !ok || pv.Spec.CSI == nil {
 			continue
 		}
@@ -184,7 +263,7 @@ func (pl *NodeVolumeLimits) PreFilter(_ context.Context, state *framework.CycleS
 func (pl *NodeVolumeLimits) newVolumes(snap *framework.Snapshot, pod *api.Pod) *nvlState {
 	s := &nvlState{}
 	for i, csiNode := range [2]*api.CSINode{nil, {}} {
-		vols, err := nvlAttachable(snap, pod, csiNode, true, nil)
+		vols, err := nvlAttachable(nvlReader{snap: snap}, pod, csiNode, true, nil)
 		if err != nil {
 			if e := (*nvlError)(nil); errors.As(err, &e) && e.notFound {
 				s.errs[i] = framework.NewStatus(framework.UnschedulableAndUnresolvable, e.msg)
@@ -367,7 +446,7 @@ func nvlMigrationOn(csiNode *api.CSINode, plugin string) bool {
 
 // nvlAttachable is kube's filterAttachableVolumes: it appends pod's
 // attachable volumes to out.
-func nvlAttachable(snap *framework.Snapshot, pod *api.Pod, csiNode *api.CSINode, newPod bool, out []nvlVolume) ([]nvlVolume, error) {
+func nvlAttachable(r nvlReader, pod *api.Pod, csiNode *api.CSINode, newPod bool, out []nvlVolume) ([]nvlVolume, error) {
 	for i := range pod.Spec.Volumes {
 		v := &pod.Spec.Volumes[i]
 		name, ephemeral, isClaim := api.ClaimName(pod, v)
@@ -383,14 +462,14 @@ func nvlAttachable(snap *framework.Snapshot, pod *api.Pod, csiNode *api.CSINode,
 			out = append(out, nvlVolume{driver: driver, handle: handle})
 			continue
 		}
-		pvc, err := nvlClaim(snap, pod, name, ephemeral, newPod)
+		pvc, err := nvlClaim(r, pod, name, ephemeral, newPod)
 		if err != nil {
 			return out, err
 		}
 		if pvc == nil {
 			continue
 		}
-		if vol, ok := nvlClaimVolume(snap, csiNode, pvc); ok {
+		if vol, ok := nvlClaimVolume(r, csiNode, pvc); ok {
 			out = append(out, vol)
 		}
 	}
@@ -402,11 +481,11 @@ func nvlAttachable(snap *framework.Snapshot, pod *api.Pod, csiNode *api.CSINode,
 // missing claim is one for the pod being scheduled (newPod) and skipped
 // for pods already on the node (nil, nil), and an ephemeral volume's claim
 // must be owned by the pod.
-func nvlClaim(snap *framework.Snapshot, pod *api.Pod, name string, ephemeral, newPod bool) (*api.PersistentVolumeClaim, error) {
+func nvlClaim(r nvlReader, pod *api.Pod, name string, ephemeral, newPod bool) (*api.PersistentVolumeClaim, error) {
 	if name == "" {
 		return nil, errors.New("PersistentVolumeClaim had no name")
 	}
-	pvc, ok := snap.PersistentVolumeClaim(pod.Namespace, name)
+	pvc, ok := r.claim(pod.Namespace, name)
 	if !ok {
 		if newPod {
 			return nil, &nvlError{msg: fmt.Sprintf("looking up PVC %s/%s: %s", pod.Namespace, name, filter.NotFound(api.KindPersistentVolumeClaim, name)), notFound: true}
@@ -422,13 +501,13 @@ func nvlClaim(snap *framework.Snapshot, pod *api.Pod, name string, ephemeral, ne
 }
 
 // nvlClaimVolume is kube's getCSIDriverInfo.
-func nvlClaimVolume(snap *framework.Snapshot, csiNode *api.CSINode, pvc *api.PersistentVolumeClaim) (nvlVolume, bool) {
+func nvlClaimVolume(r nvlReader, csiNode *api.CSINode, pvc *api.PersistentVolumeClaim) (nvlVolume, bool) {
 	if pvc.Spec.VolumeName == "" {
-		return nvlClassVolume(snap, csiNode, pvc)
+		return nvlClassVolume(r, csiNode, pvc)
 	}
-	pv, ok := snap.PersistentVolume(pvc.Spec.VolumeName)
+	pv, ok := r.volume(pvc.Spec.VolumeName)
 	if !ok {
-		return nvlClassVolume(snap, csiNode, pvc)
+		return nvlClassVolume(r, csiNode, pvc)
 	}
 	csi := pv.Spec.CSI
 	if csi == nil {
@@ -451,12 +530,12 @@ func nvlClaimVolume(snap *framework.Snapshot, csiNode *api.CSINode, pvc *api.Per
 // nvlClassVolume is kube's getCSIDriverInfoFromSC: an unbound claim counts
 // under its class's provisioner (or, for an in-tree provisioner, its CSI
 // driver when migration is on).
-func nvlClassVolume(snap *framework.Snapshot, csiNode *api.CSINode, pvc *api.PersistentVolumeClaim) (nvlVolume, bool) {
+func nvlClassVolume(r nvlReader, csiNode *api.CSINode, pvc *api.PersistentVolumeClaim) (nvlVolume, bool) {
 	class := api.ClaimClass(pvc)
 	if class == "" {
 		return nvlVolume{}, false
 	}
-	sc, ok := snap.StorageClass(class)
+	sc, ok := r.class(class)
 	if !ok {
 		return nvlVolume{}, false
 	}

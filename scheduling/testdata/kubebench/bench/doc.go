@@ -64,8 +64,10 @@
 // SchedulingPreferredAffinityWithNSSelector, TopologySpreading,
 // PreferredTopologySpreading, SchedulingWithNodeInclusionPolicy,
 // SchedulingDaemonset (its 15,000-node workload at a third of its size),
-// SchedulingWithExtendedResource, SchedulingSecrets,
-// DefaultTopologySpreading, SchedulingDeletedPodsWithFinalizers,
+// SchedulingWithExtendedResource, SchedulingSecrets, the volume cases
+// SchedulingInTreePVs, SchedulingMigratedInTreePVs and SchedulingCSIPVs
+// (every pod with a claim bound to a volume of its own; the export
+// carries the claims, volumes and CSINodes), DefaultTopologySpreading, SchedulingDeletedPodsWithFinalizers,
 // SchedulingWhileGated (one node), SchedulingWithMixedChurn,
 // default_preemption's Unschedulable, and batching's HostPortConflict and
 // ResourceSaturation, whose 20,000-node workloads are translated at a

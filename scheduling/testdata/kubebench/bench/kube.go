@@ -228,8 +228,9 @@ func (s *scoreCapture) RunScorePlugins(ctx context.Context, state fwk.CycleState
 // measureKube builds kube-scheduler's Scheduler (scheduler.New: the
 // default registry, the profile's framework runtime, the cache, the
 // scheduling snapshot, the queue as pod nominator) on a fake clientset
-// with no informer started, adds the export's nodes and existing pods to
-// the cache as its informers would, and schedules the stream as kube's
+// (with no informer started unless the export has storage objects, which
+// the volume plugins read through informers), adds the export's nodes
+// and existing pods to the cache as its informers would, and schedules the stream as kube's
 // schedulingCycle does: Cache.UpdateSnapshot, then Scheduler.SchedulePod
 // (findNodesThatFitPod, prioritizeNodes, host selection), then, when
 // assumed, assume's Cache.AssumePod of a copy with the chosen node. No
