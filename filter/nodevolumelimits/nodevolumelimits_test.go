@@ -333,14 +333,7 @@ func TestKeptVolumesFollowChanges(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			var pods []*api.Pod
-			var nodes []*api.Node
-			for _, n := range snap.Nodes() {
-				nodes = append(nodes, n.Node())
-				for _, p := range n.Pods {
-					pods = append(pods, p.Pod)
-				}
-			}
+			nodes, pods := st.NodesAndPods(snap)
 			now := snap.Storage()
 			fresh, err := fw.NewSnapshot(nodes, pods, fw.WithStorage(now.Each()...))
 			if err != nil {

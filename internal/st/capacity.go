@@ -255,3 +255,18 @@ func CapacityBench(b *testing.B, plugins, modes []string, start func(b *testing.
 		}
 	}
 }
+
+// NodesAndPods returns the node objects of snap, in its order, and the
+// pods on them, node by node: what a snapshot built afresh to compare
+// with snap is built from.
+func NodesAndPods(snap *fw.Snapshot) ([]*api.Node, []*api.Pod) {
+	var nodes []*api.Node
+	var pods []*api.Pod
+	for _, ni := range snap.Nodes() {
+		nodes = append(nodes, ni.Node())
+		for _, pi := range ni.Pods {
+			pods = append(pods, pi.Pod)
+		}
+	}
+	return nodes, pods
+}

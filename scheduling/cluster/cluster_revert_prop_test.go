@@ -263,15 +263,7 @@ func revertDigest(c *Cluster) string {
 // reports where its pod index differs from the live one.
 func rebuiltMismatch(c *Cluster) string {
 	s := c.Snapshot()
-	var nodes []*api.Node
-	var pods []*api.Pod
-	for _, ni := range s.Nodes() {
-		nodes = append(nodes, ni.Node())
-		for _, p := range ni.Pods {
-			pods = append(pods, p.Pod)
-		}
-	}
-	f, err := framework.NewSnapshot(nodes, pods)
+	f, err := framework.NewSnapshot(st.NodesAndPods(s))
 	if err != nil {
 		return "fresh err " + err.Error()
 	}

@@ -19,7 +19,6 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	kruntime "k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
@@ -281,7 +280,7 @@ func measureKube(o runOptions) (result, []podRecord, error) {
 	informerFactory := informers.NewSharedInformerFactory(client, 0)
 	startInformers := c.hasStorage()
 	if startInformers {
-		if err := createObjects(ctx, client, c); err != nil {
+		if err := createObjects(client, c); err != nil {
 			return res, nil, err
 		}
 	} else {
@@ -491,41 +490,28 @@ func (c *kubeCycler) cycle(ctx context.Context, q *framework.QueuedPodInfo) erro
 	return nil
 }
 
-// createObjects creates c's namespaces, Services and storage objects in
-// the fake clientset, statuses included (its tracker keeps them as given).
-func createObjects(ctx context.Context, client *fake.Clientset, c *cluster) error {
-	create := metav1.CreateOptions{}
-	for _, ns := range c.namespaces {
-		if _, err := client.CoreV1().Namespaces().Create(ctx, ns, create); err != nil {
-			return err
-		}
-	}
-	for _, svc := range c.services {
-		if _, err := client.CoreV1().Services(svc.Namespace).Create(ctx, svc, create); err != nil {
-			return err
-		}
-	}
-	for _, sc := range c.storageClasses {
-		if _, err := client.StorageV1().StorageClasses().Create(ctx, sc, create); err != nil {
-			return err
-		}
-	}
-	for _, cn := range c.csiNodes {
-		if _, err := client.StorageV1().CSINodes().Create(ctx, cn, create); err != nil {
-			return err
-		}
-	}
-	for _, pvc := range c.claims {
-		if _, err := client.CoreV1().PersistentVolumeClaims(pvc.Namespace).Create(ctx, pvc, create); err != nil {
-			return err
-		}
-	}
-	for _, pv := range c.volumes {
-		if _, err := client.CoreV1().PersistentVolumes().Create(ctx, pv, create); err != nil {
-			return err
+// createObjects adds c's namespaces, Services and storage objects to
+// the fake clientset's tracker, statuses included (it keeps them as
+// given), for the informers to list.
+func createObjects(client *fake.Clientset, c *cluster) error {
+	for _, objs := range [][]kruntime.Object{objects(c.namespaces), objects(c.services), objects(c.storageClasses),
+		objects(c.csiNodes), objects(c.claims), objects(c.volumes)} {
+		for _, o := range objs {
+			if err := client.Tracker().Add(o); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
+}
+
+// objects returns l as runtime objects.
+func objects[T kruntime.Object](l []T) []kruntime.Object {
+	out := make([]kruntime.Object, len(l))
+	for i, o := range l {
+		out[i] = o
+	}
+	return out
 }
 
 // cpuTime is the process's user + system CPU time.

@@ -134,6 +134,16 @@ func readCluster(dir, stream string) (*cluster, error) {
 	return c, nil
 }
 
+// appendNew appends a new, empty object to list and returns it.
+func appendNew[T any, P interface {
+	*T
+	runtime.Object
+}](list *[]P) runtime.Object {
+	o := P(new(T))
+	*list = append(*list, o)
+	return o
+}
+
 // readList reads one List of Namespaces, Services, Nodes, Pods and
 // storage objects (PersistentVolumes, PersistentVolumeClaims, CSINodes,
 // StorageClasses) into c; with
@@ -160,11 +170,9 @@ func readList(path string, c *cluster, incoming bool) error {
 		var churn *v1.Node
 		switch head.Kind {
 		case "Namespace":
-			ns := &v1.Namespace{}
-			c.namespaces, obj = append(c.namespaces, ns), ns
+			obj = appendNew(&c.namespaces)
 		case "Service":
-			svc := &v1.Service{}
-			c.services, obj = append(c.services, svc), svc
+			obj = appendNew(&c.services)
 		case "Node":
 			n := &v1.Node{}
 			if incoming {
@@ -182,17 +190,13 @@ func readList(path string, c *cluster, incoming bool) error {
 			}
 			obj = p
 		case "PersistentVolume":
-			pv := &v1.PersistentVolume{}
-			c.volumes, obj = append(c.volumes, pv), pv
+			obj = appendNew(&c.volumes)
 		case "PersistentVolumeClaim":
-			pvc := &v1.PersistentVolumeClaim{}
-			c.claims, obj = append(c.claims, pvc), pvc
+			obj = appendNew(&c.claims)
 		case "CSINode":
-			cn := &storagev1.CSINode{}
-			c.csiNodes, obj = append(c.csiNodes, cn), cn
+			obj = appendNew(&c.csiNodes)
 		case "StorageClass":
-			sc := &storagev1.StorageClass{}
-			c.storageClasses, obj = append(c.storageClasses, sc), sc
+			obj = appendNew(&c.storageClasses)
 		default:
 			return fmt.Errorf("%s: items[%d]: kind %q: want Namespace, Service, Node, Pod, PersistentVolume, PersistentVolumeClaim, CSINode or StorageClass", path, i, head.Kind)
 		}
