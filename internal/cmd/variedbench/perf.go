@@ -875,7 +875,8 @@ func scaled(count, nodes int) int {
 // group's extra nodes; a group alone is the cluster): the nodes (zones in turn, the special group's
 // first or last), the namespaces, the pods created before the measured
 // ones, each placed on a node, and the stream of measured pods with the
-// churn's pods and node events. Pod counts, the special group's (unless
+// churn's pods and node events; with volumes, every first and measured
+// pod's claim and volume, and the nodes' CSINodes. Pod counts, the special group's (unless
 // extra or alone) and the churn interval scale by nodes/5,000 (at least one
 // measured pod and one pod between churn ticks).
 //
