@@ -160,6 +160,11 @@ type stateData struct {
 	extraMu sync.Mutex
 	extra   map[string][]result // nodes that are not the snapshot's
 
+	// uniform is set when Filter's verdict is uniformStatus on every node
+	// (uniformVerdict).
+	uniform       bool
+	uniformStatus *fw.Status
+
 	// AllBound is set by Reserve: no volume needs binding on the node.
 	AllBound     bool
 	reserved     *api.PodVolumes
@@ -318,7 +323,31 @@ func (b *volumeBinder) PreFilter(snap *fw.Snapshot, pod *api.Pod) (*stateData, *
 	sort.Sort(bySize{s.findOrder, s.delayed})
 	s.k = len(s.delayed)
 	s.pages = make([]resultPage, (snap.NumNodes()+pageNodes-1)/pageNodes)
+	s.uniform, s.uniformStatus = b.uniformVerdict(s)
 	return s, nil
+}
+
+// uniformVerdict reports whether Filter's verdict is the same on every
+// node, and returns it: when the pod has no delayed claim and no bound
+// claim's volume has node affinity (translated or not) or a translation
+// that fails, Filter's walk of the bound claims ends alike everywhere,
+// at the first claim whose volume is missing or after the last.
+func (b *volumeBinder) uniformVerdict(s *stateData) (bool, *fw.Status) {
+	if s.k > 0 {
+		return false, nil
+	}
+	pvFound := true
+	for i := range s.bound {
+		bc := &s.bound[i]
+		if bc.pv == nil {
+			pvFound = false
+			break
+		}
+		if bc.affinity != nil || bc.trAffinity != nil || bc.trErr != nil {
+			return false, nil
+		}
+	}
+	return true, b.verdict(true, pvFound, true, true)
 }
 
 type bySize struct {
@@ -624,6 +653,12 @@ func (s *stateData) markDone(node *fw.NodeInfo) {
 // without class to provision, a class that vanished, a volume whose
 // in-tree translation fails on a migrated node) are Errors.
 func (b *volumeBinder) Filter(s *stateData, node *fw.NodeInfo) *fw.Status {
+	if s.uniform {
+		if s.uniformStatus == nil {
+			s.markDone(node)
+		}
+		return s.uniformStatus
+	}
 	labels := node.Node().Labels
 	k := s.ownIndex(node)
 	boundOK, pvFound, unboundOK, enough := true, true, true, true

@@ -99,3 +99,71 @@ func TestPropFilterOwnNodesAsOthers(t *testing.T) {
 		filterOwnAsCopies(t, b, s, snap)
 	})
 }
+
+// TestPropUniformVerdictMatchesWalk: where PreFilter finds Filter's
+// verdict the same on every node (uniformVerdict), it is the verdict, and
+// the nodes marked passed, of Filter's walk of the claims on each node:
+// bound claims whose volumes are missing, zonal, in-tree AWS EBS volumes
+// with or without a zone (translated on nodes whose CSINode says the
+// plugin migrated) or plain, and at times an unbound claim.
+func TestPropUniformVerdictMatchesWalk(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		nodes := drawTopologyNodes(t)
+		var objs api.StorageObjects
+		for _, n := range nodes {
+			if rapid.Bool().Draw(t, "migrated") {
+				objs.CSINodes = append(objs.CSINodes, st.MakeCSINode(n.Name).Migrated("kubernetes.io/aws-ebs").Obj())
+			}
+		}
+		objs.StorageClasses = []*api.StorageClass{st.MakeSC("wait", "csi.example.com", api.VolumeBindingWaitForFirstConsumer).Obj()}
+		pod := st.MakePod().Name("p")
+		for i := range rapid.IntRange(1, 3).Draw(t, "claims") {
+			claim, vol := fmt.Sprintf("c%d", i), fmt.Sprintf("v%d", i)
+			switch rapid.IntRange(0, 4).Draw(t, "kind") {
+			case 0: // bound to a volume that is missing
+			case 1:
+				objs.PersistentVolumes = append(objs.PersistentVolumes, st.MakePV(vol, "").ClaimRef("default", claim, "uid-"+claim).
+					Phase(api.VolumeBound).NodeAffinity("zone", rapid.SampledFrom([]string{"a", "b"}).Draw(t, "pvZone")).Obj())
+			case 2:
+				w := st.MakePV(vol, "").ClaimRef("default", claim, "uid-"+claim).Phase(api.VolumeBound).
+					Source(api.PersistentVolumeSource{AWSElasticBlockStore: &api.AWSElasticBlockStoreVolumeSource{VolumeID: vol}})
+				if rapid.Bool().Draw(t, "awsZone") {
+					w = w.Label(api.LabelTopologyZone, rapid.SampledFrom([]string{"a", "b"}).Draw(t, "awsZoneValue"))
+				}
+				objs.PersistentVolumes = append(objs.PersistentVolumes, w.Obj())
+			case 3:
+				objs.PersistentVolumes = append(objs.PersistentVolumes, st.MakePV(vol, "").ClaimRef("default", claim, "uid-"+claim).
+					Phase(api.VolumeBound).CSI("csi.example.com", vol).Obj())
+			default:
+				objs.PersistentVolumeClaims = append(objs.PersistentVolumeClaims, st.MakePVC(claim, "wait").Request("1Gi").Obj())
+				pod = pod.PVC(claim)
+				continue
+			}
+			objs.PersistentVolumeClaims = append(objs.PersistentVolumeClaims, st.MakePVC(claim, "").Bound(vol).Obj())
+			pod = pod.PVC(claim)
+		}
+		snap, err := fw.NewSnapshot(nodes, nil, fw.WithStorage(objs.Each()...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := newVolumeBinder()
+		p := pod.Obj()
+		s, status := b.PreFilter(snap, p)
+		if status != nil {
+			return // a verdict before any node's
+		}
+		walk, _ := b.PreFilter(snap, p)
+		walk.uniform = false
+		for _, n := range snap.Nodes() {
+			got, want := b.Filter(s, n), b.Filter(walk, n)
+			if !got.Equal(want) {
+				t.Fatalf("node %s: Filter %v (uniform %v), the walk's %v", n.Name(), got, s.uniform, want)
+			}
+			_, gotDone := s.resultsOn(n)
+			_, wantDone := walk.resultsOn(n)
+			if gotDone != wantDone {
+				t.Fatalf("node %s: marked passed %v, by the walk %v", n.Name(), gotDone, wantDone)
+			}
+		}
+	})
+}
