@@ -47,6 +47,26 @@ type nvlOnNode struct {
 	err           error
 	reads         []nvlRead
 	vaList        []*api.VolumeAttachment
+	// limits are the node's CSINode limits, a driver each (its first
+	// entry with a count), with the volumes of that driver in use.
+	limits []nvlDriverUse
+}
+
+// nvlDriverUse is a CSI driver's attach limit on a node and how many of
+// its volumes are in use there.
+type nvlDriverUse struct {
+	driver      string
+	limit, used int64
+}
+
+// use returns the limit and use of driver on the node (false: no limit).
+func (on *nvlOnNode) use(driver string) (nvlDriverUse, bool) {
+	for _, u := range on.limits {
+		if u.driver == driver {
+			return u, true
+		}
+	}
+	return nvlDriverUse{}, false
 }
 
 // nvlRead is one storage object looked up by name, and what the lookup
@@ -113,7 +133,7 @@ func (on *nvlOnNode) still(snap *framework.Snapshot, node *framework.NodeInfo) b
 }
 
 // nvlNodeVolumes returns the volumes in use on node, whose CSINode is
-// csiNode. They depend only on the node's pods and CSINode and the
+// csiNode, and its limits. They depend only on the node's pods and CSINode and the
 // storage objects they were read through, so they are kept on the node
 // (NodeInfo.StorageMemo): a cycle reads a node's claims and volumes by
 // name only when the snapshot's storage objects changed since, to check
@@ -160,6 +180,15 @@ func nvlNodeVolumes(snap *framework.Snapshot, node *framework.NodeInfo, csiNode 
 		}
 	}
 	on.vas = nvlUnique(on.vas)
+	if csiNode != nil {
+		for _, d := range csiNode.Spec.Drivers {
+			if d.Allocatable == nil || d.Allocatable.Count == nil || slices.ContainsFunc(on.limits, func(u nvlDriverUse) bool { return u.driver == d.Name }) {
+				continue
+			}
+			on.limits = append(on.limits, nvlDriverUse{driver: d.Name, limit: int64(*d.Allocatable.Count),
+				used: int64(nvlCount(on.attached, d.Name) + nvlCount(on.vas, d.Name))})
+		}
+	}
 	node.SetStorageMemo(snap, on)
 	return on
 }
@@ -369,11 +398,7 @@ func (pl *NodeVolumeLimits) filter(snap *framework.Snapshot, ps *nvlState, node 
 		if fresh == 0 {
 			continue
 		}
-		limit, ok := nvlLimit(csiNode, driver)
-		if !ok {
-			continue
-		}
-		if int64(fresh+nvlCount(on.attached, driver)+nvlCount(on.vas, driver)) > limit {
+		if u, ok := on.use(driver); ok && int64(fresh)+u.used > u.limit {
 			return pl.reject
 		}
 	}
@@ -426,16 +451,6 @@ func nvlHasLimits(n *api.CSINode) bool {
 		}
 	}
 	return false
-}
-
-func nvlLimit(n *api.CSINode, driver string) (int64, bool) {
-	for i := range n.Spec.Drivers {
-		d := &n.Spec.Drivers[i]
-		if d.Name == driver && d.Allocatable != nil && d.Allocatable.Count != nil {
-			return int64(*d.Allocatable.Count), true
-		}
-	}
-	return 0, false
 }
 
 // nvlMigrationOn is kube's isCSIMigrationOn: the node has a CSINode and
