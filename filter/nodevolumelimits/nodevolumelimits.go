@@ -47,8 +47,8 @@ type nvlOnNode struct {
 	err           error
 	reads         []nvlRead
 	vaList        []*api.VolumeAttachment
-	// limits are the node's CSINode limits, a driver each (its first
-	// entry with a count), with the volumes of that driver in use.
+	// limits are the node's CSINode limits (a snapshot's CSINode names
+	// each driver once), with the volumes of each driver in use.
 	limits []nvlDriverUse
 }
 
@@ -182,7 +182,7 @@ func nvlNodeVolumes(snap *framework.Snapshot, node *framework.NodeInfo, csiNode 
 	on.vas = nvlUnique(on.vas)
 	if csiNode != nil {
 		for _, d := range csiNode.Spec.Drivers {
-			if d.Allocatable == nil || d.Allocatable.Count == nil || slices.ContainsFunc(on.limits, func(u nvlDriverUse) bool { return u.driver == d.Name }) {
+			if d.Allocatable == nil || d.Allocatable.Count == nil {
 				continue
 			}
 			on.limits = append(on.limits, nvlDriverUse{driver: d.Name, limit: int64(*d.Allocatable.Count),
