@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
@@ -136,6 +137,11 @@ type Allocator struct {
 
 	// v136 runs Kubernetes v1.36's allocator.
 	v136 bool
+
+	// runs are the search states of finished Allocate calls, for the next
+	// calls to reuse (*run): one node's search takes maps and slices that
+	// the next node's can take over cleared.
+	runs sync.Pool
 }
 
 // Slices is the cluster's ResourceSlices indexed for allocators, with
@@ -365,36 +371,73 @@ func celDevice(driver string, d *api.Device) cel.Device {
 // device (Kubernetes draws a random UID), so that the same inputs give the
 // same results.
 func (a *Allocator) Allocate(ctx context.Context, node *api.Node, claims []*api.ResourceClaim) ([]api.AllocationResult, error) {
-	r := &run{
-		Allocator: a,
-		ctx:       ctx,
-		node:      node,
-		claims:    claims,
-		reqs:      make([][]requestSlot, len(claims)),
-		cons:      make([][]constraint, len(claims)),
-		results:   make([][]deviceResult, len(claims)),
+	r := a.run(ctx, node, claims)
+	defer a.runs.Put(r)
+	done, err := r.search()
+	if err != nil || !done {
+		return nil, err
 	}
-	pools, err := a.slices.pools(node, a.features.PartitionableDevices, a.v136)
+	return r.build()
+}
+
+// Fits reports whether Allocate would allocate claims on node, returning
+// the error Allocate would return, without building the results: a
+// scheduler's Filter asks it of every node and Allocate of the one it
+// picks. A positive timeout bounds the search as a context with that
+// timeout bounds Allocate's (an error wrapping context.DeadlineExceeded),
+// without the context.
+func (a *Allocator) Fits(ctx context.Context, timeout time.Duration, node *api.Node, claims []*api.ResourceClaim) (bool, error) {
+	r := a.run(ctx, node, claims)
+	defer a.runs.Put(r)
+	r.timeout = timeout
+	done, err := r.search()
+	if err != nil || !done {
+		return false, err
+	}
+	for ci, claim := range claims {
+		if _, err := nodeSelectorFor(r.results[ci], node.Name, false); err != nil {
+			return false, fmt.Errorf("create NodeSelector for claim %s: %w", claim.Name, err)
+		}
+	}
+	return true, nil
+}
+
+// run returns the search state of a new Allocate call, reusing a finished
+// call's; the caller puts it back in a.runs once done with it.
+func (a *Allocator) run(ctx context.Context, node *api.Node, claims []*api.ResourceClaim) *run {
+	r, _ := a.runs.Get().(*run)
+	if r == nil {
+		r = new(run)
+	}
+	r.reset(a, ctx, node, claims)
+	return r
+}
+
+// search gathers the node's pools, prepares the requests and searches for
+// devices for every claim; it reports whether it found them all, or the
+// error Allocate returns (a node whose pools are invalid fails with
+// ErrFailedAllocationOnNode when nothing was found).
+func (r *run) search() (bool, error) {
+	pools, err := r.slices.pools(r.node, r.features.PartitionableDevices, r.v136)
 	if err != nil {
-		return nil, fmt.Errorf("gather pool information: %w", err)
+		return false, fmt.Errorf("gather pool information: %w", err)
 	}
 	r.pools = pools
 	if err := r.prepare(); err != nil {
-		return nil, err
+		return false, err
 	}
 	done, err := r.allocateOne(position{}, false, location{})
 	if err != nil {
-		return nil, err
+		return false, err
 	}
 	if !done {
 		for _, p := range pools {
 			if p.invalid {
-				return nil, fmt.Errorf("invalid resource pools were encountered%w", ErrFailedAllocationOnNode)
+				return false, fmt.Errorf("invalid resource pools were encountered%w", ErrFailedAllocationOnNode)
 			}
 		}
-		return nil, nil
 	}
-	return r.build()
+	return done, nil
 }
 
 // AddAllocation records the devices of an allocated claim in the state as

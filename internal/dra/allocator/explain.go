@@ -50,15 +50,8 @@ func (r *RequestReport) Free() int { return len(r.Matching) - len(r.InUse) - len
 // questions about a failed Allocate for explanations and is not on the
 // scheduling path; an error is the one Allocate would return.
 func (a *Allocator) Explain(ctx context.Context, node *api.Node, claims []*api.ResourceClaim) ([]ClaimReport, error) {
-	r := &run{
-		Allocator: a,
-		ctx:       ctx,
-		node:      node,
-		claims:    claims,
-		reqs:      make([][]requestSlot, len(claims)),
-		cons:      make([][]constraint, len(claims)),
-		results:   make([][]deviceResult, len(claims)),
-	}
+	r := new(run)
+	r.reset(a, ctx, node, claims)
 	pools, err := a.slices.pools(node, a.features.PartitionableDevices, a.v136)
 	if err != nil {
 		return nil, err

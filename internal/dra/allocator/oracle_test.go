@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"testing"
 
@@ -273,6 +274,9 @@ func runOracleCase(t *testing.T, in *oracleInput, steps []oracleStep, features F
 					verdict = "error: " + err.Error()
 				case got == nil:
 					verdict = "none"
+				}
+				if fits, ferr := a.Fits(ctx, 0, nodes[nodeName], todo); fmt.Sprint(ferr) != fmt.Sprint(err) || fits != (err == nil && got != nil) {
+					t.Errorf("pod %s, node %s: Fits = %v, %v; Allocate %q", step.pod, nodeName, fits, ferr, verdict)
 				}
 				if want == "skip" {
 					continue

@@ -206,6 +206,11 @@ func TestPropAllocation(t *testing.T) {
 		}
 		for _, node := range w.nodes {
 			got, err := a.Allocate(context.Background(), node, w.claims)
+			// Fits gives Allocate's verdict and error without the results.
+			fits, ferr := a.Fits(context.Background(), 0, node, w.claims)
+			if fmt.Sprint(ferr) != fmt.Sprint(err) || fits != (err == nil && got != nil) {
+				t.Fatalf("node %s: Fits = %v, %v; Allocate = %d results, %v", node.Name, fits, ferr, len(got), err)
+			}
 			if err != nil {
 				// Errors (such as an "All" request whose devices break a
 				// constraint) are answers too, and must be repeatable.

@@ -46,7 +46,7 @@ func (r *run) build() ([]api.AllocationResult, error) {
 			res.Devices.Results[i] = x
 		}
 		res.Devices.Config = r.configs(ci, claim)
-		sel, err := nodeSelectorFor(devs, r.node.Name)
+		sel, err := nodeSelectorFor(devs, r.node.Name, true)
 		if err != nil {
 			return nil, fmt.Errorf("create NodeSelector for claim %s: %w", claim.Name, err)
 		}
@@ -155,8 +155,9 @@ func (r *run) configs(ci int, claim *api.ResourceClaim) []api.DeviceAllocationCo
 // nodeSelectorFor returns the nodes that can use the devices: only the
 // node allocated for when a device is local to a node or binds to it,
 // otherwise the requirements of the devices' node selectors in one term,
-// or nil when the devices are reachable from every node.
-func nodeSelectorFor(devs []deviceResult, nodeName string) (*api.NodeSelector, error) {
+// or nil when the devices are reachable from every node. Without build, it
+// only checks that it can, and returns nil or the error.
+func nodeSelectorFor(devs []deviceResult, nodeName string, build bool) (*api.NodeSelector, error) {
 	var term api.NodeSelectorTerm
 	for _, d := range devs {
 		name, sel := d.slice.Spec.NodeName, d.slice.Spec.NodeSelector
@@ -164,13 +165,10 @@ func nodeSelectorFor(devs []deviceResult, nodeName string) (*api.NodeSelector, e
 			name, sel = d.dev.NodeName, d.dev.NodeSelector
 		}
 		if name != nil || deref(d.dev.BindsToNode) {
-			return &api.NodeSelector{NodeSelectorTerms: []api.NodeSelectorTerm{{
-				MatchFields: []api.NodeSelectorRequirement{{
-					Key:      "metadata.name",
-					Operator: api.NodeSelectorOpIn,
-					Values:   []string{nodeName},
-				}},
-			}}}, nil
+			if !build {
+				return nil, nil
+			}
+			return nodeNameSelector(nodeName), nil
 		}
 		if sel == nil {
 			continue
@@ -178,6 +176,9 @@ func nodeSelectorFor(devs []deviceResult, nodeName string) (*api.NodeSelector, e
 		switch len(sel.NodeSelectorTerms) {
 		case 0:
 		case 1:
+			if !build {
+				continue
+			}
 			term.MatchFields = addRequirements(term.MatchFields, sel.NodeSelectorTerms[0].MatchFields)
 			term.MatchExpressions = addRequirements(term.MatchExpressions, sel.NodeSelectorTerms[0].MatchExpressions)
 		default:
@@ -188,6 +189,22 @@ func nodeSelectorFor(devs []deviceResult, nodeName string) (*api.NodeSelector, e
 		return nil, nil
 	}
 	return &api.NodeSelector{NodeSelectorTerms: []api.NodeSelectorTerm{term}}, nil
+}
+
+// nodeNameSelector returns the selector of the node named name alone, in
+// one allocation.
+func nodeNameSelector(name string) *api.NodeSelector {
+	x := new(struct {
+		sel  api.NodeSelector
+		term [1]api.NodeSelectorTerm
+		req  [1]api.NodeSelectorRequirement
+		val  [1]string
+	})
+	x.val[0] = name
+	x.req[0] = api.NodeSelectorRequirement{Key: "metadata.name", Operator: api.NodeSelectorOpIn, Values: x.val[:]}
+	x.term[0].MatchFields = x.req[:]
+	x.sel.NodeSelectorTerms = x.term[:]
+	return &x.sel
 }
 
 // addRequirements appends the requirements of from that to lacks (same

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
+	"time"
 
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/dra/cel"
@@ -19,7 +21,9 @@ const maxResults = 32
 // as an error only where Kubernetes lets it.
 var errMaxSizeExceeded = errors.New("allocation max size exceeded")
 
-// run is one Allocate call: the search state for one node.
+// run is one Allocate call: the search state for one node. Its maps and
+// slices outlive the call for the next to reuse (reset); what Allocate
+// returns shares none of them.
 type run struct {
 	*Allocator
 	ctx    context.Context
@@ -35,13 +39,92 @@ type run struct {
 	cons [][]constraint
 	// consumed are the counters taken by the devices of this attempt.
 	consumed map[poolID]counterSets
-	// allocating are the devices of this attempt (not shared ones), with
-	// the indices of the claims they go to.
-	allocating map[DeviceID][]int
+	// allocating are the devices of this attempt (not shared ones), each
+	// with the index of a claim it goes to, in the order they were
+	// chosen: a few dozen at most, which a scan finds sooner than a map
+	// keyed by three strings.
+	allocating []allocatingDevice
 	// capacity is what the shares of this attempt consume per device.
 	capacity map[DeviceID]capacities
 	// results are the devices chosen so far, per claim.
 	results [][]deviceResult
+	// views holds the requests' and subrequests' requestData, which reqs
+	// point into.
+	views []requestData
+	// steps counts the calls of allocateOne, which polls ctx and the
+	// timeout every ctxPoll of them.
+	steps int
+	// timeout, when positive, bounds the search from started, the time
+	// of its first poll.
+	timeout time.Duration
+	started time.Time
+}
+
+// aborted returns the error that stops the search when its context is
+// done or its timeout has passed since the first poll.
+func (r *run) aborted() error {
+	if r.ctx.Err() != nil {
+		return fmt.Errorf("filter operation aborted: %w", context.Cause(r.ctx))
+	}
+	if r.timeout > 0 {
+		now := time.Now()
+		if r.started.IsZero() {
+			r.started = now
+		} else if now.Sub(r.started) >= r.timeout {
+			return fmt.Errorf("filter operation aborted: %w", context.DeadlineExceeded)
+		}
+	}
+	return nil
+}
+
+// ctxPoll is how many steps of the search go between two polls of its
+// context and timeout, from the first: a timeout reads the clock when
+// polled, which took a fifth of a one-device search polled at every
+// step; the search notices a done context or a passed timeout up to
+// ctxPoll steps (microseconds) late.
+const ctxPoll = 32
+
+// reset makes r the state of a new Allocate call by a for claims on node,
+// keeping the room its maps and slices have.
+func (r *run) reset(a *Allocator, ctx context.Context, node *api.Node, claims []*api.ResourceClaim) {
+	r.Allocator, r.ctx, r.node, r.claims, r.pools, r.steps = a, ctx, node, claims, nil, 0
+	r.timeout, r.started = 0, time.Time{}
+	r.reqs = resize(r.reqs, len(claims))
+	r.cons = resize(r.cons, len(claims))
+	r.results = resize(r.results, len(claims))
+	clear(r.matches)
+	clear(r.consumed)
+	r.allocating = r.allocating[:0]
+	clear(r.capacity)
+	n := 0
+	for _, c := range claims {
+		for _, req := range c.Spec.Devices.Requests {
+			n += max(len(req.FirstAvailable), 1)
+		}
+	}
+	if cap(r.views) < n {
+		r.views = make([]requestData, n)
+	}
+	r.views = r.views[:0]
+}
+
+// resize returns s with length n, reusing its array when it has the room;
+// the elements keep what they held, for their own room to be reused.
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return append(s[:cap(s)], make([]T, n-cap(s))...)
+	}
+	return s[:n]
+}
+
+// view returns a place in r.views for a request's requestData: reset gave
+// views the room for every request of the call, so that the pointers it
+// hands out stay valid.
+func (r *run) view(rd requestData) *requestData {
+	all := r.views[len(r.views):cap(r.views)][:1][0].allDevices
+	rd.allDevices = all[:0]
+	r.views = append(r.views, rd)
+	return &r.views[len(r.views)-1]
 }
 
 // requestSlot is one request of a claim: a single request, or the
@@ -121,9 +204,9 @@ func claimRef(c *api.ResourceClaim) string {
 // exactView and subView read a request the way Kubernetes' defaults
 // complete it: no allocation mode means ExactCount, and ExactCount with no
 // count means one device.
-func exactView(req *api.DeviceRequest) *requestData {
+func exactView(req *api.DeviceRequest) requestData {
 	e := req.Exactly
-	rd := &requestData{
+	rd := requestData{
 		name:        req.Name,
 		className:   e.DeviceClassName,
 		selectors:   e.Selectors,
@@ -134,12 +217,12 @@ func exactView(req *api.DeviceRequest) *requestData {
 		tolerations: e.Tolerations,
 		capacity:    e.Capacity,
 	}
-	defaultMode(rd)
+	defaultMode(&rd)
 	return rd
 }
 
-func subView(parent string, sub *api.DeviceSubRequest) *requestData {
-	rd := &requestData{
+func subView(parent string, sub *api.DeviceSubRequest) requestData {
+	rd := requestData{
 		name:        sub.Name,
 		parent:      parent,
 		className:   sub.DeviceClassName,
@@ -149,7 +232,7 @@ func subView(parent string, sub *api.DeviceSubRequest) *requestData {
 		tolerations: sub.Tolerations,
 		capacity:    sub.Capacity,
 	}
-	defaultMode(rd)
+	defaultMode(&rd)
 	return rd
 }
 
@@ -167,24 +250,24 @@ func defaultMode(rd *requestData) {
 // the claims' constraints.
 func (r *run) prepare() error {
 	for ci, claim := range r.claims {
-		ref := claimRef(claim)
 		minPerClaim := 0
 		reqs := claim.Spec.Devices.Requests
-		r.reqs[ci] = make([]requestSlot, len(reqs))
+		r.reqs[ci] = resize(r.reqs[ci], len(reqs))
 		for ri := range reqs {
 			req := &reqs[ri]
 			slot := &r.reqs[ci][ri]
+			*slot = requestSlot{subs: slot.subs[:0]}
 			hasSubs := len(req.FirstAvailable) > 0
 			if !r.features.PrioritizedList && hasSubs {
-				return fmt.Errorf("claim %s, request %s: has subrequests, but the DRAPrioritizedList feature is disabled", ref, req.Name)
+				return fmt.Errorf("claim %s, request %s: has subrequests, but the DRAPrioritizedList feature is disabled", claimRef(claim), req.Name)
 			}
 			if !r.features.ConsumableCapacity {
 				if req.Exactly != nil && req.Exactly.Capacity != nil {
-					return fmt.Errorf("claim %s, request %s: has capacity requests, but the DRAConsumableCapacity feature is disabled", ref, req.Name)
+					return fmt.Errorf("claim %s, request %s: has capacity requests, but the DRAConsumableCapacity feature is disabled", claimRef(claim), req.Name)
 				}
 				for _, sub := range req.FirstAvailable {
 					if sub.Capacity != nil {
-						return fmt.Errorf("claim %s, subrequest %s: has capacity requests, but the DRAConsumableCapacity feature is disabled", ref, sub.Name)
+						return fmt.Errorf("claim %s, subrequest %s: has capacity requests, but the DRAConsumableCapacity feature is disabled", claimRef(claim), sub.Name)
 					}
 				}
 			}
@@ -193,8 +276,8 @@ func (r *run) prepare() error {
 				slot.firstAvailable = true
 				minPerRequest = math.MaxInt
 				for si := range req.FirstAvailable {
-					rd := subView(req.Name, &req.FirstAvailable[si])
-					if err := r.validate(rd, ci, ri, si, ref); err != nil {
+					rd := r.view(subView(req.Name, &req.FirstAvailable[si]))
+					if err := r.validate(rd, ci, ri, si, claim); err != nil {
 						return err
 					}
 					slot.subs = append(slot.subs, rd)
@@ -202,24 +285,28 @@ func (r *run) prepare() error {
 				}
 			} else {
 				if req.Exactly == nil {
-					return fmt.Errorf("claim %s, request %s: neither exactly nor firstAvailable is set (unsupported request type?)", ref, req.Name)
+					return fmt.Errorf("claim %s, request %s: neither exactly nor firstAvailable is set (unsupported request type?)", claimRef(claim), req.Name)
 				}
-				rd := exactView(req)
-				if err := r.validate(rd, ci, ri, 0, ref); err != nil {
+				rd := r.view(exactView(req))
+				if err := r.validate(rd, ci, ri, 0, claim); err != nil {
 					return err
 				}
-				slot.subs = []*requestData{rd}
+				slot.subs = append(slot.subs, rd)
 				minPerRequest = rd.numDevices
 			}
 			if !r.v136 && minPerRequest > maxResults-minPerClaim {
-				return fmt.Errorf("claim %s, request %s: adding %d devices exceeds the claim limit of %d, with %d already accounted for", ref, req.Name, minPerRequest, maxResults, minPerClaim)
+				return fmt.Errorf("claim %s, request %s: adding %d devices exceeds the claim limit of %d, with %d already accounted for", claimRef(claim), req.Name, minPerRequest, maxResults, minPerClaim)
 			}
 			minPerClaim += minPerRequest
 		}
 		if r.v136 && minPerClaim > maxResults {
-			return fmt.Errorf("claim %s: number of requested devices %d exceeds the claim limit of %d", ref, minPerClaim, maxResults)
+			return fmt.Errorf("claim %s: number of requested devices %d exceeds the claim limit of %d", claimRef(claim), minPerClaim, maxResults)
 		}
-		r.results[ci] = make([]deviceResult, 0, max(minPerClaim, 0))
+		if res := r.results[ci]; cap(res) >= minPerClaim {
+			r.results[ci] = res[:0]
+		} else {
+			r.results[ci] = make([]deviceResult, 0, max(minPerClaim, 0))
+		}
 
 		cons := make([]constraint, len(claim.Spec.Devices.Constraints))
 		for i, c := range claim.Spec.Devices.Constraints {
@@ -233,7 +320,7 @@ func (r *run) prepare() error {
 					cons[i] = &distinctAttribute{requests: c.Requests, attr: *c.DistinctAttribute}
 				}
 			default:
-				return fmt.Errorf("claim %s, constraint #%d: empty constraint (unsupported constraint type?)", ref, i)
+				return fmt.Errorf("claim %s, constraint #%d: empty constraint (unsupported constraint type?)", claimRef(claim), i)
 			}
 		}
 		r.cons[ci] = cons
@@ -243,21 +330,21 @@ func (r *run) prepare() error {
 
 // validate checks one request or subrequest, resolves its class and
 // counts its devices (for "All", finds them).
-func (r *run) validate(rd *requestData, ci, ri, si int, ref string) error {
+func (r *run) validate(rd *requestData, ci, ri, si int, claim *api.ResourceClaim) error {
 	for i, sel := range rd.selectors {
 		if sel.CEL == nil {
-			return fmt.Errorf("claim %s, request %s, selector #%d: CEL expression empty (unsupported selector type?)", ref, rd.name, i)
+			return fmt.Errorf("claim %s, request %s, selector #%d: CEL expression empty (unsupported selector type?)", claimRef(claim), rd.name, i)
 		}
 	}
 	if !r.features.AdminAccess && rd.hasAdmin {
-		return fmt.Errorf("claim %s, request %s: admin access is requested, but the feature is disabled", ref, rd.name)
+		return fmt.Errorf("claim %s, request %s: admin access is requested, but the feature is disabled", claimRef(claim), rd.name)
 	}
 	if rd.className == "" {
-		return fmt.Errorf("claim %s, request %s: missing device class name (unsupported request type?)", ref, rd.name)
+		return fmt.Errorf("claim %s, request %s: missing device class name (unsupported request type?)", claimRef(claim), rd.name)
 	}
 	class, ok := r.classes.DeviceClass(rd.className)
 	if !ok || class == nil {
-		return fmt.Errorf("claim %s, request %s: could not retrieve device class %s: deviceclass.resource.k8s.io %q not found", ref, rd.name, rd.className, rd.className)
+		return fmt.Errorf("claim %s, request %s: could not retrieve device class %s: deviceclass.resource.k8s.io %q not found", claimRef(claim), rd.name, rd.className, rd.className)
 	}
 	rd.class = class
 
@@ -267,10 +354,10 @@ func (r *run) validate(rd *requestData, ci, ri, si int, ref string) error {
 	case api.DeviceAllocationModeAll:
 		for _, p := range r.pools {
 			if p.incomplete {
-				return fmt.Errorf("claim %s, request %s: asks for all devices, but resource pool %s is currently being updated", ref, rd.name, p.id)
+				return fmt.Errorf("claim %s, request %s: asks for all devices, but resource pool %s is currently being updated", claimRef(claim), rd.name, p.id)
 			}
 			if p.invalid {
-				return fmt.Errorf("claim %s, request %s: asks for all devices, but resource pool %s is currently invalid", ref, rd.name, p.id)
+				return fmt.Errorf("claim %s, request %s: asks for all devices, but resource pool %s is currently invalid", claimRef(claim), rd.name, p.id)
 			}
 			for _, s := range p.targeting {
 				for di := range s.Spec.Devices {
@@ -289,7 +376,7 @@ func (r *run) validate(rd *requestData, ci, ri, si int, ref string) error {
 						}
 						fits, err := r.fitsCapacity(counted, rd.capacity, d.Capacity, nil)
 						if err != nil {
-							return fmt.Errorf("claim %s, request %s: checking capacity for device %s: %w", ref, rd.name, d.Name, err)
+							return fmt.Errorf("claim %s, request %s: checking capacity for device %s: %w", claimRef(claim), rd.name, d.Name, err)
 						}
 						if !fits {
 							continue
@@ -306,7 +393,7 @@ func (r *run) validate(rd *requestData, ci, ri, si int, ref string) error {
 		}
 		rd.numDevices = len(rd.allDevices)
 	default:
-		return fmt.Errorf("claim %s, request %s: unsupported count mode %s", ref, rd.name, rd.mode)
+		return fmt.Errorf("claim %s, request %s: unsupported count mode %s", claimRef(claim), rd.name, rd.mode)
 	}
 	return nil
 }
@@ -401,9 +488,12 @@ func (r *run) selectorsMatch(ci int, driver string, d *api.Device, id DeviceID, 
 // candidates start at start, the place after the request's previous
 // device, so that each set of devices is tried once.
 func (r *run) allocateOne(p position, inSub bool, start location) (bool, error) {
-	if r.ctx.Err() != nil {
-		return false, fmt.Errorf("filter operation aborted: %w", context.Cause(r.ctx))
+	if r.steps%ctxPoll == 0 {
+		if err := r.aborted(); err != nil {
+			return false, err
+		}
 	}
+	r.steps++
 	if p.claim >= len(r.claims) {
 		return true, nil
 	}
@@ -463,7 +553,7 @@ func (r *run) allocateOne(p position, inSub bool, start location) (bool, error) 
 		}
 		done, err := r.allocateOne(next, inSub, location{})
 		if err != nil || !done {
-			undo()
+			r.undo(undo)
 			return false, err
 		}
 		return true, nil
@@ -521,7 +611,7 @@ func (r *run) allocateOne(p position, inSub bool, start location) (bool, error) 
 				if err == nil && done {
 					return true, nil
 				}
-				undo()
+				r.undo(undo)
 				if err != nil {
 					return false, err
 				}
@@ -547,20 +637,21 @@ func (r *run) fitsCapacity(allocated capacities, req *api.CapacityRequirements, 
 	return ok, err
 }
 
+// allocatingDevice is a device of this attempt and a claim it goes to.
+type allocatingDevice struct {
+	id    DeviceID
+	claim int
+}
+
 func (r *run) inUse(id DeviceID) bool {
 	if _, ok := r.state.Devices[id]; ok {
 		return true
 	}
-	return len(r.allocating[id]) > 0
+	return slices.ContainsFunc(r.allocating, func(a allocatingDevice) bool { return a.id == id })
 }
 
 func (r *run) allocatingForClaim(id DeviceID, claim int) bool {
-	for _, c := range r.allocating[id] {
-		if c == claim {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(r.allocating, allocatingDevice{id, claim})
 }
 
 // capacityInUse reports whether a shared device has a share, allocated or
@@ -600,28 +691,41 @@ type undoState struct {
 	consumed         capacities
 }
 
+// record is a device allocateDevice recorded, with what undo needs to
+// take it back.
+type record struct {
+	p         position
+	c         candidate
+	base, sub string
+	st        undoState
+}
+
+// undo takes back the device allocateDevice recorded as u.
+func (r *run) undo(u record) { r.rollback(u.p, u.c, u.base, u.sub, u.st) }
+
 // allocateDevice tries c for the request at p: availability, counters,
-// taints and the claim's constraints. On success the device is recorded
-// and undo takes it back. must says the caller needs exactly this device
-// ("All" mode): a constraint that rejects it is then an error.
-func (r *run) allocateDevice(p position, c candidate, must bool) (bool, func(), error) {
+// taints and the claim's constraints. On success the device is recorded,
+// and undo of what it returns takes it back. must says the caller needs
+// exactly this device ("All" mode): a constraint that rejects it is then
+// an error.
+func (r *run) allocateDevice(p position, c candidate, must bool) (bool, record, error) {
 	claim := r.claims[p.claim]
 	rd := r.reqs[p.claim][p.request].subs[p.sub]
 	multi := r.features.ConsumableCapacity && deref(c.dev.AllowMultipleAllocations)
 	if !multi && rd.adminAccess && r.allocatingForClaim(c.id, p.claim) {
-		return false, nil, nil
+		return false, record{}, nil
 	}
 	if !rd.adminAccess && r.inUse(c.id) {
-		return false, nil, nil
+		return false, record{}, nil
 	}
 	if !r.features.PartitionableDevices && len(c.dev.ConsumesCounters) > 0 {
-		return false, nil, nil
+		return false, record{}, nil
 	}
 	skipCounters := multi && r.capacityInUse(c.id)
 	st := undoState{prevResults: len(r.results[p.claim])}
 	if !skipCounters && len(c.dev.ConsumesCounters) > 0 {
 		if !r.reserveCounters(c) {
-			return false, nil, nil
+			return false, record{}, nil
 		}
 		st.countersReserved = true
 	}
@@ -631,23 +735,20 @@ func (r *run) allocateDevice(p position, c candidate, must bool) (bool, func(), 
 	}
 	if r.features.DeviceTaints && taintPrevents(c.dev, rd.tolerations) {
 		r.rollback(p, c, base, sub, st)
-		return false, nil, nil
+		return false, record{}, nil
 	}
 	for _, con := range r.cons[p.claim] {
 		if !con.add(base, sub, c.dev, c.id) {
 			r.rollback(p, c, base, sub, st)
 			if must {
-				return false, nil, fmt.Errorf("claim %s, request %s: cannot add device %s because a claim constraint would not be satisfied", claimRef(claim), rd.name, c.id)
+				return false, record{}, fmt.Errorf("claim %s, request %s: cannot add device %s because a claim constraint would not be satisfied", claimRef(claim), rd.name, c.id)
 			}
-			return false, nil, nil
+			return false, record{}, nil
 		}
 		st.constraintsAdded++
 	}
 	if !multi {
-		if r.allocating == nil {
-			r.allocating = make(map[DeviceID][]int)
-		}
-		r.allocating[c.id] = append(r.allocating[c.id], p.claim)
+		r.allocating = append(r.allocating, allocatingDevice{c.id, p.claim})
 		st.marked = true
 	}
 	var consumed capacities
@@ -656,17 +757,17 @@ func (r *run) allocateDevice(p position, c candidate, must bool) (bool, func(), 
 		fits, err := r.fitsRemaining(rd, c.id, c.dev)
 		if err != nil {
 			r.rollback(p, c, base, sub, st)
-			return false, nil, fmt.Errorf("claim %s, request %s: rechecking capacity for device %s: %w", claimRef(claim), rd.name, c.id, err)
+			return false, record{}, fmt.Errorf("claim %s, request %s: rechecking capacity for device %s: %w", claimRef(claim), rd.name, c.id, err)
 		}
 		if !fits {
 			r.rollback(p, c, base, sub, st)
-			return false, nil, nil
+			return false, record{}, nil
 		}
 		if multi {
 			consumed, err = consumedCapacity(rd.capacity, c.dev.Capacity, r.features.FractionalCapacityRange, r.v136)
 			if err != nil {
 				r.rollback(p, c, base, sub, st)
-				return false, nil, fmt.Errorf("claim %s, request %s: computing consumed capacity for device %s: %w", claimRef(claim), rd.name, c.id, err)
+				return false, record{}, fmt.Errorf("claim %s, request %s: computing consumed capacity for device %s: %w", claimRef(claim), rd.name, c.id, err)
 			}
 			id := shareIDFor(claim, len(r.results[p.claim]), c.id)
 			shareID = &id
@@ -685,7 +786,7 @@ func (r *run) allocateDevice(p position, c candidate, must bool) (bool, func(), 
 	}
 	r.results[p.claim] = append(r.results[p.claim], res)
 	st.resultAdded = true
-	return true, func() { r.rollback(p, c, base, sub, st) }, nil
+	return true, record{p, c, base, sub, st}, nil
 }
 
 // rollback takes back what allocateDevice recorded, in reverse order.
@@ -718,15 +819,8 @@ func (r *run) rollback(p position, c candidate, base, sub string, st undoState) 
 		}
 	}
 	if st.marked {
-		list := r.allocating[c.id]
-		for i, ci := range list {
-			if ci == p.claim {
-				r.allocating[c.id] = append(list[:i:i], list[i+1:]...)
-				break
-			}
-		}
-		if len(r.allocating[c.id]) == 0 {
-			delete(r.allocating, c.id)
+		if i := slices.Index(r.allocating, allocatingDevice{c.id, p.claim}); i >= 0 {
+			r.allocating = slices.Delete(r.allocating, i, i+1)
 		}
 	}
 	for i := st.constraintsAdded - 1; i >= 0; i-- {

@@ -1,0 +1,71 @@
+package allocator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+)
+
+// backtrackingWorld is one node of 16 devices that share the attribute
+// "model", a class for them, and a claim of two requests whose devices
+// must have distinct models: no pair fits, and the search tries them all
+// (hundreds of steps) before it gives up.
+func backtrackingWorld() (*api.Node, []*api.ResourceSlice, classMap, *api.ResourceClaim) {
+	node := &api.Node{ObjectMeta: api.ObjectMeta{Name: "n0"}}
+	name := "n0"
+	sl := &api.ResourceSlice{ObjectMeta: api.ObjectMeta{Name: "n0-gpus"}}
+	sl.Spec.Driver, sl.Spec.NodeName = "gpu.example.com", &name
+	sl.Spec.Pool = api.ResourcePool{Name: "n0", Generation: 1, ResourceSliceCount: 1}
+	model := "a"
+	for d := range 16 {
+		sl.Spec.Devices = append(sl.Spec.Devices, api.Device{Name: fmt.Sprintf("gpu%d", d),
+			Attributes: map[api.QualifiedName]api.DeviceAttribute{"model": {StringValue: &model}}})
+	}
+	class := &api.DeviceClass{ObjectMeta: api.ObjectMeta{Name: "gpu"}}
+	attr := api.FullyQualifiedName("gpu.example.com/model")
+	claim := &api.ResourceClaim{ObjectMeta: api.ObjectMeta{Name: "c", Namespace: "default", UID: "uid-c"}}
+	for _, r := range []string{"a", "b"} {
+		claim.Spec.Devices.Requests = append(claim.Spec.Devices.Requests, api.DeviceRequest{Name: r,
+			Exactly: &api.ExactDeviceRequest{DeviceClassName: "gpu", AllocationMode: api.DeviceAllocationModeExactCount, Count: 1}})
+	}
+	claim.Spec.Devices.Constraints = []api.DeviceConstraint{{DistinctAttribute: &attr}}
+	return node, []*api.ResourceSlice{sl}, classesOf([]*api.DeviceClass{class}), claim
+}
+
+// TestFitsTimeout: a search that runs past Fits' timeout fails with the
+// error Allocate gives under a context whose deadline passed, and without
+// a timeout, or with one it does not reach, it gives Allocate's verdict.
+func TestFitsTimeout(t *testing.T) {
+	node, slices, classes, claim := backtrackingWorld()
+	a, err := New(DefaultFeatures(framework.DefaultKubeVersion), AllocatedState{}, classes, slices, celCache(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	claims := []*api.ResourceClaim{claim}
+	ctx := context.Background()
+	got, err := a.Allocate(ctx, node, claims)
+	if err != nil || got != nil {
+		t.Fatalf("Allocate = %v, %v; want no allocation and no error", got, err)
+	}
+	for _, timeout := range []time.Duration{0, time.Hour} {
+		if fits, err := a.Fits(ctx, timeout, node, claims); fits || err != nil {
+			t.Errorf("timeout %v: Fits = %v, %v; want false, nil", timeout, fits, err)
+		}
+	}
+
+	expired, cancel := context.WithDeadline(ctx, time.Now().Add(-time.Second))
+	defer cancel()
+	_, want := a.Allocate(expired, node, claims)
+	if !errors.Is(want, context.DeadlineExceeded) {
+		t.Fatalf("Allocate past its deadline: %v", want)
+	}
+	fits, err := a.Fits(ctx, time.Nanosecond, node, claims)
+	if fits || !errors.Is(err, context.DeadlineExceeded) || err.Error() != want.Error() {
+		t.Errorf("Fits with a timeout of 1ns = %v, %v; want %v", fits, err, want)
+	}
+}
