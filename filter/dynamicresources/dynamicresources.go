@@ -114,6 +114,7 @@ const draStateKey framework.StateKey = "PreFilter" + config.DynamicResourcesName
 // draAllocator is the allocator as the plugin uses it.
 type draAllocator interface {
 	Allocate(ctx context.Context, node *api.Node, claims []*api.ResourceClaim) ([]api.AllocationResult, error)
+	Fits(ctx context.Context, timeout time.Duration, node *api.Node, claims []*api.ResourceClaim) (bool, error)
 }
 
 // draState is the cycle's state, kube's stateData: the pod's claims (user
@@ -128,6 +129,14 @@ type draState struct {
 	extReqs     map[resource.Name]int64
 	alloc       draAllocator
 	info        []claimInfo
+	// fitsOnly says that Filter only asks the allocator whether a node
+	// fits and Reserve allocates on the node it is given: no claim has
+	// a firstAvailable request, whose choice Score reads from Filter's
+	// allocations, and there is no extended-resource claim, which
+	// Filter makes for each node.
+	fitsOnly bool
+	// unallocated are the claims without an allocation, in order.
+	unallocated []*api.ResourceClaim
 
 	mu          sync.Mutex
 	unavailable []bool
@@ -267,6 +276,7 @@ func (pl *DynamicResources) PreFilter(ctx context.Context, cs *framework.CycleSt
 			continue
 		}
 		toAllocate++
+		s.unallocated = append(s.unallocated, c)
 		if view.InFlight(c.UID) != nil {
 			return nil, unresolvable(fmt.Sprintf("resource claim %s is in the process of being allocated", c.Key()))
 		}
@@ -305,6 +315,9 @@ func (pl *DynamicResources) PreFilter(ctx context.Context, cs *framework.CycleSt
 		}
 		s.alloc = a
 	}
+	s.fitsOnly = s.extended == nil && !slices.ContainsFunc(s.claims, func(c *api.ResourceClaim) bool {
+		return slices.ContainsFunc(c.Spec.Devices.Requests, func(r api.DeviceRequest) bool { return len(r.FirstAvailable) > 0 })
+	})
 	s.nodeAllocs = make(map[string]nodeAllocation)
 	return nil, nil
 }
@@ -365,27 +378,24 @@ func (pl *DynamicResources) Filter(ctx context.Context, cs *framework.CycleState
 		}
 	}
 	var results []api.AllocationResult
+	// keep says that the node's allocation is kept for Reserve; with
+	// fitsOnly and no allocation Reserve made, Reserve makes it instead
+	// (nodeAllocation).
+	keep := false
 	if s.alloc != nil {
-		actx := ctx
-		if pl.args.FilterTimeout > 0 {
-			actx = deadlineCtx{ctx, time.Now().Add(pl.args.FilterTimeout)}
+		toAllocate, pending := s.toAllocate(nodeExt)
+		var res []api.AllocationResult
+		var err error
+		fits, fitsOnly := true, s.fitsOnly && pending == nil
+		if fitsOnly {
+			fits, err = s.alloc.Fits(ctx, pl.args.FilterTimeout, node, toAllocate)
+		} else {
+			actx := ctx
+			if pl.args.FilterTimeout > 0 {
+				actx = deadlineCtx{ctx, time.Now().Add(pl.args.FilterTimeout)}
+			}
+			res, err = s.alloc.Allocate(actx, node, toAllocate)
 		}
-		toAllocate := make([]*api.ResourceClaim, 0, len(s.claims))
-		var pending []api.AllocationResult
-		for i, c := range s.claims {
-			if c.Status.Allocation != nil {
-				continue
-			}
-			if c == s.extended && nodeExt != nil {
-				c = nodeExt
-			}
-			if a := s.info[i].allocation; a != nil {
-				pending = append(pending, *a)
-				continue
-			}
-			toAllocate = append(toAllocate, c)
-		}
-		res, err := s.alloc.Allocate(actx, node, toAllocate)
 		switch {
 		case errors.Is(err, context.DeadlineExceeded):
 			return framework.AsStatus(fmt.Errorf("node %s: timed out trying to allocate devices", node.Name))
@@ -396,12 +406,12 @@ func (pl *DynamicResources) Filter(ctx context.Context, cs *framework.CycleState
 		case err != nil:
 			return framework.AsStatus(err)
 		}
-		if len(res) != len(toAllocate) {
+		if !fits || !fitsOnly && len(res) != len(toAllocate) {
 			return unresolvable("cannot allocate all claims")
 		}
-		results = append(res, pending...)
+		results, keep = append(res, pending...), !fitsOnly
 	}
-	if s.alloc == nil && len(unavailable) == 0 {
+	if !keep && len(unavailable) == 0 {
 		return nil
 	}
 	s.mu.Lock()
@@ -412,8 +422,35 @@ func (pl *DynamicResources) Filter(ctx context.Context, cs *framework.CycleState
 		}
 		return unresolvable("resourceclaim not available on the node")
 	}
-	s.nodeAllocs[node.Name] = nodeAllocation{results: results, extended: nodeExt}
+	if keep {
+		s.nodeAllocs[node.Name] = nodeAllocation{results: results, extended: nodeExt}
+	}
 	return nil
+}
+
+// toAllocate returns the claims Filter allocates on a node, with the
+// node's extended-resource claim nodeExt (when not nil) in place of the
+// pod's, and the allocations Reserve made already for the others.
+func (s *draState) toAllocate(nodeExt *api.ResourceClaim) ([]*api.ResourceClaim, []api.AllocationResult) {
+	if nodeExt == nil && !slices.ContainsFunc(s.info, func(c claimInfo) bool { return c.allocation != nil }) {
+		return s.unallocated, nil
+	}
+	toAllocate := make([]*api.ResourceClaim, 0, len(s.claims))
+	var pending []api.AllocationResult
+	for i, c := range s.claims {
+		if c.Status.Allocation != nil {
+			continue
+		}
+		if c == s.extended && nodeExt != nil {
+			c = nodeExt
+		}
+		if a := s.info[i].allocation; a != nil {
+			pending = append(pending, *a)
+			continue
+		}
+		toAllocate = append(toAllocate, c)
+	}
+	return toAllocate, pending
 }
 
 // deadlineCtx is ctx with a deadline that Err reports once it passed,
@@ -563,8 +600,8 @@ func (pl *DynamicResources) Score(_ context.Context, cs *framework.CycleState, p
 
 // scoreNode is Score on the node named node, from the cycle's state.
 func (s *draState) scoreNode(node string) (int64, error) {
-	if s.empty() {
-		return 0, nil
+	if s.empty() || s.fitsOnly {
+		return 0, nil // only firstAvailable requests score
 	}
 	na, ok := s.nodeAllocs[node]
 	if !ok {
@@ -635,7 +672,8 @@ func (pl *DynamicResources) ScoreBatchBounds(ctx context.Context, cs *framework.
 	if err != nil {
 		return 0, 0, framework.AsStatus(err)
 	}
-	if s.empty() {
+	if s.empty() || s.fitsOnly {
+		// Without firstAvailable requests every node scores 0.
 		clear(out[:len(nodes)])
 		return 0, 0, nil
 	}
@@ -680,7 +718,7 @@ func (pl *DynamicResources) NormalizeRange(_ context.Context, _ *framework.Cycle
 
 // Reserve puts the node's allocations in flight, so that no other pod
 // gets their devices before PreBind writes them.
-func (pl *DynamicResources) Reserve(_ context.Context, cs *framework.CycleState, pi *framework.PodInfo, node string) *framework.Status {
+func (pl *DynamicResources) Reserve(ctx context.Context, cs *framework.CycleState, pi *framework.PodInfo, node string) *framework.Status {
 	s, err := pl.stateAfterPreFilter(cs, pi)
 	if err != nil {
 		return framework.AsStatus(err)
@@ -700,7 +738,7 @@ func (pl *DynamicResources) Reserve(_ context.Context, cs *framework.CycleState,
 	if withAllocator == 0 || s.alloc == nil {
 		return nil
 	}
-	na, ok := s.nodeAllocs[node]
+	na, ok := s.nodeAllocation(ctx, cs, node)
 	if !ok || len(na.results) == 0 {
 		if !needUser {
 			return nil
@@ -736,6 +774,34 @@ func (pl *DynamicResources) Reserve(_ context.Context, cs *framework.CycleState,
 		st.SetInFlight(c.UID, &cp)
 	}
 	return nil
+}
+
+// nodeAllocation returns what Filter allocated on the node named node.
+// With fitsOnly, Filter kept nothing when no claim had an allocation
+// Reserve made: the node's allocation is made now, as Filter would have
+// made it (the allocator gives the same inputs the same devices), and
+// kept for PreBind.
+func (s *draState) nodeAllocation(ctx context.Context, cs *framework.CycleState, node string) (nodeAllocation, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if na, ok := s.nodeAllocs[node]; ok || !s.fitsOnly {
+		return na, ok
+	}
+	snap := cs.Snapshot()
+	if snap == nil {
+		return nodeAllocation{}, false
+	}
+	ni, ok := snap.Get(node)
+	if !ok || ni.Node() == nil {
+		return nodeAllocation{}, false
+	}
+	res, err := s.alloc.Allocate(ctx, ni.Node(), s.unallocated)
+	if err != nil || len(res) != len(s.unallocated) {
+		return nodeAllocation{}, false
+	}
+	na := nodeAllocation{results: res}
+	s.nodeAllocs[node] = na
+	return na, true
 }
 
 // Unreserve ends the pod's in-flight allocations and removes the pod from

@@ -301,8 +301,8 @@ func BenchmarkDynamicResourcesNoClaims(b *testing.B) {
 }
 
 // TestDynamicResourcesConcurrentFilter: Filter on many nodes at once (as
-// the runner's parallel loop calls it) gives each node the verdict a
-// sequential run gives, and remembers every node's allocation.
+// the runner's parallel loop calls it) passes every node that fits, and
+// each of them can then be reserved with devices of its own.
 func TestDynamicResourcesConcurrentFilter(t *testing.T) {
 	nodes, objs := draCluster(64, 2)
 	objs = append(objs, draClaim("c", 2))
@@ -337,8 +337,35 @@ func TestDynamicResourcesConcurrentFilter(t *testing.T) {
 			t.Fatalf("node %d: score %d %v", i, sc, st)
 		}
 	}
-	ds, _ := readDRAState(state)
-	if len(ds.nodeAllocs) != len(all) {
-		t.Fatalf("%d node allocations, want %d", len(ds.nodeAllocs), len(all))
+	// Any node Filter passed can be reserved, with devices of its own.
+	for i, ni := range all {
+		name := ni.Node().Name
+		if st := pl.Reserve(ctx, state, pi, name); !st.IsSuccess() {
+			t.Fatalf("node %d: Reserve: %v", i, st)
+		}
+		inFlight := snap.DRA().InFlight("uid-c")
+		if inFlight == nil || inFlight.Status.Allocation == nil {
+			t.Fatalf("node %d: no allocation in flight after Reserve", i)
+		}
+		a := inFlight.Status.Allocation
+		if sel := a.NodeSelector; sel == nil || len(sel.NodeSelectorTerms) != 1 || sel.NodeSelectorTerms[0].MatchFields[0].Values[0] != name {
+			t.Fatalf("node %d: allocation for nodes %+v, want %s", i, sel, name)
+		}
+		for _, r := range a.Devices.Results {
+			if r.Pool != name {
+				t.Fatalf("node %d: device %s/%s of another node", i, r.Pool, r.Device)
+			}
+		}
+		pl.Unreserve(ctx, state, pi, name)
+		readDRAStateOrFail(t, state).info[0].allocation = nil
 	}
+}
+
+// readDRAStateOrFail is the cycle's DynamicResources state.
+func readDRAStateOrFail(t *testing.T, cs *framework.CycleState) *draState {
+	s, err := readDRAState(cs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
