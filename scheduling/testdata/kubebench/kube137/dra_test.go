@@ -1,0 +1,83 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	resourceapi "k8s.io/api/resource/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/dynamic-resource-allocation/cel"
+	"k8s.io/dynamic-resource-allocation/structured"
+)
+
+// classes lists the benchmark's one DeviceClass.
+type classes []*resourceapi.DeviceClass
+
+func (c classes) List() ([]*resourceapi.DeviceClass, error) { return c, nil }
+func (c classes) Get(name string) (*resourceapi.DeviceClass, error) {
+	for _, x := range c {
+		if x.Name == name {
+			return x, nil
+		}
+	}
+	return nil, fmt.Errorf("no class %q", name)
+}
+
+// BenchmarkKubeDRAAllocatePerNode is the kube side of schedkit's
+// BenchmarkDynamicResourcesCycle (filter/dynamicresources): one claim for
+// one device of class gpu (`device.driver == "gpu.example.com"`), nodes
+// of 8 devices each in one ResourceSlice, no device allocated. A cycle
+// builds the allocator once (DynamicResources' PreFilter) and allocates
+// on every node under the filter timeout, as its Filter does.
+func BenchmarkKubeDRAAllocatePerNode(b *testing.B) {
+	for _, n := range []int{1000, 5000} {
+		b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
+			class := &resourceapi.DeviceClass{ObjectMeta: metav1.ObjectMeta{Name: "gpu"},
+				Spec: resourceapi.DeviceClassSpec{Selectors: []resourceapi.DeviceSelector{{CEL: &resourceapi.CELDeviceSelector{
+					Expression: `device.driver == "gpu.example.com"`}}}}}
+			var nodes []*v1.Node
+			var slices []*resourceapi.ResourceSlice
+			for i := range n {
+				name := fmt.Sprintf("n%d", i)
+				nodes = append(nodes, &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{"kubernetes.io/hostname": name}},
+					Status: v1.NodeStatus{Allocatable: v1.ResourceList{v1.ResourceCPU: resource.MustParse("8")}}})
+				sl := &resourceapi.ResourceSlice{ObjectMeta: metav1.ObjectMeta{Name: name + "-gpus"}}
+				sl.Spec.Driver = "gpu.example.com"
+				nn := name
+				sl.Spec.NodeName = &nn
+				sl.Spec.Pool = resourceapi.ResourcePool{Name: name, Generation: 1, ResourceSliceCount: 1}
+				for d := range 8 {
+					sl.Spec.Devices = append(sl.Spec.Devices, resourceapi.Device{Name: fmt.Sprintf("gpu%d", d)})
+				}
+				slices = append(slices, sl)
+			}
+			claim := &resourceapi.ResourceClaim{ObjectMeta: metav1.ObjectMeta{Name: "c", Namespace: "default", UID: "uid-c"}}
+			claim.Spec.Devices.Requests = []resourceapi.DeviceRequest{{Name: "r", Exactly: &resourceapi.ExactDeviceRequest{
+				DeviceClassName: "gpu", AllocationMode: resourceapi.DeviceAllocationModeExactCount, Count: 1}}}
+			features := structured.Features{AdminAccess: true, ConsumableCapacity: true, DeviceBindingAndStatus: true,
+				DeviceTaints: true, PartitionableDevices: true, PrioritizedList: true}
+			cache := cel.NewCache(10, cel.Features{EnableConsumableCapacity: true})
+			ctx := context.Background()
+			claims := []*resourceapi.ResourceClaim{claim}
+			b.ReportAllocs()
+			for b.Loop() {
+				alloc, err := structured.NewAllocator(ctx, features, structured.AllocatedState{}, classes{class}, slices, cache)
+				if err != nil {
+					b.Fatal(err)
+				}
+				for _, node := range nodes {
+					c, cancel := context.WithTimeout(ctx, 10*time.Second)
+					res, err := alloc.Allocate(c, node, claims)
+					cancel()
+					if err != nil || len(res) != 1 {
+						b.Fatal(node.Name, err, len(res))
+					}
+				}
+			}
+		})
+	}
+}
