@@ -244,12 +244,23 @@ func TestDynamicResourcesTwoPodsOneCycle(t *testing.T) {
 }
 
 // BenchmarkDynamicResourcesCycle: one pod with a one-device claim through
-// PreFilter and Filter on 1,000 and 5,000 nodes of 8 devices each.
+// PreFilter and Filter on 1,000 and 5,000 nodes of 8 devices each; the
+// firstAvailable case asks for the device through a firstAvailable
+// request, whose allocation Filter builds on every node.
 func BenchmarkDynamicResourcesCycle(b *testing.B) {
-	for _, n := range []int{1000, 5000} {
-		b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
-			nodes, objs := draCluster(n, 8)
-			objs = append(objs, draClaim("c", 1))
+	for _, tc := range []struct {
+		name           string
+		n              int
+		firstAvailable bool
+	}{{"nodes=1000", 1000, false}, {"nodes=5000", 5000, false}, {"nodes=1000/firstAvailable", 1000, true}} {
+		b.Run(tc.name, func(b *testing.B) {
+			nodes, objs := draCluster(tc.n, 8)
+			c := draClaim("c", 1)
+			if tc.firstAvailable {
+				c.Spec.Devices.Requests = []api.DeviceRequest{{Name: "r", FirstAvailable: []api.DeviceSubRequest{{
+					Name: "one", DeviceClassName: "gpu", AllocationMode: api.DeviceAllocationModeExactCount, Count: 1}}}}
+			}
+			objs = append(objs, c)
 			snap, err := framework.NewSnapshot(nodes, nil, framework.WithStorage(objs...))
 			if err != nil {
 				b.Fatal(err)
