@@ -173,8 +173,11 @@ type Slices struct {
 	// on first use.
 	inputs    sync.Map
 	selectors sync.Map
-	// nodePools are the pools of each node (poolKey to *nodePools).
-	nodePools sync.Map
+	// nodePools are the pools of each node (node name to *nodePools),
+	// by whether partitionable devices are on and whether v1.36 gathers
+	// them: keyed by the name alone, a lookup hashes a string rather
+	// than a struct through its type.
+	nodePools [2][2]sync.Map
 
 	// selected caches selector results per device and program: they do
 	// not depend on the node, the claim or what is allocated.

@@ -50,13 +50,6 @@ func (x *Slices) nodeMatches(node *api.Node, nodeName string, allNodes bool, sel
 	return false, nil
 }
 
-// poolKey names what the pools of a node depend on besides the slices:
-// the node and the features that change how pools are gathered.
-type poolKey struct {
-	node                string
-	partitionable, v136 bool
-}
-
 // nodePools are the pools gathered for one node object.
 type nodePools struct {
 	node  *api.Node
@@ -68,16 +61,24 @@ type nodePools struct {
 // node object and kept for the life of the index: they depend on the
 // slices and the node only, not on what is allocated.
 func (x *Slices) pools(node *api.Node, partitionable, v136 bool) ([]*pool, error) {
-	key := poolKey{node.Name, partitionable, v136}
-	if v, ok := x.nodePools.Load(key); ok {
+	m := &x.nodePools[boolIndex(partitionable)][boolIndex(v136)]
+	if v, ok := m.Load(node.Name); ok {
 		if np := v.(*nodePools); np.node == node {
 			return np.pools, np.err
 		}
 	}
 	g := gatherer{x, partitionable, v136}
 	ps, err := g.gatherPools(node, x.forNode(node.Name, v136))
-	x.nodePools.Store(key, &nodePools{node, ps, err})
+	m.Store(node.Name, &nodePools{node, ps, err})
 	return ps, err
+}
+
+// boolIndex is 1 for true, 0 for false.
+func boolIndex(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // gatherer gathers pools with the features that matter to it.
