@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/schedkit/schedkit/framework"
@@ -179,10 +180,25 @@ type Slices struct {
 	// than a struct through its type.
 	nodePools [2][2]sync.Map
 
-	// selected caches selector results per device and program: they do
-	// not depend on the node, the claim or what is allocated.
-	selectedMu sync.RWMutex
-	selected   map[selectorKey]selectorResult
+	// selected keeps the selector results of each device of each slice
+	// (by the device's index in the slice): they do not depend on the
+	// node, the claim or what is allocated. The map is made with the
+	// index and only read afterwards; a device's list of results is
+	// read without a lock.
+	selected map[*api.ResourceSlice][]deviceResults
+}
+
+// deviceResults are the results of the selectors evaluated on one
+// device so far, a list replaced whole when one is added.
+type deviceResults struct {
+	list atomic.Pointer[[]programResult]
+}
+
+// programResult is a selector program's result on a device.
+type programResult struct {
+	prog  *cel.Program
+	match bool
+	err   error
 }
 
 // IndexSlices indexes the cluster's ResourceSlices for allocators that
@@ -196,9 +212,10 @@ func IndexSlices(slices []*api.ResourceSlice, cache *cel.Cache) (*Slices, error)
 		compiler: cache.Compiler(),
 		all:      slices,
 		onNode:   make(map[string][]*api.ResourceSlice),
-		selected: make(map[selectorKey]selectorResult),
+		selected: make(map[*api.ResourceSlice][]deviceResults, len(slices)),
 	}
 	for _, s := range slices {
+		x.selected[s] = make([]deviceResults, len(s.Spec.Devices))
 		if n := deref(s.Spec.NodeName); n != "" {
 			x.onNode[n] = append(x.onNode[n], s)
 		} else {
@@ -232,16 +249,6 @@ func (x *Slices) forNode(node string, v136 bool) []*api.ResourceSlice {
 		return shared
 	}
 	return slices.Concat(local, shared)
-}
-
-type selectorKey struct {
-	dev  *api.Device
-	prog *cel.Program
-}
-
-type selectorResult struct {
-	match bool
-	err   error
 }
 
 // lazyInput is a device's CEL input, converted once.
@@ -323,21 +330,33 @@ func (x *Slices) input(driver string, d *api.Device) *cel.Input {
 	return li.in
 }
 
-// match evaluates prog on device d of driver. Results are kept for the
+// match evaluates prog on device di of slice s. Results are kept for the
 // life of the index, except those of an evaluation ctx interrupted.
-func (x *Slices) match(ctx context.Context, prog *cel.Program, driver string, d *api.Device) (bool, error) {
-	key := selectorKey{d, prog}
-	x.selectedMu.RLock()
-	res, ok := x.selected[key]
-	x.selectedMu.RUnlock()
-	if ok {
-		return res.match, res.err
+func (x *Slices) match(ctx context.Context, prog *cel.Program, s *api.ResourceSlice, di int) (bool, error) {
+	var kept *deviceResults
+	if rs := x.selected[s]; di < len(rs) {
+		kept = &rs[di]
+		if l := kept.list.Load(); l != nil {
+			for _, r := range *l {
+				if r.prog == prog {
+					return r.match, r.err
+				}
+			}
+		}
 	}
-	m, _, err := prog.Match(ctx, x.input(driver, d))
-	if ctx.Err() == nil {
-		x.selectedMu.Lock()
-		x.selected[key] = selectorResult{m, err}
-		x.selectedMu.Unlock()
+	m, _, err := prog.Match(ctx, x.input(s.Spec.Driver, &s.Spec.Devices[di]))
+	if ctx.Err() == nil && kept != nil {
+		for {
+			old := kept.list.Load()
+			var l []programResult
+			if old != nil {
+				l = slices.Clip(*old)
+			}
+			l = append(l, programResult{prog, m, err})
+			if kept.list.CompareAndSwap(old, &l) {
+				break
+			}
+		}
 	}
 	return m, err
 }

@@ -64,8 +64,8 @@ func (a *Allocator) Explain(ctx context.Context, node *api.Node, claims []*api.R
 	for ci, claim := range claims {
 		rep := &out[ci]
 		rep.Claim = claim
-		for ri, slot := range r.reqs[ci] {
-			for si, rd := range slot.subs {
+		for _, slot := range r.reqs[ci] {
+			for _, rd := range slot.subs {
 				rr := RequestReport{
 					Request:        rd.fullName(),
 					FirstAvailable: slot.firstAvailable,
@@ -74,7 +74,7 @@ func (a *Allocator) Explain(ctx context.Context, node *api.Node, claims []*api.R
 					All:            rd.mode == api.DeviceAllocationModeAll,
 					Count:          rd.numDevices,
 				}
-				if err := r.survey(ci, ri, si, rd, &rr); err != nil {
+				if err := r.survey(ci, rd, &rr); err != nil {
 					return nil, err
 				}
 				rep.Requests = append(rep.Requests, rr)
@@ -95,14 +95,14 @@ func (a *Allocator) Explain(ctx context.Context, node *api.Node, claims []*api.R
 
 // survey lists the devices of the node's pools that the request at
 // (ci, ri, si) could use, and which of them are in use or tainted.
-func (r *run) survey(ci, ri, si int, rd *requestData, rr *RequestReport) error {
+func (r *run) survey(ci int, rd *requestData, rr *RequestReport) error {
 	for _, p := range r.pools {
 		if p.incomplete || p.invalid {
 			continue
 		}
 		for _, s := range p.targeting {
 			for di := range s.Spec.Devices {
-				ok, err := r.selectable(ci, ri, si, rd, s, di)
+				ok, err := r.selectable(ci, rd, s, di)
 				if err != nil {
 					return err
 				}

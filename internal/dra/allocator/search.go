@@ -32,9 +32,6 @@ type run struct {
 	pools  []*pool
 	// reqs are the requests of each claim.
 	reqs [][]requestSlot
-	// matches caches whether a device passes a request's selectors. This
-	// and the maps below are made on first use.
-	matches map[matchKey]bool
 	// cons are the constraints of each claim.
 	cons [][]constraint
 	// consumed are the counters taken by the devices of this attempt.
@@ -92,7 +89,6 @@ func (r *run) reset(a *Allocator, ctx context.Context, node *api.Node, claims []
 	r.reqs = resize(r.reqs, len(claims))
 	r.cons = resize(r.cons, len(claims))
 	r.results = resize(r.results, len(claims))
-	clear(r.matches)
 	clear(r.consumed)
 	r.allocating = r.allocating[:0]
 	clear(r.capacity)
@@ -171,11 +167,6 @@ type position struct{ claim, request, sub, device int }
 // location is a device's place in the search order: pool, slice of the
 // pool, device of the slice.
 type location struct{ pool, slice, device int }
-
-type matchKey struct {
-	DeviceID
-	claim, request, sub int
-}
 
 // candidate is a device that may be allocated.
 type candidate struct {
@@ -277,7 +268,7 @@ func (r *run) prepare() error {
 				minPerRequest = math.MaxInt
 				for si := range req.FirstAvailable {
 					rd := r.view(subView(req.Name, &req.FirstAvailable[si]))
-					if err := r.validate(rd, ci, ri, si, claim); err != nil {
+					if err := r.validate(rd, ci, claim); err != nil {
 						return err
 					}
 					slot.subs = append(slot.subs, rd)
@@ -288,7 +279,7 @@ func (r *run) prepare() error {
 					return fmt.Errorf("claim %s, request %s: neither exactly nor firstAvailable is set (unsupported request type?)", claimRef(claim), req.Name)
 				}
 				rd := r.view(exactView(req))
-				if err := r.validate(rd, ci, ri, 0, claim); err != nil {
+				if err := r.validate(rd, ci, claim); err != nil {
 					return err
 				}
 				slot.subs = append(slot.subs, rd)
@@ -330,7 +321,7 @@ func (r *run) prepare() error {
 
 // validate checks one request or subrequest, resolves its class and
 // counts its devices (for "All", finds them).
-func (r *run) validate(rd *requestData, ci, ri, si int, claim *api.ResourceClaim) error {
+func (r *run) validate(rd *requestData, ci int, claim *api.ResourceClaim) error {
 	for i, sel := range rd.selectors {
 		if sel.CEL == nil {
 			return fmt.Errorf("claim %s, request %s, selector #%d: CEL expression empty (unsupported selector type?)", claimRef(claim), rd.name, i)
@@ -361,7 +352,7 @@ func (r *run) validate(rd *requestData, ci, ri, si int, claim *api.ResourceClaim
 			}
 			for _, s := range p.targeting {
 				for di := range s.Spec.Devices {
-					ok, err := r.selectable(ci, ri, si, rd, s, di)
+					ok, err := r.selectable(ci, rd, s, di)
 					if err != nil {
 						return err
 					}
@@ -400,60 +391,32 @@ func (r *run) validate(rd *requestData, ci, ri, si int, claim *api.ResourceClaim
 
 // selectable reports whether device di of slice s passes the request's
 // class and own selectors and, for per-device node selection, reaches the
-// node. Results are cached for the call; errors are not.
-func (r *run) selectable(ci, ri, si int, rd *requestData, s *api.ResourceSlice, di int) (bool, error) {
+// node. The selectors' results are kept with the slices (Slices.match),
+// not per call: a device met again in a search reads them there.
+func (r *run) selectable(ci int, rd *requestData, s *api.ResourceSlice, di int) (bool, error) {
 	d := &s.Spec.Devices[di]
 	if !r.features.DeviceBindingAndStatus && len(d.BindingConditions) > 0 {
 		return false, nil
 	}
-	id := DeviceID{s.Spec.Driver, s.Spec.Pool.Name, d.Name}
-	key := matchKey{id, ci, ri, si}
-	if m, ok := r.matches[key]; ok {
-		return m, nil
-	}
 	if rd.class != nil {
-		m, err := r.selectorsMatch(ci, s.Spec.Driver, d, id, rd.class, rd.class.Spec.Selectors)
-		if err != nil {
+		m, err := r.selectorsMatch(ci, s, di, rd.class, rd.class.Spec.Selectors)
+		if err != nil || !m {
 			return false, err
 		}
-		if !m {
-			r.setMatch(key, false)
-			return false, nil
-		}
 	}
-	m, err := r.selectorsMatch(ci, s.Spec.Driver, d, id, nil, rd.selectors)
-	if err != nil {
+	m, err := r.selectorsMatch(ci, s, di, nil, rd.selectors)
+	if err != nil || !m {
 		return false, err
 	}
-	if !m {
-		r.setMatch(key, false)
-		return false, nil
-	}
 	if deref(s.Spec.PerDeviceNodeSelection) {
-		m, err := r.slices.nodeMatches(r.node, deref(d.NodeName), deref(d.AllNodes), d.NodeSelector)
-		if err != nil {
-			return false, err
-		}
-		if !m {
-			r.setMatch(key, false)
-			return false, nil
-		}
+		return r.slices.nodeMatches(r.node, deref(d.NodeName), deref(d.AllNodes), d.NodeSelector)
 	}
-	r.setMatch(key, true)
 	return true, nil
-}
-
-// setMatch caches whether a device passes a request's selectors.
-func (r *run) setMatch(key matchKey, m bool) {
-	if r.matches == nil {
-		r.matches = make(map[matchKey]bool)
-	}
-	r.matches[key] = m
 }
 
 // selectorsMatch evaluates selectors (a class's when class is set, else
 // the request's) on a device; all must be true.
-func (r *run) selectorsMatch(ci int, driver string, d *api.Device, id DeviceID, class *api.DeviceClass, sels []api.DeviceSelector) (bool, error) {
+func (r *run) selectorsMatch(ci int, s *api.ResourceSlice, di int, class *api.DeviceClass, sels []api.DeviceSelector) (bool, error) {
 	for i, sel := range sels {
 		prog, err := r.slices.cache.Get(sel.CEL.Expression)
 		if err != nil {
@@ -462,7 +425,7 @@ func (r *run) selectorsMatch(ci int, driver string, d *api.Device, id DeviceID, 
 			}
 			return false, fmt.Errorf("claim %s: selector #%d: CEL compile error: %w", claimRef(r.claims[ci]), i, err)
 		}
-		m, err := r.slices.match(r.ctx, prog, driver, d)
+		m, err := r.slices.match(r.ctx, prog, s, di)
 		if err != nil && r.v136 {
 			if class != nil {
 				return false, fmt.Errorf("class %s: selector #%d: CEL runtime error: %w", class.Name, i, err)
@@ -471,6 +434,7 @@ func (r *run) selectorsMatch(ci int, driver string, d *api.Device, id DeviceID, 
 		}
 		if err != nil {
 			err = cel.EnhanceRuntimeError(err)
+			id := DeviceID{s.Spec.Driver, s.Spec.Pool.Name, s.Spec.Devices[di].Name}
 			if class != nil {
 				return false, fmt.Errorf("class %s: selector #%d on device %s: CEL runtime error: %w", class.Name, i, id, err)
 			}
@@ -583,7 +547,7 @@ func (r *run) allocateOne(p position, inSub bool, start location) (bool, error) 
 				if !rd.adminAccess && r.inUse(id) {
 					continue
 				}
-				ok, err := r.selectable(p.claim, p.request, p.sub, rd, s, di)
+				ok, err := r.selectable(p.claim, rd, s, di)
 				if err != nil {
 					return false, err
 				}
