@@ -174,10 +174,12 @@ type Slices struct {
 	// on first use.
 	inputs    sync.Map
 	selectors sync.Map
-	// nodePools are the pools of each node (node name to *nodePools),
-	// by whether partitionable devices are on and whether v1.36 gathers
-	// them: keyed by the name alone, a lookup hashes a string rather
-	// than a struct through its type.
+	// kept are the pools of each node with slices of its own, by node
+	// name, made with the index (the map is only read afterwards, each
+	// entry filled on first use); nodePools those of the other nodes
+	// (node name to *nodePools). Both by whether partitionable devices
+	// are on and whether v1.36 gathers them.
+	kept      map[string]*[2][2]atomic.Pointer[nodePools]
 	nodePools [2][2]sync.Map
 
 	// selected keeps the selector results of each device of each slice
@@ -212,11 +214,15 @@ func IndexSlices(slices []*api.ResourceSlice, cache *cel.Cache) (*Slices, error)
 		compiler: cache.Compiler(),
 		all:      slices,
 		onNode:   make(map[string][]*api.ResourceSlice),
+		kept:     make(map[string]*[2][2]atomic.Pointer[nodePools]),
 		selected: make(map[*api.ResourceSlice][]deviceResults, len(slices)),
 	}
 	for _, s := range slices {
 		x.selected[s] = make([]deviceResults, len(s.Spec.Devices))
 		if n := deref(s.Spec.NodeName); n != "" {
+			if _, ok := x.onNode[n]; !ok {
+				x.kept[n] = new([2][2]atomic.Pointer[nodePools])
+			}
 			x.onNode[n] = append(x.onNode[n], s)
 		} else {
 			x.shared = append(x.shared, s)
@@ -407,7 +413,7 @@ func (a *Allocator) Allocate(ctx context.Context, node *api.Node, claims []*api.
 // scheduler's Filter asks it of every node and Allocate of the one it
 // picks. A positive timeout bounds the search as a context with that
 // timeout bounds Allocate's (an error wrapping context.DeadlineExceeded),
-// without the context.
+// without the context, from a few microseconds into the search.
 func (a *Allocator) Fits(ctx context.Context, timeout time.Duration, node *api.Node, claims []*api.ResourceClaim) (bool, error) {
 	r := a.run(ctx, node, claims)
 	defer a.runs.Put(r)

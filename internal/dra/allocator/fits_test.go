@@ -11,10 +11,10 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 )
 
-// backtrackingWorld is one node of 16 devices that share the attribute
+// backtrackingWorld is one node of 128 devices that share the attribute
 // "model", a class for them, and a claim of two requests whose devices
 // must have distinct models: no pair fits, and the search tries them all
-// (hundreds of steps) before it gives up.
+// (one step for each device of the first request) before it gives up.
 func backtrackingWorld() (*api.Node, []*api.ResourceSlice, classMap, *api.ResourceClaim) {
 	node := &api.Node{ObjectMeta: api.ObjectMeta{Name: "n0"}}
 	name := "n0"
@@ -22,7 +22,7 @@ func backtrackingWorld() (*api.Node, []*api.ResourceSlice, classMap, *api.Resour
 	sl.Spec.Driver, sl.Spec.NodeName = "gpu.example.com", &name
 	sl.Spec.Pool = api.ResourcePool{Name: "n0", Generation: 1, ResourceSliceCount: 1}
 	model := "a"
-	for d := range 16 {
+	for d := range 128 {
 		sl.Spec.Devices = append(sl.Spec.Devices, api.Device{Name: fmt.Sprintf("gpu%d", d),
 			Attributes: map[api.QualifiedName]api.DeviceAttribute{"model": {StringValue: &model}}})
 	}

@@ -61,16 +61,30 @@ type nodePools struct {
 // node object and kept for the life of the index: they depend on the
 // slices and the node only, not on what is allocated.
 func (x *Slices) pools(node *api.Node, partitionable, v136 bool) ([]*pool, error) {
-	m := &x.nodePools[boolIndex(partitionable)][boolIndex(v136)]
+	i, j := boolIndex(partitionable), boolIndex(v136)
+	if k := x.kept[node.Name]; k != nil {
+		if np := k[i][j].Load(); np != nil && np.node == node {
+			return np.pools, np.err
+		}
+		np := x.gather(node, partitionable, v136)
+		k[i][j].Store(np)
+		return np.pools, np.err
+	}
+	m := &x.nodePools[i][j]
 	if v, ok := m.Load(node.Name); ok {
 		if np := v.(*nodePools); np.node == node {
 			return np.pools, np.err
 		}
 	}
-	g := gatherer{x, partitionable, v136}
-	ps, err := g.gatherPools(node, x.forNode(node.Name, v136))
-	m.Store(node.Name, &nodePools{node, ps, err})
-	return ps, err
+	np := x.gather(node, partitionable, v136)
+	m.Store(node.Name, np)
+	return np.pools, np.err
+}
+
+// gather gathers the pools node can reach.
+func (x *Slices) gather(node *api.Node, partitionable, v136 bool) *nodePools {
+	ps, err := gatherer{x, partitionable, v136}.gatherPools(node, x.forNode(node.Name, v136))
+	return &nodePools{node, ps, err}
 }
 
 // boolIndex is 1 for true, 0 for false.

@@ -51,19 +51,20 @@ type run struct {
 	// steps counts the calls of allocateOne, which polls ctx and the
 	// timeout every ctxPoll of them.
 	steps int
-	// timeout, when positive, bounds the search from started, the time
-	// of its first poll.
+	// timeout, when positive, bounds the search from started, when the
+	// clock was first read.
 	timeout time.Duration
 	started time.Time
 }
 
 // aborted returns the error that stops the search when its context is
-// done or its timeout has passed since the first poll.
+// done or its timeout has passed since the clock was first read, at the
+// second poll: a search of fewer steps never reads it.
 func (r *run) aborted() error {
 	if r.ctx.Err() != nil {
 		return fmt.Errorf("filter operation aborted: %w", context.Cause(r.ctx))
 	}
-	if r.timeout > 0 {
+	if r.timeout > 0 && r.steps > 0 {
 		now := time.Now()
 		if r.started.IsZero() {
 			r.started = now
@@ -77,8 +78,8 @@ func (r *run) aborted() error {
 // ctxPoll is how many steps of the search go between two polls of its
 // context and timeout, from the first: a timeout reads the clock when
 // polled, which took a fifth of a one-device search polled at every
-// step; the search notices a done context or a passed timeout up to
-// ctxPoll steps (microseconds) late.
+// step; the search notices a done context up to ctxPoll steps, and a
+// passed timeout up to twice as many (microseconds), late.
 const ctxPoll = 32
 
 // reset makes r the state of a new Allocate call by a for claims on node,
