@@ -12,8 +12,9 @@ import (
 // reported as kube reports them, by the allocator.
 
 // ValidateResourceSlice checks a slice's names, its pool (a generation
-// that is not negative, at least one slice) and that every device is
-// named.
+// that is not negative, at least one slice), that every device is named
+// and that a capacity's valid range steps up (the allocator divides by
+// the step).
 func ValidateResourceSlice(s *ResourceSlice) error {
 	switch {
 	case s.Name == "":
@@ -28,8 +29,14 @@ func ValidateResourceSlice(s *ResourceSlice) error {
 		return fmt.Errorf("spec.pool.resourceSliceCount %d: must be at least 1", s.Spec.Pool.ResourceSliceCount)
 	}
 	for i := range s.Spec.Devices {
-		if s.Spec.Devices[i].Name == "" {
+		d := &s.Spec.Devices[i]
+		if d.Name == "" {
 			return fmt.Errorf("spec.devices[%d].name: empty", i)
+		}
+		for name, c := range d.Capacity {
+			if p := c.RequestPolicy; p != nil && p.ValidRange != nil && p.ValidRange.Step != nil && p.ValidRange.Step.Sign() <= 0 {
+				return fmt.Errorf("spec.devices[%d].capacity[%s].requestPolicy.validRange.step %s: must be greater than zero", i, name, p.ValidRange.Step)
+			}
 		}
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/resource"
 )
 
 // TestDRAValidate: the DRA objects' validation accepts what the API server
@@ -30,6 +31,10 @@ func TestDRAValidate(t *testing.T) {
 		{"slice", slice(func(*api.ResourceSlice) {}), ""},
 		{"slice without driver", slice(func(s *api.ResourceSlice) { s.Spec.Driver = "" }), "spec.driver: empty"},
 		{"unnamed device", slice(func(s *api.ResourceSlice) { s.Spec.Devices[0].Name = "" }), "spec.devices[0].name: empty"},
+		{"capacity stepping by 1", slice(func(s *api.ResourceSlice) { s.Spec.Devices[0].Capacity = capacityStep("1") }), ""},
+		{"capacity stepping by 0", slice(func(s *api.ResourceSlice) { s.Spec.Devices[0].Capacity = capacityStep("0") }),
+			"spec.devices[0].capacity[memory].requestPolicy.validRange.step 0: must be greater than zero"},
+		{"capacity stepping down", slice(func(s *api.ResourceSlice) { s.Spec.Devices[0].Capacity = capacityStep("-1") }), "step -1: must be greater than zero"},
 		{"class", api.ValidateDeviceClass(&api.DeviceClass{ObjectMeta: api.ObjectMeta{Name: "g"}, Spec: api.DeviceClassSpec{Selectors: []api.DeviceSelector{{CEL: &api.CELDeviceSelector{Expression: "true"}}}}}), ""},
 		{"class with an empty selector", api.ValidateDeviceClass(&api.DeviceClass{ObjectMeta: api.ObjectMeta{Name: "g"}, Spec: api.DeviceClassSpec{Selectors: []api.DeviceSelector{{}}}}), "spec.selectors[0].cel: missing"},
 		{"claim defaulted", claim(api.DeviceRequest{Name: "r", Exactly: &api.ExactDeviceRequest{DeviceClassName: "g"}}), ""},
@@ -44,6 +49,14 @@ func TestDRAValidate(t *testing.T) {
 			}
 		})
 	}
+}
+
+// capacityStep is a memory capacity of 8 whose valid range starts at 0
+// and goes up by step.
+func capacityStep(step string) map[api.QualifiedName]api.DeviceCapacity {
+	zero, by := resource.MustParse("0"), resource.MustParse(step)
+	return map[api.QualifiedName]api.DeviceCapacity{"memory": {Value: resource.MustParse("8"),
+		RequestPolicy: &api.CapacityRequestPolicy{ValidRange: &api.CapacityRequestPolicyRange{Min: &zero, Step: &by}}}}
 }
 
 // TestDeviceClaimSetDefaults: ExactCount and one device where a request

@@ -43,15 +43,65 @@ func sortedCapacityNames(c map[api.QualifiedName]api.DeviceCapacity) []api.Quali
 // consumes (allocating). A request naming a capacity the device lacks does
 // not fit; a request that cannot be computed is an error.
 func fitsCapacity(allocated capacities, req *api.CapacityRequirements, devCap map[api.QualifiedName]api.DeviceCapacity, allocating capacities, fractional, v136 bool) (bool, error) {
-	if req != nil {
-		for name := range req.Requests {
-			if _, ok := devCap[name]; !ok {
-				return false, nil
-			}
-		}
+	if lacksRequested(req, devCap) {
+		return false, nil
 	}
 	if len(devCap) == 0 {
 		return true, nil
+	}
+	// The answer does not depend on the order of the capacities, only
+	// which error comes first does: one pass in the map's order, and the
+	// pass in name order only when a capacity has an error.
+	fits := true
+	for name, c := range devCap {
+		q, err := consumedFor(requested(req, name), c, fractional, v136)
+		if err != nil || q.Sign() < 0 && !v136 {
+			return fitsCapacityInOrder(allocated, req, devCap, allocating, fractional, v136)
+		}
+		if fits && !fitsWith(q, name, c, allocated, allocating, fractional) {
+			fits = false
+		}
+	}
+	return fits, nil
+}
+
+// lacksRequested reports whether a request names a capacity the device
+// does not have.
+func lacksRequested(req *api.CapacityRequirements, devCap map[api.QualifiedName]api.DeviceCapacity) bool {
+	if req == nil {
+		return false
+	}
+	for name := range req.Requests {
+		if _, ok := devCap[name]; !ok {
+			return true
+		}
+	}
+	return false
+}
+
+// fitsWith reports whether consumed of a device's capacity c, named name,
+// passes its request policy and fits beside what is allocated and being
+// allocated of it.
+func fitsWith(consumed resource.Quantity, name api.QualifiedName, c api.DeviceCapacity, allocated, allocating capacities, fractional bool) bool {
+	if violatesPolicy(consumed, c.RequestPolicy, fractional) {
+		return false
+	}
+	total := consumed
+	if prev, ok := allocated[name]; ok {
+		total = prev.Add(consumed)
+	}
+	if q, ok := allocating[name]; ok {
+		total = total.Add(q)
+	}
+	return total.Cmp(c.Value) <= 0
+}
+
+// fitsCapacityInOrder is fitsCapacity going through the capacities in
+// name order, so that the error of the first by name is the one
+// returned.
+func fitsCapacityInOrder(allocated capacities, req *api.CapacityRequirements, devCap map[api.QualifiedName]api.DeviceCapacity, allocating capacities, fractional, v136 bool) (bool, error) {
+	if lacksRequested(req, devCap) {
+		return false, nil
 	}
 	names := sortedCapacityNames(devCap)
 	consumed := make([]resource.Quantity, len(names))
@@ -66,18 +116,7 @@ func fitsCapacity(allocated capacities, req *api.CapacityRequirements, devCap ma
 		consumed[i] = q
 	}
 	for i, name := range names {
-		c := devCap[name]
-		if violatesPolicy(consumed[i], c.RequestPolicy, fractional) {
-			return false, nil
-		}
-		total := consumed[i]
-		if prev, ok := allocated[name]; ok {
-			total = prev.Add(consumed[i])
-		}
-		if q, ok := allocating[name]; ok {
-			total = total.Add(q)
-		}
-		if total.Cmp(c.Value) > 0 {
+		if !fitsWith(consumed[i], name, devCap[name], allocated, allocating, fractional) {
 			return false, nil
 		}
 	}
