@@ -32,6 +32,10 @@ type draIndex struct {
 	// inFlight holds, by claim UID, the claims whose allocation Reserve
 	// made and PreBind has not yet written.
 	inFlight cowMap[string, *api.ResourceClaim]
+	// version is replaced by a new value at every change of devices,
+	// sharing or inFlight (nil until the first), so that equal versions
+	// mean the same allocation state; clones share it until one changes.
+	version *AllocationVersion
 	// sorted caches the slices in name order, tainted the same slices
 	// with the taint rules applied; every change of the slices (or rules,
 	// for tainted) installs a new, empty holder, so clones share it until
@@ -127,6 +131,7 @@ func (x *draIndex) claimDevices(c *api.ResourceClaim, delta int32) {
 	if a == nil {
 		return
 	}
+	x.version = new(AllocationVersion)
 	shared := false
 	for i := range a.Devices.Results {
 		r := &a.Devices.Results[i]
@@ -163,6 +168,18 @@ type DRAView struct{ x *draIndex }
 
 // DRA returns the view of the snapshot's DRA objects.
 func (s *Snapshot) DRA() DRAView { return DRAView{&s.storage.dra} }
+
+// AllocationVersion identifies an allocation state of a snapshot's DRA
+// objects: the devices allocated, the shared allocations and the
+// in-flight claims (DRAView.AllocationVersion).
+type AllocationVersion struct{ _ byte }
+
+// AllocationVersion returns the version of the allocation state: a new
+// value whenever the devices allocated, the shared allocations or the
+// in-flight claims change, and the same value (shared by clones) while
+// they do not, so that what a caller derived from that state can be
+// kept under it. It is nil while the snapshot never had an allocation.
+func (v DRAView) AllocationVersion() *AllocationVersion { return v.x.version }
 
 // Empty reports whether the snapshot holds no claim, class, slice,
 // template or taint rule (DynamicResources then has nothing to look up).
@@ -300,6 +317,7 @@ func (v DRAView) InFlightClaims() []*api.ResourceClaim {
 func (s *Snapshot) SetDRAInFlight(uid string, claim *api.ResourceClaim) *api.ResourceClaim {
 	x := &s.storage.dra
 	old := x.inFlight.m[uid]
+	x.version = new(AllocationVersion)
 	if claim == nil {
 		x.inFlight.del(uid)
 	} else {

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/schedkit/schedkit/config"
@@ -59,6 +60,17 @@ type DynamicResources struct {
 	idxMu sync.Mutex
 	idxOf []*api.ResourceSlice
 	idx   *allocator.Slices
+
+	// allocated is the allocation state gathered last, kept for the
+	// cycles that find the snapshot's allocations at the same version.
+	allocated atomic.Pointer[gathered]
+}
+
+// gathered is an allocation state and the version of the snapshot's
+// allocations it was gathered from.
+type gathered struct {
+	version *framework.AllocationVersion
+	state   allocator.AllocatedState
 }
 
 var (
@@ -309,7 +321,7 @@ func (pl *DynamicResources) PreFilter(ctx context.Context, cs *framework.CycleSt
 		if err != nil {
 			return nil, framework.AsStatus(err)
 		}
-		a, err := allocator.NewFromSlices(pl.features, allocator.GatherAllocatedState(view, pl.features.ConsumableCapacity), allocator.ViewClasses{View: view}, idx)
+		a, err := allocator.NewFromSlices(pl.features, pl.allocatedState(view), allocator.ViewClasses{View: view}, idx)
 		if err != nil {
 			return nil, framework.AsStatus(err)
 		}
@@ -320,6 +332,22 @@ func (pl *DynamicResources) PreFilter(ctx context.Context, cs *framework.CycleSt
 	})
 	s.nodeAllocs = make(map[string]nodeAllocation)
 	return nil, nil
+}
+
+// allocatedState returns what is allocated in the view, gathered again
+// only when the view's allocations are not at the version last gathered
+// (the allocator only reads it): a stream of pods against one cluster
+// gathers it once, where gathering it walks every allocated device.
+func (pl *DynamicResources) allocatedState(view framework.DRAView) allocator.AllocatedState {
+	v := view.AllocationVersion()
+	if g := pl.allocated.Load(); g != nil && v != nil && g.version == v {
+		return g.state
+	}
+	st := allocator.GatherAllocatedState(view, pl.features.ConsumableCapacity)
+	if v != nil {
+		pl.allocated.Store(&gathered{v, st})
+	}
+	return st
 }
 
 // sliceIndex returns the allocator's index of slices, built once per list.

@@ -1,0 +1,56 @@
+package dynamicresources
+
+import (
+	"context"
+	"testing"
+
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+)
+
+// TestAllocatedStateFollowsTheSnapshot: the allocation state PreFilter
+// keeps from one cycle to the next is gathered again when a claim is
+// allocated or deallocated, or an allocation goes in flight or ends:
+// a pod whose claim fits the one free device stops fitting when another
+// claim takes it, and fits again when it is given back.
+func TestAllocatedStateFollowsTheSnapshot(t *testing.T) {
+	nodes, objs := draCluster(1, 1)
+	objs = append(objs, draClaim("mine", 1), draClaim("other", 1))
+	snap, err := framework.NewSnapshot(nodes, nil, framework.WithStorage(objs...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl := newDRAPlugin(t, snap)
+	fits := func(step string, want bool) {
+		t.Helper()
+		pi, _ := framework.NewPodInfo(draPod("p", "mine"))
+		state := framework.NewCycleState()
+		state.SetSnapshot(snap)
+		if _, s := pl.PreFilter(context.Background(), state, pi, snap.Nodes()); !s.IsSuccess() {
+			t.Fatalf("%s: PreFilter: %v", step, s)
+		}
+		if got := pl.Filter(context.Background(), state, pi, snap.Nodes()[0]).IsSuccess(); got != want {
+			t.Fatalf("%s: fits = %v, want %v", step, got, want)
+		}
+	}
+	allocated := draClaim("other", 1)
+	allocated.Status.Allocation = &api.AllocationResult{Devices: api.DeviceAllocationResult{Results: []api.DeviceRequestAllocationResult{{
+		Request: "r", Driver: "gpu.example.com", Pool: "n0", Device: "gpu0"}}}}
+	set := func(o api.StorageObject) {
+		t.Helper()
+		if _, err := snap.SetStorageObject(o); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	fits("nothing allocated", true)
+	fits("nothing allocated, again", true)
+	set(allocated)
+	fits("the other claim allocated", false)
+	set(draClaim("other", 1))
+	fits("the other claim deallocated", true)
+	snap.SetDRAInFlight("uid-other", allocated)
+	fits("the other claim in flight", false)
+	snap.SetDRAInFlight("uid-other", nil)
+	fits("nothing in flight", true)
+}

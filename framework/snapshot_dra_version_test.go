@@ -1,0 +1,81 @@
+package framework_test
+
+import (
+	"testing"
+
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/internal/st"
+)
+
+// TestDRAAllocationVersion: the version of a snapshot's allocation state
+// changes with an allocated claim added, changed or deleted and with an
+// allocation in flight or ended, stays with any other change (slices,
+// classes, claims without an allocation), and is shared by a clone until
+// one side changes.
+func TestDRAAllocationVersion(t *testing.T) {
+	claim := func(name string, device string) *api.ResourceClaim {
+		c := &api.ResourceClaim{ObjectMeta: api.ObjectMeta{Name: name, Namespace: "default", UID: "uid-" + name}}
+		c.Spec.Devices.Requests = []api.DeviceRequest{{Name: "r", Exactly: &api.ExactDeviceRequest{DeviceClassName: "gpu"}}}
+		if device != "" {
+			c.Status.Allocation = &api.AllocationResult{Devices: api.DeviceAllocationResult{Results: []api.DeviceRequestAllocationResult{{
+				Request: "r", Driver: "d", Pool: "p", Device: device}}}}
+		}
+		return c
+	}
+	snap, err := framework.NewSnapshot([]*api.Node{st.MakeNode().Name("n0").Obj()}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := func(o api.StorageObject) {
+		t.Helper()
+		if _, err := snap.SetStorageObject(o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	version := func() *framework.AllocationVersion { return snap.DRA().AllocationVersion() }
+	if version() != nil {
+		t.Fatalf("a snapshot without allocations has version %p", version())
+	}
+	for _, step := range []struct {
+		name    string
+		change  func()
+		changes bool
+	}{
+		{"a claim without allocation", func() { set(claim("a", "")) }, false},
+		{"a class", func() { set(&api.DeviceClass{ObjectMeta: api.ObjectMeta{Name: "gpu"}}) }, false},
+		{"the claim allocated", func() { set(claim("a", "g0")) }, true},
+		{"a slice", func() {
+			n := "n0"
+			set(&api.ResourceSlice{ObjectMeta: api.ObjectMeta{Name: "s"}, Spec: api.ResourceSliceSpec{Driver: "d", NodeName: &n,
+				Pool: api.ResourcePool{Name: "p", Generation: 1, ResourceSliceCount: 1}, Devices: []api.Device{{Name: "g0"}}}})
+		}, false},
+		{"the claim given another device", func() { set(claim("a", "g1")) }, true},
+		{"an allocation in flight", func() { snap.SetDRAInFlight("uid-b", claim("b", "g2")) }, true},
+		{"the allocation in flight ended", func() { snap.SetDRAInFlight("uid-b", nil) }, true},
+		{"the claim deleted", func() {
+			if _, err := snap.DeleteStorageObject(api.KindResourceClaim, "default", "a"); err != nil {
+				t.Fatal(err)
+			}
+		}, true},
+	} {
+		before := version()
+		step.change()
+		if changed := version() != before; changed != step.changes {
+			t.Errorf("%s: version changed = %v, want %v", step.name, changed, step.changes)
+		}
+	}
+
+	set(claim("c", "g3"))
+	clone := snap.Clone()
+	if clone.DRA().AllocationVersion() != version() {
+		t.Fatal("a clone has another version")
+	}
+	clone.SetDRAInFlight("uid-d", claim("d", "g4"))
+	if clone.DRA().AllocationVersion() == version() {
+		t.Error("a change in the clone left it at the snapshot's version")
+	}
+	if snap.DRA().InFlight("uid-d") != nil {
+		t.Error("the clone's change reached the snapshot")
+	}
+}
