@@ -1,0 +1,120 @@
+package dynamicresources
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/internal/st"
+	"github.com/schedkit/schedkit/resource"
+)
+
+// perfDriver is scheduler_perf's DRA test driver.
+const perfDriver = "test-driver.cdi.k8s.io"
+
+// perfCluster is the cluster of kube scheduler_perf's
+// SchedulingWithResourceClaimTemplate (test/integration/scheduler_perf/dra,
+// v1.37.2) with n nodes: node-with-dra-test-driver.yaml's nodes, one
+// resourceslice-basic-devices.yaml slice of 10 devices each (two PCI
+// roots), deviceclass.yaml's class, and half of every node's devices
+// allocated to claims of their own, as its 2,500 init claims fill half of
+// the 500 nodes' 5,000 devices (scheduler_perf puts each on a random
+// node; here each node holds its first five). The same cluster as
+// kubebench's BenchmarkKubeDRASchedulerPerf.
+func perfCluster(n int) ([]*api.Node, []api.StorageObject) {
+	var nodes []*api.Node
+	objs := []api.StorageObject{&api.DeviceClass{
+		ObjectMeta: api.ObjectMeta{Name: "test-class"},
+		Spec: api.DeviceClassSpec{Selectors: []api.DeviceSelector{{CEL: &api.CELDeviceSelector{
+			Expression: `device.driver == "` + perfDriver + `"`}}}},
+	}}
+	str := func(s string) api.DeviceAttribute { return api.DeviceAttribute{StringValue: &s} }
+	yes := true
+	for i := range n {
+		name := fmt.Sprintf("scheduler-perf-dra-%d", i)
+		nodes = append(nodes, st.MakeNode().Name(name).Label("node-with-dra", "true").
+			Capacity(map[string]string{"pods": "110", "cpu": "4", "memory": "32Gi"}).Obj())
+		sl := &api.ResourceSlice{ObjectMeta: api.ObjectMeta{Name: fmt.Sprintf("resourceslice-%d", i)}}
+		sl.Spec.Driver, sl.Spec.NodeName = perfDriver, &name
+		sl.Spec.Pool = api.ResourcePool{Name: sl.Name, Generation: 1, ResourceSliceCount: 1}
+		for d := range 10 {
+			version := "1.2.3"
+			sl.Spec.Devices = append(sl.Spec.Devices, api.Device{
+				Name: fmt.Sprintf("basic-device-%d", d),
+				Attributes: map[api.QualifiedName]api.DeviceAttribute{
+					"driver":                          str("xe"),
+					"driverVersion":                   {VersionValue: &version},
+					"resource.k8s.io/pciRoot":         str(fmt.Sprint(d % 2)),
+					"family":                          str("Arc Pro B-Series"),
+					"health":                          str("Healthy"),
+					"model":                           str("B60"),
+					"pciAddress":                      str(fmt.Sprintf("0000:0%d:00.0", d)),
+					"pciId":                           str("0xe211"),
+					"pciRoot":                         str(fmt.Sprintf("0%d", d%2)),
+					"resource.kubernetes.io/pciBusID": str(fmt.Sprintf("0000:0%d:00.0", d)),
+					"resource.kubernetes.io/pciRoot":  str(fmt.Sprintf("pci0000:0%d", d%2)),
+					"sriov":                           {BoolValue: &yes},
+					"type":                            str("gpu"),
+				},
+				Capacity: map[api.QualifiedName]api.DeviceCapacity{
+					"memory":     {Value: resource.MustParse("24480Mi")},
+					"millicores": {Value: resource.MustParse("1k")},
+				},
+			})
+			if d < 5 {
+				c := perfClaim(fmt.Sprintf("init-claim-%d-%d", i, d), "init")
+				c.Status.Allocation = &api.AllocationResult{Devices: api.DeviceAllocationResult{Results: []api.DeviceRequestAllocationResult{{
+					Request: "req-0", Driver: perfDriver, Pool: sl.Name, Device: sl.Spec.Devices[d].Name}}}}
+				objs = append(objs, c)
+			}
+		}
+		objs = append(objs, sl)
+	}
+	return nodes, objs
+}
+
+// perfClaim is resourceclaim.yaml's claim (and what
+// resourceclaimtemplate.yaml makes for a pod): one device of test-class.
+func perfClaim(name, namespace string) *api.ResourceClaim {
+	c := &api.ResourceClaim{ObjectMeta: api.ObjectMeta{Name: name, Namespace: namespace, UID: "uid-" + namespace + "-" + name}}
+	c.Spec.Devices.Requests = []api.DeviceRequest{{Name: "req-0", Exactly: &api.ExactDeviceRequest{DeviceClassName: "test-class"}}}
+	return c
+}
+
+// BenchmarkDynamicResourcesSchedulerPerf: a pod of
+// SchedulingWithResourceClaimTemplate (its claim of one test-class
+// device) through PreFilter and Filter on every node of the case's
+// cluster, at its 500 nodes and at 5,000.
+func BenchmarkDynamicResourcesSchedulerPerf(b *testing.B) {
+	for _, n := range []int{500, 5000} {
+		b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
+			nodes, objs := perfCluster(n)
+			objs = append(objs, perfClaim("pod-0-req", "test"))
+			snap, err := framework.NewSnapshot(nodes, nil, framework.WithStorage(objs...))
+			if err != nil {
+				b.Fatal(err)
+			}
+			pl := newDRAPlugin(b, snap)
+			claim := "pod-0-req"
+			pod := st.MakePod().Namespace("test").Name("pod-0").UID("uid-pod-0").Obj()
+			pod.Spec.ResourceClaims = []api.PodResourceClaim{{Name: "gpu", ResourceClaimName: &claim}}
+			pi, _ := framework.NewPodInfo(pod)
+			ctx := context.Background()
+			b.ReportAllocs()
+			for b.Loop() {
+				state := framework.NewCycleState()
+				state.SetSnapshot(snap)
+				if _, s := pl.PreFilter(ctx, state, pi, snap.Nodes()); !s.IsSuccess() {
+					b.Fatal(s)
+				}
+				for _, ni := range snap.Nodes() {
+					if s := pl.Filter(ctx, state, pi, ni); !s.IsSuccess() {
+						b.Fatal(ni.Node().Name, s)
+					}
+				}
+			}
+		})
+	}
+}
