@@ -88,6 +88,7 @@ var (
 	_ framework.EnqueueExtensions      = (*DynamicResources)(nil)
 	_ framework.SignRefuser            = (*DynamicResources)(nil)
 	_ fastpath.NodeLocalPlugin         = (*DynamicResources)(nil)
+	_ fastpath.CostlyFilterPlugin      = (*DynamicResources)(nil)
 )
 
 // New builds DynamicResources (a *DynamicResources) with the allocator
@@ -454,6 +455,14 @@ func (pl *DynamicResources) Filter(ctx context.Context, cs *framework.CycleState
 		s.nodeAllocs[node.Name] = nodeAllocation{results: results, extended: nodeExt}
 	}
 	return nil
+}
+
+// FilterCostly reports whether Filter searches each node's devices for
+// the pod's claims (fastpath.CostlyFilterPlugin): microseconds a node
+// where the built-in plugins take tens of nanoseconds.
+func (pl *DynamicResources) FilterCostly(cs *framework.CycleState, _ *framework.PodInfo) bool {
+	s, err := readDRAState(cs)
+	return err == nil && s.alloc != nil
 }
 
 // toAllocate returns the claims Filter allocates on a node, with the

@@ -364,6 +364,21 @@ type IsolatedPreFilterPlugin interface {
 	PreFilterIsolated()
 }
 
+// CostlyFilterPlugin is an optional extension of framework.FilterPlugin
+// for a plugin whose Filter costs, for some pods, microseconds a node (a
+// search of each node's devices for a pod's resource claims) where the
+// built-in plugins' cost tens of nanoseconds. For such a pod the runner
+// shares the filter loop among its workers from a few dozen nodes on,
+// where a loop of cheap filters is shared from a thousand or so. It
+// decides nothing: the loop's outcome is the same however it is shared.
+type CostlyFilterPlugin interface {
+	framework.FilterPlugin
+	// FilterCostly reports whether Filter costs microseconds a node for
+	// pod in this cycle; it is asked after PreFilter, with the cycle's
+	// state.
+	FilterCostly(state *framework.CycleState, pod *framework.PodInfo) bool
+}
+
 // BoundedPreFilterPlugin is an optional extension of
 // framework.PreFilterPlugin for a plugin that can tell, from the pod
 // alone and before its PreFilter runs, that its PreFilterResult will name

@@ -83,6 +83,7 @@ type filterFast struct {
 	rejecter  fastpath.RejectingFilterPlugin
 	trusted   bool
 	deferring fastpath.DeferringRejectingFilterPlugin
+	costly    fastpath.CostlyFilterPlugin
 }
 
 // Framework runs a profile's plugins for one pod at a time. It is built once
@@ -325,6 +326,7 @@ func NewFramework(registry *framework.Registry, p framework.Profile, opts ...Opt
 		ff.rejecter, _ = pl.(fastpath.RejectingFilterPlugin)
 		_, ff.trusted = pl.(fastpath.TrustedRejectingFilterPlugin)
 		ff.deferring, _ = pl.(fastpath.DeferringRejectingFilterPlugin)
+		ff.costly, _ = pl.(fastpath.CostlyFilterPlugin)
 		f.removal[i] = victimRemovalOf(pl)
 	}
 	f.preFilterNames = make([]string, len(f.preFilter))
