@@ -101,6 +101,9 @@ type perfCase struct {
 	// volumes, when set, give every pod the case creates (first and
 	// measured) a claim and a volume of its own.
 	volumes *perfVolumes
+	// dra, when set, gives every node the case's devices and every
+	// measured pod a resource claim of its own.
+	dra *perfDRA
 }
 
 // perfVolumes are the volumes of a case whose createPods ops give a
@@ -384,6 +387,16 @@ var perfCases = []perfCase{
 		init:       []perfPods{{podDefault, "namespace-1", 5000}},
 		measure:    perfPods{podDefault, "namespace-2", 1000},
 		volumes:    &perfVolumes{file: "../templates/pv-csi.yaml", source: csiVolume, limits: true},
+	},
+	{
+		// dra's SchedulingWithResourceClaimTemplate, 5000pods_500nodes:
+		// 500 nodes of 10 devices, 2,500 of them allocated, and 2,500
+		// pods each claiming one device.
+		name:       "SchedulingWithResourceClaimTemplate",
+		special:    &perfNodeGroup{count: 500, alone: true, node: perfDRANode, file: "templates/node-with-dra-test-driver.yaml"},
+		namespaces: plain("init", "test"),
+		measure:    perfPods{podWithClaim, "test", 2500},
+		dra:        &perfDRA{devices: 10, initClaims: 2500},
 	},
 	{
 		// A tick each second (intervalMilliseconds 1000) recreates a
@@ -922,13 +935,19 @@ func generatePerf(c *perfCase, o workloadOptions) *workload {
 		}
 		w.nodes = append(w.nodes, n)
 	}
+	if c.dra != nil {
+		w.dra = c.dra.objects(w.nodes, o.seed)
+	}
 	// withVolume gives p, the index-th pod of its op, its claim and
-	// volume when the case has them.
+	// volume when the case has them, and its resource claim.
 	withVolume := func(p *api.Pod, index int) *api.Pod {
 		if c.volumes != nil {
 			pvc, pv := c.volumes.claim(p, index)
 			w.storage.PersistentVolumeClaims = append(w.storage.PersistentVolumeClaims, pvc)
 			w.storage.PersistentVolumes = append(w.storage.PersistentVolumes, pv)
+		}
+		if c.dra != nil && len(p.Spec.ResourceClaims) > 0 {
+			w.dra.ResourceClaims = append(w.dra.ResourceClaims, c.dra.claim(p))
 		}
 		return p
 	}

@@ -35,14 +35,22 @@ type perfTotals struct {
 	services, deleted int
 	zones             map[string]int
 	events            []churnEvent
-	// claims, volumes and csiNodes are the workload's storage objects.
-	claims, volumes, csiNodes int
+	// claims, volumes and csiNodes are the workload's storage objects;
+	// slices and resourceClaims (allocated of them) its DRA objects.
+	claims, volumes, csiNodes               int
+	slices, resourceClaims, allocatedClaims int
 }
 
 func totalsOf(t *testing.T, w *workload, stream string, nodes int) perfTotals {
 	t.Helper()
 	got := perfTotals{init: len(w.pods), namespaces: len(w.namespaces), services: len(w.services), zones: map[string]int{}, events: w.events[stream], extra: len(w.nodes) - nodes,
-		claims: len(w.storage.PersistentVolumeClaims), volumes: len(w.storage.PersistentVolumes), csiNodes: len(w.storage.CSINodes)}
+		claims: len(w.storage.PersistentVolumeClaims), volumes: len(w.storage.PersistentVolumes), csiNodes: len(w.storage.CSINodes),
+		slices: len(w.dra.ResourceSlices), resourceClaims: len(w.dra.ResourceClaims)}
+	for _, c := range w.dra.ResourceClaims {
+		if c.Status.Allocation != nil {
+			got.allocatedClaims++
+		}
+	}
 	for _, p := range w.pods {
 		if p.DeletionTimestamp != nil {
 			got.deleted++
@@ -111,6 +119,10 @@ func TestPerfWorkloadCounts(t *testing.T) {
 			special: 5000, csiNodes: 5000}},
 		{"SchedulingCSIPVs", 1000, perfTotals{init: 1000, measured: 200, namespaces: 2, zones: map[string]int{}, claims: 1200, volumes: 1200,
 			special: 1000, csiNodes: 1000}},
+		// 500 nodes of devices whatever the size asked for, 2,500 of
+		// their devices allocated, and a claim for every measured pod.
+		{"SchedulingWithResourceClaimTemplate", 5000, perfTotals{measured: 2500, namespaces: 2, extra: 500 - 5000, zones: map[string]int{},
+			slices: 500, resourceClaims: 5000, allocatedClaims: 2500}},
 		{"DefaultTopologySpreading", 5000, perfTotals{init: 5000, measured: 10000, namespaces: 2, services: 1,
 			zones: map[string]int{"moon-1": 1667, "moon-2": 1667, "moon-3": 1666}}},
 		{"SchedulingDeletedPodsWithFinalizers", 5000, perfTotals{init: 5000, deleted: 5000, measured: 5000, namespaces: 2, zones: map[string]int{}}},
@@ -390,8 +402,10 @@ type perfConfigOp struct {
 	} `json:"labelNodePrepareStrategy"`
 	NodeTemplatePath string `json:"nodeTemplatePath"`
 	PodTemplatePath  string `json:"podTemplatePath"`
-	// TemplatePath is a createAny op's object template.
-	TemplatePath string `json:"templatePath"`
+	// TemplatePath is a createAny op's object template, TemplateParams
+	// its parameters.
+	TemplatePath   string         `json:"templatePath"`
+	TemplateParams map[string]any `json:"templateParams"`
 	// Count or CountParam ($name of a workload parameter) is how many
 	// objects the op creates; a createPodSets op's CreatePodsOp creates
 	// that many pods in each of its namespaces.
@@ -502,6 +516,9 @@ func TestPerfCasesMatchTheSource(t *testing.T) {
 		// Its first pods are util.go's makeBasePod, pod-default.yaml's
 		// resources in Go.
 		"Unschedulable": {"default_preemption", "5kNodes/100Init/1kPods", "", "pod-default.yaml", "pod-high-priority-large-cpu.yaml"},
+		// Its pods name a claim template, whose claim the translation
+		// makes with the pod (checked against the template below).
+		"SchedulingWithResourceClaimTemplate": {"dra", "5000pods_500nodes", "", "../dra/templates/pod-with-claim-template.yaml", ""},
 	}
 	// A template has no deletion timestamp: a deletePods op sets it,
 	// checked against the op.
@@ -629,6 +646,16 @@ func TestPerfCasesMatchTheSource(t *testing.T) {
 			var services []api.Service
 			for k, o := range tc.WorkloadTemplate {
 				switch {
+				case o.Opcode == "createAny" && c.dra != nil:
+					var head struct {
+						Kind string `json:"kind"`
+					}
+					renderTemplate(t, filepath.Join(src, s.dir, o.TemplatePath), 0, draTemplateParams(t, o, wl), &head)
+					checkDRAObjects(t, filepath.Join(src, s.dir), o, wl, c.dra, head.Kind)
+				case o.Opcode == "allocResourceClaims":
+					if c.dra == nil || o.Namespace != "init" {
+						t.Errorf("allocResourceClaims in %s: the translation's init claims are in init (%+v)", o.Namespace, c.dra)
+					}
 				case o.Opcode == "createAny":
 					var svc struct {
 						Kind string `json:"kind"`
@@ -730,7 +757,19 @@ func TestPerfCasesMatchTheSource(t *testing.T) {
 			for i := range min(len(firsts), len(want)) {
 				checkPod(t, fmt.Sprintf("first (op %d)", i+1), want[i], firsts[i])
 			}
-			checkPod(t, "measured", s.measureTmpl, c.measure.template)
+			measure := c.measure.template
+			if c.dra != nil {
+				// The source's pods name the claim template.
+				measure = func(name, ns string, i int) *api.Pod {
+					p := c.measure.template(name, ns, i)
+					for j := range p.Spec.ResourceClaims {
+						tmpl := "test-claim-template"
+						p.Spec.ResourceClaims[j].ResourceClaimName, p.Spec.ResourceClaims[j].ResourceClaimTemplateName = nil, &tmpl
+					}
+					return p
+				}
+			}
+			checkPod(t, "measured", s.measureTmpl, measure)
 			if c.churn != nil {
 				checkPod(t, "churn", s.churnT, c.churn.template)
 			}

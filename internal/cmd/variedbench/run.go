@@ -497,7 +497,7 @@ func prepare(o *runOptions) (*prepared, error) {
 	}
 	stream = stream[:o.warm+o.timed]
 	if s.snap, err = framework.NewSnapshot(s.w.nodes, s.w.pods, framework.WithNamespaces(s.w.namespaces...), framework.WithServices(s.w.services...),
-		framework.WithStorage(s.w.storage.Each()...)); err != nil {
+		framework.WithStorage(append(s.w.storage.Each(), s.w.dra.Each()...)...)); err != nil {
 		return nil, err
 	}
 	s.infos = make([]*framework.PodInfo, 0, len(stream))

@@ -104,6 +104,8 @@ type workload struct {
 	// storage are the claims, volumes and CSINodes of the cluster and of
 	// every stream's pods.
 	storage api.StorageObjects
+	// dra are the DRA objects of the cluster and of every stream's pods.
+	dra     api.DRAObjects
 	streams map[string][]*api.Pod
 	// churnNodes are the nodes a stream's events add (and remove), and
 	// events what changes before which pod of the stream.
@@ -236,7 +238,7 @@ func (w *workload) export(dir string, meta exportMeta) error {
 	files := []struct {
 		name string
 		dump *kubeload.Dump
-	}{{clusterFile, &kubeload.Dump{Namespaces: w.namespaces, Services: w.services, Nodes: w.nodes, Pods: w.pods, Storage: w.storage}}}
+	}{{clusterFile, &kubeload.Dump{Namespaces: w.namespaces, Services: w.services, Nodes: w.nodes, Pods: w.pods, Storage: w.storage, DRA: w.dra}}}
 	meta.Streams, meta.StreamPods = nil, nil
 	for _, s := range slices.Sorted(maps.Keys(w.streams)) {
 		files = append(files, struct {

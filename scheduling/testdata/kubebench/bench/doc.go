@@ -67,7 +67,12 @@
 // SchedulingWithExtendedResource, SchedulingSecrets, the volume cases
 // SchedulingInTreePVs, SchedulingMigratedInTreePVs and SchedulingCSIPVs
 // (every pod with a claim bound to a volume of its own; the export
-// carries the claims, volumes and CSINodes), DefaultTopologySpreading, SchedulingDeletedPodsWithFinalizers,
+// carries the claims, volumes and CSINodes), dra's
+// SchedulingWithResourceClaimTemplate (its 500-node workload at its own
+// size; the export carries the ResourceSlices, the DeviceClass, the
+// allocated init claims and a claim for every measured pod, which kube's
+// DRA manager takes from its informers: the run waits until it lists
+// them all), DefaultTopologySpreading, SchedulingDeletedPodsWithFinalizers,
 // SchedulingWhileGated (one node), SchedulingWithMixedChurn,
 // default_preemption's Unschedulable, and batching's HostPortConflict and
 // ResourceSaturation, whose 20,000-node workloads are translated at a

@@ -320,6 +320,11 @@ func measureKube(o runOptions) (result, []podRecord, error) {
 	if !ok {
 		return res, nil, fmt.Errorf("no framework for profile %q", prof.SchedulerName)
 	}
+	if len(c.resourceSlices)+len(c.resourceClaims) > 0 {
+		if err := waitForDRA(profFwk, c); err != nil {
+			return res, nil, err
+		}
+	}
 	if o.showPlugins {
 		showPlugins(profFwk, dropped)
 	}
@@ -490,12 +495,47 @@ func (c *kubeCycler) cycle(ctx context.Context, q *framework.QueuedPodInfo) erro
 	return nil
 }
 
-// createObjects adds c's namespaces, Services and storage objects to
+// waitForDRA waits until the DRA manager of f lists every ResourceSlice
+// and ResourceClaim of c and every device the claims allocate: its
+// trackers take them from the informers' events, which WaitForCacheSync
+// does not wait for. A tracker that reports a modification while it is
+// listed (errClaimTrackerConcurrentModification) is asked again, as
+// kube's PreFilter asks it.
+func waitForDRA(f framework.Framework, c *cluster) error {
+	m := f.SharedDRAManager()
+	if m == nil {
+		return errors.New("the framework has no DRA manager")
+	}
+	allocated := 0
+	for _, rc := range c.resourceClaims {
+		if rc.Status.Allocation != nil {
+			allocated += len(rc.Status.Allocation.Devices.Results)
+		}
+	}
+	deadline := time.Now().Add(time.Minute)
+	for {
+		slices, err1 := m.ResourceSlices().ListWithDeviceTaintRules()
+		claims, err2 := m.ResourceClaims().List()
+		devices, err3 := m.ResourceClaims().ListAllAllocatedDevices()
+		err := errors.Join(err1, err2, err3)
+		if err == nil && len(slices) == len(c.resourceSlices) && len(claims) == len(c.resourceClaims) && devices.Len() == allocated {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("DRA manager: %d slices, %d claims, %d allocated devices after a minute, want %d, %d, %d (last error: %v)",
+				len(slices), len(claims), devices.Len(), len(c.resourceSlices), len(c.resourceClaims), allocated, err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// createObjects adds c's namespaces, Services, storage and DRA objects to
 // the fake clientset's tracker, statuses included (it keeps them as
 // given), for the informers to list.
 func createObjects(client *fake.Clientset, c *cluster) error {
 	for _, objs := range [][]kruntime.Object{objects(c.namespaces), objects(c.services), objects(c.storageClasses),
-		objects(c.csiNodes), objects(c.claims), objects(c.volumes)} {
+		objects(c.csiNodes), objects(c.claims), objects(c.volumes), objects(c.deviceClasses), objects(c.resourceSlices),
+		objects(c.resourceClaims)} {
 		for _, o := range objs {
 			if err := client.Tracker().Add(o); err != nil {
 				return err

@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	v1 "k8s.io/api/core/v1"
+	resourcev1 "k8s.io/api/resource/v1"
 	storagev1 "k8s.io/api/storage/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
@@ -68,11 +69,18 @@ type cluster struct {
 	claims         []*v1.PersistentVolumeClaim
 	csiNodes       []*storagev1.CSINode
 	storageClasses []*storagev1.StorageClass
+	// The DRA objects: slices, classes and the resource claims of the
+	// cluster and of the stream's pods.
+	resourceSlices []*resourcev1.ResourceSlice
+	deviceClasses  []*resourcev1.DeviceClass
+	resourceClaims []*resourcev1.ResourceClaim
 }
 
-// hasStorage reports whether the export has storage objects.
+// hasStorage reports whether the export has storage or DRA objects, which
+// kube-scheduler's plugins read through informers.
 func (c *cluster) hasStorage() bool {
-	return len(c.volumes)+len(c.claims)+len(c.csiNodes)+len(c.storageClasses) > 0
+	return len(c.volumes)+len(c.claims)+len(c.csiNodes)+len(c.storageClasses)+
+		len(c.resourceSlices)+len(c.deviceClasses)+len(c.resourceClaims) > 0
 }
 
 // readMeta reads the export's meta.json in dir.
@@ -197,8 +205,14 @@ func readList(path string, c *cluster, incoming bool) error {
 			obj = appendNew(&c.csiNodes)
 		case "StorageClass":
 			obj = appendNew(&c.storageClasses)
+		case "ResourceSlice":
+			obj = appendNew(&c.resourceSlices)
+		case "DeviceClass":
+			obj = appendNew(&c.deviceClasses)
+		case "ResourceClaim":
+			obj = appendNew(&c.resourceClaims)
 		default:
-			return fmt.Errorf("%s: items[%d]: kind %q: want Namespace, Service, Node, Pod, PersistentVolume, PersistentVolumeClaim, CSINode or StorageClass", path, i, head.Kind)
+			return fmt.Errorf("%s: items[%d]: kind %q: want Namespace, Service, Node, Pod, PersistentVolume, PersistentVolumeClaim, CSINode, StorageClass, ResourceSlice, DeviceClass or ResourceClaim", path, i, head.Kind)
 		}
 		if err := json.Unmarshal(raw, obj); err != nil {
 			return fmt.Errorf("%s: items[%d] (%s): %w", path, i, head.Kind, err)
