@@ -36,6 +36,9 @@ type draIndex struct {
 	// sharing or inFlight (nil until the first), so that equal versions
 	// mean the same allocation state; clones share it until one changes.
 	version *AllocationVersion
+	// pools holds the same, per pool (driver and pool name), replaced at
+	// every change of the pool's devices allocated, shared or in flight.
+	pools cowMap[draPool, *AllocationVersion]
 	// sorted caches the slices in name order, tainted the same slices
 	// with the taint rules applied; every change of the slices (or rules,
 	// for tainted) installs a new, empty holder, so clones share it until
@@ -52,6 +55,7 @@ type draSorted struct {
 func (x *draIndex) share() {
 	x.slices.shared, x.classes.shared, x.claims.shared, x.templates.shared = true, true, true, true
 	x.rules.shared, x.devices.shared, x.sharing.shared, x.inFlight.shared = true, true, true, true
+	x.pools.shared = true
 	if x.sorted == nil {
 		x.sorted = &draSorted{}
 	}
@@ -132,6 +136,7 @@ func (x *draIndex) claimDevices(c *api.ResourceClaim, delta int32) {
 		return
 	}
 	x.version = new(AllocationVersion)
+	x.poolsChanged(a)
 	shared := false
 	for i := range a.Devices.Results {
 		r := &a.Devices.Results[i]
@@ -160,6 +165,21 @@ func (x *draIndex) claimDevices(c *api.ResourceClaim, delta int32) {
 	}
 }
 
+// draPool names a pool of devices.
+type draPool struct{ driver, pool string }
+
+// poolsChanged gives every pool an allocation of a takes devices of a
+// new version.
+func (x *draIndex) poolsChanged(a *api.AllocationResult) {
+	if a == nil {
+		return
+	}
+	for i := range a.Devices.Results {
+		r := &a.Devices.Results[i]
+		x.pools.set(draPool{r.Driver, r.Pool}, new(AllocationVersion))
+	}
+}
+
 // DRAView reads a snapshot's Dynamic Resource Allocation objects and the
 // allocation state derived from them (what kube-scheduler's DRA manager
 // offers its DynamicResources plugin). It reads the snapshot as it is when
@@ -173,6 +193,14 @@ func (s *Snapshot) DRA() DRAView { return DRAView{&s.storage.dra} }
 // objects: the devices allocated, the shared allocations and the
 // in-flight claims (DRAView.AllocationVersion).
 type AllocationVersion struct{ _ byte }
+
+// PoolAllocationVersion returns the version of the allocations of the
+// pool named pool of driver: a new value whenever its devices allocated,
+// shared or in flight change, the same (shared by clones) while they do
+// not; nil while the snapshot never had an allocation of the pool.
+func (v DRAView) PoolAllocationVersion(driver, pool string) *AllocationVersion {
+	return v.x.pools.m[draPool{driver, pool}]
+}
 
 // AllocationVersion returns the version of the allocation state: a new
 // value whenever the devices allocated, the shared allocations or the
@@ -318,6 +346,12 @@ func (s *Snapshot) SetDRAInFlight(uid string, claim *api.ResourceClaim) *api.Res
 	x := &s.storage.dra
 	old := x.inFlight.m[uid]
 	x.version = new(AllocationVersion)
+	if old != nil {
+		x.poolsChanged(old.Status.Allocation)
+	}
+	if claim != nil {
+		x.poolsChanged(claim.Status.Allocation)
+	}
 	if claim == nil {
 		x.inFlight.del(uid)
 	} else {

@@ -66,6 +66,24 @@ func TestDRAAllocationVersion(t *testing.T) {
 		}
 	}
 
+	// The version of a pool follows its own allocations only.
+	other := func() *framework.AllocationVersion { return snap.DRA().PoolAllocationVersion("d", "q") }
+	if other() != nil {
+		t.Fatal("a pool never allocated from has a version")
+	}
+	pool := snap.DRA().PoolAllocationVersion("d", "p")
+	q := claim("q", "x0")
+	q.Status.Allocation.Devices.Results[0].Pool = "q"
+	set(q)
+	if other() == nil || snap.DRA().PoolAllocationVersion("d", "p") != pool {
+		t.Error("allocating from pool q: q's version unchanged or p's changed")
+	}
+	qv := other()
+	snap.SetDRAInFlight("uid-e", claim("e", "g5"))
+	if snap.DRA().PoolAllocationVersion("d", "p") == pool || other() != qv {
+		t.Error("an allocation of pool p in flight: p's version unchanged or q's changed")
+	}
+
 	set(claim("c", "g3"))
 	clone := snap.Clone()
 	if clone.DRA().AllocationVersion() != version() {

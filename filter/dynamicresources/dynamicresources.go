@@ -8,6 +8,7 @@ package dynamicresources
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -127,7 +128,7 @@ const draStateKey framework.StateKey = "PreFilter" + config.DynamicResourcesName
 // draAllocator is the allocator as the plugin uses it.
 type draAllocator interface {
 	Allocate(ctx context.Context, node *api.Node, claims []*api.ResourceClaim) ([]api.AllocationResult, error)
-	Fits(ctx context.Context, timeout time.Duration, node *api.Node, claims []*api.ResourceClaim) (bool, error)
+	FitsKeyed(ctx context.Context, timeout time.Duration, node *api.Node, claims []*api.ResourceClaim, key string) (bool, error)
 }
 
 // draState is the cycle's state, kube's stateData: the pod's claims (user
@@ -150,6 +151,9 @@ type draState struct {
 	fitsOnly bool
 	// unallocated are the claims without an allocation, in order.
 	unallocated []*api.ResourceClaim
+	// fitsKey identifies what the unallocated claims ask for, with fitsOnly
+	// (fitsKey): the allocator keeps each node's answer under it.
+	fitsKey string
 
 	mu          sync.Mutex
 	unavailable []bool
@@ -322,7 +326,9 @@ func (pl *DynamicResources) PreFilter(ctx context.Context, cs *framework.CycleSt
 		if err != nil {
 			return nil, framework.AsStatus(err)
 		}
-		a, err := allocator.NewFromSlices(pl.features, pl.allocatedState(view), allocator.ViewClasses{View: view}, idx)
+		st := pl.allocatedState(view)
+		st.PoolVersion = func(driver, pool string) any { return view.PoolAllocationVersion(driver, pool) }
+		a, err := allocator.NewFromSlices(pl.features, st, allocator.ViewClasses{View: view}, idx)
 		if err != nil {
 			return nil, framework.AsStatus(err)
 		}
@@ -331,6 +337,9 @@ func (pl *DynamicResources) PreFilter(ctx context.Context, cs *framework.CycleSt
 	s.fitsOnly = s.extended == nil && !slices.ContainsFunc(s.claims, func(c *api.ResourceClaim) bool {
 		return slices.ContainsFunc(c.Spec.Devices.Requests, func(r api.DeviceRequest) bool { return len(r.FirstAvailable) > 0 })
 	})
+	if s.fitsOnly && s.alloc != nil {
+		s.fitsKey = fitsKey(view, s.unallocated)
+	}
 	s.nodeAllocs = make(map[string]nodeAllocation)
 	return nil, nil
 }
@@ -417,7 +426,7 @@ func (pl *DynamicResources) Filter(ctx context.Context, cs *framework.CycleState
 		var err error
 		fits, fitsOnly := true, s.fitsOnly && pending == nil
 		if fitsOnly {
-			fits, err = s.alloc.Fits(ctx, pl.args.FilterTimeout, node, toAllocate)
+			fits, err = s.alloc.FitsKeyed(ctx, pl.args.FilterTimeout, node, toAllocate, s.fitsKey)
 		} else {
 			actx := ctx
 			if pl.args.FilterTimeout > 0 {
@@ -455,6 +464,38 @@ func (pl *DynamicResources) Filter(ctx context.Context, cs *framework.CycleState
 		s.nodeAllocs[node.Name] = nodeAllocation{results: results, extended: nodeExt}
 	}
 	return nil
+}
+
+// fitsKey encodes what claims ask for (their device requests,
+// constraints and configuration) and the DeviceClasses they name, so
+// that pods whose claims ask the same have the same key while the
+// classes stay the same; "" when it cannot be encoded.
+func fitsKey(view framework.DRAView, claims []*api.ResourceClaim) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	for _, c := range claims {
+		if enc.Encode(c.Spec.Devices) != nil {
+			return ""
+		}
+		for _, r := range c.Spec.Devices.Requests {
+			names := []string{}
+			if r.Exactly != nil {
+				names = append(names, r.Exactly.DeviceClassName)
+			}
+			for _, sub := range r.FirstAvailable {
+				names = append(names, sub.DeviceClassName)
+			}
+			for _, n := range names {
+				b.WriteString(n)
+				if class, ok := view.DeviceClass(n); !ok {
+					b.WriteString(" missing\n")
+				} else if enc.Encode(class.Spec) != nil {
+					return ""
+				}
+			}
+		}
+	}
+	return b.String()
 }
 
 // FilterCostly reports whether Filter searches each node's devices for

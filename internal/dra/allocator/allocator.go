@@ -112,6 +112,11 @@ type AllocatedState struct {
 	// ConsumedCapacity is, per shared device, the sum of the capacity its
 	// shares consume.
 	ConsumedCapacity map[DeviceID]map[api.QualifiedName]resource.Quantity
+	// PoolVersion, when set, returns a comparable version of what is
+	// allocated of a pool (its devices allocated, shared or in flight),
+	// which changes whenever that does (DRAView.PoolAllocationVersion):
+	// FitsKeyed keeps its answers under the versions of the node's pools.
+	PoolVersion func(driver, pool string) any
 }
 
 // ClassLister looks up DeviceClasses by name.
@@ -176,11 +181,11 @@ type Slices struct {
 	selectors sync.Map
 	// kept are the pools of each node with slices of its own, by node
 	// name, made with the index (the map is only read afterwards, each
-	// entry filled on first use); nodePools those of the other nodes
+	// entry filled on first use); byNode those of the other nodes
 	// (node name to *nodePools). Both by whether partitionable devices
 	// are on and whether v1.36 gathers them.
-	kept      map[string]*[2][2]atomic.Pointer[nodePools]
-	nodePools [2][2]sync.Map
+	kept   map[string]*[2][2]atomic.Pointer[nodePools]
+	byNode [2][2]sync.Map
 
 	// selected keeps the selector results of each device of each slice
 	// (by the device's index in the slice): they do not depend on the
@@ -415,10 +420,38 @@ func (a *Allocator) Allocate(ctx context.Context, node *api.Node, claims []*api.
 // timeout bounds Allocate's (an error wrapping context.DeadlineExceeded),
 // without the context, from a few microseconds into the search.
 func (a *Allocator) Fits(ctx context.Context, timeout time.Duration, node *api.Node, claims []*api.ResourceClaim) (bool, error) {
+	return a.FitsKeyed(ctx, timeout, node, claims, "")
+}
+
+// FitsKeyed is Fits for claims that key identifies (their requests and
+// the classes they name, as the caller encodes them; "" for none): with
+// a key and the state's PoolVersion, the answer is kept with the node's
+// pools, under the key and the versions of the pools' allocations, and
+// given again without a search while they stay the same. Answers with an
+// error are not kept. A stream of pods whose claims ask the same, each
+// placed in turn, then searches again only the nodes whose devices the
+// placements took.
+func (a *Allocator) FitsKeyed(ctx context.Context, timeout time.Duration, node *api.Node, claims []*api.ResourceClaim, key string) (bool, error) {
+	np := a.slices.nodePools(node, a.features.PartitionableDevices, a.v136)
+	keyed := key != "" && a.state.PoolVersion != nil && np.err == nil
+	if keyed {
+		if m := np.fits.Load(); m != nil && m.key == key && a.sameVersions(np.pools, m.versions) {
+			return m.fits, nil
+		}
+	}
+	fits, err := a.fits(ctx, timeout, node, claims, np)
+	if keyed && err == nil {
+		np.fits.Store(&fitsMemo{key: key, versions: a.versions(np.pools), fits: fits})
+	}
+	return fits, err
+}
+
+// fits is FitsKeyed's search on the node's pools np.
+func (a *Allocator) fits(ctx context.Context, timeout time.Duration, node *api.Node, claims []*api.ResourceClaim, np *nodePools) (bool, error) {
 	r := a.run(ctx, node, claims)
 	defer a.runs.Put(r)
 	r.timeout = timeout
-	done, err := r.search()
+	done, err := r.searchPools(np.pools, np.err)
 	if err != nil || !done {
 		return false, err
 	}
@@ -428,6 +461,28 @@ func (a *Allocator) Fits(ctx context.Context, timeout time.Duration, node *api.N
 		}
 	}
 	return true, nil
+}
+
+// versions returns the versions of the pools' allocations, in order.
+func (a *Allocator) versions(pools []*pool) []any {
+	out := make([]any, len(pools))
+	for i, p := range pools {
+		out[i] = a.state.PoolVersion(p.id.driver, p.id.pool)
+	}
+	return out
+}
+
+// sameVersions reports whether the pools' allocations are at versions.
+func (a *Allocator) sameVersions(pools []*pool, versions []any) bool {
+	if len(pools) != len(versions) {
+		return false
+	}
+	for i, p := range pools {
+		if a.state.PoolVersion(p.id.driver, p.id.pool) != versions[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // run returns the search state of a new Allocate call, reusing a finished
@@ -446,7 +501,11 @@ func (a *Allocator) run(ctx context.Context, node *api.Node, claims []*api.Resou
 // error Allocate returns (a node whose pools are invalid fails with
 // ErrFailedAllocationOnNode when nothing was found).
 func (r *run) search() (bool, error) {
-	pools, err := r.slices.pools(r.node, r.features.PartitionableDevices, r.v136)
+	return r.searchPools(r.slices.pools(r.node, r.features.PartitionableDevices, r.v136))
+}
+
+// searchPools is search on the node's pools, gathered with error err.
+func (r *run) searchPools(pools []*pool, err error) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("gather pool information: %w", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"sync/atomic"
 
 	"github.com/schedkit/schedkit/framework/api"
 )
@@ -50,41 +51,57 @@ func (x *Slices) nodeMatches(node *api.Node, nodeName string, allNodes bool, sel
 	return false, nil
 }
 
-// nodePools are the pools gathered for one node object.
+// nodePools are the pools gathered for one node object, and what Fits
+// answered last for that node.
 type nodePools struct {
 	node  *api.Node
 	pools []*pool
 	err   error
+	fits  atomic.Pointer[fitsMemo]
+}
+
+// fitsMemo is Fits' answer for a node's pools: whether the claims of key
+// fit, with the versions of the pools' allocations it was found at.
+type fitsMemo struct {
+	key      string
+	versions []any
+	fits     bool
 }
 
 // pools returns the pools node can reach (gatherPools), computed once per
 // node object and kept for the life of the index: they depend on the
 // slices and the node only, not on what is allocated.
 func (x *Slices) pools(node *api.Node, partitionable, v136 bool) ([]*pool, error) {
+	np := x.nodePools(node, partitionable, v136)
+	return np.pools, np.err
+}
+
+// nodePools is pools with what is kept for the node object.
+func (x *Slices) nodePools(node *api.Node, partitionable, v136 bool) *nodePools {
 	i, j := boolIndex(partitionable), boolIndex(v136)
 	if k := x.kept[node.Name]; k != nil {
 		if np := k[i][j].Load(); np != nil && np.node == node {
-			return np.pools, np.err
+			return np
 		}
 		np := x.gather(node, partitionable, v136)
 		k[i][j].Store(np)
-		return np.pools, np.err
+		return np
 	}
-	m := &x.nodePools[i][j]
+	m := &x.byNode[i][j]
 	if v, ok := m.Load(node.Name); ok {
 		if np := v.(*nodePools); np.node == node {
-			return np.pools, np.err
+			return np
 		}
 	}
 	np := x.gather(node, partitionable, v136)
 	m.Store(node.Name, np)
-	return np.pools, np.err
+	return np
 }
 
 // gather gathers the pools node can reach.
 func (x *Slices) gather(node *api.Node, partitionable, v136 bool) *nodePools {
 	ps, err := gatherer{x, partitionable, v136}.gatherPools(node, x.forNode(node.Name, v136))
-	return &nodePools{node, ps, err}
+	return &nodePools{node: node, pools: ps, err: err}
 }
 
 // boolIndex is 1 for true, 0 for false.

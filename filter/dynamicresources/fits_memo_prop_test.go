@@ -1,0 +1,86 @@
+package dynamicresources
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	"pgregory.net/rapid"
+)
+
+// TestPropKeptFitsFollowChanges: a plugin that keeps each node's answer
+// from one cycle to the next gives, after any change to what is
+// allocated (a claim allocated a device, deallocated, an allocation in
+// flight or ended), to a node, or to the class, the verdicts a plugin
+// built afresh gives on every node.
+func TestPropKeptFitsFollowChanges(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		nNodes, nDevices := rapid.IntRange(1, 4).Draw(t, "nodes"), rapid.IntRange(1, 3).Draw(t, "devices")
+		nodes, objs := draCluster(nNodes, nDevices)
+		const others = 6
+		for i := range others {
+			objs = append(objs, draClaim(fmt.Sprintf("o%d", i), 1))
+		}
+		objs = append(objs, draClaim("mine", int64(rapid.IntRange(1, 2).Draw(t, "count"))))
+		snap, err := framework.NewSnapshot(nodes, nil, framework.WithStorage(objs...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept := newDRAPlugin(t, snap)
+		verdicts := func(pl *DynamicResources) []bool {
+			pi, _ := framework.NewPodInfo(draPod("p", "mine"))
+			state := framework.NewCycleState()
+			state.SetSnapshot(snap)
+			if _, s := pl.PreFilter(context.Background(), state, pi, snap.Nodes()); !s.IsSuccess() {
+				t.Fatalf("PreFilter: %v", s)
+			}
+			out := make([]bool, len(snap.Nodes()))
+			for i, ni := range snap.Nodes() {
+				out[i] = pl.Filter(context.Background(), state, pi, ni).IsSuccess()
+			}
+			return out
+		}
+		allocated := func(name, node string, dev int) *api.ResourceClaim {
+			c := draClaim(name, 1)
+			c.Status.Allocation = &api.AllocationResult{Devices: api.DeviceAllocationResult{Results: []api.DeviceRequestAllocationResult{{
+				Request: "r", Driver: "gpu.example.com", Pool: node, Device: fmt.Sprintf("gpu%d", dev)}}}}
+			return c
+		}
+		set := func(o api.StorageObject) {
+			if _, err := snap.SetStorageObject(o); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for step := range rapid.IntRange(1, 12).Draw(t, "steps") {
+			node := fmt.Sprintf("n%d", rapid.IntRange(0, nNodes-1).Draw(t, "node"))
+			other := fmt.Sprintf("o%d", rapid.IntRange(0, others-1).Draw(t, "claim"))
+			dev := rapid.IntRange(0, nDevices-1).Draw(t, "device")
+			switch op := rapid.IntRange(0, 5).Draw(t, "op"); op {
+			case 0:
+				set(allocated(other, node, dev))
+			case 1:
+				set(draClaim(other, 1))
+			case 2:
+				snap.SetDRAInFlight("uid-"+other, allocated(other, node, dev))
+			case 3:
+				snap.SetDRAInFlight("uid-"+other, nil)
+			case 4:
+				// The class asks for another driver, or for the devices again.
+				class := &api.DeviceClass{ObjectMeta: api.ObjectMeta{Name: "gpu"}, Spec: api.DeviceClassSpec{Selectors: []api.DeviceSelector{{CEL: &api.CELDeviceSelector{
+					Expression: rapid.SampledFrom([]string{`device.driver == "gpu.example.com"`, `device.driver == "other.example.com"`}).Draw(t, "selector")}}}}}
+				set(class)
+			case 5:
+				// Nothing changes.
+			}
+			want := verdicts(newDRAPlugin(t, snap))
+			got := verdicts(kept)
+			for i := range want {
+				if got[i] != want[i] {
+					t.Fatalf("step %d: node %d fits %v with kept answers, %v afresh", step, i, got[i], want[i])
+				}
+			}
+		}
+	})
+}
