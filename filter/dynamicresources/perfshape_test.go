@@ -1,7 +1,6 @@
 package dynamicresources
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
@@ -86,35 +85,35 @@ func perfClaim(name, namespace string) *api.ResourceClaim {
 // BenchmarkDynamicResourcesSchedulerPerf: a pod of
 // SchedulingWithResourceClaimTemplate (its claim of one test-class
 // device) through PreFilter and Filter on every node of the case's
-// cluster, at its 500 nodes and at 5,000.
+// cluster, at its 500 nodes and at 5,000. In the searched cases the pods
+// take turns between two claims that ask for the device under different
+// request names, so that every node is searched at every cycle; in the
+// kept ones every cycle asks what the one before asked, and each node's
+// answer is kept (the allocation state does not change in between).
 func BenchmarkDynamicResourcesSchedulerPerf(b *testing.B) {
-	for _, n := range []int{500, 5000} {
-		b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
-			nodes, objs := perfCluster(n)
-			objs = append(objs, perfClaim("pod-0-req", "test"))
+	for _, tc := range []struct {
+		n    int
+		kept bool
+	}{{500, false}, {5000, false}, {500, true}, {5000, true}} {
+		name := fmt.Sprintf("nodes=%d/searched", tc.n)
+		if tc.kept {
+			name = fmt.Sprintf("nodes=%d/kept", tc.n)
+		}
+		b.Run(name, func(b *testing.B) {
+			nodes, objs := perfCluster(tc.n)
+			other := perfClaim("pod-1-req", "test")
+			other.Spec.Devices.Requests[0].Name = "req-1"
+			objs = append(objs, perfClaim("pod-0-req", "test"), other)
 			snap, err := framework.NewSnapshot(nodes, nil, framework.WithStorage(objs...))
 			if err != nil {
 				b.Fatal(err)
 			}
-			pl := newDRAPlugin(b, snap)
-			claim := "pod-0-req"
-			pod := st.MakePod().Namespace("test").Name("pod-0").UID("uid-pod-0").Obj()
-			pod.Spec.ResourceClaims = []api.PodResourceClaim{{Name: "gpu", ResourceClaimName: &claim}}
-			pi, _ := framework.NewPodInfo(pod)
-			ctx := context.Background()
-			b.ReportAllocs()
-			for b.Loop() {
-				state := framework.NewCycleState()
-				state.SetSnapshot(snap)
-				if _, s := pl.PreFilter(ctx, state, pi, snap.Nodes()); !s.IsSuccess() {
-					b.Fatal(s)
-				}
-				for _, ni := range snap.Nodes() {
-					if s := pl.Filter(ctx, state, pi, ni); !s.IsSuccess() {
-						b.Fatal(ni.Node().Name, s)
-					}
-				}
+			pod := func(name, claim string) *api.Pod {
+				p := st.MakePod().Namespace("test").Name(name).UID("uid-" + name).Obj()
+				p.Spec.ResourceClaims = []api.PodResourceClaim{{Name: "gpu", ResourceClaimName: &claim}}
+				return p
 			}
+			benchDRACycles(b, newDRAPlugin(b, snap), snap, pod("pod-0", "pod-0-req"), pod("pod-1", "pod-1-req"), tc.kept)
 		})
 	}
 }

@@ -244,7 +244,11 @@ func TestDynamicResourcesTwoPodsOneCycle(t *testing.T) {
 }
 
 // BenchmarkDynamicResourcesCycle: one pod with a one-device claim through
-// PreFilter and Filter on 1,000 and 5,000 nodes of 8 devices each; the
+// PreFilter and Filter on 1,000 and 5,000 nodes of 8 devices each. In
+// the searched cases the pods take turns between two claims that ask
+// for the device under different request names, so that no node's
+// answer is kept from the cycle before (every node is searched); in the
+// kept case every cycle asks what the one before asked. The
 // firstAvailable case asks for the device through a firstAvailable
 // request, whose allocation Filter builds on every node.
 func BenchmarkDynamicResourcesCycle(b *testing.B) {
@@ -252,36 +256,55 @@ func BenchmarkDynamicResourcesCycle(b *testing.B) {
 		name           string
 		n              int
 		firstAvailable bool
-	}{{"nodes=1000", 1000, false}, {"nodes=5000", 5000, false}, {"nodes=1000/firstAvailable", 1000, true}} {
+		kept           bool
+	}{
+		{"nodes=1000/searched", 1000, false, false}, {"nodes=5000/searched", 5000, false, false},
+		{"nodes=5000/kept", 5000, false, true}, {"nodes=1000/firstAvailable", 1000, true, false},
+	} {
 		b.Run(tc.name, func(b *testing.B) {
 			nodes, objs := draCluster(tc.n, 8)
-			c := draClaim("c", 1)
+			claims := []*api.ResourceClaim{draClaim("c0", 1), draClaim("c1", 1)}
+			claims[1].Spec.Devices.Requests[0].Name = "other"
 			if tc.firstAvailable {
-				c.Spec.Devices.Requests = []api.DeviceRequest{{Name: "r", FirstAvailable: []api.DeviceSubRequest{{
-					Name: "one", DeviceClassName: "gpu", AllocationMode: api.DeviceAllocationModeExactCount, Count: 1}}}}
+				for _, c := range claims {
+					c.Spec.Devices.Requests = []api.DeviceRequest{{Name: "r", FirstAvailable: []api.DeviceSubRequest{{
+						Name: "one", DeviceClassName: "gpu", AllocationMode: api.DeviceAllocationModeExactCount, Count: 1}}}}
+				}
 			}
-			objs = append(objs, c)
+			objs = append(objs, claims[0], claims[1])
 			snap, err := framework.NewSnapshot(nodes, nil, framework.WithStorage(objs...))
 			if err != nil {
 				b.Fatal(err)
 			}
-			pl := newDRAPlugin(b, snap)
-			pi, _ := framework.NewPodInfo(draPod("p", "c"))
-			ctx := context.Background()
-			b.ReportAllocs()
-			for b.Loop() {
-				state := framework.NewCycleState()
-				state.SetSnapshot(snap)
-				if _, s := pl.PreFilter(ctx, state, pi, snap.Nodes()); !s.IsSuccess() {
-					b.Fatal(s)
-				}
-				for _, ni := range snap.Nodes() {
-					if s := pl.Filter(ctx, state, pi, ni); !s.IsSuccess() {
-						b.Fatal(s)
-					}
-				}
-			}
+			benchDRACycles(b, newDRAPlugin(b, snap), snap, draPod("p0", "c0"), draPod("p1", "c1"), tc.kept)
 		})
+	}
+}
+
+// benchDRACycles runs PreFilter and Filter on every node, each cycle for
+// pod a, or for a and b in turn unless kept.
+func benchDRACycles(b *testing.B, pl *DynamicResources, snap *framework.Snapshot, a, other *api.Pod, kept bool) {
+	pa, _ := framework.NewPodInfo(a)
+	pb, _ := framework.NewPodInfo(other)
+	ctx := context.Background()
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		pi := pa
+		if !kept && i%2 == 1 {
+			pi = pb
+		}
+		i++
+		state := framework.NewCycleState()
+		state.SetSnapshot(snap)
+		if _, s := pl.PreFilter(ctx, state, pi, snap.Nodes()); !s.IsSuccess() {
+			b.Fatal(s)
+		}
+		for _, ni := range snap.Nodes() {
+			if s := pl.Filter(ctx, state, pi, ni); !s.IsSuccess() {
+				b.Fatal(s)
+			}
+		}
 	}
 }
 

@@ -435,13 +435,19 @@ func (a *Allocator) FitsKeyed(ctx context.Context, timeout time.Duration, node *
 	np := a.slices.nodePools(node, a.features.PartitionableDevices, a.v136)
 	keyed := key != "" && a.state.PoolVersion != nil && np.err == nil
 	if keyed {
-		if m := np.fits.Load(); m != nil && m.key == key && a.sameVersions(np.pools, m.versions) {
+		if m := np.fits.Load(); m != nil && m.key == key && a.sameVersions(np.pools, m.versions()) {
 			return m.fits, nil
 		}
 	}
 	fits, err := a.fits(ctx, timeout, node, claims, np)
 	if keyed && err == nil {
-		np.fits.Store(&fitsMemo{key: key, versions: a.versions(np.pools), fits: fits})
+		m := &fitsMemo{key: key, fits: fits}
+		if len(np.pools) == 1 {
+			m.one[0] = a.state.PoolVersion(np.pools[0].id.driver, np.pools[0].id.pool)
+		} else {
+			m.more = a.versions(np.pools)
+		}
+		np.fits.Store(m)
 	}
 	return fits, err
 }
