@@ -65,6 +65,9 @@ type DynamicResources struct {
 	// allocated is the allocation state gathered last, kept for the
 	// cycles that find the snapshot's allocations at the same version.
 	allocated atomic.Pointer[gathered]
+	// last is the state of the last cycle whose claims were searched for
+	// (FilterCostly).
+	last atomic.Pointer[draState]
 }
 
 // gathered is an allocation state and the version of the snapshot's
@@ -129,6 +132,7 @@ const draStateKey framework.StateKey = "PreFilter" + config.DynamicResourcesName
 type draAllocator interface {
 	Allocate(ctx context.Context, node *api.Node, claims []*api.ResourceClaim) ([]api.AllocationResult, error)
 	FitsKeyed(ctx context.Context, timeout time.Duration, node *api.Node, claims []*api.ResourceClaim, key string) (bool, error)
+	Searched() int64
 }
 
 // draState is the cycle's state, kube's stateData: the pod's claims (user
@@ -154,6 +158,9 @@ type draState struct {
 	// fitsKey identifies what the unallocated claims ask for, with fitsOnly
 	// (fitsKey): the allocator keeps each node's answer under it.
 	fitsKey string
+	// costly says that Filter is expected to search many nodes' devices
+	// (FilterCostly).
+	costly bool
 
 	mu          sync.Mutex
 	unavailable []bool
@@ -340,6 +347,10 @@ func (pl *DynamicResources) PreFilter(ctx context.Context, cs *framework.CycleSt
 	if s.fitsOnly && s.alloc != nil {
 		s.fitsKey = fitsKey(view, s.unallocated)
 	}
+	if s.alloc != nil {
+		prev := pl.last.Swap(s)
+		s.costly = s.fitsKey == "" || prev == nil || prev.fitsKey != s.fitsKey || prev.alloc.Searched() >= costlySearched
+	}
 	s.nodeAllocs = make(map[string]nodeAllocation)
 	return nil, nil
 }
@@ -498,13 +509,21 @@ func fitsKey(view framework.DRAView, claims []*api.ResourceClaim) string {
 	return b.String()
 }
 
-// FilterCostly reports whether Filter searches each node's devices for
-// the pod's claims (fastpath.CostlyFilterPlugin): microseconds a node
-// where the built-in plugins take tens of nanoseconds.
+// FilterCostly reports whether Filter is expected to search the devices
+// of many nodes for the pod's claims (fastpath.CostlyFilterPlugin):
+// microseconds a node where the built-in plugins take tens of
+// nanoseconds. It is not when the cycle before asked the same and
+// searched fewer than costlySearched nodes: the answers kept from it
+// (FitsKeyed) make this cycle's Filter a lookup on most nodes.
 func (pl *DynamicResources) FilterCostly(cs *framework.CycleState, _ *framework.PodInfo) bool {
 	s, err := readDRAState(cs)
-	return err == nil && s.alloc != nil
+	return err == nil && s.alloc != nil && s.costly
 }
+
+// costlySearched is how many nodes a cycle must have searched for the
+// next one asking the same to be expected costly: a chunk of a costly
+// loop (costlyChunk in the runtime), a hundred times a fork and join.
+const costlySearched = 64
 
 // toAllocate returns the claims Filter allocates on a node, with the
 // node's extended-resource claim nodeExt (when not nil) in place of the

@@ -84,3 +84,50 @@ func TestPropKeptFitsFollowChanges(t *testing.T) {
 		}
 	})
 }
+
+// TestFilterCostlyFollowsTheSearches: a pod's Filter is costly when its
+// claims were not asked for in the cycle before, or that cycle searched
+// many nodes; once a cycle found its answers kept, the next one asking
+// the same is not, and one asking something else is again.
+func TestFilterCostlyFollowsTheSearches(t *testing.T) {
+	nodes, objs := draCluster(100, 2)
+	other := draClaim("other", 1)
+	other.Spec.Devices.Requests[0].Name = "another"
+	objs = append(objs, draClaim("mine", 1), other)
+	snap, err := framework.NewSnapshot(nodes, nil, framework.WithStorage(objs...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl := newDRAPlugin(t, snap)
+	cycle := func(claim string) bool {
+		pi, _ := framework.NewPodInfo(draPod("p", claim))
+		state := framework.NewCycleState()
+		state.SetSnapshot(snap)
+		if _, s := pl.PreFilter(context.Background(), state, pi, snap.Nodes()); !s.IsSuccess() {
+			t.Fatalf("PreFilter: %v", s)
+		}
+		costly := pl.FilterCostly(state, pi)
+		for _, ni := range snap.Nodes() {
+			if s := pl.Filter(context.Background(), state, pi, ni); !s.IsSuccess() {
+				t.Fatalf("Filter %s: %v", ni.Node().Name, s)
+			}
+		}
+		return costly
+	}
+	for i, step := range []struct {
+		claim string
+		want  bool
+	}{
+		{"mine", true},  // nothing asked before
+		{"mine", true},  // the cycle before searched every node
+		{"mine", false}, // the cycle before found every answer kept
+		{"other", true}, // another request
+		{"mine", true},  // the cycle before asked for something else
+		{"mine", true},  // ... so it searched every node: a node keeps one answer
+		{"mine", false}, // and this one finds them kept
+	} {
+		if got := cycle(step.claim); got != step.want {
+			t.Errorf("cycle %d (%s): costly %v, want %v", i+1, step.claim, got, step.want)
+		}
+	}
+}

@@ -148,6 +148,8 @@ type Allocator struct {
 	// calls to reuse (*run): one node's search takes maps and slices that
 	// the next node's can take over cleared.
 	runs sync.Pool
+	// searched counts the nodes Fits searched (Searched).
+	searched atomic.Int64
 }
 
 // Slices is the cluster's ResourceSlices indexed for allocators, with
@@ -439,6 +441,7 @@ func (a *Allocator) FitsKeyed(ctx context.Context, timeout time.Duration, node *
 			return m.fits, nil
 		}
 	}
+	a.searched.Add(1)
 	fits, err := a.fits(ctx, timeout, node, claims, np)
 	if keyed && err == nil {
 		m := &fitsMemo{key: key, fits: fits}
@@ -451,6 +454,10 @@ func (a *Allocator) FitsKeyed(ctx context.Context, timeout time.Duration, node *
 	}
 	return fits, err
 }
+
+// Searched returns how many nodes Fits and FitsKeyed searched so far,
+// the answers kept aside.
+func (a *Allocator) Searched() int64 { return a.searched.Load() }
 
 // fits is FitsKeyed's search on the node's pools np.
 func (a *Allocator) fits(ctx context.Context, timeout time.Duration, node *api.Node, claims []*api.ResourceClaim, np *nodePools) (bool, error) {
