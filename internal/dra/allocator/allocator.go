@@ -436,7 +436,7 @@ func (a *Allocator) Fits(ctx context.Context, timeout time.Duration, node *api.N
 func (a *Allocator) FitsKeyed(ctx context.Context, timeout time.Duration, node *api.Node, claims []*api.ResourceClaim, key string) (bool, error) {
 	np := a.slices.nodePools(node, a.features.PartitionableDevices, a.v136)
 	keyed := key != "" && a.state.PoolVersion != nil && np.err == nil
-	if keyed {
+	if keyed && ctx.Err() == nil { // a done context gets the search's error
 		if m := np.fits.Load(); m != nil && m.key == key && a.sameVersions(np.pools, m.versions()) {
 			return m.fits, nil
 		}

@@ -69,3 +69,35 @@ func TestFitsTimeout(t *testing.T) {
 		t.Errorf("Fits with a timeout of 1ns = %v, %v; want %v", fits, err, want)
 	}
 }
+
+// TestFitsKeyedDoneContext: an answer kept for a node is not given under
+// a context already done: the search's error is, as without the answer.
+func TestFitsKeyedDoneContext(t *testing.T) {
+	node := &api.Node{ObjectMeta: api.ObjectMeta{Name: "n0"}}
+	name := "n0"
+	sl := &api.ResourceSlice{ObjectMeta: api.ObjectMeta{Name: "n0-gpus"}}
+	sl.Spec.Driver, sl.Spec.NodeName = "gpu.example.com", &name
+	sl.Spec.Pool = api.ResourcePool{Name: "n0", Generation: 1, ResourceSliceCount: 1}
+	sl.Spec.Devices = []api.Device{{Name: "gpu0"}}
+	claim := &api.ResourceClaim{ObjectMeta: api.ObjectMeta{Name: "c", Namespace: "default", UID: "uid-c"}}
+	claim.Spec.Devices.Requests = []api.DeviceRequest{{Name: "r",
+		Exactly: &api.ExactDeviceRequest{DeviceClassName: "gpu", AllocationMode: api.DeviceAllocationModeExactCount, Count: 1}}}
+	state := AllocatedState{PoolVersion: func(string, string) any { return 1 }}
+	a, err := New(DefaultFeatures(framework.DefaultKubeVersion), state, classesOf([]*api.DeviceClass{{ObjectMeta: api.ObjectMeta{Name: "gpu"}}}),
+		[]*api.ResourceSlice{sl}, celCache(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	claims := []*api.ResourceClaim{claim}
+	if fits, err := a.FitsKeyed(context.Background(), 0, node, claims, "k"); !fits || err != nil {
+		t.Fatalf("FitsKeyed = %v, %v; want true", fits, err)
+	}
+	if fits, err := a.FitsKeyed(context.Background(), 0, node, claims, "k"); !fits || err != nil || a.Searched() != 1 {
+		t.Fatalf("FitsKeyed again = %v, %v after %d searches; want true from the kept answer", fits, err, a.Searched())
+	}
+	done, cancel := context.WithCancel(context.Background())
+	cancel()
+	if fits, err := a.FitsKeyed(done, 0, node, claims, "k"); fits || !errors.Is(err, context.Canceled) {
+		t.Errorf("FitsKeyed under a done context = %v, %v; want the search's error", fits, err)
+	}
+}
