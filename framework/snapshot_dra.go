@@ -307,6 +307,11 @@ func (v DRAView) ResourceClaimTemplates() []*api.ResourceClaimTemplate {
 	return out
 }
 
+// DeviceAllocated reports whether an allocated claim holds the device
+// (allocated without admin access and not as a share: the devices
+// AllocatedDevices visits).
+func (v DRAView) DeviceAllocated(id api.DeviceID) bool { return v.x.devices.m[id] > 0 }
+
 // AllocatedDevices calls f for each device allocated exclusively to a
 // stored claim (kube's allocatedDevices set: results with admin access or
 // a share ID are not in it), in no particular order.

@@ -54,3 +54,49 @@ func TestAllocatedStateFollowsTheSnapshot(t *testing.T) {
 	snap.SetDRAInFlight("uid-other", nil)
 	fits("nothing in flight", true)
 }
+
+// TestAllocatedStateOfAClone: the allocation state kept under a version
+// serves a clone at that version with what the clone holds, not what the
+// snapshot it was gathered from holds after a change of its own.
+func TestAllocatedStateOfAClone(t *testing.T) {
+	nodes, objs := draCluster(1, 1)
+	first := draClaim("first", 1)
+	first.Status.Allocation = &api.AllocationResult{Devices: api.DeviceAllocationResult{Results: []api.DeviceRequestAllocationResult{{
+		Request: "r", Driver: "gpu.example.com", Pool: "n0", Device: "gpu0"}}}}
+	// Two claims asking under different request names: the clone's
+	// cycle finds no answer kept for its claim, and searches.
+	second := draClaim("second", 1)
+	second.Spec.Devices.Requests[0].Name = "other"
+	objs = append(objs, draClaim("mine", 1), second, first)
+	snap, err := framework.NewSnapshot(nodes, nil, framework.WithStorage(objs...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl := newDRAPlugin(t, snap)
+	claim := "mine"
+	fits := func(s *framework.Snapshot) bool {
+		t.Helper()
+		pi, _ := framework.NewPodInfo(draPod("p", claim))
+		state := framework.NewCycleState()
+		state.SetSnapshot(s)
+		if _, st := pl.PreFilter(context.Background(), state, pi, s.Nodes()); !st.IsSuccess() {
+			t.Fatalf("PreFilter: %v", st)
+		}
+		return pl.Filter(context.Background(), state, pi, s.Nodes()[0]).IsSuccess()
+	}
+	if fits(snap) {
+		t.Fatal("the only device is allocated, and the pod fits")
+	}
+	clone := snap.Clone()
+	// The snapshot gives the device back; the clone still holds it.
+	if _, err := snap.SetStorageObject(draClaim("first", 1)); err != nil {
+		t.Fatal(err)
+	}
+	claim = "second"
+	if fits(clone) {
+		t.Error("in the clone the device is still allocated, and the pod fits")
+	}
+	if !fits(snap) {
+		t.Error("the device given back, the pod does not fit")
+	}
+}

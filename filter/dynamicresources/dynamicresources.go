@@ -333,7 +333,11 @@ func (pl *DynamicResources) PreFilter(ctx context.Context, cs *framework.CycleSt
 		if err != nil {
 			return nil, framework.AsStatus(err)
 		}
+		// The state kept under the allocations' version may have been
+		// gathered from another snapshot at that version (a clone): what
+		// it reads in place is this cycle's view.
 		st := pl.allocatedState(view)
+		st.InUse = func(id allocator.DeviceID) bool { return view.DeviceAllocated(api.DeviceID(id)) }
 		st.PoolVersion = func(driver, pool string) any { return view.PoolAllocationVersion(driver, pool) }
 		a, err := allocator.NewFromSlices(pl.features, st, allocator.ViewClasses{View: view}, idx)
 		if err != nil {

@@ -112,11 +112,24 @@ type AllocatedState struct {
 	// ConsumedCapacity is, per shared device, the sum of the capacity its
 	// shares consume.
 	ConsumedCapacity map[DeviceID]map[api.QualifiedName]resource.Quantity
+	// InUse, when set, reports devices allocated besides Devices (a
+	// snapshot's allocated devices, read where they lie rather than
+	// copied at every change).
+	InUse func(DeviceID) bool
 	// PoolVersion, when set, returns a comparable version of what is
 	// allocated of a pool (its devices allocated, shared or in flight),
 	// which changes whenever that does (DRAView.PoolAllocationVersion):
 	// FitsKeyed keeps its answers under the versions of the node's pools.
 	PoolVersion func(driver, pool string) any
+}
+
+// holds reports whether the device is allocated as a whole: in Devices
+// or, with InUse, in what it reads.
+func (s *AllocatedState) holds(id DeviceID) bool {
+	if _, ok := s.Devices[id]; ok {
+		return true
+	}
+	return s.InUse != nil && s.InUse(id)
 }
 
 // ClassLister looks up DeviceClasses by name.

@@ -609,7 +609,7 @@ type allocatingDevice struct {
 }
 
 func (r *run) inUse(id DeviceID) bool {
-	if _, ok := r.state.Devices[id]; ok {
+	if r.state.holds(id) {
 		return true
 	}
 	return slices.ContainsFunc(r.allocating, func(a allocatingDevice) bool { return a.id == id })
@@ -634,7 +634,7 @@ func (r *run) capacityInUse(id DeviceID) bool {
 
 // allocated reports whether a device has any allocation in the state.
 func (a *Allocator) allocated(id DeviceID) bool {
-	if _, ok := a.state.Devices[id]; ok {
+	if a.state.holds(id) {
 		return true
 	}
 	if _, ok := a.sharedInUse[id]; ok {

@@ -14,12 +14,13 @@ func (l ViewClasses) DeviceClass(name string) (*api.DeviceClass, bool) {
 }
 
 // GatherAllocatedState is kube's GatherAllocatedState over a snapshot: the
-// devices of allocated claims and of allocations in flight; with
-// consumable capacity the shared allocations by share ID and the capacity
-// they consume, without it shared allocations take their whole device.
+// devices of allocated claims (read in the view, InUse) and of
+// allocations in flight; with consumable capacity the shared allocations
+// by share ID and the capacity they consume, without it shared
+// allocations take their whole device. The state reads the view's
+// allocated devices as they are when the allocator asks.
 func GatherAllocatedState(view framework.DRAView, consumable bool) AllocatedState {
-	st := AllocatedState{Devices: make(map[DeviceID]struct{}, view.NumAllocatedDevices())}
-	view.AllocatedDevices(func(id api.DeviceID) { st.Devices[DeviceID(id)] = struct{}{} })
+	st := AllocatedState{InUse: func(id DeviceID) bool { return view.DeviceAllocated(api.DeviceID(id)) }}
 	for _, c := range view.SharedAllocations() {
 		st.AddAllocation(c.Status.Allocation, consumable)
 	}
