@@ -8,11 +8,7 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
-	"github.com/schedkit/schedkit/resource"
 )
-
-// perfDriver is scheduler_perf's DRA test driver.
-const perfDriver = "test-driver.cdi.k8s.io"
 
 // perfCluster is the cluster of kube scheduler_perf's
 // SchedulingWithResourceClaimTemplate (test/integration/scheduler_perf/dra,
@@ -25,50 +21,17 @@ const perfDriver = "test-driver.cdi.k8s.io"
 // kubebench's BenchmarkKubeDRASchedulerPerf.
 func perfCluster(n int) ([]*api.Node, []api.StorageObject) {
 	var nodes []*api.Node
-	objs := []api.StorageObject{&api.DeviceClass{
-		ObjectMeta: api.ObjectMeta{Name: "test-class"},
-		Spec: api.DeviceClassSpec{Selectors: []api.DeviceSelector{{CEL: &api.CELDeviceSelector{
-			Expression: `device.driver == "` + perfDriver + `"`}}}},
-	}}
-	str := func(s string) api.DeviceAttribute { return api.DeviceAttribute{StringValue: &s} }
-	yes := true
+	objs := []api.StorageObject{st.PerfDRAClass()}
 	for i := range n {
 		name := fmt.Sprintf("scheduler-perf-dra-%d", i)
 		nodes = append(nodes, st.MakeNode().Name(name).Label("node-with-dra", "true").
 			Capacity(map[string]string{"pods": "110", "cpu": "4", "memory": "32Gi"}).Obj())
-		sl := &api.ResourceSlice{ObjectMeta: api.ObjectMeta{Name: fmt.Sprintf("resourceslice-%d", i)}}
-		sl.Spec.Driver, sl.Spec.NodeName = perfDriver, &name
-		sl.Spec.Pool = api.ResourcePool{Name: sl.Name, Generation: 1, ResourceSliceCount: 1}
-		for d := range 10 {
-			version := "1.2.3"
-			sl.Spec.Devices = append(sl.Spec.Devices, api.Device{
-				Name: fmt.Sprintf("basic-device-%d", d),
-				Attributes: map[api.QualifiedName]api.DeviceAttribute{
-					"driver":                          str("xe"),
-					"driverVersion":                   {VersionValue: &version},
-					"resource.k8s.io/pciRoot":         str(fmt.Sprint(d % 2)),
-					"family":                          str("Arc Pro B-Series"),
-					"health":                          str("Healthy"),
-					"model":                           str("B60"),
-					"pciAddress":                      str(fmt.Sprintf("0000:0%d:00.0", d)),
-					"pciId":                           str("0xe211"),
-					"pciRoot":                         str(fmt.Sprintf("0%d", d%2)),
-					"resource.kubernetes.io/pciBusID": str(fmt.Sprintf("0000:0%d:00.0", d)),
-					"resource.kubernetes.io/pciRoot":  str(fmt.Sprintf("pci0000:0%d", d%2)),
-					"sriov":                           {BoolValue: &yes},
-					"type":                            str("gpu"),
-				},
-				Capacity: map[api.QualifiedName]api.DeviceCapacity{
-					"memory":     {Value: resource.MustParse("24480Mi")},
-					"millicores": {Value: resource.MustParse("1k")},
-				},
-			})
-			if d < 5 {
-				c := perfClaim(fmt.Sprintf("init-claim-%d-%d", i, d), "init")
-				c.Status.Allocation = &api.AllocationResult{Devices: api.DeviceAllocationResult{Results: []api.DeviceRequestAllocationResult{{
-					Request: "req-0", Driver: perfDriver, Pool: sl.Name, Device: sl.Spec.Devices[d].Name}}}}
-				objs = append(objs, c)
-			}
+		sl := st.PerfDRASlice(name, i, 10)
+		for d := range 5 {
+			c := perfClaim(fmt.Sprintf("init-claim-%d-%d", i, d), "init")
+			c.Status.Allocation = &api.AllocationResult{Devices: api.DeviceAllocationResult{Results: []api.DeviceRequestAllocationResult{{
+				Request: "req-0", Driver: st.PerfDRADriver, Pool: sl.Name, Device: sl.Spec.Devices[d].Name}}}}
+			objs = append(objs, c)
 		}
 		objs = append(objs, sl)
 	}

@@ -5,11 +5,8 @@ import (
 	"math/rand/v2"
 
 	"github.com/schedkit/schedkit/framework/api"
-	"github.com/schedkit/schedkit/resource"
+	"github.com/schedkit/schedkit/internal/st"
 )
-
-// perfDRADriver is scheduler_perf's DRA test driver.
-const perfDRADriver = "test-driver.cdi.k8s.io"
 
 // perfDRAPause is the image of the DRA case's pods, an older pause than
 // the other cases' (perfPause).
@@ -62,40 +59,9 @@ func podWithClaim(name, namespace string, _ int) *api.Pod {
 	}
 }
 
-// slice is resourceslice-basic-devices.yaml's index-th slice, on node,
-// with d.devices devices over two PCI roots.
+// slice is resourceslice-basic-devices.yaml's index-th slice, on node.
 func (d *perfDRA) slice(node string, index int) *api.ResourceSlice {
-	name := fmt.Sprintf("resourceslice-%d", index)
-	s := &api.ResourceSlice{ObjectMeta: api.ObjectMeta{Name: name}}
-	s.Spec.Driver, s.Spec.NodeName = perfDRADriver, &node
-	s.Spec.Pool = api.ResourcePool{Name: name, Generation: 1, ResourceSliceCount: 1}
-	str := func(v string) api.DeviceAttribute { return api.DeviceAttribute{StringValue: &v} }
-	for k := range d.devices {
-		version, sriov := "1.2.3", true
-		s.Spec.Devices = append(s.Spec.Devices, api.Device{
-			Name: fmt.Sprintf("basic-device-%d", k),
-			Attributes: map[api.QualifiedName]api.DeviceAttribute{
-				"driver":                          str("xe"),
-				"driverVersion":                   {VersionValue: &version},
-				"resource.k8s.io/pciRoot":         str(fmt.Sprint(k % 2)),
-				"family":                          str("Arc Pro B-Series"),
-				"health":                          str("Healthy"),
-				"model":                           str("B60"),
-				"pciAddress":                      str(fmt.Sprintf("0000:0%d:00.0", k)),
-				"pciId":                           str("0xe211"),
-				"pciRoot":                         str(fmt.Sprintf("0%d", k%2)),
-				"resource.kubernetes.io/pciBusID": str(fmt.Sprintf("0000:0%d:00.0", k)),
-				"resource.kubernetes.io/pciRoot":  str(fmt.Sprintf("pci0000:0%d", k%2)),
-				"sriov":                           {BoolValue: &sriov},
-				"type":                            str("gpu"),
-			},
-			Capacity: map[api.QualifiedName]api.DeviceCapacity{
-				"memory":     {Value: resource.MustParse("24480Mi")},
-				"millicores": {Value: resource.MustParse("1k")},
-			},
-		})
-	}
-	return s
+	return st.PerfDRASlice(node, index, d.devices)
 }
 
 // objects returns the case's DRA objects on nodes: the slices, the class
@@ -103,11 +69,7 @@ func (d *perfDRA) slice(node string, index int) *api.ResourceSlice {
 // (each on the first node of a random order drawn from seed where a
 // device is free, its first free device, for the node alone).
 func (d *perfDRA) objects(nodes []*api.Node, seed uint64) api.DRAObjects {
-	out := api.DRAObjects{DeviceClasses: []*api.DeviceClass{{
-		ObjectMeta: api.ObjectMeta{Name: "test-class"},
-		Spec: api.DeviceClassSpec{Selectors: []api.DeviceSelector{{CEL: &api.CELDeviceSelector{
-			Expression: `device.driver == "` + perfDRADriver + `"`}}}},
-	}}}
+	out := api.DRAObjects{DeviceClasses: []*api.DeviceClass{st.PerfDRAClass()}}
 	used := make([]int, len(nodes)) // devices allocated on each node, the first ones
 	for i, n := range nodes {
 		out.ResourceSlices = append(out.ResourceSlices, d.slice(n.Name, i))
@@ -124,7 +86,7 @@ func (d *perfDRA) objects(nodes []*api.Node, seed uint64) api.DRAObjects {
 			s := out.ResourceSlices[i]
 			claim.Status.Allocation = &api.AllocationResult{
 				Devices: api.DeviceAllocationResult{Results: []api.DeviceRequestAllocationResult{{
-					Request: "req-0", Driver: perfDRADriver, Pool: s.Spec.Pool.Name, Device: s.Spec.Devices[used[i]].Name}}},
+					Request: "req-0", Driver: st.PerfDRADriver, Pool: s.Spec.Pool.Name, Device: s.Spec.Devices[used[i]].Name}}},
 				NodeSelector: &api.NodeSelector{NodeSelectorTerms: []api.NodeSelectorTerm{{MatchFields: []api.NodeSelectorRequirement{{
 					Key: "metadata.name", Operator: api.NodeSelectorOpIn, Values: []string{nodes[i].Name}}}}}},
 			}
