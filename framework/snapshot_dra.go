@@ -32,12 +32,10 @@ type draIndex struct {
 	// inFlight holds, by claim UID, the claims whose allocation Reserve
 	// made and PreBind has not yet written.
 	inFlight cowMap[string, *api.ResourceClaim]
-	// version is replaced by a new value at every change of devices,
-	// sharing or inFlight (nil until the first), so that equal versions
-	// mean the same allocation state; clones share it until one changes.
-	version *AllocationVersion
-	// pools holds the same, per pool (driver and pool name), replaced at
-	// every change of the pool's devices allocated, shared or in flight.
+	// pools holds a version per pool (driver and pool name), replaced
+	// by a new value at every change of the pool's devices allocated,
+	// shared or in flight, so that equal versions mean the same
+	// allocations of the pool; clones share them until one changes.
 	pools cowMap[draPool, *AllocationVersion]
 	// sorted caches the slices in name order, tainted the same slices
 	// with the taint rules applied; every change of the slices (or rules,
@@ -135,7 +133,6 @@ func (x *draIndex) claimDevices(c *api.ResourceClaim, delta int32) {
 	if a == nil {
 		return
 	}
-	x.version = new(AllocationVersion)
 	x.poolsChanged(a)
 	shared := false
 	for i := range a.Devices.Results {
@@ -189,9 +186,9 @@ type DRAView struct{ x *draIndex }
 // DRA returns the view of the snapshot's DRA objects.
 func (s *Snapshot) DRA() DRAView { return DRAView{&s.storage.dra} }
 
-// AllocationVersion identifies an allocation state of a snapshot's DRA
-// objects: the devices allocated, the shared allocations and the
-// in-flight claims (DRAView.AllocationVersion).
+// AllocationVersion identifies the allocations of a pool of devices in a
+// snapshot: its devices allocated, shared and in flight
+// (DRAView.PoolAllocationVersion).
 type AllocationVersion struct{ _ byte }
 
 // PoolAllocationVersion returns the version of the allocations of the
@@ -201,13 +198,6 @@ type AllocationVersion struct{ _ byte }
 func (v DRAView) PoolAllocationVersion(driver, pool string) *AllocationVersion {
 	return v.x.pools.m[draPool{driver, pool}]
 }
-
-// AllocationVersion returns the version of the allocation state: a new
-// value whenever the devices allocated, the shared allocations or the
-// in-flight claims change, and the same value (shared by clones) while
-// they do not, so that what a caller derived from that state can be
-// kept under it. It is nil while the snapshot never had an allocation.
-func (v DRAView) AllocationVersion() *AllocationVersion { return v.x.version }
 
 // Empty reports whether the snapshot holds no claim, class, slice,
 // template or taint rule (DynamicResources then has nothing to look up).
@@ -350,7 +340,6 @@ func (v DRAView) InFlightClaims() []*api.ResourceClaim {
 func (s *Snapshot) SetDRAInFlight(uid string, claim *api.ResourceClaim) *api.ResourceClaim {
 	x := &s.storage.dra
 	old := x.inFlight.m[uid]
-	x.version = new(AllocationVersion)
 	if old != nil {
 		x.poolsChanged(old.Status.Allocation)
 	}

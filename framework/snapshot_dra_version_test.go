@@ -8,12 +8,12 @@ import (
 	"github.com/schedkit/schedkit/internal/st"
 )
 
-// TestDRAAllocationVersion: the version of a snapshot's allocation state
-// changes with an allocated claim added, changed or deleted and with an
-// allocation in flight or ended, stays with any other change (slices,
-// classes, claims without an allocation), and is shared by a clone until
-// one side changes.
-func TestDRAAllocationVersion(t *testing.T) {
+// TestDRAPoolAllocationVersion: the version of a pool's allocations
+// changes with an allocated claim of its devices added, changed or
+// deleted and with such an allocation in flight or ended, stays with any
+// other change (slices, classes, claims without an allocation, another
+// pool's allocations), and is shared by a clone until one side changes.
+func TestDRAPoolAllocationVersion(t *testing.T) {
 	claim := func(name string, device string) *api.ResourceClaim {
 		c := &api.ResourceClaim{ObjectMeta: api.ObjectMeta{Name: name, Namespace: "default", UID: "uid-" + name}}
 		c.Spec.Devices.Requests = []api.DeviceRequest{{Name: "r", Exactly: &api.ExactDeviceRequest{DeviceClassName: "gpu"}}}
@@ -33,9 +33,9 @@ func TestDRAAllocationVersion(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	version := func() *framework.AllocationVersion { return snap.DRA().AllocationVersion() }
+	version := func() *framework.AllocationVersion { return snap.DRA().PoolAllocationVersion("d", "p") }
 	if version() != nil {
-		t.Fatalf("a snapshot without allocations has version %p", version())
+		t.Fatalf("a pool without allocations has version %p", version())
 	}
 	for _, step := range []struct {
 		name    string
@@ -86,11 +86,11 @@ func TestDRAAllocationVersion(t *testing.T) {
 
 	set(claim("c", "g3"))
 	clone := snap.Clone()
-	if clone.DRA().AllocationVersion() != version() {
+	if clone.DRA().PoolAllocationVersion("d", "p") != version() {
 		t.Fatal("a clone has another version")
 	}
 	clone.SetDRAInFlight("uid-d", claim("d", "g4"))
-	if clone.DRA().AllocationVersion() == version() {
+	if clone.DRA().PoolAllocationVersion("d", "p") == version() {
 		t.Error("a change in the clone left it at the snapshot's version")
 	}
 	if snap.DRA().InFlight("uid-d") != nil {

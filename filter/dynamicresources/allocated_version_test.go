@@ -8,11 +8,11 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 )
 
-// TestAllocatedStateFollowsTheSnapshot: the allocation state PreFilter
-// keeps from one cycle to the next is gathered again when a claim is
-// allocated or deallocated, or an allocation goes in flight or ends:
-// a pod whose claim fits the one free device stops fitting when another
-// claim takes it, and fits again when it is given back.
+// TestAllocatedStateFollowsTheSnapshot: a plugin used from one cycle to
+// the next sees a claim allocated or deallocated, and an allocation going
+// in flight or ending: a pod whose claim fits the one free device stops
+// fitting when another claim takes it, and fits again when it is given
+// back.
 func TestAllocatedStateFollowsTheSnapshot(t *testing.T) {
 	nodes, objs := draCluster(1, 1)
 	objs = append(objs, draClaim("mine", 1), draClaim("other", 1))
@@ -55,9 +55,9 @@ func TestAllocatedStateFollowsTheSnapshot(t *testing.T) {
 	fits("nothing in flight", true)
 }
 
-// TestAllocatedStateOfAClone: the allocation state kept under a version
-// serves a clone at that version with what the clone holds, not what the
-// snapshot it was gathered from holds after a change of its own.
+// TestAllocatedStateOfAClone: a plugin used on a snapshot and then on a
+// clone of it sees what the clone holds, not what the snapshot holds
+// after a change of its own, whatever it kept from the snapshot's cycles.
 func TestAllocatedStateOfAClone(t *testing.T) {
 	nodes, objs := draCluster(1, 1)
 	first := draClaim("first", 1)

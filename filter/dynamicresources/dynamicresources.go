@@ -62,19 +62,9 @@ type DynamicResources struct {
 	idxOf []*api.ResourceSlice
 	idx   *allocator.Slices
 
-	// allocated is the allocation state gathered last, kept for the
-	// cycles that find the snapshot's allocations at the same version.
-	allocated atomic.Pointer[gathered]
 	// last is the state of the last cycle whose claims were searched for
 	// (FilterCostly).
 	last atomic.Pointer[draState]
-}
-
-// gathered is an allocation state and the version of the snapshot's
-// allocations it was gathered from.
-type gathered struct {
-	version *framework.AllocationVersion
-	state   allocator.AllocatedState
 }
 
 var (
@@ -291,7 +281,6 @@ func (pl *DynamicResources) PreFilter(ctx context.Context, cs *framework.CycleSt
 	}
 	s.info = make([]claimInfo, len(s.claims))
 	s.unavailable = make([]bool, len(s.claims))
-	toAllocate := 0
 	for i, c := range s.claims {
 		if a := c.Status.Allocation; a != nil {
 			if a.NodeSelector != nil {
@@ -299,7 +288,6 @@ func (pl *DynamicResources) PreFilter(ctx context.Context, cs *framework.CycleSt
 			}
 			continue
 		}
-		toAllocate++
 		s.unallocated = append(s.unallocated, c)
 		if view.InFlight(c.UID) != nil {
 			return nil, unresolvable(fmt.Sprintf("resource claim %s is in the process of being allocated", c.Key()))
@@ -324,7 +312,7 @@ func (pl *DynamicResources) PreFilter(ctx context.Context, cs *framework.CycleSt
 			}
 		}
 	}
-	if toAllocate > 0 {
+	if len(s.unallocated) > 0 {
 		list := view.ResourceSlices()
 		if pl.features.DeviceTaintRules {
 			list = view.TaintedResourceSlices()
@@ -333,11 +321,9 @@ func (pl *DynamicResources) PreFilter(ctx context.Context, cs *framework.CycleSt
 		if err != nil {
 			return nil, framework.AsStatus(err)
 		}
-		// The state kept under the allocations' version may have been
-		// gathered from another snapshot at that version (a clone): what
-		// it reads in place is this cycle's view.
-		st := pl.allocatedState(view)
-		st.InUse = func(id allocator.DeviceID) bool { return view.DeviceAllocated(api.DeviceID(id)) }
+		// Reads the view's allocated devices in place: gathering it walks
+		// the shared and in-flight allocations alone.
+		st := allocator.GatherAllocatedState(view, pl.features.ConsumableCapacity)
 		st.PoolVersion = func(driver, pool string) any { return view.PoolAllocationVersion(driver, pool) }
 		a, err := allocator.NewFromSlices(pl.features, st, allocator.ViewClasses{View: view}, idx)
 		if err != nil {
@@ -357,22 +343,6 @@ func (pl *DynamicResources) PreFilter(ctx context.Context, cs *framework.CycleSt
 	}
 	s.nodeAllocs = make(map[string]nodeAllocation)
 	return nil, nil
-}
-
-// allocatedState returns what is allocated in the view, gathered again
-// only when the view's allocations are not at the version last gathered
-// (the allocator only reads it): a stream of pods against one cluster
-// gathers it once, where gathering it walks every allocated device.
-func (pl *DynamicResources) allocatedState(view framework.DRAView) allocator.AllocatedState {
-	v := view.AllocationVersion()
-	if g := pl.allocated.Load(); g != nil && v != nil && g.version == v {
-		return g.state
-	}
-	st := allocator.GatherAllocatedState(view, pl.features.ConsumableCapacity)
-	if v != nil {
-		pl.allocated.Store(&gathered{v, st})
-	}
-	return st
 }
 
 // sliceIndex returns the allocator's index of slices, built once per list.
