@@ -450,7 +450,7 @@ func (a *Allocator) FitsKeyed(ctx context.Context, timeout time.Duration, node *
 	np := a.slices.nodePools(node, a.features.PartitionableDevices, a.v136)
 	keyed := key != "" && a.state.PoolVersion != nil && np.err == nil
 	if keyed && ctx.Err() == nil { // a done context gets the search's error
-		if m := np.fits.Load(); m != nil && m.key == key && a.sameVersions(np.pools, m.versions()) {
+		if m := np.fits.Load(); m != nil && m.key == key && a.sameVersions(np.pools, m.versions) {
 			return m.fits, nil
 		}
 	}
@@ -458,10 +458,12 @@ func (a *Allocator) FitsKeyed(ctx context.Context, timeout time.Duration, node *
 	fits, err := a.fits(ctx, timeout, node, claims, np)
 	if keyed && err == nil {
 		m := &fitsMemo{key: key, fits: fits}
-		if len(np.pools) == 1 {
-			m.one[0] = a.state.PoolVersion(np.pools[0].id.driver, np.pools[0].id.pool)
-		} else {
-			m.more = a.versions(np.pools)
+		m.versions = m.one[:0]
+		if len(np.pools) > 1 {
+			m.versions = make([]any, 0, len(np.pools))
+		}
+		for _, p := range np.pools {
+			m.versions = append(m.versions, a.state.PoolVersion(p.id.driver, p.id.pool))
 		}
 		np.fits.Store(m)
 	}
@@ -487,15 +489,6 @@ func (a *Allocator) fits(ctx context.Context, timeout time.Duration, node *api.N
 		}
 	}
 	return true, nil
-}
-
-// versions returns the versions of the pools' allocations, in order.
-func (a *Allocator) versions(pools []*pool) []any {
-	out := make([]any, len(pools))
-	for i, p := range pools {
-		out[i] = a.state.PoolVersion(p.id.driver, p.id.pool)
-	}
-	return out
 }
 
 // sameVersions reports whether the pools' allocations are at versions.

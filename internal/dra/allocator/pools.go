@@ -61,22 +61,14 @@ type nodePools struct {
 }
 
 // fitsMemo is Fits' answer for a node's pools: whether the claims of key
-// fit, with the versions of the pools' allocations it was found at (in
-// one, the first pool's, where a node has one pool, so that an answer is
-// one allocation).
+// fit, with the versions of the pools' allocations it was found at
+// (versions points into one where the node has one pool, so that an
+// answer is one allocation).
 type fitsMemo struct {
-	key  string
-	fits bool
-	one  [1]any
-	more []any
-}
-
-// versions returns the versions the answer was found at.
-func (m *fitsMemo) versions() []any {
-	if m.more != nil {
-		return m.more
-	}
-	return m.one[:]
+	key      string
+	fits     bool
+	versions []any
+	one      [1]any
 }
 
 // pools returns the pools node can reach (gatherPools), computed once per
