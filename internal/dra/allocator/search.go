@@ -118,10 +118,11 @@ func resize[T any](s []T, n int) []T {
 // views the room for every request of the call, so that the pointers it
 // hands out stay valid.
 func (r *run) view(rd requestData) *requestData {
-	all := r.views[len(r.views):cap(r.views)][:1][0].allDevices
-	rd.allDevices = all[:0]
-	r.views = append(r.views, rd)
-	return &r.views[len(r.views)-1]
+	r.views = r.views[:len(r.views)+1]
+	v := &r.views[len(r.views)-1]
+	rd.allDevices = v.allDevices[:0] // the room of the call that had the place
+	*v = rd
+	return v
 }
 
 // requestSlot is one request of a claim: a single request, or the
