@@ -139,7 +139,9 @@ type ClassLister interface {
 
 // Allocator allocates devices to claims on one node at a time. It holds
 // the cluster's ResourceSlices and allocated devices as they were when it
-// was built. It is safe for concurrent use.
+// was built (those its state's InUse reads, as they are when it asks: a
+// snapshot's, which a cycle does not change). It is safe for concurrent
+// use.
 type Allocator struct {
 	features Features
 	state    AllocatedState
