@@ -204,12 +204,39 @@ type Slices struct {
 	kept   map[string]*[2][2]atomic.Pointer[nodePools]
 	byNode [2][2]sync.Map
 
-	// selected keeps the selector results of each device of each slice
-	// (by the device's index in the slice): they do not depend on the
-	// node, the claim or what is allocated. The map is made with the
-	// index and only read afterwards; a device's list of results is
-	// read without a lock.
-	selected map[*api.ResourceSlice][]deviceResults
+	// data keeps, for each slice, what searches learn of it and share:
+	// the selector results of its devices and which of them are
+	// allocated. The map is made with the index and only read
+	// afterwards; what it holds is read without a lock.
+	data map[*api.ResourceSlice]*sliceData
+}
+
+// sliceData is what the index keeps of one slice for the searches.
+type sliceData struct {
+	// results are the selector results of each device, by the device's
+	// index in the slice: they do not depend on the node, the claim or
+	// what is allocated.
+	results []deviceResults
+	// allocated are the devices the state's InUse reported allocated,
+	// under the version of the slice's pool they were read at.
+	allocated atomic.Pointer[allocatedBits]
+	// bare keeps, per device, whether a request naming no capacity fits
+	// it while it has no shares (run.fitsBare).
+	bare []atomic.Uint32
+}
+
+// allocatedBits are the devices of a slice allocated under one version of
+// its pool's allocations: bit i of bits is device i. bits is nil when
+// none is.
+type allocatedBits struct {
+	version any
+	bits    []uint64
+}
+
+// has reports whether device di is among the bits.
+func (b *allocatedBits) has(di int) bool {
+	w := di >> 6
+	return w < len(b.bits) && b.bits[w]&(1<<uint(di&63)) != 0
 }
 
 // deviceResults are the results of the selectors evaluated on one
@@ -237,10 +264,13 @@ func IndexSlices(slices []*api.ResourceSlice, cache *cel.Cache) (*Slices, error)
 		all:      slices,
 		onNode:   make(map[string][]*api.ResourceSlice),
 		kept:     make(map[string]*[2][2]atomic.Pointer[nodePools]),
-		selected: make(map[*api.ResourceSlice][]deviceResults, len(slices)),
+		data:     make(map[*api.ResourceSlice]*sliceData, len(slices)),
 	}
 	for _, s := range slices {
-		x.selected[s] = make([]deviceResults, len(s.Spec.Devices))
+		x.data[s] = &sliceData{
+			results: make([]deviceResults, len(s.Spec.Devices)),
+			bare:    make([]atomic.Uint32, len(s.Spec.Devices)),
+		}
 		if n := deref(s.Spec.NodeName); n != "" {
 			if _, ok := x.onNode[n]; !ok {
 				x.kept[n] = new([2][2]atomic.Pointer[nodePools])
@@ -358,12 +388,13 @@ func (x *Slices) input(driver string, d *api.Device) *cel.Input {
 	return li.in
 }
 
-// match evaluates prog on device di of slice s. Results are kept for the
-// life of the index, except those of an evaluation ctx interrupted.
-func (x *Slices) match(ctx context.Context, prog *cel.Program, s *api.ResourceSlice, di int) (bool, error) {
+// match evaluates prog on device di of slice s, whose data sd is (nil for
+// a slice outside the index). Results are kept for the life of the index,
+// except those of an evaluation ctx interrupted.
+func (x *Slices) match(ctx context.Context, prog *cel.Program, s *api.ResourceSlice, sd *sliceData, di int) (bool, error) {
 	var kept *deviceResults
-	if rs := x.selected[s]; di < len(rs) {
-		kept = &rs[di]
+	if sd != nil && di < len(sd.results) {
+		kept = &sd.results[di]
 		if l := kept.list.Load(); l != nil {
 			for _, r := range *l {
 				if r.prog == prog {
@@ -451,22 +482,27 @@ func (a *Allocator) Fits(ctx context.Context, timeout time.Duration, node *api.N
 func (a *Allocator) FitsKeyed(ctx context.Context, timeout time.Duration, node *api.Node, claims []*api.ResourceClaim, key string) (bool, error) {
 	np := a.slices.nodePools(node, a.features.PartitionableDevices, a.v136)
 	keyed := key != "" && a.state.PoolVersion != nil && np.err == nil
-	if keyed && ctx.Err() == nil { // a done context gets the search's error
-		if m := np.fits.Load(); m != nil && m.key == key && a.sameVersions(np.pools, m.versions) {
+	var room [4]any
+	var versions []any
+	if keyed {
+		versions = room[:0]
+		for _, p := range np.pools {
+			versions = append(versions, a.state.PoolVersion(p.id.driver, p.id.pool))
+		}
+		// A done context gets the search's error.
+		if m := np.fits.Load(); ctx.Err() == nil && m != nil && m.key == key && slices.Equal(m.versions, versions) {
 			return m.fits, nil
 		}
 	}
 	a.searched.Add(1)
-	fits, err := a.fits(ctx, timeout, node, claims, np)
+	fits, err := a.fits(ctx, timeout, node, claims, np, versions)
 	if keyed && err == nil {
 		m := &fitsMemo{key: key, fits: fits}
 		m.versions = m.one[:0]
 		if len(np.pools) > 1 {
 			m.versions = make([]any, 0, len(np.pools))
 		}
-		for _, p := range np.pools {
-			m.versions = append(m.versions, a.state.PoolVersion(p.id.driver, p.id.pool))
-		}
+		m.versions = append(m.versions, versions...)
 		np.fits.Store(m)
 	}
 	return fits, err
@@ -476,11 +512,15 @@ func (a *Allocator) FitsKeyed(ctx context.Context, timeout time.Duration, node *
 // the answers kept aside.
 func (a *Allocator) Searched() int64 { return a.searched.Load() }
 
-// fits is FitsKeyed's search on the node's pools np.
-func (a *Allocator) fits(ctx context.Context, timeout time.Duration, node *api.Node, claims []*api.ResourceClaim, np *nodePools) (bool, error) {
+// fits is FitsKeyed's search on the node's pools np, whose PoolVersions
+// are versions when the caller asked them (nil when not).
+func (a *Allocator) fits(ctx context.Context, timeout time.Duration, node *api.Node, claims []*api.ResourceClaim, np *nodePools, versions []any) (bool, error) {
 	r := a.run(ctx, node, claims)
 	defer a.runs.Put(r)
 	r.timeout = timeout
+	for _, v := range versions {
+		r.versions = append(r.versions, knownVersion{v, true})
+	}
 	done, err := r.searchPools(np.pools, np.err)
 	if err != nil || !done {
 		return false, err
@@ -491,19 +531,6 @@ func (a *Allocator) fits(ctx context.Context, timeout time.Duration, node *api.N
 		}
 	}
 	return true, nil
-}
-
-// sameVersions reports whether the pools' allocations are at versions.
-func (a *Allocator) sameVersions(pools []*pool, versions []any) bool {
-	if len(pools) != len(versions) {
-		return false
-	}
-	for i, p := range pools {
-		if a.state.PoolVersion(p.id.driver, p.id.pool) != versions[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // run returns the search state of a new Allocate call, reusing a finished

@@ -101,8 +101,9 @@ func (r *run) survey(ci int, rd *requestData, rr *RequestReport) error {
 			continue
 		}
 		for _, s := range p.targeting {
+			sd := r.slices.data[s]
 			for di := range s.Spec.Devices {
-				ok, err := r.selectable(ci, rd, s, di)
+				ok, err := r.selectable(ci, rd, s, sd, di)
 				if err != nil {
 					return err
 				}

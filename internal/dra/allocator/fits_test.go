@@ -9,6 +9,7 @@ import (
 
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/resource"
 )
 
 // backtrackingWorld is one node of 128 devices that share the attribute
@@ -99,5 +100,55 @@ func TestFitsKeyedDoneContext(t *testing.T) {
 	cancel()
 	if fits, err := a.FitsKeyed(done, 0, node, claims, "k"); fits || !errors.Is(err, context.Canceled) {
 		t.Errorf("FitsKeyed under a done context = %v, %v; want the search's error", fits, err)
+	}
+}
+
+// TestSharedIndexCapacityPerFeatures: allocators of different features
+// sharing one index each get the capacity verdict of an index of their
+// own, where the index keeps a request's verdict on a device: a capacity
+// of 1250m in steps of 500m takes a whole device under v1.37 without
+// fractional ranges (its value rounds to whole units) and not with them.
+func TestSharedIndexCapacityPerFeatures(t *testing.T) {
+	dev := gpu("gpu0")
+	step := resource.MustParse("500m")
+	dev.Capacity = map[api.QualifiedName]api.DeviceCapacity{"mem": {
+		Value:         resource.MustParse("1250m"),
+		RequestPolicy: &api.CapacityRequestPolicy{ValidRange: &api.CapacityRequestPolicyRange{Step: &step}},
+	}}
+	slices := []*api.ResourceSlice{gpuSlice("n1", "n1", dev)}
+	classes := classesOf([]*api.DeviceClass{gpuClass()})
+	claims := []*api.ResourceClaim{claimOf(exactly("r", 1))}
+	whole := DefaultFeatures(framework.KubeV137)
+	fractional := whole
+	fractional.FractionalCapacityRange = true
+	old := DefaultFeatures(framework.KubeV136)
+
+	fresh := func(f Features) bool {
+		a, err := New(f, AllocatedState{}, classes, slices, celCache(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fits, err := a.Fits(context.Background(), 0, n1, claims)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fits
+	}
+	if fresh(whole) == fresh(fractional) {
+		t.Fatalf("the device fits alike with and without fractional ranges (%v): the case tests nothing", fresh(whole))
+	}
+	idx, err := IndexSlices(slices, celCache(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, f := range []Features{whole, fractional, old, fractional, whole, old} {
+		a, err := NewFromSlices(f, AllocatedState{}, classes, idx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := a.Fits(context.Background(), 0, n1, claims)
+		if want := fresh(f); err != nil || got != want {
+			t.Errorf("allocator %d (fractional %v, release %v) on the shared index: Fits = %v, %v; want %v", i, f.FractionalCapacityRange, f.Release, got, err, want)
+		}
 	}
 }

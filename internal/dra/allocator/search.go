@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/schedkit/schedkit/framework/api"
@@ -51,6 +52,8 @@ type run struct {
 	// steps counts the calls of allocateOne, which polls ctx and the
 	// timeout every ctxPoll of them.
 	steps int
+	// versions are the state's PoolVersion of each pool, as asked.
+	versions []knownVersion
 	// timeout, when positive, bounds the search from started, when the
 	// clock was first read.
 	timeout time.Duration
@@ -92,6 +95,7 @@ func (r *run) reset(a *Allocator, ctx context.Context, node *api.Node, claims []
 	r.results = resize(r.results, len(claims))
 	clear(r.consumed)
 	r.allocating = r.allocating[:0]
+	r.versions = r.versions[:0]
 	clear(r.capacity)
 	n := 0
 	for _, c := range claims {
@@ -176,6 +180,20 @@ type candidate struct {
 	dev   *api.Device
 	slice *api.ResourceSlice
 	pool  *pool
+	// taken is allocatedIn of the slice, which index is the device's
+	// place in; nil when not known.
+	taken *allocatedBits
+	index int
+	// capacityChecked says the search checked the device's remaining
+	// capacity for the request already, in the state allocateDevice
+	// finds.
+	capacityChecked bool
+}
+
+// knownVersion is a pool's version, once asked.
+type knownVersion struct {
+	v     any
+	known bool
 }
 
 // deviceResult is a device chosen for a request.
@@ -353,8 +371,9 @@ func (r *run) validate(rd *requestData, ci int, claim *api.ResourceClaim) error 
 				return fmt.Errorf("claim %s, request %s: asks for all devices, but resource pool %s is currently invalid", claimRef(claim), rd.name, p.id)
 			}
 			for _, s := range p.targeting {
+				sd := r.slices.data[s]
 				for di := range s.Spec.Devices {
-					ok, err := r.selectable(ci, rd, s, di)
+					ok, err := r.selectable(ci, rd, s, sd, di)
 					if err != nil {
 						return err
 					}
@@ -395,18 +414,18 @@ func (r *run) validate(rd *requestData, ci int, claim *api.ResourceClaim) error 
 // class and own selectors and, for per-device node selection, reaches the
 // node. The selectors' results are kept with the slices (Slices.match),
 // not per call: a device met again in a search reads them there.
-func (r *run) selectable(ci int, rd *requestData, s *api.ResourceSlice, di int) (bool, error) {
+func (r *run) selectable(ci int, rd *requestData, s *api.ResourceSlice, sd *sliceData, di int) (bool, error) {
 	d := &s.Spec.Devices[di]
 	if !r.features.DeviceBindingAndStatus && len(d.BindingConditions) > 0 {
 		return false, nil
 	}
 	if rd.class != nil {
-		m, err := r.selectorsMatch(ci, s, di, rd.class, rd.class.Spec.Selectors)
+		m, err := r.selectorsMatch(ci, s, sd, di, rd.class, rd.class.Spec.Selectors)
 		if err != nil || !m {
 			return false, err
 		}
 	}
-	m, err := r.selectorsMatch(ci, s, di, nil, rd.selectors)
+	m, err := r.selectorsMatch(ci, s, sd, di, nil, rd.selectors)
 	if err != nil || !m {
 		return false, err
 	}
@@ -418,7 +437,7 @@ func (r *run) selectable(ci int, rd *requestData, s *api.ResourceSlice, di int) 
 
 // selectorsMatch evaluates selectors (a class's when class is set, else
 // the request's) on a device; all must be true.
-func (r *run) selectorsMatch(ci int, s *api.ResourceSlice, di int, class *api.DeviceClass, sels []api.DeviceSelector) (bool, error) {
+func (r *run) selectorsMatch(ci int, s *api.ResourceSlice, sd *sliceData, di int, class *api.DeviceClass, sels []api.DeviceSelector) (bool, error) {
 	for i, sel := range sels {
 		prog, err := r.slices.cache.Get(sel.CEL.Expression)
 		if err != nil {
@@ -427,7 +446,7 @@ func (r *run) selectorsMatch(ci int, s *api.ResourceSlice, di int, class *api.De
 			}
 			return false, fmt.Errorf("claim %s: selector #%d: CEL compile error: %w", claimRef(r.claims[ci]), i, err)
 		}
-		m, err := r.slices.match(r.ctx, prog, s, di)
+		m, err := r.slices.match(r.ctx, prog, s, sd, di)
 		if err != nil && r.v136 {
 			if class != nil {
 				return false, fmt.Errorf("class %s: selector #%d: CEL runtime error: %w", class.Name, i, err)
@@ -536,6 +555,8 @@ func (r *run) allocateOne(p position, inSub bool, start location) (bool, error) 
 		}
 		for sli := sliceStart; sli < len(pl.targeting); sli++ {
 			s := pl.targeting[sli]
+			sd := r.slices.data[s]
+			taken := r.allocatedIn(pi, pl, s, sd)
 			devStart := 0
 			if pi == start.pool && sli == start.slice {
 				devStart = start.device
@@ -546,10 +567,10 @@ func (r *run) allocateOne(p position, inSub bool, start location) (bool, error) 
 				if rd.adminAccess && r.allocatingForClaim(id, p.claim) {
 					continue
 				}
-				if !rd.adminAccess && r.inUse(id) {
+				if !rd.adminAccess && r.inUseAt(id, taken, di) {
 					continue
 				}
-				ok, err := r.selectable(p.claim, rd, s, di)
+				ok, err := r.selectable(p.claim, rd, s, sd, di)
 				if err != nil {
 					return false, err
 				}
@@ -557,7 +578,7 @@ func (r *run) allocateOne(p position, inSub bool, start location) (bool, error) 
 					continue
 				}
 				if r.features.ConsumableCapacity {
-					fits, err := r.fitsRemaining(rd, id, d)
+					fits, err := r.fitsRemaining(rd, id, d, sd, di)
 					if err != nil {
 						return false, fmt.Errorf("claim %s, request %s: checking capacity for device %s: %w", claimRef(r.claims[p.claim]), rd.name, id, err)
 					}
@@ -565,7 +586,7 @@ func (r *run) allocateOne(p position, inSub bool, start location) (bool, error) 
 						continue
 					}
 				}
-				c := candidate{id: id, dev: d, slice: s, pool: pl}
+				c := candidate{id: id, dev: d, slice: s, pool: pl, taken: taken, index: di, capacityChecked: r.features.ConsumableCapacity}
 				ok, undo, err := r.allocateDevice(p, c, false)
 				if err != nil {
 					return false, err
@@ -589,8 +610,40 @@ func (r *run) allocateOne(p position, inSub bool, start location) (bool, error) 
 
 // fitsRemaining reports whether a request's capacity fits what is left of
 // a device after the allocated shares and this attempt's shares.
-func (r *run) fitsRemaining(rd *requestData, id DeviceID, d *api.Device) (bool, error) {
-	return r.fitsCapacity(r.state.ConsumedCapacity[id], rd.capacity, d.Capacity, r.capacity[id])
+func (r *run) fitsRemaining(rd *requestData, id DeviceID, d *api.Device, sd *sliceData, di int) (bool, error) {
+	allocated, allocating := r.state.ConsumedCapacity[id], r.capacity[id]
+	if rd.capacity == nil && len(allocated) == 0 && len(allocating) == 0 && sd != nil && di < len(sd.bare) {
+		return r.fitsBare(d, &sd.bare[di])
+	}
+	return r.fitsCapacity(allocated, rd.capacity, d.Capacity, allocating)
+}
+
+// fitsBare is fitsRemaining of a request that names no capacity on a
+// device without shares, which depends on the device alone: its answer
+// is kept in memo, two bits (known, fits) for each combination of the
+// features it reads, and computed again when it was an error.
+func (r *run) fitsBare(d *api.Device, memo *atomic.Uint32) (bool, error) {
+	shift := 0
+	if r.features.FractionalCapacityRange {
+		shift += 2
+	}
+	if r.v136 {
+		shift += 4
+	}
+	known, fit := uint32(1)<<shift, uint32(2)<<shift
+	if v := memo.Load(); v&known != 0 {
+		return v&fit != 0, nil
+	}
+	ok, err := r.fitsCapacity(nil, nil, d.Capacity, nil)
+	if err != nil {
+		return ok, err
+	}
+	set := known
+	if ok {
+		set |= fit
+	}
+	memo.Or(set)
+	return ok, nil
 }
 
 // fitsCapacity is fitsCapacity with the allocator's features; v1.36
@@ -614,6 +667,61 @@ func (r *run) inUse(id DeviceID) bool {
 		return true
 	}
 	return slices.ContainsFunc(r.allocating, func(a allocatingDevice) bool { return a.id == id })
+}
+
+// inUseAt is inUse of device di of a slice, reading what the state's
+// InUse reports from taken when that is known (not nil).
+func (r *run) inUseAt(id DeviceID, taken *allocatedBits, di int) bool {
+	if taken == nil {
+		return r.inUse(id)
+	}
+	if taken.has(di) {
+		return true
+	}
+	if _, ok := r.state.Devices[id]; ok {
+		return true
+	}
+	return slices.ContainsFunc(r.allocating, func(a allocatingDevice) bool { return a.id == id })
+}
+
+// allocatedIn returns the devices of slice s (whose data is sd) of the
+// run's pool pi that the state's InUse reports allocated, kept with the
+// slice under its pool's version so that searches read each device's
+// state in a word rather than a lookup by its three names; nil when the
+// state has no InUse or no PoolVersion, or the slice is outside the
+// index.
+func (r *run) allocatedIn(pi int, pl *pool, s *api.ResourceSlice, sd *sliceData) *allocatedBits {
+	if sd == nil || r.state.InUse == nil || r.state.PoolVersion == nil {
+		return nil
+	}
+	v := r.poolVersion(pi, pl)
+	if b := sd.allocated.Load(); b != nil && b.version == v {
+		return b
+	}
+	b := &allocatedBits{version: v}
+	for di := range s.Spec.Devices {
+		if r.state.InUse(DeviceID{pl.id.driver, pl.id.pool, s.Spec.Devices[di].Name}) {
+			if b.bits == nil {
+				b.bits = make([]uint64, (len(s.Spec.Devices)+63)/64)
+			}
+			b.bits[di>>6] |= 1 << uint(di&63)
+		}
+	}
+	sd.allocated.Store(b)
+	return b
+}
+
+// poolVersion returns the state's PoolVersion of the run's pool pi, asked
+// once a run.
+func (r *run) poolVersion(pi int, pl *pool) any {
+	if len(r.versions) != len(r.pools) {
+		r.versions = resize(r.versions[:0], len(r.pools))
+		clear(r.versions)
+	}
+	if v := &r.versions[pi]; !v.known {
+		v.v, v.known = r.state.PoolVersion(pl.id.driver, pl.id.pool), true
+	}
+	return r.versions[pi].v
 }
 
 func (r *run) allocatingForClaim(id DeviceID, claim int) bool {
@@ -681,7 +789,7 @@ func (r *run) allocateDevice(p position, c candidate, must bool) (bool, record, 
 	if !multi && rd.adminAccess && r.allocatingForClaim(c.id, p.claim) {
 		return false, record{}, nil
 	}
-	if !rd.adminAccess && r.inUse(c.id) {
+	if !rd.adminAccess && r.inUseAt(c.id, c.taken, c.index) {
 		return false, record{}, nil
 	}
 	if !r.features.PartitionableDevices && len(c.dev.ConsumesCounters) > 0 {
@@ -720,16 +828,19 @@ func (r *run) allocateDevice(p position, c candidate, must bool) (bool, record, 
 	var consumed capacities
 	var shareID *string
 	if r.features.ConsumableCapacity {
-		fits, err := r.fitsRemaining(rd, c.id, c.dev)
-		if err != nil {
-			r.rollback(p, c, base, sub, st)
-			return false, record{}, fmt.Errorf("claim %s, request %s: rechecking capacity for device %s: %w", claimRef(claim), rd.name, c.id, err)
-		}
-		if !fits {
-			r.rollback(p, c, base, sub, st)
-			return false, record{}, nil
+		if !c.capacityChecked {
+			fits, err := r.fitsRemaining(rd, c.id, c.dev, nil, 0)
+			if err != nil {
+				r.rollback(p, c, base, sub, st)
+				return false, record{}, fmt.Errorf("claim %s, request %s: rechecking capacity for device %s: %w", claimRef(claim), rd.name, c.id, err)
+			}
+			if !fits {
+				r.rollback(p, c, base, sub, st)
+				return false, record{}, nil
+			}
 		}
 		if multi {
+			var err error
 			consumed, err = consumedCapacity(rd.capacity, c.dev.Capacity, r.features.FractionalCapacityRange, r.v136)
 			if err != nil {
 				r.rollback(p, c, base, sub, st)
