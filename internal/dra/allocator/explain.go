@@ -100,8 +100,8 @@ func (r *run) survey(ci int, rd *requestData, rr *RequestReport) error {
 		if p.incomplete || p.invalid {
 			continue
 		}
-		for _, s := range p.targeting {
-			sd := r.slices.data[s]
+		for sli, s := range p.targeting {
+			sd := p.data[sli]
 			for di := range s.Spec.Devices {
 				ok, err := r.selectable(ci, rd, s, sd, di)
 				if err != nil {

@@ -22,8 +22,10 @@ type pool struct {
 	id         poolID
 	incomplete bool
 	invalid    bool
-	// targeting are the device slices reaching the node, by name.
+	// targeting are the device slices reaching the node, by name, and
+	// data what the index keeps of each (nil for a slice outside it).
 	targeting []*api.ResourceSlice
+	data      []*sliceData
 	// notTargeting are the pool's other device slices, known only when
 	// the slices reaching the node alone did not make the pool complete.
 	notTargeting []*api.ResourceSlice
@@ -282,8 +284,12 @@ func (a gatherer) buildPool(id poolID, forNode, all []*api.ResourceSlice) *pool 
 			seen[n] = struct{}{}
 		}
 	}
+	data := make([]*sliceData, len(deviceSlices))
+	for i, s := range deviceSlices {
+		data[i] = a.x.data[s]
+	}
 	if !a.partitionable {
-		return &pool{id: id, targeting: deviceSlices}
+		return &pool{id: id, targeting: deviceSlices, data: data}
 	}
 	sets := make(map[string]*api.CounterSet)
 	for _, s := range counterSlices {
@@ -300,7 +306,7 @@ func (a gatherer) buildPool(id poolID, forNode, all []*api.ResourceSlice) *pool 
 			return invalid(err)
 		}
 	}
-	return &pool{id: id, targeting: deviceSlices, notTargeting: notTargeting, counterSets: sets}
+	return &pool{id: id, targeting: deviceSlices, data: data, notTargeting: notTargeting, counterSets: sets}
 }
 
 // validateCounterConsumption checks that every counter a device consumes

@@ -370,8 +370,8 @@ func (r *run) validate(rd *requestData, ci int, claim *api.ResourceClaim) error 
 			if p.invalid {
 				return fmt.Errorf("claim %s, request %s: asks for all devices, but resource pool %s is currently invalid", claimRef(claim), rd.name, p.id)
 			}
-			for _, s := range p.targeting {
-				sd := r.slices.data[s]
+			for sli, s := range p.targeting {
+				sd := p.data[sli]
 				for di := range s.Spec.Devices {
 					ok, err := r.selectable(ci, rd, s, sd, di)
 					if err != nil {
@@ -554,8 +554,7 @@ func (r *run) allocateOne(p position, inSub bool, start location) (bool, error) 
 			sliceStart = start.slice
 		}
 		for sli := sliceStart; sli < len(pl.targeting); sli++ {
-			s := pl.targeting[sli]
-			sd := r.slices.data[s]
+			s, sd := pl.targeting[sli], pl.data[sli]
 			taken := r.allocatedIn(pi, pl, s, sd)
 			devStart := 0
 			if pi == start.pool && sli == start.slice {
