@@ -118,13 +118,6 @@ func (pl *DynamicResources) Name() string { return config.DynamicResourcesName }
 
 const draStateKey framework.StateKey = "PreFilter" + config.DynamicResourcesName
 
-// draAllocator is the allocator as the plugin uses it.
-type draAllocator interface {
-	Allocate(ctx context.Context, node *api.Node, claims []*api.ResourceClaim) ([]api.AllocationResult, error)
-	FitsKeyed(ctx context.Context, timeout time.Duration, node *api.Node, claims []*api.ResourceClaim, key string) (bool, error)
-	Searched() int64
-}
-
 // draState is the cycle's state, kube's stateData: the pod's claims (user
 // claims, then the extended-resource claim), the allocator, and what
 // Filter found per node.
@@ -135,14 +128,22 @@ type draState struct {
 	// extendedUID is the extended-resource claim's UID at PreFilter.
 	extendedUID string
 	extReqs     map[resource.Name]int64
-	alloc       draAllocator
+	alloc       *allocator.Allocator
 	info        []claimInfo
 	// fitsOnly says that Filter only asks the allocator whether a node
-	// fits and Reserve allocates on the node it is given: no claim has
-	// a firstAvailable request, whose choice Score reads from Filter's
-	// allocations, and there is no extended-resource claim, which
-	// Filter makes for each node.
+	// fits and Reserve allocates on the node it is given: there is no
+	// extended-resource claim, which Filter makes for each node.
 	fitsOnly bool
+	// choosing says that, with fitsOnly, a claim has a firstAvailable
+	// request, so that a node's score depends on the subrequests chosen
+	// there: Filter keeps each node's score, baseScore (what the
+	// allocated claims score) plus what its choices score, by the
+	// node's position in nodeScores, or by name in scoreByName (under
+	// mu) for a node outside the snapshot.
+	choosing    bool
+	baseScore   int64
+	nodeScores  []int64
+	scoreByName map[string]int64
 	// unallocated are the claims without an allocation, in order.
 	unallocated []*api.ResourceClaim
 	// fitsKey identifies what the unallocated claims ask for, with fitsOnly
@@ -331,11 +332,21 @@ func (pl *DynamicResources) PreFilter(ctx context.Context, cs *framework.CycleSt
 		}
 		s.alloc = a
 	}
-	s.fitsOnly = s.extended == nil && !slices.ContainsFunc(s.claims, func(c *api.ResourceClaim) bool {
-		return slices.ContainsFunc(c.Spec.Devices.Requests, func(r api.DeviceRequest) bool { return len(r.FirstAvailable) > 0 })
-	})
+	s.fitsOnly = s.extended == nil
 	if s.fitsOnly && s.alloc != nil {
 		s.fitsKey = fitsKey(view, s.unallocated)
+		s.choosing = slices.ContainsFunc(s.claims, func(c *api.ResourceClaim) bool {
+			return slices.ContainsFunc(c.Spec.Devices.Requests, func(r api.DeviceRequest) bool { return len(r.FirstAvailable) > 0 })
+		})
+	}
+	if s.choosing {
+		for _, c := range s.claims {
+			if c.Status.Allocation != nil {
+				s.baseScore += claimScore(c, c.Status.Allocation)
+			}
+		}
+		s.nodeScores = make([]int64, snap.NumNodes())
+		s.scoreByName = make(map[string]int64)
 	}
 	if s.alloc != nil {
 		prev := pl.last.Swap(s)
@@ -411,7 +422,12 @@ func (pl *DynamicResources) Filter(ctx context.Context, cs *framework.CycleState
 		var err error
 		fits, fitsOnly := true, s.fitsOnly && pending == nil
 		if fitsOnly {
-			fits, err = s.alloc.FitsKeyed(ctx, pl.args.FilterTimeout, node, toAllocate, s.fitsKey)
+			var room [4]int
+			var chosen []int
+			fits, chosen, err = s.alloc.FitsChoosing(ctx, pl.args.FilterTimeout, node, toAllocate, s.fitsKey, room[:0])
+			if fits && err == nil && s.choosing {
+				s.keepScore(ni, chosen)
+			}
 		} else {
 			actx := ctx
 			if pl.args.FilterTimeout > 0 {
@@ -662,19 +678,27 @@ func (pl *DynamicResources) Score(_ context.Context, cs *framework.CycleState, p
 	if err != nil {
 		return 0, framework.AsStatus(err)
 	}
-	v, err := s.scoreNode(ni.Node().Name)
+	v, err := s.scoreNode(ni)
 	if err != nil {
 		return 0, framework.AsStatus(err)
 	}
 	return v, nil
 }
 
-// scoreNode is Score on the node named node, from the cycle's state.
-func (s *draState) scoreNode(node string) (int64, error) {
+// scoreNode is Score on the node ni, from the cycle's state.
+func (s *draState) scoreNode(ni *framework.NodeInfo) (int64, error) {
+	if s.choosing {
+		if i := ni.Index(); i >= 0 && i < len(s.nodeScores) {
+			return s.nodeScores[i], nil
+		}
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.scoreByName[ni.Node().Name], nil
+	}
 	if s.empty() || s.fitsOnly {
 		return 0, nil // only firstAvailable requests score
 	}
-	na, ok := s.nodeAllocs[node]
+	na, ok := s.nodeAllocs[ni.Node().Name]
 	if !ok {
 		return 0, nil
 	}
@@ -689,18 +713,44 @@ func (s *draState) scoreNode(node string) (int64, error) {
 			a = &na.results[next]
 			next++
 		}
-		for _, r := range c.Spec.Devices.Requests {
-			if r.Exactly != nil {
-				continue
-			}
-			for i, sub := range r.FirstAvailable {
-				if slices.ContainsFunc(a.Devices.Results, func(d api.DeviceRequestAllocationResult) bool { return isSubRequest(d.Request, r.Name, sub.Name) }) {
-					score += int64(firstAvailableMaxSize - i)
-				}
+		score += claimScore(c, a)
+	}
+	return score, nil
+}
+
+// claimScore is what claim's allocation a scores: 8 − i for each
+// firstAvailable request allocated its subrequest at position i.
+func claimScore(c *api.ResourceClaim, a *api.AllocationResult) int64 {
+	var score int64
+	for _, r := range c.Spec.Devices.Requests {
+		if r.Exactly != nil {
+			continue
+		}
+		for i, sub := range r.FirstAvailable {
+			if slices.ContainsFunc(a.Devices.Results, func(d api.DeviceRequestAllocationResult) bool { return isSubRequest(d.Request, r.Name, sub.Name) }) {
+				score += int64(firstAvailableMaxSize - i)
 			}
 		}
 	}
-	return score, nil
+	return score
+}
+
+// keepScore keeps the score of node ni, where the unallocated claims fit
+// with the subrequests chosen: each scores as its allocation would, 8 − i
+// for the subrequest at position i (claimScore), since the allocation
+// gives every chosen subrequest at least one device.
+func (s *draState) keepScore(ni *framework.NodeInfo, chosen []int) {
+	v := s.baseScore
+	for _, i := range chosen {
+		v += int64(firstAvailableMaxSize - i)
+	}
+	if i := ni.Index(); i >= 0 && i < len(s.nodeScores) {
+		s.nodeScores[i] = v
+		return
+	}
+	s.mu.Lock()
+	s.scoreByName[ni.Node().Name] = v
+	s.mu.Unlock()
 }
 
 // isSubRequest reports whether ref is "request/sub" without building it.
@@ -743,14 +793,14 @@ func (pl *DynamicResources) ScoreBatchBounds(ctx context.Context, cs *framework.
 	if err != nil {
 		return 0, 0, framework.AsStatus(err)
 	}
-	if s.empty() || s.fitsOnly {
+	if s.empty() || s.fitsOnly && !s.choosing {
 		// Without firstAvailable requests every node scores 0.
 		clear(out[:len(nodes)])
 		return 0, 0, nil
 	}
 	lo, hi = math.MaxInt64, math.MinInt64
 	for j, ni := range nodes {
-		v, err := s.scoreNode(ni.Node().Name)
+		v, err := s.scoreNode(ni)
 		if err != nil {
 			return 0, 0, framework.AsStatus(err)
 		}

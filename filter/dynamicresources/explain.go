@@ -12,11 +12,6 @@ import (
 
 var _ framework.FilterExplainer = (*DynamicResources)(nil)
 
-// draExplainer is an allocator that can explain a failed allocation.
-type draExplainer interface {
-	Explain(ctx context.Context, node *api.Node, claims []*api.ResourceClaim) ([]allocator.ClaimReport, error)
-}
-
 // ExplainRejection says which of the pod's claims could not be satisfied
 // on the node and why: for an allocated claim, that its devices are not
 // on the node; for the others, each request short of free devices (how
@@ -44,8 +39,8 @@ func (pl *DynamicResources) ExplainRejection(ctx context.Context, cs *framework.
 			out = append(out, fmt.Sprintf("claim %s: its devices did not become ready for binding within %s of the allocation", c.Key(), pl.args.BindingTimeout))
 		}
 	}
-	ex, ok := s.alloc.(draExplainer)
-	if len(out) > 0 || !ok {
+	ex := s.alloc
+	if len(out) > 0 || ex == nil {
 		return out
 	}
 	nodeExt, fst := pl.filterExtended(cs, s, pi.Pod, ni)

@@ -13,8 +13,9 @@ import (
 // TestPropKeptFitsFollowChanges: a plugin that keeps each node's answer
 // from one cycle to the next gives, after any change to what is
 // allocated (a claim allocated a device, deallocated, an allocation in
-// flight or ended), to a node, or to the class, the verdicts a plugin
-// built afresh gives on every node.
+// flight or ended), to a node, or to the class, the verdicts and scores
+// a plugin built afresh gives on every node, for a claim with a
+// firstAvailable request too.
 func TestPropKeptFitsFollowChanges(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		nNodes, nDevices := rapid.IntRange(1, 4).Draw(t, "nodes"), rapid.IntRange(1, 3).Draw(t, "devices")
@@ -23,22 +24,40 @@ func TestPropKeptFitsFollowChanges(t *testing.T) {
 		for i := range others {
 			objs = append(objs, draClaim(fmt.Sprintf("o%d", i), 1))
 		}
-		objs = append(objs, draClaim("mine", int64(rapid.IntRange(1, 2).Draw(t, "count"))))
+		mine := draClaim("mine", int64(rapid.IntRange(1, 2).Draw(t, "count")))
+		if rapid.Bool().Draw(t, "firstAvailable") {
+			// Two devices where a node has them, else one: the score
+			// follows the subrequest each node's answer chose.
+			mine.Spec.Devices.Requests = []api.DeviceRequest{{Name: "r", FirstAvailable: []api.DeviceSubRequest{
+				{Name: "two", DeviceClassName: "gpu", AllocationMode: api.DeviceAllocationModeExactCount, Count: 2},
+				{Name: "one", DeviceClassName: "gpu", AllocationMode: api.DeviceAllocationModeExactCount, Count: 1},
+			}}}
+		}
+		objs = append(objs, mine)
 		snap, err := framework.NewSnapshot(nodes, nil, framework.WithStorage(objs...))
 		if err != nil {
 			t.Fatal(err)
 		}
 		kept := newDRAPlugin(t, snap)
-		verdicts := func(pl *DynamicResources) []bool {
+		// verdicts are each node's Filter verdict and, where it fits, its
+		// score (-1 where it does not).
+		verdicts := func(pl *DynamicResources) []int64 {
 			pi, _ := framework.NewPodInfo(draPod("p", "mine"))
 			state := framework.NewCycleState()
 			state.SetSnapshot(snap)
 			if _, s := pl.PreFilter(context.Background(), state, pi, snap.Nodes()); !s.IsSuccess() {
 				t.Fatalf("PreFilter: %v", s)
 			}
-			out := make([]bool, len(snap.Nodes()))
+			out := make([]int64, len(snap.Nodes()))
 			for i, ni := range snap.Nodes() {
-				out[i] = pl.Filter(context.Background(), state, pi, ni).IsSuccess()
+				out[i] = -1
+				if pl.Filter(context.Background(), state, pi, ni).IsSuccess() {
+					v, s := pl.Score(context.Background(), state, pi, ni)
+					if !s.IsSuccess() {
+						t.Fatalf("Score: %v", s)
+					}
+					out[i] = v
+				}
 			}
 			return out
 		}
@@ -78,7 +97,7 @@ func TestPropKeptFitsFollowChanges(t *testing.T) {
 			got := verdicts(kept)
 			for i := range want {
 				if got[i] != want[i] {
-					t.Fatalf("step %d: node %d fits %v with kept answers, %v afresh", step, i, got[i], want[i])
+					t.Fatalf("step %d: node %d scores %d with kept answers, %d afresh (-1: does not fit)", step, i, got[i], want[i])
 				}
 			}
 		}

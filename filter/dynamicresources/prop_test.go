@@ -250,7 +250,7 @@ func TestDynamicResourcesTwoPodsOneCycle(t *testing.T) {
 // answer is kept from the cycle before (every node is searched); in the
 // kept case every cycle asks what the one before asked. The
 // firstAvailable case asks for the device through a firstAvailable
-// request, whose allocation Filter builds on every node.
+// request, whose chosen subrequest each node's answer records for Score.
 func BenchmarkDynamicResourcesCycle(b *testing.B) {
 	for _, tc := range []struct {
 		name           string
@@ -267,7 +267,9 @@ func BenchmarkDynamicResourcesCycle(b *testing.B) {
 			claims[1].Spec.Devices.Requests[0].Name = "other"
 			if tc.firstAvailable {
 				for _, c := range claims {
-					c.Spec.Devices.Requests = []api.DeviceRequest{{Name: "r", FirstAvailable: []api.DeviceSubRequest{{
+					// Each claim keeps its request's name, so that the
+					// two ask differently and every cycle searches.
+					c.Spec.Devices.Requests = []api.DeviceRequest{{Name: c.Spec.Devices.Requests[0].Name, FirstAvailable: []api.DeviceSubRequest{{
 						Name: "one", DeviceClassName: "gpu", AllocationMode: api.DeviceAllocationModeExactCount, Count: 1}}}}
 				}
 			}

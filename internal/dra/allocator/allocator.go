@@ -480,6 +480,16 @@ func (a *Allocator) Fits(ctx context.Context, timeout time.Duration, node *api.N
 // placed in turn, then searches again only the nodes whose devices the
 // placements took.
 func (a *Allocator) FitsKeyed(ctx context.Context, timeout time.Duration, node *api.Node, claims []*api.ResourceClaim, key string) (bool, error) {
+	var room [4]int
+	fits, _, err := a.FitsChoosing(ctx, timeout, node, claims, key, room[:0])
+	return fits, err
+}
+
+// FitsChoosing is FitsKeyed that also tells, when the claims fit, which
+// subrequest Allocate would use for each firstAvailable request: its
+// index among the request's subrequests, appended to chosen in the order
+// of the claims and their requests.
+func (a *Allocator) FitsChoosing(ctx context.Context, timeout time.Duration, node *api.Node, claims []*api.ResourceClaim, key string, chosen []int) (bool, []int, error) {
 	np := a.slices.nodePools(node, a.features.PartitionableDevices, a.v136)
 	keyed := key != "" && a.state.PoolVersion != nil && np.err == nil
 	var room [4]any
@@ -491,11 +501,15 @@ func (a *Allocator) FitsKeyed(ctx context.Context, timeout time.Duration, node *
 		}
 		// A done context gets the search's error.
 		if m := np.fits.Load(); ctx.Err() == nil && m != nil && m.key == key && slices.Equal(m.versions, versions) {
-			return m.fits, nil
+			if m.fits {
+				chosen = append(chosen, m.chosen...)
+			}
+			return m.fits, chosen, nil
 		}
 	}
 	a.searched.Add(1)
-	fits, err := a.fits(ctx, timeout, node, claims, np, versions)
+	before := len(chosen)
+	fits, chosen, err := a.fits(ctx, timeout, node, claims, np, versions, chosen)
 	if keyed && err == nil {
 		m := &fitsMemo{key: key, fits: fits}
 		m.versions = m.one[:0]
@@ -503,18 +517,25 @@ func (a *Allocator) FitsKeyed(ctx context.Context, timeout time.Duration, node *
 			m.versions = make([]any, 0, len(np.pools))
 		}
 		m.versions = append(m.versions, versions...)
+		if n := len(chosen) - before; n > 0 {
+			m.chosen = m.chosenRoom[:0]
+			if n > len(m.chosenRoom) {
+				m.chosen = make([]int, 0, n)
+			}
+			m.chosen = append(m.chosen, chosen[before:]...)
+		}
 		np.fits.Store(m)
 	}
-	return fits, err
+	return fits, chosen, err
 }
 
 // Searched returns how many nodes Fits and FitsKeyed searched so far,
 // the answers kept aside.
 func (a *Allocator) Searched() int64 { return a.searched.Load() }
 
-// fits is FitsKeyed's search on the node's pools np, whose PoolVersions
-// are versions when the caller asked them (nil when not).
-func (a *Allocator) fits(ctx context.Context, timeout time.Duration, node *api.Node, claims []*api.ResourceClaim, np *nodePools, versions []any) (bool, error) {
+// fits is FitsChoosing's search on the node's pools np, whose
+// PoolVersions are versions when the caller asked them (nil when not).
+func (a *Allocator) fits(ctx context.Context, timeout time.Duration, node *api.Node, claims []*api.ResourceClaim, np *nodePools, versions []any, chosen []int) (bool, []int, error) {
 	r := a.run(ctx, node, claims)
 	defer a.runs.Put(r)
 	r.timeout = timeout
@@ -523,14 +544,21 @@ func (a *Allocator) fits(ctx context.Context, timeout time.Duration, node *api.N
 	}
 	done, err := r.searchPools(np.pools, np.err)
 	if err != nil || !done {
-		return false, err
+		return false, chosen, err
 	}
 	for ci, claim := range claims {
 		if _, err := nodeSelectorFor(r.results[ci], node.Name, false); err != nil {
-			return false, fmt.Errorf("create NodeSelector for claim %s: %w", claim.Name, err)
+			return false, chosen, fmt.Errorf("create NodeSelector for claim %s: %w", claim.Name, err)
 		}
 	}
-	return true, nil
+	for ci := range claims {
+		for _, slot := range r.reqs[ci] {
+			if slot.firstAvailable {
+				chosen = append(chosen, slot.selected)
+			}
+		}
+	}
+	return true, chosen, nil
 }
 
 // run returns the search state of a new Allocate call, reusing a finished

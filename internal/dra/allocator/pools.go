@@ -71,6 +71,10 @@ type fitsMemo struct {
 	fits     bool
 	versions []any
 	one      [1]any
+	// chosen is the subrequest chosen for each firstAvailable request
+	// when the claims fit (FitsChoosing).
+	chosen     []int
+	chosenRoom [2]int
 }
 
 // pools returns the pools node can reach (gatherPools), computed once per

@@ -33,10 +33,20 @@ func (c classes) Get(name string) (*resourceapi.DeviceClass, error) {
 // one device of class gpu (`device.driver == "gpu.example.com"`), nodes
 // of 8 devices each in one ResourceSlice, no device allocated. A cycle
 // builds the allocator once (DynamicResources' PreFilter) and allocates
-// on every node under the filter timeout, as its Filter does.
+// on every node under the filter timeout, as its Filter does. The
+// firstAvailable case asks for the device through a firstAvailable
+// request of one subrequest.
 func BenchmarkKubeDRAAllocatePerNode(b *testing.B) {
-	for _, n := range []int{1000, 5000} {
-		b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
+	for _, tc := range []struct {
+		n              int
+		firstAvailable bool
+	}{{1000, false}, {5000, false}, {1000, true}} {
+		name := fmt.Sprintf("nodes=%d", tc.n)
+		if tc.firstAvailable {
+			name += "/firstAvailable"
+		}
+		n := tc.n
+		b.Run(name, func(b *testing.B) {
 			class := &resourceapi.DeviceClass{ObjectMeta: metav1.ObjectMeta{Name: "gpu"},
 				Spec: resourceapi.DeviceClassSpec{Selectors: []resourceapi.DeviceSelector{{CEL: &resourceapi.CELDeviceSelector{
 					Expression: `device.driver == "gpu.example.com"`}}}}}
@@ -59,6 +69,10 @@ func BenchmarkKubeDRAAllocatePerNode(b *testing.B) {
 			claim := &resourceapi.ResourceClaim{ObjectMeta: metav1.ObjectMeta{Name: "c", Namespace: "default", UID: "uid-c"}}
 			claim.Spec.Devices.Requests = []resourceapi.DeviceRequest{{Name: "r", Exactly: &resourceapi.ExactDeviceRequest{
 				DeviceClassName: "gpu", AllocationMode: resourceapi.DeviceAllocationModeExactCount, Count: 1}}}
+			if tc.firstAvailable {
+				claim.Spec.Devices.Requests = []resourceapi.DeviceRequest{{Name: "r", FirstAvailable: []resourceapi.DeviceSubRequest{{
+					Name: "one", DeviceClassName: "gpu", AllocationMode: resourceapi.DeviceAllocationModeExactCount, Count: 1}}}}
+			}
 			benchAllocate(b, nodes, slices, class, claim, sets.New[structured.DeviceID]())
 		})
 	}
