@@ -65,6 +65,12 @@ type DynamicResources struct {
 	// last is the state of the last cycle whose claims were searched for
 	// (FilterCostly).
 	last atomic.Pointer[draState]
+
+	// slots are the allocator's slots of the nodes by their position in
+	// the snapshot (NodeInfo.Index), so that Filter finds a node's pools
+	// and kept answer without looking its name up; grown, never shrunk,
+	// by copying the slice, the slots themselves kept (nodeSlots).
+	slots atomic.Pointer[[]*allocator.NodeSlot]
 }
 
 var (
@@ -146,6 +152,8 @@ type draState struct {
 	scoreByName map[string]int64
 	// unallocated are the claims without an allocation, in order.
 	unallocated []*api.ResourceClaim
+	// slots are the plugin's slots when the cycle began (nodeSlots).
+	slots []*allocator.NodeSlot
 	// fitsKey identifies what the unallocated claims ask for, with fitsOnly
 	// (fitsKey): the allocator keeps each node's answer under it.
 	fitsKey string
@@ -335,6 +343,7 @@ func (pl *DynamicResources) PreFilter(ctx context.Context, cs *framework.CycleSt
 	s.fitsOnly = s.extended == nil
 	if s.fitsOnly && s.alloc != nil {
 		s.fitsKey = fitsKey(view, s.unallocated)
+		s.slots = pl.nodeSlots(snap.NumNodes())
 		s.choosing = slices.ContainsFunc(s.claims, func(c *api.ResourceClaim) bool {
 			return slices.ContainsFunc(c.Spec.Devices.Requests, func(r api.DeviceRequest) bool { return len(r.FirstAvailable) > 0 })
 		})
@@ -350,7 +359,14 @@ func (pl *DynamicResources) PreFilter(ctx context.Context, cs *framework.CycleSt
 	}
 	if s.alloc != nil {
 		prev := pl.last.Swap(s)
-		s.costly = s.fitsKey == "" || prev == nil || prev.fitsKey != s.fitsKey || prev.alloc.Searched() >= costlySearched
+		same := prev != nil && prev.fitsKey == s.fitsKey
+		if same {
+			// The key kept with each node's answer is the earlier cycle's
+			// string: comparing it with the same string is a pointer
+			// check, not a comparison of its bytes at every node.
+			s.fitsKey = prev.fitsKey
+		}
+		s.costly = s.fitsKey == "" || !same || prev.alloc.Searched() >= costlySearched
 	}
 	s.nodeAllocs = make(map[string]nodeAllocation)
 	return nil, nil
@@ -424,7 +440,11 @@ func (pl *DynamicResources) Filter(ctx context.Context, cs *framework.CycleState
 		if fitsOnly {
 			var room [4]int
 			var chosen []int
-			fits, chosen, err = s.alloc.FitsChoosing(ctx, pl.args.FilterTimeout, node, toAllocate, s.fitsKey, room[:0])
+			var slot *allocator.NodeSlot
+			if i := ni.Index(); i >= 0 && i < len(s.slots) {
+				slot = s.slots[i]
+			}
+			fits, chosen, err = s.alloc.FitsChoosing(ctx, pl.args.FilterTimeout, slot, node, toAllocate, s.fitsKey, room[:0])
 			if fits && err == nil && s.choosing {
 				s.keepScore(ni, chosen)
 			}
@@ -465,6 +485,26 @@ func (pl *DynamicResources) Filter(ctx context.Context, cs *framework.CycleState
 		s.nodeAllocs[node.Name] = nodeAllocation{results: results, extended: nodeExt}
 	}
 	return nil
+}
+
+// nodeSlots returns the plugin's node slots, at least n of them.
+func (pl *DynamicResources) nodeSlots(n int) []*allocator.NodeSlot {
+	for {
+		cur := pl.slots.Load()
+		if cur != nil && len(*cur) >= n {
+			return *cur
+		}
+		var grown []*allocator.NodeSlot
+		if cur != nil {
+			grown = slices.Clone(*cur)
+		}
+		for len(grown) < n {
+			grown = append(grown, new(allocator.NodeSlot))
+		}
+		if pl.slots.CompareAndSwap(cur, &grown) {
+			return grown
+		}
+	}
 }
 
 // fitsKey encodes what claims ask for (their device requests,

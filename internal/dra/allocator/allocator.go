@@ -481,16 +481,17 @@ func (a *Allocator) Fits(ctx context.Context, timeout time.Duration, node *api.N
 // placements took.
 func (a *Allocator) FitsKeyed(ctx context.Context, timeout time.Duration, node *api.Node, claims []*api.ResourceClaim, key string) (bool, error) {
 	var room [4]int
-	fits, _, err := a.FitsChoosing(ctx, timeout, node, claims, key, room[:0])
+	fits, _, err := a.FitsChoosing(ctx, timeout, nil, node, claims, key, room[:0])
 	return fits, err
 }
 
 // FitsChoosing is FitsKeyed that also tells, when the claims fit, which
 // subrequest Allocate would use for each firstAvailable request: its
 // index among the request's subrequests, appended to chosen in the order
-// of the claims and their requests.
-func (a *Allocator) FitsChoosing(ctx context.Context, timeout time.Duration, node *api.Node, claims []*api.ResourceClaim, key string, chosen []int) (bool, []int, error) {
-	np := a.slices.nodePools(node, a.features.PartitionableDevices, a.v136)
+// of the claims and their requests. With a slot (which may be nil) the
+// node's pools and kept answer are found in the slot, and kept there.
+func (a *Allocator) FitsChoosing(ctx context.Context, timeout time.Duration, slot *NodeSlot, node *api.Node, claims []*api.ResourceClaim, key string, chosen []int) (bool, []int, error) {
+	np := a.slices.nodePoolsIn(slot, node, a.features.PartitionableDevices, a.v136)
 	keyed := key != "" && a.state.PoolVersion != nil && np.err == nil
 	var room [4]any
 	var versions []any

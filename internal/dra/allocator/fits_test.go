@@ -152,3 +152,64 @@ func TestSharedIndexCapacityPerFeatures(t *testing.T) {
 		}
 	}
 }
+
+// TestNodeSlotFollowsItsNode: a slot that served one node gives another
+// node's answer when asked about it, a node object's replacement the
+// new object's, and another index its own: in each case the answer of
+// an allocator asked without a slot.
+func TestNodeSlotFollowsItsNode(t *testing.T) {
+	two := gpuSlice("n1", "n1", gpu("gpu0"), gpu("gpu1"))
+	one := gpuSlice("n2", "n2", gpu("gpu0"))
+	classes := classesOf([]*api.DeviceClass{gpuClass()})
+	claims := []*api.ResourceClaim{claimOf(exactly("r", 2))}
+	f := DefaultFeatures(framework.DefaultKubeVersion)
+	n2 := &api.Node{ObjectMeta: api.ObjectMeta{Name: "n2"}}
+	renamed := &api.Node{ObjectMeta: api.ObjectMeta{Name: "n2"}}
+	lone := gpuSlice("n1", "n1", gpu("gpu0"))
+
+	index := func(slices ...*api.ResourceSlice) *Slices {
+		x, err := IndexSlices(slices, celCache(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return x
+	}
+	first := index(two, one)
+	// The same slice objects in another index: n1's node object is the
+	// same, its pools are another index's.
+	again := index(two, one)
+	var slot NodeSlot
+	for i, tc := range []struct {
+		index *Slices
+		node  *api.Node
+	}{
+		{first, n1},
+		{first, n2},
+		{first, n1},
+		{index(two, gpuSlice("n2", "n2", gpu("gpu0"), gpu("gpu1"))), n2},
+		{index(two, gpuSlice("n2", "n2", gpu("gpu0"), gpu("gpu1"))), renamed},
+		{again, renamed},
+		{index(lone), n1},
+		{first, n1},
+	} {
+		a, err := New(f, AllocatedState{}, classes, tc.index.all, celCache(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := a.Fits(context.Background(), 0, tc.node, claims)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := NewFromSlices(f, AllocatedState{}, classes, tc.index)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The slot is asked twice: once filled, once read.
+		for range 2 {
+			got, _, err := b.FitsChoosing(context.Background(), 0, &slot, tc.node, claims, "", nil)
+			if err != nil || got != want {
+				t.Errorf("case %d, node %s: FitsChoosing through the slot = %v, %v; want %v", i, tc.node.Name, got, err, want)
+			}
+		}
+	}
+}

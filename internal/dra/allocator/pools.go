@@ -60,7 +60,19 @@ type nodePools struct {
 	pools []*pool
 	err   error
 	fits  atomic.Pointer[fitsMemo]
+	// slices, partitionable and v136 are the index and the features
+	// the pools were gathered in and with.
+	slices              *Slices
+	partitionable, v136 bool
 }
+
+// NodeSlot keeps what an index gathered for one node, for a caller that
+// asks about the node at every cycle (a scheduler's Filter, by the
+// node's position in its snapshot): FitsChoosing then finds the node's
+// pools and kept answer in the slot instead of looking the node up by
+// name. A slot may serve another node, another node object or another
+// index later, and is safe for concurrent use; its zero value is empty.
+type NodeSlot struct{ p atomic.Pointer[nodePools] }
 
 // fitsMemo is Fits' answer for a node's pools: whether the claims of key
 // fit, with the versions of the pools' allocations it was found at
@@ -110,7 +122,22 @@ func (x *Slices) nodePools(node *api.Node, partitionable, v136 bool) *nodePools 
 // gather gathers the pools node can reach.
 func (x *Slices) gather(node *api.Node, partitionable, v136 bool) *nodePools {
 	ps, err := gatherer{x, partitionable, v136}.gatherPools(node, x.forNode(node.Name, v136))
-	return &nodePools{node: node, pools: ps, err: err}
+	return &nodePools{node: node, pools: ps, err: err, slices: x, partitionable: partitionable, v136: v136}
+}
+
+// nodePoolsIn is nodePools through slot, when not nil: what the slot
+// holds when it is for this node object, index and features, else what
+// nodePools finds, kept in the slot.
+func (x *Slices) nodePoolsIn(slot *NodeSlot, node *api.Node, partitionable, v136 bool) *nodePools {
+	if slot == nil {
+		return x.nodePools(node, partitionable, v136)
+	}
+	if np := slot.p.Load(); np != nil && np.node == node && np.slices == x && np.partitionable == partitionable && np.v136 == v136 {
+		return np
+	}
+	np := x.nodePools(node, partitionable, v136)
+	slot.p.Store(np)
+	return np
 }
 
 // boolIndex is 1 for true, 0 for false.
