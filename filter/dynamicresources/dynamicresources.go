@@ -544,7 +544,7 @@ func fitsKey(view framework.DRAView, claims []*api.ResourceClaim) string {
 // microseconds a node where the built-in plugins take tens of
 // nanoseconds. It is not when the cycle before asked the same and
 // searched fewer than costlySearched nodes: the answers kept from it
-// (FitsKeyed) make this cycle's Filter a lookup on most nodes.
+// (FitsChoosing) make this cycle's Filter a lookup on most nodes.
 func (pl *DynamicResources) FilterCostly(cs *framework.CycleState, _ *framework.PodInfo) bool {
 	s, err := readDRAState(cs)
 	return err == nil && s.alloc != nil && s.costly

@@ -530,8 +530,8 @@ func (a *Allocator) FitsChoosing(ctx context.Context, timeout time.Duration, slo
 	return fits, chosen, err
 }
 
-// Searched returns how many nodes Fits and FitsKeyed searched so far,
-// the answers kept aside.
+// Searched returns how many nodes Fits, FitsKeyed and FitsChoosing
+// searched so far, the answers kept aside.
 func (a *Allocator) Searched() int64 { return a.searched.Load() }
 
 // fits is FitsChoosing's search on the node's pools np, whose
