@@ -162,6 +162,7 @@ func NewSnapshot(nodes []*api.Node, pods []*api.Pod, opts ...SnapshotOption) (*S
 		namespaces:    map[string]map[string]string{},
 		affinityDirty: true,
 	}
+	s.storage.dra.poolIDs = newDRAPoolIDs()
 	for i, n := range nodes {
 		if n == nil {
 			return nil, fmt.Errorf("framework: snapshot: node %d is nil", i)

@@ -32,11 +32,14 @@ type draIndex struct {
 	// inFlight holds, by claim UID, the claims whose allocation Reserve
 	// made and PreBind has not yet written.
 	inFlight cowMap[string, *api.ResourceClaim]
-	// pools holds a version per pool (driver and pool name), replaced
-	// by a new value at every change of the pool's devices allocated,
-	// shared or in flight, so that equal versions mean the same
-	// allocations of the pool; clones share them until one changes.
-	pools cowMap[draPool, *AllocationVersion]
+	// poolIDs numbers the pools (driver and pool name) of the snapshot
+	// and its clones, which share it; versions holds a version per pool
+	// by its number, replaced by a new value at every change of the
+	// pool's devices allocated, shared or in flight, so that equal
+	// versions mean the same allocations of the pool; clones share the
+	// versions until one changes.
+	poolIDs  *draPoolIDs
+	versions versionList
 	// sorted caches the slices in name order, tainted the same slices
 	// with the taint rules applied; every change of the slices (or rules,
 	// for tainted) installs a new, empty holder, so clones share it until
@@ -53,7 +56,7 @@ type draSorted struct {
 func (x *draIndex) share() {
 	x.slices.shared, x.classes.shared, x.claims.shared, x.templates.shared = true, true, true, true
 	x.rules.shared, x.devices.shared, x.sharing.shared, x.inFlight.shared = true, true, true, true
-	x.pools.shared = true
+	x.versions.shared = true
 	if x.sorted == nil {
 		x.sorted = &draSorted{}
 	}
@@ -171,10 +174,79 @@ func (x *draIndex) poolsChanged(a *api.AllocationResult) {
 	if a == nil {
 		return
 	}
+	if x.poolIDs == nil {
+		x.poolIDs = newDRAPoolIDs()
+	}
 	for i := range a.Devices.Results {
 		r := &a.Devices.Results[i]
-		x.pools.set(draPool{r.Driver, r.Pool}, new(AllocationVersion))
+		x.versions.set(x.poolIDs.id(draPool{r.Driver, r.Pool}), new(AllocationVersion))
 	}
+}
+
+// draPoolIDs numbers pools, from 0 in the order they are first named. A
+// snapshot and its clones share one and only add to it, so that a number
+// means the same pool in each of them.
+type draPoolIDs struct {
+	mu sync.RWMutex
+	m  map[draPool]int32
+}
+
+func newDRAPoolIDs() *draPoolIDs { return &draPoolIDs{m: make(map[draPool]int32)} }
+
+// lookup returns the pool's number, if it has one.
+func (t *draPoolIDs) lookup(p draPool) (int32, bool) {
+	t.mu.RLock()
+	id, ok := t.m[p]
+	t.mu.RUnlock()
+	return id, ok
+}
+
+// id returns the pool's number, giving it the next one when it has none.
+func (t *draPoolIDs) id(p draPool) int32 {
+	if id, ok := t.lookup(p); ok {
+		return id
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	id, ok := t.m[p]
+	if !ok {
+		id = int32(len(t.m))
+		t.m[p] = id
+	}
+	return id
+}
+
+// versionList is the pools' versions by number, shared with clones until
+// written (copy on write); a pool past its end has none.
+type versionList struct {
+	v      []*AllocationVersion
+	shared bool
+}
+
+func (l *versionList) set(id int32, ver *AllocationVersion) {
+	n := max(len(l.v), int(id)+1)
+	switch {
+	case l.shared || n > cap(l.v):
+		c := cap(l.v)
+		if n > c {
+			c = n*5/4 + 8
+		}
+		v := make([]*AllocationVersion, n, c)
+		copy(v, l.v)
+		l.v, l.shared = v, false
+	case n > len(l.v):
+		// The array is this list's alone: past its length it was never
+		// written.
+		l.v = l.v[:n]
+	}
+	l.v[id] = ver
+}
+
+func (l *versionList) at(id int32) *AllocationVersion {
+	if int(id) < len(l.v) {
+		return l.v[id]
+	}
+	return nil
 }
 
 // DRAView reads a snapshot's Dynamic Resource Allocation objects and the
@@ -196,7 +268,45 @@ type AllocationVersion struct{ _ byte }
 // shared or in flight change, the same (shared by clones) while they do
 // not; nil while the snapshot never had an allocation of the pool.
 func (v DRAView) PoolAllocationVersion(driver, pool string) *AllocationVersion {
-	return v.x.pools.m[draPool{driver, pool}]
+	if v.x.poolIDs == nil {
+		return nil
+	}
+	id, ok := v.x.poolIDs.lookup(draPool{driver, pool})
+	if !ok {
+		return nil
+	}
+	return v.x.versions.at(id)
+}
+
+// DRAPoolKey names a pool of devices for PoolAllocationVersionOf, which
+// reads the version by the key's number in the snapshot that made it and
+// in its clones, and by the pool's names in another snapshot.
+type DRAPoolKey struct {
+	ids          *draPoolIDs
+	id           int32
+	driver, name string
+}
+
+// PoolKey returns the key of the pool named pool of driver.
+func (v DRAView) PoolKey(driver, pool string) DRAPoolKey {
+	k := DRAPoolKey{driver: driver, name: pool}
+	if t := v.x.poolIDs; t != nil {
+		k.ids, k.id = t, t.id(draPool{driver, pool})
+	}
+	return k
+}
+
+// Keyed reports whether k is a key of this snapshot's pools (made by it
+// or by a snapshot it shares its pool numbers with), which
+// PoolAllocationVersionOf reads without the pool's names.
+func (v DRAView) Keyed(k DRAPoolKey) bool { return k.ids != nil && k.ids == v.x.poolIDs }
+
+// PoolAllocationVersionOf is PoolAllocationVersion of the pool k names.
+func (v DRAView) PoolAllocationVersionOf(k DRAPoolKey) *AllocationVersion {
+	if v.Keyed(k) {
+		return v.x.versions.at(k.id)
+	}
+	return v.PoolAllocationVersion(k.driver, k.name)
 }
 
 // Empty reports whether the snapshot holds no claim, class, slice,

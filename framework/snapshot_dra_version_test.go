@@ -97,3 +97,68 @@ func TestDRAPoolAllocationVersion(t *testing.T) {
 		t.Error("the clone's change reached the snapshot")
 	}
 }
+
+// TestDRAPoolKey: a pool's key reads the version its names read, in the
+// snapshot that made it (before and after the pool's first allocation),
+// in its clones as each changes apart, and in another snapshot, which
+// has numbered its pools apart.
+func TestDRAPoolKey(t *testing.T) {
+	alloc := func(name, pool string) *api.ResourceClaim {
+		c := &api.ResourceClaim{ObjectMeta: api.ObjectMeta{Name: name, Namespace: "default", UID: "uid-" + name}}
+		c.Status.Allocation = &api.AllocationResult{Devices: api.DeviceAllocationResult{Results: []api.DeviceRequestAllocationResult{{
+			Request: "r", Driver: "d", Pool: pool, Device: "g-" + name}}}}
+		return c
+	}
+	newSnap := func() *framework.Snapshot {
+		s, err := framework.NewSnapshot([]*api.Node{st.MakeNode().Name("n0").Obj()}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	snap := newSnap()
+	check := func(what string, s *framework.Snapshot, k framework.DRAPoolKey, pool string) {
+		t.Helper()
+		if got, want := s.DRA().PoolAllocationVersionOf(k), s.DRA().PoolAllocationVersion("d", pool); got != want {
+			t.Errorf("%s: pool %s's key reads %p, its names %p", what, pool, got, want)
+		}
+	}
+	p, q := snap.DRA().PoolKey("d", "p"), snap.DRA().PoolKey("d", "q")
+	if v := snap.DRA().PoolAllocationVersionOf(p); v != nil {
+		t.Fatalf("a pool never allocated from reads version %p", v)
+	}
+	if _, err := snap.SetStorageObject(alloc("a", "p")); err != nil {
+		t.Fatal(err)
+	}
+	if snap.DRA().PoolAllocationVersionOf(p) == nil {
+		t.Fatal("pool p allocated from: its key reads no version")
+	}
+	check("allocated", snap, p, "p")
+	check("allocated", snap, q, "q")
+
+	clone := snap.Clone()
+	clone.SetDRAInFlight("uid-b", alloc("b", "p"))
+	snap.SetDRAInFlight("uid-c", alloc("c", "q"))
+	for _, s := range []struct {
+		name string
+		snap *framework.Snapshot
+	}{{"the snapshot", snap}, {"its clone", clone}} {
+		check(s.name, s.snap, p, "p")
+		check(s.name, s.snap, q, "q")
+		// Keys the clone makes are the snapshot's too.
+		check(s.name, s.snap, clone.DRA().PoolKey("d", "p"), "p")
+	}
+	if snap.DRA().PoolAllocationVersionOf(p) == clone.DRA().PoolAllocationVersionOf(p) {
+		t.Error("pool p changed in the clone only: both read one version")
+	}
+
+	// Another snapshot numbers its pools apart: q first there.
+	other := newSnap()
+	oq, op := other.DRA().PoolKey("d", "q"), other.DRA().PoolKey("d", "p")
+	if other.DRA().Keyed(p) || snap.DRA().Keyed(op) {
+		t.Error("a snapshot takes another's key for its own")
+	}
+	check("another snapshot's key", snap, op, "p")
+	check("another snapshot's key", snap, oq, "q")
+	check("a key of the snapshot", other, p, "p")
+}

@@ -333,7 +333,7 @@ func (pl *DynamicResources) PreFilter(ctx context.Context, cs *framework.CycleSt
 		// Reads the view's allocated devices in place: gathering it walks
 		// the shared and in-flight allocations alone.
 		st := allocator.GatherAllocatedState(view, pl.features.ConsumableCapacity)
-		st.PoolVersion = func(driver, pool string) any { return view.PoolAllocationVersion(driver, pool) }
+		st.Versions = &view
 		a, err := allocator.NewFromSlices(pl.features, st, allocator.ViewClasses{View: view}, idx)
 		if err != nil {
 			return nil, framework.AsStatus(err)

@@ -121,6 +121,32 @@ type AllocatedState struct {
 	// which changes whenever that does (DRAView.PoolAllocationVersion):
 	// FitsKeyed keeps its answers under the versions of the node's pools.
 	PoolVersion func(driver, pool string) any
+	// Versions, when set, takes PoolVersion's place with a snapshot's
+	// DRAView.PoolAllocationVersion, read by keys the allocator resolves
+	// once per pool (DRAView.PoolKey) rather than by the pool's names at
+	// every question.
+	Versions *framework.DRAView
+}
+
+// versioned reports whether the state gives the versions of the pools'
+// allocations.
+func (s *AllocatedState) versioned() bool { return s.Versions != nil || s.PoolVersion != nil }
+
+// versionOf returns the version of the allocations of pool p (the state
+// must be versioned): through the key kept with the pool when the state
+// has Versions.
+func (s *AllocatedState) versionOf(p *pool) any {
+	v := s.Versions
+	if v == nil {
+		return s.PoolVersion(p.id.driver, p.id.pool)
+	}
+	k := p.key.Load()
+	if k == nil || !v.Keyed(*k) {
+		nk := v.PoolKey(p.id.driver, p.id.pool)
+		k = &nk
+		p.key.Store(k)
+	}
+	return v.PoolAllocationVersionOf(*k)
 }
 
 // holds reports whether the device is allocated as a whole: in Devices
@@ -473,12 +499,12 @@ func (a *Allocator) Fits(ctx context.Context, timeout time.Duration, node *api.N
 
 // FitsKeyed is Fits for claims that key identifies (their requests and
 // the classes they name, as the caller encodes them; "" for none): with
-// a key and the state's PoolVersion, the answer is kept with the node's
-// pools, under the key and the versions of the pools' allocations, and
-// given again without a search while they stay the same. Answers with an
-// error are not kept. A stream of pods whose claims ask the same, each
-// placed in turn, then searches again only the nodes whose devices the
-// placements took.
+// a key and the state's PoolVersion or Versions, the answer is kept with
+// the node's pools, under the key and the versions of the pools'
+// allocations, and given again without a search while they stay the
+// same. Answers with an error are not kept. A stream of pods whose
+// claims ask the same, each placed in turn, then searches again only the
+// nodes whose devices the placements took.
 func (a *Allocator) FitsKeyed(ctx context.Context, timeout time.Duration, node *api.Node, claims []*api.ResourceClaim, key string) (bool, error) {
 	var room [4]int
 	fits, _, err := a.FitsChoosing(ctx, timeout, nil, node, claims, key, room[:0])
@@ -492,13 +518,13 @@ func (a *Allocator) FitsKeyed(ctx context.Context, timeout time.Duration, node *
 // node's pools and kept answer are found in the slot, and kept there.
 func (a *Allocator) FitsChoosing(ctx context.Context, timeout time.Duration, slot *NodeSlot, node *api.Node, claims []*api.ResourceClaim, key string, chosen []int) (bool, []int, error) {
 	np := a.slices.nodePoolsIn(slot, node, a.features.PartitionableDevices, a.v136)
-	keyed := key != "" && a.state.PoolVersion != nil && np.err == nil
+	keyed := key != "" && a.state.versioned() && np.err == nil
 	var room [4]any
 	var versions []any
 	if keyed {
 		versions = room[:0]
 		for _, p := range np.pools {
-			versions = append(versions, a.state.PoolVersion(p.id.driver, p.id.pool))
+			versions = append(versions, a.state.versionOf(p))
 		}
 		// A done context gets the search's error.
 		if m := np.fits.Load(); ctx.Err() == nil && m != nil && m.key == key && slices.Equal(m.versions, versions) {

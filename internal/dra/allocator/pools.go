@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sync/atomic"
 
+	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 )
 
@@ -31,6 +32,9 @@ type pool struct {
 	notTargeting []*api.ResourceSlice
 	// counterSets are the pool's shared counter sets by name.
 	counterSets map[string]*api.CounterSet
+	// key is the pool's key in the snapshot whose versions were last
+	// read through it (AllocatedState.versionOf).
+	key atomic.Pointer[framework.DRAPoolKey]
 }
 
 // nodeMatches reports whether node is one of the nodes a slice or device

@@ -52,7 +52,7 @@ type run struct {
 	// steps counts the calls of allocateOne, which polls ctx and the
 	// timeout every ctxPoll of them.
 	steps int
-	// versions are the state's PoolVersion of each pool, as asked.
+	// versions are the versions of each pool's allocations, as asked.
 	versions []knownVersion
 	// timeout, when positive, bounds the search from started, when the
 	// clock was first read.
@@ -687,10 +687,10 @@ func (r *run) inUseAt(id DeviceID, taken *allocatedBits, di int) bool {
 // run's pool pi that the state's InUse reports allocated, kept with the
 // slice under its pool's version so that searches read each device's
 // state in a word rather than a lookup by its three names; nil when the
-// state has no InUse or no PoolVersion, or the slice is outside the
+// state has no InUse or no versions, or the slice is outside the
 // index.
 func (r *run) allocatedIn(pi int, pl *pool, s *api.ResourceSlice, sd *sliceData) *allocatedBits {
-	if sd == nil || r.state.InUse == nil || r.state.PoolVersion == nil {
+	if sd == nil || r.state.InUse == nil || !r.state.versioned() {
 		return nil
 	}
 	v := r.poolVersion(pi, pl)
@@ -710,15 +710,15 @@ func (r *run) allocatedIn(pi int, pl *pool, s *api.ResourceSlice, sd *sliceData)
 	return b
 }
 
-// poolVersion returns the state's PoolVersion of the run's pool pi, asked
-// once a run.
+// poolVersion returns the version of the allocations of the run's pool
+// pi, asked once a run.
 func (r *run) poolVersion(pi int, pl *pool) any {
 	if len(r.versions) != len(r.pools) {
 		r.versions = resize(r.versions[:0], len(r.pools))
 		clear(r.versions)
 	}
 	if v := &r.versions[pi]; !v.known {
-		v.v, v.known = r.state.PoolVersion(pl.id.driver, pl.id.pool), true
+		v.v, v.known = r.state.versionOf(pl), true
 	}
 	return r.versions[pi].v
 }
