@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/schedkit/schedkit/framework"
@@ -210,6 +211,25 @@ func TestPropAllocation(t *testing.T) {
 			fits, ferr := a.Fits(context.Background(), 0, node, w.claims)
 			if fmt.Sprint(ferr) != fmt.Sprint(err) || fits != (err == nil && got != nil) {
 				t.Fatalf("node %s: Fits = %v, %v; Allocate = %d results, %v", node.Name, fits, ferr, len(got), err)
+			}
+			// FitsChoosing tells the subrequest Allocate's results use
+			// for each firstAvailable request.
+			if _, chosen, _ := a.FitsChoosing(context.Background(), 0, nil, node, w.claims, "", nil); got != nil {
+				var want []int
+				for ci, c := range w.claims {
+					for _, req := range c.Spec.Devices.Requests {
+						for si, sub := range req.FirstAvailable {
+							if slices.ContainsFunc(got[ci].Devices.Results, func(r api.DeviceRequestAllocationResult) bool {
+								return r.Request == req.Name+"/"+sub.Name
+							}) {
+								want = append(want, si)
+							}
+						}
+					}
+				}
+				if !slices.Equal(chosen, want) {
+					t.Fatalf("node %s: FitsChoosing chose subrequests %v; Allocate's results use %v", node.Name, chosen, want)
+				}
 			}
 			if err != nil {
 				// Errors (such as an "All" request whose devices break a
