@@ -355,7 +355,6 @@ func (pl *DynamicResources) PreFilter(ctx context.Context, cs *framework.CycleSt
 			}
 		}
 		s.nodeScores = make([]int64, snap.NumNodes())
-		s.scoreByName = make(map[string]int64)
 	}
 	if s.alloc != nil {
 		prev := pl.last.Swap(s)
@@ -789,6 +788,9 @@ func (s *draState) keepScore(ni *framework.NodeInfo, chosen []int) {
 		return
 	}
 	s.mu.Lock()
+	if s.scoreByName == nil {
+		s.scoreByName = make(map[string]int64)
+	}
 	s.scoreByName[ni.Node().Name] = v
 	s.mu.Unlock()
 }

@@ -150,3 +150,44 @@ func TestFilterCostlyFollowsTheSearches(t *testing.T) {
 		}
 	}
 }
+
+// TestFirstAvailableScoreOutsideTheSnapshot: a node outside the cycle's
+// snapshot (a NodeInfo of no position) scores through Filter's kept score
+// as the snapshot's own NodeInfo of that node does: the subrequest its
+// devices allow, 8 − i.
+func TestFirstAvailableScoreOutsideTheSnapshot(t *testing.T) {
+	nodes, objs := draCluster(2, 1)
+	mine := draClaim("mine", 1)
+	mine.Spec.Devices.Requests = []api.DeviceRequest{{Name: "r", FirstAvailable: []api.DeviceSubRequest{
+		{Name: "two", DeviceClassName: "gpu", AllocationMode: api.DeviceAllocationModeExactCount, Count: 2},
+		{Name: "one", DeviceClassName: "gpu", AllocationMode: api.DeviceAllocationModeExactCount, Count: 1},
+	}}}
+	snap, err := framework.NewSnapshot(nodes, nil, framework.WithStorage(append(objs, mine)...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl := newDRAPlugin(t, snap)
+	pi, _ := framework.NewPodInfo(draPod("p", "mine"))
+	state := framework.NewCycleState()
+	state.SetSnapshot(snap)
+	if _, s := pl.PreFilter(context.Background(), state, pi, snap.Nodes()); !s.IsSuccess() {
+		t.Fatalf("PreFilter: %v", s)
+	}
+	in := snap.Nodes()[0]
+	out, err := framework.NewNodeInfo(in.Node())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Index() >= 0 {
+		t.Fatalf("a NodeInfo outside the snapshot has position %d", out.Index())
+	}
+	for _, ni := range []*framework.NodeInfo{in, out} {
+		if s := pl.Filter(context.Background(), state, pi, ni); !s.IsSuccess() {
+			t.Fatalf("Filter (position %d): %v", ni.Index(), s)
+		}
+		// One device a node: the second subrequest, 8 − 1.
+		if v, s := pl.Score(context.Background(), state, pi, ni); !s.IsSuccess() || v != 7 {
+			t.Errorf("Score (position %d) = %d, %v; want 7", ni.Index(), v, s)
+		}
+	}
+}

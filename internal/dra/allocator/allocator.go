@@ -116,30 +116,18 @@ type AllocatedState struct {
 	// snapshot's allocated devices, read where they lie rather than
 	// copied at every change).
 	InUse func(DeviceID) bool
-	// PoolVersion, when set, returns a comparable version of what is
-	// allocated of a pool (its devices allocated, shared or in flight),
-	// which changes whenever that does (DRAView.PoolAllocationVersion):
-	// FitsKeyed keeps its answers under the versions of the node's pools.
-	PoolVersion func(driver, pool string) any
-	// Versions, when set, takes PoolVersion's place with a snapshot's
-	// DRAView.PoolAllocationVersion, read by keys the allocator resolves
-	// once per pool (DRAView.PoolKey) rather than by the pool's names at
-	// every question.
+	// Versions, when set, gives the versions of the pools' allocations
+	// (DRAView.PoolAllocationVersion: a new one whenever a pool's devices
+	// allocated, shared or in flight change), read by keys the allocator
+	// resolves once per pool (DRAView.PoolKey): FitsKeyed keeps its
+	// answers under the versions of the node's pools.
 	Versions *framework.DRAView
 }
 
-// versioned reports whether the state gives the versions of the pools'
-// allocations.
-func (s *AllocatedState) versioned() bool { return s.Versions != nil || s.PoolVersion != nil }
-
-// versionOf returns the version of the allocations of pool p (the state
-// must be versioned): through the key kept with the pool when the state
-// has Versions.
+// versionOf returns the version of the allocations of pool p, through
+// the key kept with the pool (the state must have Versions).
 func (s *AllocatedState) versionOf(p *pool) any {
 	v := s.Versions
-	if v == nil {
-		return s.PoolVersion(p.id.driver, p.id.pool)
-	}
 	k := p.key.Load()
 	if k == nil || !v.Keyed(*k) {
 		nk := v.PoolKey(p.id.driver, p.id.pool)
@@ -499,12 +487,12 @@ func (a *Allocator) Fits(ctx context.Context, timeout time.Duration, node *api.N
 
 // FitsKeyed is Fits for claims that key identifies (their requests and
 // the classes they name, as the caller encodes them; "" for none): with
-// a key and the state's PoolVersion or Versions, the answer is kept with
-// the node's pools, under the key and the versions of the pools'
-// allocations, and given again without a search while they stay the
-// same. Answers with an error are not kept. A stream of pods whose
-// claims ask the same, each placed in turn, then searches again only the
-// nodes whose devices the placements took.
+// a key and the state's Versions, the answer is kept with the node's
+// pools, under the key and the versions of the pools' allocations, and
+// given again without a search while they stay the same. Answers with an
+// error are not kept. A stream of pods whose claims ask the same, each
+// placed in turn, then searches again only the nodes whose devices the
+// placements took.
 func (a *Allocator) FitsKeyed(ctx context.Context, timeout time.Duration, node *api.Node, claims []*api.ResourceClaim, key string) (bool, error) {
 	var room [4]int
 	fits, _, err := a.FitsChoosing(ctx, timeout, nil, node, claims, key, room[:0])
@@ -518,7 +506,7 @@ func (a *Allocator) FitsKeyed(ctx context.Context, timeout time.Duration, node *
 // node's pools and kept answer are found in the slot, and kept there.
 func (a *Allocator) FitsChoosing(ctx context.Context, timeout time.Duration, slot *NodeSlot, node *api.Node, claims []*api.ResourceClaim, key string, chosen []int) (bool, []int, error) {
 	np := a.slices.nodePoolsIn(slot, node, a.features.PartitionableDevices, a.v136)
-	keyed := key != "" && a.state.versioned() && np.err == nil
+	keyed := key != "" && a.state.Versions != nil && np.err == nil
 	var room [4]any
 	var versions []any
 	if keyed {
@@ -561,7 +549,7 @@ func (a *Allocator) FitsChoosing(ctx context.Context, timeout time.Duration, slo
 func (a *Allocator) Searched() int64 { return a.searched.Load() }
 
 // fits is FitsChoosing's search on the node's pools np, whose
-// PoolVersions are versions when the caller asked them (nil when not).
+// pools' versions are versions when the caller asked them (nil when not).
 func (a *Allocator) fits(ctx context.Context, timeout time.Duration, node *api.Node, claims []*api.ResourceClaim, np *nodePools, versions []any, chosen []int) (bool, []int, error) {
 	r := a.run(ctx, node, claims)
 	defer a.runs.Put(r)

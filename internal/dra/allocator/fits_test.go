@@ -83,7 +83,12 @@ func TestFitsKeyedDoneContext(t *testing.T) {
 	claim := &api.ResourceClaim{ObjectMeta: api.ObjectMeta{Name: "c", Namespace: "default", UID: "uid-c"}}
 	claim.Spec.Devices.Requests = []api.DeviceRequest{{Name: "r",
 		Exactly: &api.ExactDeviceRequest{DeviceClassName: "gpu", AllocationMode: api.DeviceAllocationModeExactCount, Count: 1}}}
-	state := AllocatedState{PoolVersion: func(string, string) any { return 1 }}
+	snap, err := framework.NewSnapshot([]*api.Node{node}, nil, framework.WithStorage(sl))
+	if err != nil {
+		t.Fatal(err)
+	}
+	view := snap.DRA()
+	state := AllocatedState{Versions: &view}
 	a, err := New(DefaultFeatures(framework.DefaultKubeVersion), state, classesOf([]*api.DeviceClass{{ObjectMeta: api.ObjectMeta{Name: "gpu"}}}),
 		[]*api.ResourceSlice{sl}, celCache(t))
 	if err != nil {

@@ -661,23 +661,18 @@ type allocatingDevice struct {
 	claim int
 }
 
-func (r *run) inUse(id DeviceID) bool {
-	if r.state.holds(id) {
-		return true
-	}
-	return slices.ContainsFunc(r.allocating, func(a allocatingDevice) bool { return a.id == id })
-}
+func (r *run) inUse(id DeviceID) bool { return r.inUseAt(id, nil, 0) }
 
 // inUseAt is inUse of device di of a slice, reading what the state's
 // InUse reports from taken when that is known (not nil).
 func (r *run) inUseAt(id DeviceID, taken *allocatedBits, di int) bool {
 	if taken == nil {
-		return r.inUse(id)
-	}
-	if taken.has(di) {
+		if r.state.holds(id) {
+			return true
+		}
+	} else if taken.has(di) {
 		return true
-	}
-	if _, ok := r.state.Devices[id]; ok {
+	} else if _, ok := r.state.Devices[id]; ok {
 		return true
 	}
 	return slices.ContainsFunc(r.allocating, func(a allocatingDevice) bool { return a.id == id })
@@ -690,7 +685,7 @@ func (r *run) inUseAt(id DeviceID, taken *allocatedBits, di int) bool {
 // state has no InUse or no versions, or the slice is outside the
 // index.
 func (r *run) allocatedIn(pi int, pl *pool, s *api.ResourceSlice, sd *sliceData) *allocatedBits {
-	if sd == nil || r.state.InUse == nil || !r.state.versioned() {
+	if sd == nil || r.state.InUse == nil || r.state.Versions == nil {
 		return nil
 	}
 	v := r.poolVersion(pi, pl)
