@@ -66,9 +66,12 @@ func (s *Snapshot) AffinityGroupsSelecting(pod *api.Pod) []*AffinityGroup {
 	}
 	for i := range x.selRecent {
 		if r := &x.selRecent[i]; r.ok && r.version == version && r.ns == pod.Namespace && sameLabels(r.pairs, pod.Labels) {
-			x.setSelLastLocked(pod, r.groups)
+			// Read before the lock goes: another reader may replace
+			// the entry then.
+			groups := r.groups
+			x.setSelLastLocked(pod, groups)
 			x.mu.Unlock()
-			return r.groups
+			return groups
 		}
 	}
 	h := labelsHash(pod.Namespace, pod.Labels)
