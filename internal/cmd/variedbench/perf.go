@@ -73,7 +73,8 @@ type perfNodeGroup struct {
 	// node makes the group's index-th node (the template's {{.Index}}).
 	node func(name string, index int) *api.Node
 	// file is the template's path relative to the case's directory, as
-	// the case's createNodes op gives it.
+	// the case's createNodes op gives it ("" for an op without one,
+	// whose nodes are util.go's makeBaseNode).
 	file string
 }
 
@@ -104,6 +105,12 @@ type perfCase struct {
 	// dra, when set, gives every node the case's devices and every
 	// measured pod a resource claim of its own.
 	dra *perfDRA
+	// preempt marks a case whose measured pods fit only once PostFilter
+	// (DefaultPreemption) has evicted pods for them: a run of its stream
+	// runs PostFilter on a pod no node fits, removes the victims and
+	// schedules the pod again on the node nominated, as the scheduler's
+	// next cycle for it does.
+	preempt bool
 }
 
 // perfVolumes are the volumes of a case whose createPods ops give a
@@ -408,6 +415,19 @@ var perfCases = []perfCase{
 		namespaces: plain("namespace-1", "namespace-2"),
 		measure:    perfPods{podDefault, "namespace-2", 2000},
 		churn:      &perfChurn{every: 710, recreate: true, node: true, template: podHighPriorityLargeCPU, namespace: "namespace-1"},
+	},
+	{
+		// default_preemption's PreemptionBasic at its largest workload
+		// kube's suite runs, 1000Nodes: 4,000 low-priority pods of 900m
+		// fill each node to 3.6 of its 4 CPUs, and each of the 1,000
+		// measured pods, of 3970m at priority 9999999, fits a node only
+		// once the four pods on it are preempted.
+		name:       "PreemptionBasic",
+		special:    &perfNodeGroup{count: 1000, alone: true, node: defaultNode},
+		namespaces: plain("namespace-1", "namespace-2"),
+		init:       []perfPods{{podLowPriority, "namespace-1", 4000}},
+		measure:    perfPods{podHighPriority, "namespace-2", 1000},
+		preempt:    true,
 	},
 	{
 		// default_preemption's Unschedulable, 5kNodes/100Init/1kPods: a
@@ -748,6 +768,32 @@ func podHighPriorityLargeCPU(name, namespace string, _ int) *api.Pod {
 	p.Spec.Containers[0].Resources = api.ResourceRequirements{Requests: perfList(map[string]string{"cpu": "9", "memory": "500Mi"})}
 	return p
 }
+
+// podLowPriority is pod-low-priority.yaml: no priority, requests and
+// limits of 900m and 500Mi.
+func podLowPriority(name, namespace string, _ int) *api.Pod {
+	p := pausePod(name, namespace)
+	rl := map[string]string{"cpu": "900m", "memory": "500Mi"}
+	p.Spec.Containers[0].Image = "registry.k8s.io/pause:3.10.1"
+	p.Spec.Containers[0].Resources = api.ResourceRequirements{Requests: perfList(rl), Limits: perfList(rl)}
+	return p
+}
+
+// podHighPriority is default_preemption's pod-high-priority.yaml:
+// priority 9999999, requests and limits of 3970m and 500Mi, no port.
+func podHighPriority(name, namespace string, _ int) *api.Pod {
+	p := pausePod(name, namespace)
+	rl := map[string]string{"cpu": "3970m", "memory": "500Mi"}
+	p.Spec.Priority = new(int32(9999999))
+	p.Spec.Containers[0].Image = "registry.k8s.io/pause:3.10.2"
+	p.Spec.Containers[0].Resources = api.ResourceRequirements{Requests: perfList(rl), Limits: perfList(rl)}
+	p.Spec.Containers[0].Ports = nil
+	return p
+}
+
+// defaultNode is node-default.yaml's index-th node: perfNode without a
+// zone.
+func defaultNode(name string, _ int) *api.Node { return perfNode(name, "") }
 
 // perfNode is the node every case creates (util.go's makeBaseNode, or
 // node-default.yaml, whose missing allocatable the API server defaults to

@@ -113,6 +113,10 @@ type podRecord struct {
 	Best   int64  `json:"best"`
 	Ties   int    `json:"ties"`
 	Node   string `json:"node"`
+	// Victims is the number of pods PostFilter preempted for the pod (a
+	// stream of a preempting case only); Node is then where the pod's
+	// next cycle, on the node nominated, placed it.
+	Victims int `json:"victims,omitempty"`
 }
 
 func runBench(args []string) error {
@@ -231,14 +235,18 @@ func measure(o runOptions) (result, []podRecord, error) {
 	}
 	w, snap, infos := s.w, s.snap, s.infos
 	res.Nodes, res.Timed = len(w.nodes), o.timed
-	f, err := s.framework(fwruntime.WithParallelism(o.workers))
+	ev := &evictions{}
+	// The preemption's candidate offset is drawn from the framework's
+	// random source, seeded as the tie-breaks are.
+	f, err := s.framework(fwruntime.WithParallelism(o.workers), fwruntime.WithEvictor(ev), fwruntime.WithRand(rand.New(rand.NewPCG(o.tieSeed, 3))))
 	if err != nil {
 		return res, nil, err
 	}
 	defer f.Close()
+	pc, _ := perfCaseNamed(o.stream)
 	c := &cycler{f: f, snap: snap, sampled: o.sampled, assumed: o.assumed, rng: rand.New(rand.NewPCG(o.tieSeed, 2)),
 		reuse: &fwruntime.Result{}, recs: make([]podRecord, 0, len(infos)), events: w.events[o.stream],
-		churnNodes: map[string]*api.Node{}}
+		churnNodes: map[string]*api.Node{}, preempt: pc != nil && pc.preempt, evicted: ev}
 	for _, n := range w.churnNodes[o.stream] {
 		c.churnNodes[n.Name] = n
 	}
@@ -319,6 +327,24 @@ type cycler struct {
 	// Before), adding and removing churnNodes.
 	events     []churnEvent
 	churnNodes map[string]*api.Node
+	// preempt runs PostFilter on a pod no node fits (a preempting case's
+	// stream), evicted records its victims.
+	preempt bool
+	evicted *evictions
+}
+
+// evictions is the framework's Evictor in a run: it keeps the victims of
+// the cycle's preemption for the cycler, which removes them from the
+// snapshot as the informers would once the API server deleted them.
+type evictions struct {
+	node    string
+	victims []*framework.PodInfo
+}
+
+// Evict records node and victims.
+func (e *evictions) Evict(_ *framework.CycleState, _ *api.Pod, node string, victims []*framework.PodInfo, _ string) error {
+	e.node, e.victims = node, append(e.victims[:0], victims...)
+	return nil
 }
 
 // churn applies the events due before the stream's pod i.
@@ -360,7 +386,13 @@ func (c *cycler) cycle(ctx context.Context, pi *framework.PodInfo) error {
 		opts.NumFeasibleToFind = fwruntime.NumFeasibleNodesToFind(n, 0)
 		opts.StartIndex = c.start % n
 	}
-	r, err := c.f.Schedule(ctx, nil, c.snap, pi, opts)
+	var state *framework.CycleState
+	if c.preempt {
+		// PostFilter reads what PreFilter wrote: the cycle's state is
+		// kept past Schedule.
+		state = framework.NewCycleState()
+	}
+	r, err := c.f.Schedule(ctx, state, c.snap, pi, opts)
 	if err != nil && !isFitError(err) {
 		return fmt.Errorf("pod %s: %w", pi.Pod.Name, err)
 	}
@@ -370,6 +402,11 @@ func (c *cycler) cycle(ctx context.Context, pi *framework.PodInfo) error {
 		c.evaluated += int64(rec.Evaluated)
 		if c.sampled {
 			c.start = (c.start + rec.Evaluated) % n
+		}
+	}
+	if err != nil && c.preempt {
+		if r, err = c.preemptFor(ctx, state, pi, r, err, &rec); err != nil && !isFitError(err) {
+			return fmt.Errorf("pod %s: %w", pi.Pod.Name, err)
 		}
 	}
 	if len(r.Totals) > 1 && len(r.Top) > 0 {
@@ -399,6 +436,42 @@ func (c *cycler) cycle(ctx context.Context, pi *framework.PodInfo) error {
 	a.Pod = &p
 	_, err = c.snap.AddPodInfo(&a, framework.PodAdd{Unique: true, AtNode: rec.Node == r.SelectedNode(), Node: r.SelectedIndex()})
 	return err
+}
+
+// preemptFor runs PostFilter for pi, which fit no node in r's cycle; when
+// it nominates a node, it removes the victims from the snapshot and runs
+// the pod's next cycle as the scheduler runs it for a pod nominated to a
+// node (the nominated node alone, PreFilter over the cluster),
+// returning its Result and error; without a nomination it returns r and
+// fitErr, the cycle's. It records the victims in rec.
+func (c *cycler) preemptFor(ctx context.Context, state *framework.CycleState, pi *framework.PodInfo, r *fwruntime.Result, fitErr error, rec *podRecord) (*fwruntime.Result, error) {
+	c.evicted.node, c.evicted.victims = "", c.evicted.victims[:0]
+	pr, st := c.f.RunPostFilterPlugins(ctx, state, pi, r.NodeToStatus())
+	state.Release()
+	if !st.IsSuccess() || pr == nil || pr.NominatingInfo == nil || pr.NominatingInfo.NominatedNodeName == "" {
+		return r, fitErr
+	}
+	node := pr.NominatingInfo.NominatedNodeName
+	if node != c.evicted.node {
+		return r, fmt.Errorf("PostFilter nominated %s, the victims were evicted from %q", node, c.evicted.node)
+	}
+	rec.Victims = len(c.evicted.victims)
+	for _, v := range c.evicted.victims {
+		if err := c.snap.RemovePod(v.Pod); err != nil {
+			return r, err
+		}
+	}
+	ni, ok := c.snap.Get(node)
+	if !ok {
+		return r, fmt.Errorf("PostFilter nominated %s, which the snapshot lacks", node)
+	}
+	p := *pi.Pod
+	p.Status.NominatedNodeName = node
+	nominated := *pi
+	nominated.Pod = &p
+	c.evaluated++
+	return c.f.Schedule(ctx, nil, c.snap, &nominated, fwruntime.CycleOptions{Rand: c.rng, Reuse: c.reuse, SkipExplanation: true,
+		TotalsOnly: true, RejectionsOnFailure: true, Nodes: []*framework.NodeInfo{ni}})
 }
 
 // isFitError reports whether err is a FitError (the pod fits no node).

@@ -194,6 +194,11 @@ type exportMeta struct {
 	// number of pods of each.
 	Streams    []string `json:"streams"`
 	StreamPods []int    `json:"stream_pods"`
+	// Preempting are the streams whose pods no node fits until
+	// PostFilter has preempted pods for them: a run of one runs PostFilter
+	// on such a pod, removes the victims and schedules the pod again on
+	// the node nominated.
+	Preempting []string `json:"preempting,omitempty"`
 }
 
 // Export file names within the export directory.
@@ -239,8 +244,11 @@ func (w *workload) export(dir string, meta exportMeta) error {
 		name string
 		dump *kubeload.Dump
 	}{{clusterFile, &kubeload.Dump{Namespaces: w.namespaces, Services: w.services, Nodes: w.nodes, Pods: w.pods, Storage: w.storage, DRA: w.dra}}}
-	meta.Streams, meta.StreamPods = nil, nil
+	meta.Streams, meta.StreamPods, meta.Preempting = nil, nil, nil
 	for _, s := range slices.Sorted(maps.Keys(w.streams)) {
+		if c, ok := perfCaseNamed(s); ok && c.preempt {
+			meta.Preempting = append(meta.Preempting, s)
+		}
 		files = append(files, struct {
 			name string
 			dump *kubeload.Dump

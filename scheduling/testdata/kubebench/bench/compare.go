@@ -575,7 +575,7 @@ func compareRecords(kubePath, schedkitPath string, following bool) string {
 		return fmt.Sprintf("MISMATCH: %d records on kube's side, %d on schedkit's", len(ks), len(ss))
 	}
 	var mismatches []string
-	tieDiffs, tied := 0, 0
+	tieDiffs, tied, preempted, nominatedDiffs := 0, 0, 0, 0
 	for i := range ks {
 		k, s := ks[i], ss[i]
 		kn, sn := k.Node, s.Node
@@ -585,6 +585,16 @@ func compareRecords(kubePath, schedkitPath string, following bool) string {
 		}
 		if k.Ties > 1 {
 			tied++
+		}
+		if k.Victims > 0 {
+			preempted++
+		}
+		if kn != sn && k.Victims > 0 && s.Victims > 0 {
+			// The node a preemption nominates: kube starts its search
+			// for candidates at an offset drawn from math/rand's global
+			// source, which no seed reaches.
+			nominatedDiffs++
+			continue
 		}
 		if kn != sn {
 			if k.Ties > 1 && s.Ties > 1 && !following {
@@ -605,6 +615,9 @@ func compareRecords(kubePath, schedkitPath string, following bool) string {
 		b.WriteString(", each placed where kube's draw put it")
 	} else {
 		fmt.Fprintf(&b, ", %d broken differently", tieDiffs)
+	}
+	if preempted > 0 {
+		fmt.Fprintf(&b, "; %d placed by preemption, %d on another node than kube's (its random candidate offset)", preempted, nominatedDiffs)
 	}
 	return b.String()
 }

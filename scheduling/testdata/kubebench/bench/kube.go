@@ -24,6 +24,8 @@ import (
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
+	clienttesting "k8s.io/client-go/testing"
+	toolscache "k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/events"
 	"k8s.io/klog/v2"
 	configv1 "k8s.io/kube-scheduler/config/v1"
@@ -154,6 +156,7 @@ type podRecord struct {
 	Best      int64  `json:"best"`
 	Ties      int    `json:"ties"`
 	Node      string `json:"node"`
+	Victims   int    `json:"victims,omitempty"`
 }
 
 func runKube(args []string) error {
@@ -265,6 +268,15 @@ func measureKube(o runOptions) (result, []podRecord, error) {
 			return res, nil, err
 		}
 	}
+	preempt := slices.Contains(c.meta.Preempting, o.stream)
+	if preempt {
+		// The victims' API calls run inside the cycle, as schedkit's
+		// evictions do (SchedulerAsyncPreemption off, as
+		// PreemptionAsync's 5000Nodes workload runs).
+		if err := utilfeature.DefaultMutableFeatureGate.SetFromMap(map[string]bool{string(features.SchedulerAsyncPreemption): false}); err != nil {
+			return res, nil, err
+		}
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	logger := klog.FromContext(ctx)
@@ -361,6 +373,12 @@ func measureKube(o runOptions) (result, []podRecord, error) {
 	}
 	cy := &kubeCycler{sched: sched, fwk: &scoreCapture{Framework: profFwk}, snap: snap, logger: logger, assumed: o.assumed,
 		recs: make([]podRecord, 0, len(queued)), events: c.events, churnNodes: c.churnNodes}
+	if preempt {
+		cy.preempt = &kubePreemption{client: client, pods: informerFactory.Core().V1().Pods().Informer().GetIndexer(), existing: map[string]*v1.Pod{}}
+		for _, p := range c.pods {
+			cy.preempt.existing[p.Namespace+"/"+p.Name] = p
+		}
+	}
 	for _, q := range queued[:o.warm] {
 		if err := cy.cycle(ctx, q); err != nil {
 			return res, nil, err
@@ -422,6 +440,20 @@ type kubeCycler struct {
 	// removing churnNodes as the node informer's handlers would.
 	events     []churnEvent
 	churnNodes map[string]*v1.Node
+	// preempt, for a preempting stream, runs PostFilter on a pod no node
+	// fits.
+	preempt *kubePreemption
+}
+
+// kubePreemption is what a preempting stream's cycles need beyond the
+// scheduler: the fake clientset, whose actions name the victims, the pod
+// informer's store, where the preemption evaluator looks the preemptor
+// up, and the existing pods by namespace/name, to remove the victims from
+// the cache.
+type kubePreemption struct {
+	client   *fake.Clientset
+	pods     toolscache.Indexer
+	existing map[string]*v1.Pod
 }
 
 // churn applies the events due before the stream's pod i: Cache.AddNode
@@ -467,8 +499,32 @@ func (c *kubeCycler) cycle(ctx context.Context, q *framework.QueuedPodInfo) erro
 		// the absent status); Filter rejections list each node.
 		rec.Evaluated = fe.Diagnosis.NodeToStatus.Len()
 		c.evaluated += int64(rec.Evaluated)
+		if c.preempt == nil {
+			c.recs = append(c.recs, rec)
+			return nil
+		}
+		var node string
+		if q, node, err = c.preemptFor(ctx, state, q, fe, &rec); err != nil || node == "" {
+			c.recs = append(c.recs, rec)
+			return err
+		}
+		// The pod's next cycle, as the scheduler runs it for a pod
+		// nominated to a node: findNodesThatFitPod evaluates that node
+		// first.
+		if err := c.sched.Cache.UpdateSnapshot(c.logger, c.snap); err != nil {
+			return err
+		}
+		state = framework.NewCycleState()
+		state.Write(framework.PodsToActivateKey, framework.NewPodsToActivate())
+		c.fwk.scored = false
+		if r, err = c.sched.SchedulePod(ctx, c.fwk, state, q); err != nil {
+			return fmt.Errorf("pod %s on its nominated node %s: %w", q.Pod.Name, node, err)
+		}
+		c.evaluated += int64(r.EvaluatedNodes)
+		rec.Node = r.SuggestedHost
+		c.placed++
 		c.recs = append(c.recs, rec)
-		return nil
+		return c.assume(q, r)
 	}
 	rec.Evaluated, rec.Feasible, rec.Node = r.EvaluatedNodes, r.FeasibleNodes, r.SuggestedHost
 	if c.fwk.scored {
@@ -477,6 +533,56 @@ func (c *kubeCycler) cycle(ctx context.Context, q *framework.QueuedPodInfo) erro
 	c.evaluated += int64(rec.Evaluated)
 	c.placed++
 	c.recs = append(c.recs, rec)
+	return c.assume(q, r)
+}
+
+// preemptFor runs PostFilter (DefaultPreemption) for q, which fit no node
+// (fe), as schedulingAlgorithm's caller does: the preemptor is in the pod
+// informer's store while it runs, as it is in the API. When PostFilter
+// nominates a node it removes the victims, those whose status the
+// preemption patched, from the cache as the pod informer's delete handler
+// would, records their number in rec and returns q with the nominated
+// node set on a copy of its pod, and the node ("" without a nomination).
+func (c *kubeCycler) preemptFor(ctx context.Context, state fwk.CycleState, q *framework.QueuedPodInfo, fe *framework.FitError, rec *podRecord) (*framework.QueuedPodInfo, string, error) {
+	p := c.preempt
+	p.client.ClearActions()
+	if err := p.pods.Add(q.Pod); err != nil {
+		return q, "", err
+	}
+	pr, st := c.fwk.RunPostFilterPlugins(ctx, state, q.Pod, fe.Diagnosis.NodeToStatus)
+	if err := p.pods.Delete(q.Pod); err != nil {
+		return q, "", err
+	}
+	if !st.IsSuccess() || pr == nil || pr.NominatingInfo == nil || pr.NominatingInfo.NominatedNodeName == "" {
+		return q, "", nil
+	}
+	node := pr.NominatingInfo.NominatedNodeName
+	for _, a := range p.client.Actions() {
+		if a.GetVerb() != "patch" || a.GetResource().Resource != "pods" {
+			continue
+		}
+		key := a.GetNamespace() + "/" + a.(clienttesting.PatchAction).GetName()
+		v, ok := p.existing[key]
+		if !ok {
+			return q, "", fmt.Errorf("preemption of %s patched %s, not an existing pod", q.Pod.Name, key)
+		}
+		if err := c.sched.Cache.RemovePod(c.logger, v); err != nil {
+			return q, "", fmt.Errorf("remove victim %s: %w", key, err)
+		}
+		delete(p.existing, key)
+		rec.Victims++
+	}
+	pod := q.Pod.DeepCopy()
+	pod.Status.NominatedNodeName = node
+	pi := *q.PodInfo
+	pi.Pod = pod
+	next := *q
+	next.PodInfo = &pi
+	return &next, node, nil
+}
+
+// assume assumes q's pod on r's node when the row assumes placed pods.
+func (c *kubeCycler) assume(q *framework.QueuedPodInfo, r scheduler.ScheduleResult) error {
 	if !c.assumed {
 		return nil
 	}

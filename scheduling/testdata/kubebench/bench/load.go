@@ -37,6 +37,9 @@ type exportMeta struct {
 	Existing   int      `json:"existing"`
 	Streams    []string `json:"streams"`
 	StreamPods []int    `json:"stream_pods"`
+	// Preempting are the streams whose pods fit only once PostFilter has
+	// preempted pods for them.
+	Preempting []string `json:"preempting,omitempty"`
 }
 
 // Churn event operations (schedkit's side writes the same).
