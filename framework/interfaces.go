@@ -202,11 +202,23 @@ type NodeToStatus struct {
 	byName   bool // Set was called
 	current  atomic.Bool
 	mu       sync.Mutex
+	// at finds a status by the node's position in a snapshot, for
+	// GetNode; built by the first GetNode after a SetNode.
+	at atomic.Pointer[nodeStatusAt]
 }
 
 type nodeStatus struct {
 	node *NodeInfo
 	s    *Status
+}
+
+// nodeStatusAt maps the index of each of snap's nodes to 1 + the position
+// in NodeToStatus.nodes of its status (0: none). It holds (ok) when every
+// status was recorded with SetNode, once per node, for snap's own nodes.
+type nodeStatusAt struct {
+	snap *Snapshot
+	pos  []int32
+	ok   bool
 }
 
 // NewNodeToStatus returns an empty map whose absent nodes have status absent
@@ -225,6 +237,51 @@ func (m *NodeToStatus) Grow(n int) { m.nodes = slices.Grow(m.nodes, n) }
 func (m *NodeToStatus) SetNode(node *NodeInfo, s *Status) {
 	m.nodes = append(m.nodes, nodeStatus{node, s})
 	m.current.Store(false)
+	m.at.Store(nil)
+}
+
+// GetNode returns the status of node, one of snap's nodes, as
+// Get(node.Name()) does, finding it by its position in snap rather than
+// by its name when every status was recorded with SetNode for snap's own
+// nodes.
+func (m *NodeToStatus) GetNode(snap *Snapshot, node *NodeInfo) *Status {
+	if !m.byName && snap != nil {
+		if at := m.indexAt(snap); at.ok {
+			if i := node.Index(); i >= 0 && i < len(at.pos) && snap.Nodes()[i] == node {
+				if p := at.pos[i]; p > 0 {
+					return m.nodes[p-1].s
+				}
+				return m.absent
+			}
+		}
+	}
+	return m.Get(node.Name())
+}
+
+// indexAt returns the positions of the statuses of snap's nodes, built
+// when SetNode recorded more since or they were built for another
+// snapshot.
+func (m *NodeToStatus) indexAt(snap *Snapshot) *nodeStatusAt {
+	if at := m.at.Load(); at != nil && at.snap == snap {
+		return at
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if at := m.at.Load(); at != nil && at.snap == snap {
+		return at
+	}
+	all := snap.Nodes()
+	at := &nodeStatusAt{snap: snap, pos: make([]int32, len(all)), ok: true}
+	for p, x := range m.nodes {
+		i := x.node.Index()
+		if i < 0 || i >= len(all) || all[i] != x.node || at.pos[i] != 0 {
+			at.ok = false
+			break
+		}
+		at.pos[i] = int32(p + 1)
+	}
+	m.at.Store(at)
+	return at
 }
 
 // index brings statuses up to date with nodes.

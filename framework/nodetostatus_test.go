@@ -2,6 +2,7 @@ package framework_test
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 
@@ -13,9 +14,9 @@ import (
 
 // TestNodeToStatusRecordedMatchesNames checks NodeToStatus recorded by
 // NodeInfo (SetNode, the runtime's way) against the same statuses recorded
-// by name: Get, Len and NodesWithCode answer alike whatever the order,
-// repeats, nodes of another snapshot, Set calls mixed in and absent
-// status.
+// by name: Get, GetNode, Len and NodesWithCode answer alike whatever the
+// order, repeats, nodes of another snapshot, Set calls mixed in, reads
+// between the writes and absent status.
 func TestNodeToStatusRecordedMatchesNames(t *testing.T) {
 	codes := []fw.Code{fw.Unschedulable, fw.UnschedulableAndUnresolvable, fw.Error}
 	rapid.Check(t, func(t *rapid.T) {
@@ -25,7 +26,11 @@ func TestNodeToStatusRecordedMatchesNames(t *testing.T) {
 			nodes[i] = omTestNode(fmt.Sprintf("n%d", i))
 		}
 		snap := fw.MustSnapshot(nodes, nil)
-		other := fw.MustSnapshot(nodes, nil) // same names, other NodeInfos
+		// The same names in the other order, as other NodeInfos.
+		reversed := slices.Clone(nodes)
+		slices.Reverse(reversed)
+		other := fw.MustSnapshot(reversed, nil)
+		otherOf := func(k int) *fw.NodeInfo { return other.Nodes()[n-1-k] }
 		var absent *fw.Status
 		if rapid.Bool().Draw(t, "absentUnschedulable") {
 			absent = fw.NewStatus(fw.Unschedulable, "absent")
@@ -38,12 +43,18 @@ func TestNodeToStatusRecordedMatchesNames(t *testing.T) {
 		got.Grow(ops)
 		for i := 0; i < ops; i++ {
 			k := rapid.IntRange(0, n-1).Draw(t, "node")
+			if rapid.IntRange(0, 4).Draw(t, "read") == 0 {
+				if g, w := got.GetNode(snap, snap.Nodes()[k]), want.Get(nodes[k].Name); g != w {
+					t.Fatalf("after %d writes: GetNode(%s) = %v, want %v", i, nodes[k].Name, g, w)
+				}
+				continue
+			}
 			st := fw.NewStatus(codes[rapid.IntRange(0, len(codes)-1).Draw(t, "code")], fmt.Sprintf("r%d", i))
 			switch rapid.IntRange(0, 5).Draw(t, "how") {
 			case 0:
 				got.Set(nodes[k].Name, st)
 			case 1:
-				got.SetNode(other.Nodes()[k], st)
+				got.SetNode(otherOf(k), st)
 			default:
 				got.SetNode(snap.Nodes()[k], st)
 			}
@@ -61,8 +72,15 @@ func TestNodeToStatusRecordedMatchesNames(t *testing.T) {
 				t.Fatalf("NodesWithCode(%v) (-by name +by node):\n%s", code, d)
 			}
 		}
-		for _, nd := range nodes {
-			if g, w := got.Get(nd.Name), want.Get(nd.Name); g != w {
+		for k, nd := range nodes {
+			w := want.Get(nd.Name)
+			if g := got.GetNode(snap, snap.Nodes()[k]); g != w {
+				t.Fatalf("GetNode(%s) = %v, want %v", nd.Name, g, w)
+			}
+			if g := got.GetNode(other, otherOf(k)); g != w {
+				t.Fatalf("GetNode(%s) of the other snapshot = %v, want %v", nd.Name, g, w)
+			}
+			if g := got.Get(nd.Name); g != w {
 				t.Fatalf("Get(%s) = %v, want %v", nd.Name, g, w)
 			}
 		}

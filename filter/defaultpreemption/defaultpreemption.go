@@ -296,6 +296,7 @@ func (pl *DefaultPreemption) dryRun(ctx context.Context, state *framework.CycleS
 	// parallel.
 	var kept []string
 	resolved := m == nil
+	snap := state.Snapshot()
 	for i := range results {
 		ni := potential[(offset+i)%n]
 		if !pl.anyAllowed(ni, pod.Pod) {
@@ -308,7 +309,7 @@ func (pl *DefaultPreemption) dryRun(ctx context.Context, state *framework.CycleS
 		if len(kept) == 0 {
 			continue
 		}
-		if st := m.Get(ni.Name()); slices.Contains(kept, st.Plugin()) {
+		if st := m.GetNode(snap, ni); slices.Contains(kept, st.Plugin()) {
 			results[i].status = st
 		}
 	}
