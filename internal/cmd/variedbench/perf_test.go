@@ -137,6 +137,9 @@ func TestPerfWorkloadCounts(t *testing.T) {
 		// the node's removal at 1,420.
 		{"SchedulingWithMixedChurn", 5000, perfTotals{measured: 2000, churnPods: 1, namespaces: 2, zones: map[string]int{},
 			events: []churnEvent{{710, opAddNode, "node-churn-1"}, {1421, opRemoveNode, "node-churn-1"}}}},
+		// 1,000 nodes whatever the size asked for, four first pods on
+		// each.
+		{"PreemptionBasic", 5000, perfTotals{init: 4000, measured: 1000, namespaces: 2, extra: 1000 - 5000, zones: map[string]int{}}},
 		// A pod every 118 measured pods: 8 in 1,000.
 		{"Unschedulable", 5000, perfTotals{init: 100, measured: 1000, churnPods: 8, namespaces: 3, zones: map[string]int{}}},
 		{"SchedulingRequiredPodAntiAffinityWithNSSelector", 1000, perfTotals{init: 800, measured: 200, namespaces: devops100, zones: map[string]int{}}},
@@ -515,7 +518,7 @@ func TestPerfCasesMatchTheSource(t *testing.T) {
 		"SchedulingWithMixedChurn":            {"misc", "5000Nodes", "", "pod-default.yaml", "pod-high-priority-large-cpu.yaml"},
 		// Its first pods are util.go's makeBasePod, pod-default.yaml's
 		// resources in Go.
-		"Unschedulable": {"default_preemption", "5kNodes/100Init/1kPods", "", "pod-default.yaml", "pod-high-priority-large-cpu.yaml"},
+		"Unschedulable":   {"default_preemption", "5kNodes/100Init/1kPods", "", "pod-default.yaml", "pod-high-priority-large-cpu.yaml"},
 		"PreemptionBasic": {"default_preemption", "1000Nodes", "pod-low-priority.yaml", "../default_preemption/templates/pod-high-priority.yaml", ""},
 		// Its pods name a claim template, whose claim the translation
 		// makes with the pod (checked against the template below).
