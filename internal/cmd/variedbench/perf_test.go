@@ -790,3 +790,25 @@ func TestPerfCasesMatchTheSource(t *testing.T) {
 		})
 	}
 }
+
+// TestPreemptingStreamPlacesByPreemption: each PreemptionBasic pod fits
+// no node until PostFilter evicts the four first pods of one, and is then
+// placed there; with each pod assumed, no node gets two.
+func TestPreemptingStreamPlacesByPreemption(t *testing.T) {
+	o := runOptions{workloadOptions: workloadOptions{nodes: perfNodes, seed: defaultSeed, order: orderKube}, stream: "PreemptionBasic",
+		workers: 1, profile: profileDefault, tieSeed: 1, timed: 60, assumed: true}
+	res, recs, err := measure(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Placed != o.timed {
+		t.Errorf("%d of %d timed pods placed", res.Placed, o.timed)
+	}
+	used := map[string]bool{}
+	for i, r := range recs {
+		if r.Evaluated != res.Nodes || r.Feasible != 0 || r.Victims != 4 || r.Node == "" || used[r.Node] {
+			t.Errorf("pod %d: %+v, want %d nodes evaluated, none feasible, 4 victims and a node of its own", i, r, res.Nodes)
+		}
+		used[r.Node] = true
+	}
+}
