@@ -116,6 +116,16 @@ func (pl *DefaultPreemption) startTime(p *api.Pod) time.Time {
 	return pl.clock.Now()
 }
 
+// importanceOrder orders a before b when MoreImportantPod(a, b), with one
+// call: the stable sort only asks whether an order is below 0, so it
+// sorts as a sort by MoreImportantPod does, without allocating.
+func (pl *DefaultPreemption) importanceOrder(a, b *framework.PodInfo) int {
+	if pl.MoreImportantPod(a.Pod, b.Pod) {
+		return -1
+	}
+	return 0
+}
+
 // moreImportant is kube's util.MoreImportantPod.
 func (pl *DefaultPreemption) moreImportant(a, b *api.Pod) bool {
 	pa, pb := a.PriorityValue(), b.PriorityValue()
@@ -427,7 +437,7 @@ func (pl *DefaultPreemption) selectVictims(ctx context.Context, fw framework.Plu
 	}
 	// Stable: pods of equal importance keep the node's order (kube's
 	// sort.Slice leaves them in an unspecified order).
-	sort.SliceStable(potential, func(i, j int) bool { return pl.MoreImportantPod(potential[i].Pod, potential[j].Pod) })
+	slices.SortStableFunc(potential, pl.importanceOrder)
 	violating, nonViolating := preemptSplitByPDB(potential, pdbs, pl.v137)
 	victims := make([]*framework.PodInfo, 0, len(potential))
 	violations := 0
@@ -459,7 +469,7 @@ func (pl *DefaultPreemption) selectVictims(ctx context.Context, fw framework.Plu
 		}
 	}
 	if len(violating) != 0 && len(nonViolating) != 0 {
-		sort.SliceStable(victims, func(i, j int) bool { return pl.MoreImportantPod(victims[i].Pod, victims[j].Pod) })
+		slices.SortStableFunc(victims, pl.importanceOrder)
 	}
 	return victims, violations, nil
 }

@@ -731,6 +731,12 @@ func (f *Framework) RunFilterPluginsWithNominatedPods(ctx context.Context, state
 // errors. Unschedulable results accumulate: the last non-Noop result is
 // kept and reasons are concatenated; the first rejecting plugin is named.
 func (f *Framework) RunPostFilterPlugins(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, statuses *framework.NodeToStatus) (*framework.PostFilterResult, *framework.Status) {
+	// A PostFilter plugin (preemption's dry run) runs the filters and
+	// the PreFilter extensions on copies of state, node by node: which of
+	// them the cycle skips is worked out here once, on the state the
+	// copies share it from, rather than once in each copy.
+	state.SkippedFilters(f.filterNames)
+	state.SkippedFilters(f.preFilterNames)
 	var result *framework.PostFilterResult
 	var reasons []string
 	var rejector string
