@@ -638,7 +638,9 @@ func (f *Framework) activeFilters(state *framework.CycleState, pls []framework.F
 // stopping at the first non-Success; a status that is not a rejection
 // becomes an Error. The returned status names the plugin.
 func (f *Framework) RunFilterPlugins(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
-	skipped := state.SkippedFilters(f.filterNames)
+	// The skip set's flags come from the framework's memo of skip sets,
+	// which copies of the state (preemption's dry run) share.
+	skipped := f.skipFilter.offIn(state.SkipFilterPlugins())
 	for i, pl := range f.filter {
 		if skipped != nil && skipped[i] {
 			continue
@@ -666,7 +668,7 @@ func (f *Framework) RunPreFilterExtensionAddPod(ctx context.Context, state *fram
 	if len(f.extensions) == 0 {
 		return nil
 	}
-	skipped := state.SkippedFilters(f.preFilterNames)
+	skipped := f.skipFilter.inIn(state.SkipFilterPlugins())
 	for _, e := range f.extensions {
 		if skipped != nil && skipped[e.i] {
 			continue
@@ -685,7 +687,7 @@ func (f *Framework) RunPreFilterExtensionRemovePod(ctx context.Context, state *f
 	if len(f.extensions) == 0 {
 		return nil
 	}
-	skipped := state.SkippedFilters(f.preFilterNames)
+	skipped := f.skipFilter.inIn(state.SkipFilterPlugins())
 	for _, e := range f.extensions {
 		if skipped != nil && skipped[e.i] {
 			continue
@@ -731,12 +733,6 @@ func (f *Framework) RunFilterPluginsWithNominatedPods(ctx context.Context, state
 // errors. Unschedulable results accumulate: the last non-Noop result is
 // kept and reasons are concatenated; the first rejecting plugin is named.
 func (f *Framework) RunPostFilterPlugins(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, statuses *framework.NodeToStatus) (*framework.PostFilterResult, *framework.Status) {
-	// A PostFilter plugin (preemption's dry run) runs the filters and
-	// the PreFilter extensions on copies of state, node by node: which of
-	// them the cycle skips is worked out here once, on the state the
-	// copies share it from, rather than once in each copy.
-	state.SkippedFilters(f.filterNames)
-	state.SkippedFilters(f.preFilterNames)
 	var result *framework.PostFilterResult
 	var reasons []string
 	var rejector string

@@ -33,7 +33,7 @@ func victimRemovalOf(pl framework.FilterPlugin) VictimRemovalFilter {
 // that removes victims from it, so the dry run need not copy the node.
 // Plugins that do not implement VictimRemovalFilter promise nothing.
 func (f *Framework) RejectionsKeptByRemoval(state *framework.CycleState, pod *framework.PodInfo) []string {
-	skipped := state.SkippedFilters(f.filterNames)
+	skipped := f.skipFilter.offIn(state.SkipFilterPlugins())
 	var kept []string
 	for i, pl := range f.filter {
 		if skipped != nil && skipped[i] {

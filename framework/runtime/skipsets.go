@@ -43,6 +43,9 @@ type skipSet struct {
 	sorted []string
 	// off[i] reports whether consumer i is turned off (nil: none is).
 	off []bool
+	// in[i] reports whether the point's plugin i is in the set (nil:
+	// none is).
+	in []bool
 }
 
 // maxSkipMemo bounds the combinations kept; one more is made afresh each
@@ -90,7 +93,7 @@ func (k *skipSets) of(mask uint64) skipSet {
 			s.sorted = append(s.sorted, k.names[i])
 		}
 	}
-	s.off = k.offOf(s.set)
+	s.off, s.in = k.offOf(s.set), k.inOf(s.set)
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	cur := k.memo.Load()
@@ -177,6 +180,33 @@ func (k *skipSets) offOf(set map[string]bool) []bool {
 		}
 	}
 	return off
+}
+
+// inOf returns, for each of the point's plugins, whether set holds it
+// (nil when it holds none of them).
+func (k *skipSets) inOf(set map[string]bool) []bool {
+	var in []bool
+	for i, name := range k.names {
+		if set[name] {
+			if in == nil {
+				in = make([]bool, len(k.names))
+			}
+			in[i] = true
+		}
+	}
+	return in
+}
+
+// inIn is inOf for a cycle's skip set, read from the memo without a
+// lookup by name when set is one of its sets; read-only.
+func (k *skipSets) inIn(set map[string]bool) []bool {
+	if len(set) == 0 {
+		return nil
+	}
+	if s, ok := k.memoized(set); ok {
+		return s.in
+	}
+	return k.inOf(set)
 }
 
 // offIn is offOf for a cycle's skip set, read from the memo without a
