@@ -430,6 +430,21 @@ var perfCases = []perfCase{
 		preempt:    true,
 	},
 	{
+		// default_preemption's PreemptionAsync, 5000Nodes (the workload
+		// with SchedulerAsyncPreemption off, as the harness runs kube):
+		// 20,000 low-priority pods fill each node to 3.6 of its 4 CPUs,
+		// the measured pods of 100m fit beside them, and a tick every
+		// 200 ms creates a pod of 3970m at priority 9999999, which fits
+		// only once the four first pods on a node are preempted; at the
+		// case's CI threshold (570 pods/s), one every 114 measured pods.
+		name:       "PreemptionAsync",
+		namespaces: plain("namespace-1", "namespace-2", "namespace-3"),
+		init:       []perfPods{{podLowPriority, "namespace-1", 20000}},
+		measure:    perfPods{podDefault, "namespace-3", 5000},
+		churn:      &perfChurn{every: 114, template: podHighPriority, namespace: "namespace-2"},
+		preempt:    true,
+	},
+	{
 		// default_preemption's Unschedulable, 5kNodes/100Init/1kPods: a
 		// tick every 200 ms creates a pod no node fits; at the case's
 		// CI threshold (590 pods/s), one every 118 measured pods.

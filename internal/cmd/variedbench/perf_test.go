@@ -140,6 +140,8 @@ func TestPerfWorkloadCounts(t *testing.T) {
 		// 1,000 nodes whatever the size asked for, four first pods on
 		// each.
 		{"PreemptionBasic", 5000, perfTotals{init: 4000, measured: 1000, namespaces: 2, extra: 1000 - 5000, zones: map[string]int{}}},
+		// A preemptor every 114 measured pods: 43 in 5,000.
+		{"PreemptionAsync", 5000, perfTotals{init: 20000, measured: 5000, churnPods: 43, namespaces: 3, zones: map[string]int{}}},
 		// A pod every 118 measured pods: 8 in 1,000.
 		{"Unschedulable", 5000, perfTotals{init: 100, measured: 1000, churnPods: 8, namespaces: 3, zones: map[string]int{}}},
 		{"SchedulingRequiredPodAntiAffinityWithNSSelector", 1000, perfTotals{init: 800, measured: 200, namespaces: devops100, zones: map[string]int{}}},
@@ -520,6 +522,7 @@ func TestPerfCasesMatchTheSource(t *testing.T) {
 		// resources in Go.
 		"Unschedulable":   {"default_preemption", "5kNodes/100Init/1kPods", "", "pod-default.yaml", "pod-high-priority-large-cpu.yaml"},
 		"PreemptionBasic": {"default_preemption", "1000Nodes", "pod-low-priority.yaml", "../default_preemption/templates/pod-high-priority.yaml", ""},
+		"PreemptionAsync": {"default_preemption", "5000Nodes", "pod-low-priority.yaml", "pod-default.yaml", "../default_preemption/templates/pod-high-priority.yaml"},
 		// Its pods name a claim template, whose claim the translation
 		// makes with the pod (checked against the template below).
 		"SchedulingWithResourceClaimTemplate": {"dra", "5000pods_500nodes", "", "../dra/templates/pod-with-claim-template.yaml", ""},
