@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"maps"
 	"math/rand/v2"
 	"os"
@@ -226,15 +227,24 @@ func TestPerfFirstPodsFitWhereTheyAre(t *testing.T) {
 			for _, r := range recs {
 				if strings.HasPrefix(r.Pod, "churn-") {
 					churn++
-					if r.Node != "" || r.Feasible != 0 {
-						t.Errorf("churn pod %s placed on %q (%d feasible): it fits no node", r.Pod, r.Node, r.Feasible)
+					switch {
+					case r.Feasible != 0:
+						t.Errorf("churn pod %s: %d feasible nodes, want none", r.Pod, r.Feasible)
+					case c.preempt && (r.Victims == 0 || r.Node == ""):
+						t.Errorf("churn pod %s of a preempting case placed on %q with %d victims: want a node by preemption", r.Pod, r.Node, r.Victims)
+					case !c.preempt && r.Node != "":
+						t.Errorf("churn pod %s placed on %q: it fits no node", r.Pod, r.Node)
 					}
 				} else if r.Node == "" {
 					t.Errorf("measured pod %s found no node", r.Pod)
 				}
 			}
-			if res.Timed != len(recs) || res.Placed != len(recs)-churn {
-				t.Errorf("%d timed, %d placed of %d records (%d churn): want every pod timed and every measured pod placed", res.Timed, res.Placed, len(recs), churn)
+			placed := len(recs) - churn
+			if c.preempt {
+				placed = len(recs) // the churn pods by preemption
+			}
+			if res.Timed != len(recs) || res.Placed != placed {
+				t.Errorf("%d timed, %d placed of %d records (%d churn): want every pod timed, and every measured pod and a preempting case's churn pods placed", res.Timed, res.Placed, len(recs), churn)
 			}
 		})
 	}
@@ -813,5 +823,23 @@ func TestPreemptingStreamPlacesByPreemption(t *testing.T) {
 			t.Errorf("pod %d: %+v, want %d nodes evaluated, none feasible, 4 victims and a node of its own", i, r, res.Nodes)
 		}
 		used[r.Node] = true
+	}
+	// Following records that nominate other nodes, each pod is placed
+	// on the node followed, with its victims there.
+	follow := slices.Clone(recs)
+	for i := range follow {
+		follow[i].Node = fmt.Sprintf("scheduler-perf-%05d", i)
+	}
+	dir := t.TempDir()
+	o.follow = filepath.Join(dir, "follow.json")
+	if err := writeFile(o.follow, func(w io.Writer) error { return writeRecords(w, follow) }); err != nil {
+		t.Fatal(err)
+	}
+	_, followed, err := measure(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(follow, followed); d != "" {
+		t.Errorf("following (-followed +run):\n%s", d)
 	}
 }

@@ -438,20 +438,35 @@ func (c *cycler) cycle(ctx context.Context, pi *framework.PodInfo) error {
 	return err
 }
 
-// preemptFor runs PostFilter for pi, which fit no node in r's cycle; when
-// it nominates a node, it removes the victims from the snapshot and runs
-// the pod's next cycle as the scheduler runs it for a pod nominated to a
-// node (the nominated node alone, PreFilter over the cluster),
-// returning its Result and error; without a nomination it returns r and
-// fitErr, the cycle's. It records the victims in rec.
+// preemptFor runs PostFilter for pi, which fit no node in r's cycle (on
+// the node the other side nominated, when following it and it is a
+// candidate here too); when it nominates a node, it removes the victims
+// from the snapshot and runs the pod's next cycle as the scheduler runs
+// it for a pod nominated to a node (the nominated node alone, PreFilter
+// over the cluster), returning its Result and error; without a
+// nomination it returns r and fitErr, the cycle's. It records the
+// victims in rec.
 func (c *cycler) preemptFor(ctx context.Context, state *framework.CycleState, pi *framework.PodInfo, r *fwruntime.Result, fitErr error, rec *podRecord) (*fwruntime.Result, error) {
-	c.evicted.node, c.evicted.victims = "", c.evicted.victims[:0]
-	pr, st := c.f.RunPostFilterPlugins(ctx, state, pi, r.NodeToStatus())
-	state.Release()
-	if !st.IsSuccess() || pr == nil || pr.NominatingInfo == nil || pr.NominatingInfo.NominatedNodeName == "" {
+	defer state.Release()
+	statuses := r.NodeToStatus()
+	node, ok := c.postFilter(ctx, state, pi, statuses)
+	if !ok {
 		return r, fitErr
 	}
-	node := pr.NominatingInfo.NominatedNodeName
+	if i := len(c.recs); i < len(c.follow) && c.follow[i].Victims > 0 && c.follow[i].Node != node {
+		// Following the other side: its preemption nominated another
+		// node (kube starts its search for candidates at a random
+		// offset). PostFilter again with that node as the only one
+		// preemption may help on gives its victims there, when it is a
+		// candidate at all.
+		if ni, found := c.snap.Get(c.follow[i].Node); found {
+			only := framework.NewNodeToStatus(nil)
+			only.SetNode(ni, statuses.GetNode(c.snap, ni))
+			if n, ok := c.postFilter(ctx, state, pi, only); ok {
+				node = n
+			}
+		}
+	}
 	if node != c.evicted.node {
 		return r, fmt.Errorf("PostFilter nominated %s, the victims were evicted from %q", node, c.evicted.node)
 	}
@@ -472,6 +487,18 @@ func (c *cycler) preemptFor(ctx context.Context, state *framework.CycleState, pi
 	c.evaluated++
 	return c.f.Schedule(ctx, nil, c.snap, &nominated, fwruntime.CycleOptions{Rand: c.rng, Reuse: c.reuse, SkipExplanation: true,
 		TotalsOnly: true, RejectionsOnFailure: true, Nodes: []*framework.NodeInfo{ni}})
+}
+
+// postFilter runs the PostFilter plugins for pi given statuses and
+// returns the node they nominate, if any; the Evictor then holds that
+// node's victims.
+func (c *cycler) postFilter(ctx context.Context, state *framework.CycleState, pi *framework.PodInfo, statuses *framework.NodeToStatus) (string, bool) {
+	c.evicted.node, c.evicted.victims = "", c.evicted.victims[:0]
+	pr, st := c.f.RunPostFilterPlugins(ctx, state, pi, statuses)
+	if !st.IsSuccess() || pr == nil || pr.NominatingInfo == nil || pr.NominatingInfo.NominatedNodeName == "" {
+		return "", false
+	}
+	return pr.NominatingInfo.NominatedNodeName, true
 }
 
 // isFitError reports whether err is a FitError (the pod fits no node).
