@@ -301,37 +301,31 @@ func (pl *DefaultPreemption) dryRun(ctx context.Context, state *framework.CycleS
 	results := make([]result, n)
 	// Nodes without victims, and nodes whose victims would leave them
 	// rejected as the cycle found them (runtime.VictimRemovalFilter, when
-	// m gives the cycle's statuses), are answered here without copying the
-	// node and the cycle state: m is read before the nodes are examined in
-	// parallel.
+	// m gives the cycle's statuses), are answered in the search without
+	// copying the node and the cycle state, and only as far as the search
+	// goes: it stops once it has enough candidates.
 	var kept []string
-	resolved := m == nil
-	snap := state.Snapshot()
-	for i := range results {
-		ni := potential[(offset+i)%n]
-		if !pl.anyAllowed(ni, pod.Pod) {
-			results[i].status = preemptNoVictims
-			continue
-		}
-		if !resolved {
-			kept, resolved = runner.RejectionsKeptByRemoval(state, pod), true
-		}
-		if len(kept) == 0 {
-			continue
-		}
-		if st := m.GetNode(snap, ni); slices.Contains(kept, st.Plugin()) {
-			results[i].status = st
-		}
+	if m != nil {
+		kept = runner.RejectionsKeptByRemoval(state, pod)
 	}
+	snap := state.Snapshot()
 	var nonViolating, total atomic.Int64
 	nominated := pl.h.Nominator().NominatedPodsForNode
 	parallel.Ordered(par, n, parallel.ChunkSize(n, par), func(lo, hi int) bool {
 		for i := lo; i < hi; i++ {
 			results[i].examined = true
-			if results[i].status != nil {
+			ni := potential[(offset+i)%n]
+			if !pl.anyAllowed(ni, pod.Pod) {
+				results[i].status = preemptNoVictims
 				continue
 			}
-			ni := potential[(offset+i)%n].Clone()
+			if len(kept) > 0 {
+				if st := m.GetNode(snap, ni); slices.Contains(kept, st.Plugin()) {
+					results[i].status = st
+					continue
+				}
+			}
+			ni = ni.Clone()
 			victims, violations, st := pl.selectVictims(ctx, runner, state.Clone(), pod, ni, pdbs, nominated)
 			switch {
 			case st.IsSuccess() && len(victims) > 0:
