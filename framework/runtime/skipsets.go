@@ -123,23 +123,22 @@ func (k *skipSets) of(mask uint64) skipSet {
 // reflect.Value.Pointer returns for a map, without its call).
 func setAddr(set map[string]bool) uintptr { return *(*uintptr)(unsafe.Pointer(&set)) }
 
-// memoized returns the memo's combination for set, when set is one of
-// the memo's own maps.
-func (k *skipSets) memoized(set map[string]bool) (skipSet, bool) {
+// memoized returns the memo's combination for set (read-only), when set
+// is one of the memo's own maps.
+func (k *skipSets) memoized(set map[string]bool) *skipSet {
 	addr := setAddr(set)
 	if l := k.last.Load(); l != nil && setAddr(l.set) == addr {
-		return *l, true
+		return l
 	}
 	memo := k.memo.Load()
 	if memo == nil {
-		return skipSet{}, false
+		return nil
 	}
-	s, ok := memo.bySet[addr]
-	if !ok {
-		return skipSet{}, false
+	s := memo.bySet[addr]
+	if s != nil {
+		k.last.Store(s)
 	}
-	k.last.Store(s)
-	return *s, true
+	return s
 }
 
 // sortedOf returns the names set holds in sorted order (nil for none),
@@ -148,7 +147,7 @@ func (k *skipSets) sortedOf(set map[string]bool) []string {
 	if len(set) == 0 {
 		return nil
 	}
-	if s, ok := k.memoized(set); ok {
+	if s := k.memoized(set); s != nil {
 		return s.sorted
 	}
 	if k.masked() {
@@ -203,7 +202,7 @@ func (k *skipSets) inIn(set map[string]bool) []bool {
 	if len(set) == 0 {
 		return nil
 	}
-	if s, ok := k.memoized(set); ok {
+	if s := k.memoized(set); s != nil {
 		return s.in
 	}
 	return k.inOf(set)
@@ -215,7 +214,7 @@ func (k *skipSets) offIn(set map[string]bool) []bool {
 	if len(set) == 0 {
 		return nil
 	}
-	if s, ok := k.memoized(set); ok {
+	if s := k.memoized(set); s != nil {
 		return s.off
 	}
 	return k.offOf(set)
