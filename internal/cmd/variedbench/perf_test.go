@@ -181,8 +181,9 @@ func TestPerfWorkloadCounts(t *testing.T) {
 // the measured ones, added in order, sits on a node the default profile
 // finds feasible for it given the pods before it (so the cluster is one
 // kube-scheduler could have produced), and with each measured pod placed
-// before the next, every measured pod finds a node: the required
-// anti-affinity cases fill the cluster exactly.
+// before the next, every measured pod finds a node (the required
+// anti-affinity cases fill the cluster exactly), and a preempting case's
+// churn pods one by preemption.
 func TestPerfFirstPodsFitWhereTheyAre(t *testing.T) {
 	const nodes = 100
 	for _, c := range perfCases {

@@ -32,8 +32,18 @@
 // adaptive node count and round-robin start, PreScore, Score,
 // NormalizeScore, weights, host selection, the batching hint and result
 // store), and with -assumed, Cache.AssumePod of a deep copy of the
-// QueuedPodInfo with the chosen node. PostFilter (preemption), Reserve,
-// Permit and binding do not run, as on schedkit's side. A stream with
+// QueuedPodInfo with the chosen node. Reserve, Permit and binding do
+// not run, as on schedkit's side, nor does PostFilter (preemption) but in
+// the streams meta.json lists as preempting: there a pod no node fits
+// gets PostFilter as schedulingAlgorithm's caller runs it (the preemptor
+// in the pod informer's store while it runs; SchedulerAsyncPreemption
+// off, so that the victims' API calls, to a fake clientset that holds no
+// pod, run inside the cycle), its victims, the pods whose status the
+// preemption patched, leave the cache by Cache.RemovePod as the pod
+// informer's delete handler removes them, and the pod gets its next cycle
+// with its nominated node set, which findNodesThatFitPod evaluates first;
+// schedkit's side runs the same steps with its own DefaultPreemption and
+// an Evictor that removes the victims from its snapshot. A stream with
 // churn adds and removes its churn nodes between cycles with
 // Cache.AddNode and Cache.RemoveNode, as the node informer's handlers do,
 // inside the timed loop. The timed loop's CPU time is getrusage user +
@@ -74,7 +84,12 @@
 // DRA manager takes from its informers: the run waits until it lists
 // them all), DefaultTopologySpreading, SchedulingDeletedPodsWithFinalizers,
 // SchedulingWhileGated (one node), SchedulingWithMixedChurn,
-// default_preemption's Unschedulable, and batching's HostPortConflict and
+// default_preemption's Unschedulable, PreemptionBasic (its 1000Nodes
+// workload at its own size: 4,000 low-priority pods filling every node,
+// and 1,000 pods that each fit only once the four on a node are
+// preempted) and PreemptionAsync (5000Nodes: 20,000 such pods, measured
+// pods that fit beside them and a pod needing preemption every 114 of
+// them), and batching's HostPortConflict and
 // ResourceSaturation, whose 20,000-node workloads are translated at a
 // quarter and which kube's suite runs under
 // scheduler-config-no-topology.yaml: measure them with -profile
@@ -97,11 +112,17 @@
 // in turn), and schedkit's side uses that order too, so kube's round-robin
 // sampling walks the nodes in the same order on both sides. Each side
 // writes each pod's outcome (-parity): nodes evaluated, feasible nodes,
-// best total, number of nodes tied at it, node chosen. Where the cycle is
-// deterministic these must agree; the node may differ among ties (kube's
-// tie-break is random). With assumed pods the two clusters part at the
+// best total, number of nodes tied at it, node chosen, and for a pod
+// placed by preemption the number of its victims (nodes evaluated and
+// feasible are then its failed cycle's, the node its next cycle's). Where
+// the cycle is deterministic these must agree; the node may differ among
+// ties (kube's tie-break is random) and for a pod placed by preemption
+// (kube draws the offset its search for candidates starts at from
+// math/rand's global source). With assumed pods the two clusters part at the
 // first tie broken differently, so compare runs schedkit's side once more
-// with -follow, placing each tied pod where kube's draw put it. With
+// with -follow, placing each tied pod where kube's draw put it, and
+// preempting for each pod on the node kube's preemption nominated when
+// that node is a candidate on schedkit's side too. With
 // sampling and more than one worker kube's cycle is not deterministic
 // (findNodesThatPassFilters keeps the first feasible nodes its goroutines
 // happen to count, and moves its start index by the nodes they happened

@@ -236,8 +236,8 @@ func (s *scoreCapture) RunScorePlugins(ctx context.Context, state fwk.CycleState
 // schedulingCycle does: Cache.UpdateSnapshot, then Scheduler.SchedulePod
 // (findNodesThatFitPod, prioritizeNodes, host selection), then, when
 // assumed, assume's Cache.AssumePod of a copy with the chosen node. No
-// PostFilter (preemption), Reserve, Permit or binding runs, as on
-// schedkit's side.
+// Reserve, Permit or binding runs, as on schedkit's side, nor PostFilter
+// (preemption) but on a preempting stream (preemptFor).
 func measureKube(o runOptions) (result, []podRecord, error) {
 	res := result{Side: "kube", Version: kubeVersion(), Stream: o.stream, Sampled: o.sampled, Assumed: o.assumed, Workers: o.workers, Profile: o.profile}
 	klog.SetOutput(io.Discard)
