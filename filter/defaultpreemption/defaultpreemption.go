@@ -426,7 +426,10 @@ func (pl *DefaultPreemption) selectVictims(ctx context.Context, fw framework.Plu
 	if len(potential) == 0 {
 		return nil, 0, preemptNoVictims
 	}
-	if st := fw.RunFilterPluginsWithNominatedPods(ctx, state, pod, ni, nominated(ni.Name())); !st.IsSuccess() {
+	// The node's nominated pods, looked up once: the dry run changes no
+	// nomination.
+	nominatedHere := nominated(ni.Name())
+	if st := fw.RunFilterPluginsWithNominatedPods(ctx, state, pod, ni, nominatedHere); !st.IsSuccess() {
 		return nil, 0, st
 	}
 	// Stable: pods of equal importance keep the node's order (kube's
@@ -439,7 +442,7 @@ func (pl *DefaultPreemption) selectVictims(ctx context.Context, fw framework.Plu
 		if st := add(pi); !st.IsSuccess() {
 			return false, framework.AsStatus(st.AsError())
 		}
-		if st := fw.RunFilterPluginsWithNominatedPods(ctx, state, pod, ni, nominated(ni.Name())); st.IsSuccess() {
+		if st := fw.RunFilterPluginsWithNominatedPods(ctx, state, pod, ni, nominatedHere); st.IsSuccess() {
 			return true, nil
 		}
 		if st := remove(pi); !st.IsSuccess() {
