@@ -350,3 +350,37 @@ func (c *CycleState) Clone() *CycleState {
 	n.count.Store(int32(len(list)))
 	return n
 }
+
+// CloneInto makes dst a copy of c, as Clone does, reusing dst's memory,
+// and returns dst. dst must be a copy nobody else holds or reads (a dry
+// run's scratch state): its previous values are dropped without being
+// released, as a copy's never are.
+func (c *CycleState) CloneInto(dst *CycleState) *CycleState {
+	if c == nil {
+		return nil
+	}
+	dst.snapshot, dst.skipFilter, dst.skipScore, dst.scoredNodes, dst.allNodes = c.snapshot, c.skipFilter, c.skipScore, c.scoredNodes, c.allNodes
+	dst.scoredIdx = nil
+	dst.skipped.Store(c.skipped.Load())
+	old := int(dst.count.Load())
+	list := c.list()
+	if len(list) > inlineEntries {
+		next := make([]stateEntry, len(list))
+		for i, e := range list {
+			next[i] = stateEntry{e.key, e.data.Clone()}
+		}
+		clear(dst.inline[:old])
+		dst.count.Store(0)
+		dst.spill.Store(&next)
+		return dst
+	}
+	dst.spill.Store(nil)
+	for i, e := range list {
+		dst.inline[i] = stateEntry{e.key, e.data.Clone()}
+	}
+	if old > len(list) {
+		clear(dst.inline[len(list):old])
+	}
+	dst.count.Store(int32(len(list)))
+	return dst
+}

@@ -211,3 +211,55 @@ func TestPropCycleStateMatchesMap(t *testing.T) {
 		}
 	})
 }
+
+// TestPropCloneIntoIsClone: CloneInto a state that held other values
+// (inline, spilled, or more of them than the copy has) gives the same
+// values, skip sets and snapshot as Clone, deep-copied, and later writes
+// to either leave the other alone.
+func TestPropCloneIntoIsClone(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		fill := func(cs *CycleState, n int, base int) {
+			for i := range n {
+				cs.Write(StateKey("k"+strconv.Itoa(i)), &intState{v: []int{base + i}})
+			}
+		}
+		src, dst := NewCycleState(), NewCycleState()
+		n := rapid.IntRange(0, inlineEntries+4).Draw(t, "values")
+		fill(src, n, 0)
+		fill(dst, rapid.IntRange(0, inlineEntries+4).Draw(t, "dstValues"), 1000)
+		skip := map[string]bool{"P": true}
+		if rapid.Bool().Draw(t, "skip") {
+			src.SetSkipFilterPlugins(skip)
+		}
+		src.SetAllNodes(rapid.Bool().Draw(t, "all"))
+		want := src.Clone()
+		got := src.CloneInto(dst)
+		if got != dst {
+			t.Fatal("CloneInto did not return dst")
+		}
+		read := func(cs *CycleState) map[StateKey]int {
+			out := map[StateKey]int{}
+			for _, e := range cs.list() {
+				out[e.key] = e.data.(*intState).v[0]
+			}
+			return out
+		}
+		if w, g := read(want), read(got); !maps.Equal(w, g) {
+			t.Fatalf("values %v, Clone's %v", g, w)
+		}
+		if !maps.Equal(got.SkipFilterPlugins(), want.SkipFilterPlugins()) || got.AllNodes() != want.AllNodes() || got.Snapshot() != want.Snapshot() {
+			t.Fatal("skip sets, AllNodes or snapshot differ from Clone's")
+		}
+		if n > 0 {
+			v, _ := got.Read("k0")
+			v.(*intState).v[0] = -1
+			if s, _ := src.Read("k0"); s.(*intState).v[0] != 0 {
+				t.Fatal("CloneInto must deep-copy values")
+			}
+		}
+		got.Write("new", &intState{v: []int{7}})
+		if _, err := src.Read("new"); err == nil {
+			t.Fatal("a write to the copy reached the original")
+		}
+	})
+}

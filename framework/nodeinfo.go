@@ -404,6 +404,50 @@ func (n *NodeInfo) Clone() *NodeInfo {
 	return c
 }
 
+// CloneInto makes dst a copy of n, as Clone does, reusing the memory of
+// dst's pod lists, sums and ports, and returns dst. dst must be a copy
+// nobody else holds or reads (a dry run's scratch node), since its
+// previous contents are overwritten.
+func (n *NodeInfo) CloneInto(dst *NodeInfo) *NodeInfo {
+	pods, aff, anti := dst.Pods[:0], dst.PodsWithAffinity[:0], dst.PodsWithRequiredAntiAffinity[:0]
+	req, nonZero, alloc := dst.Requested.Scalars[:0], dst.NonZeroRequested.Scalars[:0], dst.Allocatable.Scalars[:0]
+	ports := dst.UsedPorts
+	if ports == nil {
+		ports = HostPortInfo{}
+	}
+	clear(ports)
+	for ip, m := range n.UsedPorts {
+		mm := make(map[ProtocolPort]int, len(m))
+		for k, v := range m {
+			mm[k] = v
+		}
+		ports[ip] = mm
+	}
+	dst.Pods = append(pods, n.Pods...)
+	dst.PodsWithAffinity = append(aff, n.PodsWithAffinity...)
+	dst.PodsWithRequiredAntiAffinity = append(anti, n.PodsWithRequiredAntiAffinity...)
+	dst.Generation, dst.lowestPriority, dst.withVolumes = n.Generation, n.lowestPriority, n.withVolumes
+	dst.Requested, dst.NonZeroRequested, dst.Allocatable = n.Requested, n.NonZeroRequested, n.Allocatable
+	dst.Requested.Scalars = copyScalars(req, n.Requested.Scalars)
+	dst.NonZeroRequested.Scalars = copyScalars(nonZero, n.NonZeroRequested.Scalars)
+	dst.Allocatable.Scalars = copyScalars(alloc, n.Allocatable.Scalars)
+	dst.node, dst.index, dst.UsedPorts = n.node, n.index, ports
+	dst.ImageSizes, dst.images, dst.imageMask = n.ImageSizes, n.images, n.imageMask
+	dst.csiNode, dst.csiMigrated = n.csiNode, n.csiMigrated
+	atomic.StorePointer(&dst.named, nil)
+	dst.storageMemo.Store(nil)
+	return dst
+}
+
+// copyScalars copies src into dst's memory (nil for nil, as Vector.Clone
+// keeps it).
+func copyScalars(dst, src []resource.Scalar) []resource.Scalar {
+	if src == nil {
+		return nil
+	}
+	return append(dst, src...)
+}
+
 // String summarizes the node for logs.
 func (n *NodeInfo) String() string {
 	return fmt.Sprintf("&NodeInfo{Name:%s, Pods:%d, Requested:%+v, Allocatable:%+v}", n.Name(), len(n.Pods), n.Requested, n.Allocatable)

@@ -281,6 +281,44 @@ func TestNodeInfoCloneIndependent(t *testing.T) {
 	omAssertView(t, "clone after mutating the original", clone, cloneBefore)
 }
 
+// TestNodeInfoCloneIntoReusesAScratch: CloneInto a NodeInfo that held
+// another node (more pods, ports, scalars, its name's set made) gives
+// what Clone gives, and mutating the copy leaves the original alone, as
+// with Clone.
+func TestNodeInfoCloneIntoReusesAScratch(t *testing.T) {
+	a, b, c := omAddRemovePods()
+	gpu := omNamedPod("gpu", []api.Container{omWithPorts(omC(omM{"nvidia.com/gpu": "1"}, nil), api.ContainerPort{HostPort: 80})})
+	orig, _ := fw.NewNodeInfo(omTestNode("n1"), fw.MustPodInfo(a), fw.MustPodInfo(b))
+	exporter := omNamedPod("exporter", []api.Container{omWithPorts(omC(omM{"example.com/dongle": "2"}, nil), api.ContainerPort{HostPort: 9100, HostIP: "127.0.0.1"})})
+	other, _ := fw.NewNodeInfo(omTestNode("n2"), fw.MustPodInfo(a), fw.MustPodInfo(b), fw.MustPodInfo(c), fw.MustPodInfo(gpu), fw.MustPodInfo(exporter))
+	for _, scratch := range []*fw.NodeInfo{other.Clone(), new(fw.NodeInfo)} {
+		before := omView(orig)
+		before.Requested = orig.Requested.Clone()
+		before.NonZero = orig.NonZeroRequested.Clone()
+		before.Ports = orig.UsedPorts.Clone()
+		got := orig.CloneInto(scratch)
+		if got != scratch {
+			t.Fatal("CloneInto did not return its scratch")
+		}
+		if diff := cmp.Diff(omView(orig.Clone()), omView(got), omViewOpts); diff != "" {
+			t.Fatalf("CloneInto differs from Clone (-Clone +CloneInto):\n%s", diff)
+		}
+		if got.Node() != orig.Node() || got.Generation != orig.Generation || got.Index() != orig.Index() || got.Name() != "n1" {
+			t.Error("the copy should share the node object, generation and index")
+		}
+		lo, ok := got.LowestPodPriority()
+		lo0, ok0 := orig.LowestPodPriority()
+		if lo != lo0 || ok != ok0 {
+			t.Errorf("lowest priority %d %v, the original's %d %v", lo, ok, lo0, ok0)
+		}
+		got.AddPodInfo(fw.MustPodInfo(gpu))
+		if err := got.RemovePod(a); err != nil {
+			t.Fatal(err)
+		}
+		omAssertView(t, "original after mutating the copy", orig, before)
+	}
+}
+
 // HostPortInfo cases from kubernetes pkg/scheduler/framework/types_test.go
 // (TestHostPortInfo_AddRemove, TestHostPortInfo_Check).
 type omHP struct {

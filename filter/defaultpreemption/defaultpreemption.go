@@ -312,6 +312,11 @@ func (pl *DefaultPreemption) dryRun(ctx context.Context, state *framework.CycleS
 	var nonViolating, total atomic.Int64
 	nominated := pl.h.Nominator().NominatedPodsForNode
 	parallel.Ordered(par, n, parallel.ChunkSize(n, par), func(lo, hi int) bool {
+		// A chunk's nodes are copied, with the cycle state, into the
+		// same scratch node and state one after the other: what the
+		// search keeps of a node (its name and victims) is not in them.
+		var scratchNode *framework.NodeInfo
+		var scratchState *framework.CycleState
 		for i := lo; i < hi; i++ {
 			results[i].examined = true
 			ni := potential[(offset+i)%n]
@@ -325,8 +330,11 @@ func (pl *DefaultPreemption) dryRun(ctx context.Context, state *framework.CycleS
 					continue
 				}
 			}
-			ni = ni.Clone()
-			victims, violations, st := pl.selectVictims(ctx, runner, state.Clone(), pod, ni, pdbs, nominated)
+			if scratchNode == nil {
+				scratchNode, scratchState = &framework.NodeInfo{}, &framework.CycleState{}
+			}
+			ni = ni.CloneInto(scratchNode)
+			victims, violations, st := pl.selectVictims(ctx, runner, state.CloneInto(scratchState), pod, ni, pdbs, nominated)
 			switch {
 			case st.IsSuccess() && len(victims) > 0:
 				results[i].cand = &preemptCandidate{node: ni.Name(), victims: victims, pdbViolations: violations}
