@@ -282,7 +282,7 @@ func TestNodeInfoCloneIndependent(t *testing.T) {
 }
 
 // TestNodeInfoCloneIntoReusesAScratch: CloneInto a NodeInfo that held
-// another node (more pods, ports, scalars, its name's set made) gives
+// another node (more pods, ports on another address, scalars) gives
 // what Clone gives, and mutating the copy leaves the original alone, as
 // with Clone.
 func TestNodeInfoCloneIntoReusesAScratch(t *testing.T) {

@@ -843,4 +843,17 @@ func TestPreemptingStreamPlacesByPreemption(t *testing.T) {
 	if d := cmp.Diff(follow, followed); d != "" {
 		t.Errorf("following (-followed +run):\n%s", d)
 	}
+	// A node followed that is no candidate here (pod 0's preemptor holds
+	// it): the pod preempts where this side's own search says.
+	follow[1].Node = follow[0].Node
+	if err := writeFile(o.follow, func(w io.Writer) error { return writeRecords(w, follow) }); err != nil {
+		t.Fatal(err)
+	}
+	_, followed, err = measure(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := followed[1]; r.Victims != 4 || r.Node == "" || r.Node == follow[0].Node {
+		t.Errorf("pod 1 following a node that is no candidate: %+v, want 4 victims on another node", r)
+	}
 }

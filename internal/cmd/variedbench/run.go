@@ -460,10 +460,13 @@ func (c *cycler) preemptFor(ctx context.Context, state *framework.CycleState, pi
 		// preemption may help on gives its victims there, when it is a
 		// candidate at all.
 		if ni, found := c.snap.Get(c.follow[i].Node); found {
+			own, ownVictims := c.evicted.node, slices.Clone(c.evicted.victims)
 			only := framework.NewNodeToStatus(nil)
 			only.SetNode(ni, statuses.GetNode(c.snap, ni))
 			if n, ok := c.postFilter(ctx, state, pi, only); ok {
 				node = n
+			} else {
+				c.evicted.node, c.evicted.victims = own, ownVictims // not a candidate here: keep this side's
 			}
 		}
 	}
