@@ -168,44 +168,25 @@ func (k *skipSets) sortedOf(set map[string]bool) []string {
 
 // offOf returns, for each consumer, whether set turns it off (nil when
 // it turns off none).
-func (k *skipSets) offOf(set map[string]bool) []bool {
-	var off []bool
-	for i, name := range k.consumers {
-		if set[name] {
-			if off == nil {
-				off = make([]bool, len(k.consumers))
-			}
-			off[i] = true
-		}
-	}
-	return off
-}
+func (k *skipSets) offOf(set map[string]bool) []bool { return flagsOf(k.consumers, set) }
 
 // inOf returns, for each of the point's plugins, whether set holds it
 // (nil when it holds none of them).
-func (k *skipSets) inOf(set map[string]bool) []bool {
-	var in []bool
-	for i, name := range k.names {
+func (k *skipSets) inOf(set map[string]bool) []bool { return flagsOf(k.names, set) }
+
+// flagsOf returns, for each of names, whether set holds it (nil when it
+// holds none of them).
+func flagsOf(names []string, set map[string]bool) []bool {
+	var flags []bool
+	for i, name := range names {
 		if set[name] {
-			if in == nil {
-				in = make([]bool, len(k.names))
+			if flags == nil {
+				flags = make([]bool, len(names))
 			}
-			in[i] = true
+			flags[i] = true
 		}
 	}
-	return in
-}
-
-// inIn is inOf for a cycle's skip set, read from the memo without a
-// lookup by name when set is one of its sets; read-only.
-func (k *skipSets) inIn(set map[string]bool) []bool {
-	if len(set) == 0 {
-		return nil
-	}
-	if s := k.memoized(set); s != nil {
-		return s.in
-	}
-	return k.inOf(set)
+	return flags
 }
 
 // offIn is offOf for a cycle's skip set, read from the memo without a
@@ -218,6 +199,17 @@ func (k *skipSets) offIn(set map[string]bool) []bool {
 		return s.off
 	}
 	return k.offOf(set)
+}
+
+// inIn is inOf for a cycle's skip set, as offIn is offOf.
+func (k *skipSets) inIn(set map[string]bool) []bool {
+	if len(set) == 0 {
+		return nil
+	}
+	if s := k.memoized(set); s != nil {
+		return s.in
+	}
+	return k.inOf(set)
 }
 
 // skipCollector gathers the plugins of one extension point that returned
