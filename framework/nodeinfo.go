@@ -196,7 +196,7 @@ func (n *NodeInfo) SetNode(node *api.Node) {
 // AddPodInfo adds a pod's requests, ports and affinity membership.
 func (n *NodeInfo) AddPodInfo(pi *PodInfo) {
 	n.Pods = append(n.Pods, pi)
-	if p := pi.Pod.PriorityValue(); len(n.Pods) == 1 || p < n.lowestPriority {
+	if p := pi.PriorityValue(); len(n.Pods) == 1 || p < n.lowestPriority {
 		n.lowestPriority = p
 	}
 	if pi.HasAffinity() {
@@ -274,10 +274,10 @@ func (n *NodeInfo) replace(old, pi *PodInfo) bool {
 	}
 	n.update(old, -1)
 	n.update(pi, 1)
-	if pi.Pod.PriorityValue() != old.Pod.PriorityValue() {
-		n.lowestPriority = n.Pods[0].Pod.PriorityValue()
+	if pi.PriorityValue() != old.PriorityValue() {
+		n.lowestPriority = n.Pods[0].PriorityValue()
 		for _, p := range n.Pods[1:] {
-			n.lowestPriority = min(n.lowestPriority, p.Pod.PriorityValue())
+			n.lowestPriority = min(n.lowestPriority, p.PriorityValue())
 		}
 	}
 	return true
@@ -286,12 +286,12 @@ func (n *NodeInfo) replace(old, pi *PodInfo) bool {
 // removedPriority keeps lowestPriority exact after pi left Pods: only the
 // removal of a pod at the lowest priority can raise it.
 func (n *NodeInfo) removedPriority(pi *PodInfo) {
-	if len(n.Pods) == 0 || pi.Pod.PriorityValue() != n.lowestPriority {
+	if len(n.Pods) == 0 || pi.PriorityValue() != n.lowestPriority {
 		return
 	}
-	low := n.Pods[0].Pod.PriorityValue()
+	low := n.Pods[0].PriorityValue()
 	for _, p := range n.Pods[1:] {
-		low = min(low, p.Pod.PriorityValue())
+		low = min(low, p.PriorityValue())
 	}
 	n.lowestPriority = low
 }

@@ -251,7 +251,7 @@ func (pl *DefaultPreemption) anyAllowed(ni *framework.NodeInfo, preemptor *api.P
 }
 
 func (pl *DefaultPreemption) allowed(ni *framework.NodeInfo, victim *framework.PodInfo, preemptor *api.Pod) bool {
-	return victim.Pod.PriorityValue() < preemptor.PriorityValue() && pl.IsEligiblePod(ni, victim, preemptor)
+	return victim.PriorityValue() < preemptor.PriorityValue() && pl.IsEligiblePod(ni, victim, preemptor)
 }
 
 // numCandidates is kube's calculateNumCandidates.
@@ -529,11 +529,11 @@ func preemptSplitByPDB(pods []*framework.PodInfo, pdbs []preemptPDB, firstOnly b
 func (pl *DefaultPreemption) pickOne(cands []preemptCandidate) preemptCandidate {
 	scores := []func(c *preemptCandidate) int64{
 		func(c *preemptCandidate) int64 { return -int64(c.pdbViolations) },
-		func(c *preemptCandidate) int64 { return -int64(c.victims[0].Pod.PriorityValue()) },
+		func(c *preemptCandidate) int64 { return -int64(c.victims[0].PriorityValue()) },
 		func(c *preemptCandidate) int64 {
 			var sum int64
 			for _, v := range c.victims {
-				sum += int64(v.Pod.PriorityValue()) + int64(math.MaxInt32) + 1
+				sum += int64(v.PriorityValue()) + int64(math.MaxInt32) + 1
 			}
 			return -sum
 		},
@@ -568,9 +568,9 @@ func (pl *DefaultPreemption) pickOne(cands []preemptCandidate) preemptCandidate 
 // start time among the victims of the highest priority.
 func (pl *DefaultPreemption) earliestStartOfHighest(victims []*framework.PodInfo) time.Time {
 	earliest := pl.startTime(victims[0].Pod)
-	top := victims[0].Pod.PriorityValue()
+	top := victims[0].PriorityValue()
 	for _, v := range victims {
-		switch p := v.Pod.PriorityValue(); {
+		switch p := v.PriorityValue(); {
 		case p == top:
 			if t := pl.startTime(v.Pod); t.Before(earliest) {
 				earliest = t

@@ -120,7 +120,7 @@ func (pl *DefaultPreemption) pgVictims(snap *framework.Snapshot) []*pgVictim {
 			}
 			start := pl.startTime(pi.Pod)
 			if pg == nil {
-				out = append(out, &pgVictim{pods: []*framework.PodInfo{pi}, priority: pi.Pod.PriorityValue(), earliest: start,
+				out = append(out, &pgVictim{pods: []*framework.PodInfo{pi}, priority: pi.PriorityValue(), earliest: start,
 					group: pi.Pod.Spec.SchedulingGroup != nil})
 				continue
 			}
