@@ -685,3 +685,40 @@ func TestHostPortKey(t *testing.T) {
 		}
 	}
 }
+
+// TestPodInfoPriorityValue: a PodInfo reads its pod's priority as the
+// pod does, whether NewPodInfo built it or not, and a node's lowest
+// priority follows its pods'.
+func TestPodInfoPriorityValue(t *testing.T) {
+	prio := func(v int32) *int32 { return &v }
+	for _, tc := range []struct {
+		name string
+		p    *int32
+		want int32
+	}{{"unset", nil, 0}, {"negative", prio(-5), -5}, {"high", prio(9999999), 9999999}} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := omNamedPod("p", []api.Container{omC(omM{"cpu": "1"}, nil)})
+			p.Spec.Priority = tc.p
+			if got := fw.MustPodInfo(p).PriorityValue(); got != tc.want {
+				t.Errorf("NewPodInfo's PriorityValue = %d, want %d", got, tc.want)
+			}
+			if got := (&fw.PodInfo{Pod: p}).PriorityValue(); got != tc.want {
+				t.Errorf("a literal PodInfo's PriorityValue = %d, want %d", got, tc.want)
+			}
+		})
+	}
+	low := omNamedPod("low", []api.Container{omC(omM{"cpu": "1"}, nil)})
+	low.Spec.Priority = prio(-5)
+	high := omNamedPod("high", []api.Container{omC(omM{"cpu": "1"}, nil)})
+	high.Spec.Priority = prio(100)
+	ni, _ := fw.NewNodeInfo(omTestNode("n"), fw.MustPodInfo(high), fw.MustPodInfo(low))
+	if lo, ok := ni.LowestPodPriority(); !ok || lo != -5 {
+		t.Errorf("lowest priority %d %v, want -5", lo, ok)
+	}
+	if err := ni.RemovePod(low); err != nil {
+		t.Fatal(err)
+	}
+	if lo, ok := ni.LowestPodPriority(); !ok || lo != 100 {
+		t.Errorf("after removing the low pod: lowest priority %d %v, want 100", lo, ok)
+	}
+}
