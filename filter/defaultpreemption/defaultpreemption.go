@@ -289,21 +289,28 @@ func preemptCompilePDBs(pdbs []api.PodDisruptionBudget) []preemptPDB {
 // node, in examination order.
 func (pl *DefaultPreemption) dryRun(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo,
 	m *framework.NodeToStatus, potential []*framework.NodeInfo, offset, num int) ([]preemptCandidate, []*framework.Status, error) {
+	// result is one node's answer: a candidate, or the status saying why
+	// it is none.
 	type result struct {
-		cand     *preemptCandidate
-		status   *framework.Status
-		examined bool
+		cand   preemptCandidate
+		isCand bool
+		status *framework.Status
 	}
 	runner := pl.h.PluginsRunner()
 	par := pl.h.Parallelism()
 	pdbs := preemptCompilePDBs(state.Snapshot().DisruptionBudgets)
 	n := len(potential)
-	results := make([]result, n)
+	// Each chunk of the search keeps its answers in its own part, made
+	// when the chunk runs: the search stops once it has enough
+	// candidates, usually a few chunks in, and the parts it reached are
+	// a prefix of them.
+	chunk := parallel.ChunkSize(n, par)
+	parts := make([][]result, (n+chunk-1)/chunk)
 	// Nodes without victims, and nodes whose victims would leave them
 	// rejected as the cycle found them (runtime.VictimRemovalFilter, when
 	// m gives the cycle's statuses), are answered in the search without
 	// copying the node and the cycle state, and only as far as the search
-	// goes: it stops once it has enough candidates.
+	// goes.
 	var kept []string
 	if m != nil {
 		kept = runner.RejectionsKeptByRemoval(state, pod)
@@ -311,22 +318,24 @@ func (pl *DefaultPreemption) dryRun(ctx context.Context, state *framework.CycleS
 	snap := state.Snapshot()
 	var nonViolating, total atomic.Int64
 	nominated := pl.h.Nominator().NominatedPodsForNode
-	parallel.Ordered(par, n, parallel.ChunkSize(n, par), func(lo, hi int) bool {
+	parallel.Ordered(par, n, chunk, func(lo, hi int) bool {
+		part := make([]result, hi-lo)
+		parts[lo/chunk] = part
 		// A chunk's nodes are copied, with the cycle state, into the
 		// same scratch node and state one after the other: what the
 		// search keeps of a node (its name and victims) is not in them.
 		var scratchNode *framework.NodeInfo
 		var scratchState *framework.CycleState
 		for i := lo; i < hi; i++ {
-			results[i].examined = true
+			r := &part[i-lo]
 			ni := potential[(offset+i)%n]
 			if !pl.anyAllowed(ni, pod.Pod) {
-				results[i].status = preemptNoVictims
+				r.status = preemptNoVictims
 				continue
 			}
 			if len(kept) > 0 {
 				if st := m.GetNode(snap, ni); slices.Contains(kept, st.Plugin()) {
-					results[i].status = st
+					r.status = st
 					continue
 				}
 			}
@@ -337,15 +346,15 @@ func (pl *DefaultPreemption) dryRun(ctx context.Context, state *framework.CycleS
 			victims, violations, st := pl.selectVictims(ctx, runner, state.CloneInto(scratchState), pod, ni, pdbs, nominated)
 			switch {
 			case st.IsSuccess() && len(victims) > 0:
-				results[i].cand = &preemptCandidate{node: ni.Name(), victims: victims, pdbViolations: violations}
+				r.cand, r.isCand = preemptCandidate{node: ni.Name(), victims: victims, pdbViolations: violations}, true
 				if violations == 0 {
 					nonViolating.Add(1)
 				}
 				total.Add(1)
 			case st.IsSuccess():
-				results[i].status = framework.AsStatus(fmt.Errorf("expected at least one victim pod on node %q", ni.Name()))
+				r.status = framework.AsStatus(fmt.Errorf("expected at least one victim pod on node %q", ni.Name()))
 			default:
-				results[i].status = st
+				r.status = st
 			}
 		}
 		return nonViolating.Load() > 0 && total.Load() >= int64(num)
@@ -353,27 +362,30 @@ func (pl *DefaultPreemption) dryRun(ctx context.Context, state *framework.CycleS
 	var nonViol, viol []preemptCandidate
 	var statuses []*framework.Status
 	var errs []string
-	for i := 0; i < n; i++ {
-		r := results[i]
-		if !r.examined {
-			break // the run stopped before
+merge:
+	for _, part := range parts {
+		if part == nil {
+			break // the search stopped before
 		}
-		if r.cand != nil {
-			if r.cand.pdbViolations == 0 {
-				if len(nonViol) < num {
-					nonViol = append(nonViol, *r.cand)
+		for i := range part {
+			r := &part[i]
+			if r.isCand {
+				if r.cand.pdbViolations == 0 {
+					if len(nonViol) < num {
+						nonViol = append(nonViol, r.cand)
+					}
+				} else if len(viol) < num {
+					viol = append(viol, r.cand)
 				}
-			} else if len(viol) < num {
-				viol = append(viol, *r.cand)
+				if len(nonViol) > 0 && len(nonViol)+len(viol) >= num {
+					break merge
+				}
+				continue
 			}
-			if len(nonViol) > 0 && len(nonViol)+len(viol) >= num {
-				break
+			statuses = append(statuses, r.status)
+			if r.status.Code() == framework.Error {
+				errs = append(errs, r.status.Message())
 			}
-			continue
-		}
-		statuses = append(statuses, r.status)
-		if r.status.Code() == framework.Error {
-			errs = append(errs, r.status.Message())
 		}
 	}
 	var err error
