@@ -363,10 +363,9 @@ func (f *Framework) boundCandidates(pod *framework.PodInfo, n int) int {
 // the cycle's PreFilter skips left on, calling them node by node; it
 // stops at the first status that is not Success (a rejection or an
 // error, which the caller's loop then records). It reads the skipped
-// plugins from the skip-set memo, as the loop does (activeFilters), not
-// through RunFilterPlugins, whose CycleState.SkippedFilters builds the
-// flags afresh for a state it has not seen: on SchedulingDaemonset's
-// cycles that took 1.29 times the instructions.
+// plugins from the skip-set memo, as the loop does (activeFilters) and
+// RunFilterPlugins does, and names no plugin on a status, which
+// RunFilterPlugins does at a rejection (a copy of the status).
 func (f *Framework) allFit(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo) bool {
 	off := f.skipFilter.offIn(state.SkipFilterPlugins())
 	for _, ni := range nodes {
