@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -98,5 +99,28 @@ func TestMeasureAllKeepsRoundZeroRecords(t *testing.T) {
 	}
 	if line := c.parityLine(10, o.rows[2]); !strings.Contains(line, fmt.Sprintf("at %d workers against itself at 1: identical", 2)) {
 		t.Errorf("sampled row at 2 workers: %q", line)
+	}
+}
+
+// TestCompareRecordsPreemption: a pod placed by preemption may land on
+// another node than kube's (kube's candidate offset is random) when both
+// sides evicted the same number of victims; another number is a mismatch.
+func TestCompareRecordsPreemption(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, recs []podRecord) string {
+		p := filepath.Join(dir, name)
+		if err := writeRecords(p, recs); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	kube := write("kube.json", []podRecord{{I: 0, Pod: "p", Evaluated: 3, Node: "n1", Victims: 4}})
+	same := write("same.json", []podRecord{{I: 0, Pod: "p", Evaluated: 3, Node: "n2", Victims: 4}})
+	other := write("other.json", []podRecord{{I: 0, Pod: "p", Evaluated: 3, Node: "n2", Victims: 3}})
+	if got := compareRecords(kube, same, false); !strings.HasPrefix(got, "identical on all 1 pods") || !strings.Contains(got, "1 placed by preemption, 1 on another node") {
+		t.Errorf("same victims, other node: %q", got)
+	}
+	if got := compareRecords(kube, other, false); !strings.HasPrefix(got, "MISMATCH") {
+		t.Errorf("other victims: %q", got)
 	}
 }
