@@ -68,6 +68,10 @@ type DefaultPreemption struct {
 	args  DefaultPreemptionArgs
 	h     framework.Handle
 	clock framework.Clock
+	// wallClock is set when clock is the RealClock: successive reads
+	// then advance, which lets comparisons of pods without a start time
+	// skip the reads (see moreImportant).
+	wallClock bool
 	// v137 is the v1.37 behaviour: the message on a successful preemption
 	// and the PDB accounting that stops at a victim's first exhausted budget.
 	v137 bool
@@ -101,6 +105,10 @@ func newDefaultPreemption(args DefaultPreemptionArgs, h framework.Handle) (frame
 	if h.Clock() != nil {
 		pl.clock = h.Clock()
 	}
+	switch pl.clock.(type) {
+	case framework.RealClock, *framework.RealClock:
+		pl.wallClock = true
+	}
 	pl.IsEligiblePod = func(*framework.NodeInfo, *framework.PodInfo, *api.Pod) bool { return true }
 	pl.MoreImportantPod = pl.moreImportant
 	return pl, nil
@@ -126,11 +134,20 @@ func (pl *DefaultPreemption) importanceOrder(a, b *framework.PodInfo) int {
 	return 0
 }
 
-// moreImportant is kube's util.MoreImportantPod.
+// moreImportant is kube's util.MoreImportantPod. Of two pods with the
+// same priority and no start time, kube reads the clock for a first and
+// then for b, and a is more important when the clock advanced between
+// the reads. The wall clock advances between two reads (its monotonic
+// reading has nanosecond resolution on the platforms kube-scheduler runs
+// on), so with the RealClock a is more important and the clock is not
+// read; an injected clock is read twice, as kube reads its own.
 func (pl *DefaultPreemption) moreImportant(a, b *api.Pod) bool {
 	pa, pb := a.PriorityValue(), b.PriorityValue()
 	if pa != pb {
 		return pa > pb
+	}
+	if pl.wallClock && a.Status.StartTime == nil && b.Status.StartTime == nil {
+		return true
 	}
 	return pl.startTime(a).Before(pl.startTime(b))
 }
@@ -577,18 +594,34 @@ func (pl *DefaultPreemption) pickOne(cands []preemptCandidate) preemptCandidate 
 }
 
 // earliestStartOfHighest is kube's GetEarliestPodStartTime: the earliest
-// start time among the victims of the highest priority.
+// start time among the victims of the highest priority, a victim without
+// one taken as started now. kube reads the clock for each such victim.
+// With the RealClock every read after the first is later than it, so one
+// read stands for all of them: the earliest is the same unless a victim's
+// start time falls inside the call itself. An injected clock is read for
+// each such victim, as kube reads its own.
 func (pl *DefaultPreemption) earliestStartOfHighest(victims []*framework.PodInfo) time.Time {
-	earliest := pl.startTime(victims[0].Pod)
+	var now time.Time
+	read := false
+	start := func(p *api.Pod) time.Time {
+		if p.Status.StartTime != nil {
+			return *p.Status.StartTime
+		}
+		if !pl.wallClock || !read {
+			now, read = pl.clock.Now(), true
+		}
+		return now
+	}
+	earliest := start(victims[0].Pod)
 	top := victims[0].PriorityValue()
 	for _, v := range victims {
 		switch p := v.PriorityValue(); {
 		case p == top:
-			if t := pl.startTime(v.Pod); t.Before(earliest) {
+			if t := start(v.Pod); t.Before(earliest) {
 				earliest = t
 			}
 		case p > top:
-			top, earliest = p, pl.startTime(v.Pod)
+			top, earliest = p, start(v.Pod)
 		}
 	}
 	return earliest
