@@ -236,8 +236,15 @@ func (m *NodeToStatus) Grow(n int) { m.nodes = slices.Grow(m.nodes, n) }
 // SetNode records node's status, as Set(node.Name(), s) does.
 func (m *NodeToStatus) SetNode(node *NodeInfo, s *Status) {
 	m.nodes = append(m.nodes, nodeStatus{node, s})
-	m.current.Store(false)
-	m.at.Store(nil)
+	// The lookups built so far are dropped with a store only when there
+	// are some: a failed cycle records every rejected node in a row, and
+	// an atomic load costs less than a store.
+	if m.current.Load() {
+		m.current.Store(false)
+	}
+	if m.at.Load() != nil {
+		m.at.Store(nil)
+	}
 }
 
 // GetNode returns the status of node, one of snap's nodes, as
