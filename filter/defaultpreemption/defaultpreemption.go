@@ -573,9 +573,15 @@ func (pl *DefaultPreemption) pickOne(cands []preemptCandidate) preemptCandidate 
 	for i := range idx {
 		idx[i] = i
 	}
-	for _, f := range scores {
+	for k, f := range scores {
 		if len(idx) == 1 {
 			break
+		}
+		if k == len(scores)-1 && pl.wallClock && pl.noneStarted(cands, idx) {
+			// Every candidate's latest start is a reading of the wall
+			// clock, taken in turn, each later than the one before: the
+			// last candidate's is the latest.
+			return cands[idx[len(idx)-1]]
 		}
 		best := int64(math.MinInt64)
 		var kept []int
@@ -591,6 +597,24 @@ func (pl *DefaultPreemption) pickOne(cands []preemptCandidate) preemptCandidate 
 		idx = kept
 	}
 	return cands[idx[0]]
+}
+
+// noneStarted reports whether no victim of the highest priority of any
+// of the candidates at idx has a start time.
+func (pl *DefaultPreemption) noneStarted(cands []preemptCandidate, idx []int) bool {
+	for _, i := range idx {
+		vs := cands[i].victims
+		top := vs[0].PriorityValue()
+		for _, v := range vs[1:] {
+			top = max(top, v.PriorityValue())
+		}
+		for _, v := range vs {
+			if v.PriorityValue() == top && v.Pod.Status.StartTime != nil {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // earliestStartOfHighest is kube's GetEarliestPodStartTime: the earliest
