@@ -23,6 +23,22 @@ type Parallelizer interface {
 	Until(ctx context.Context, pieces int, piece func(i int), operation string)
 }
 
+// Searcher is implemented by a Parallelizer that also runs searches:
+// loops over chunks claimed in increasing order that stop once one chunk
+// has found what the search wants (preemption's dry run, which stops at
+// its candidate count). Every Parallelizer of this package and of
+// framework/runtime implements it.
+type Searcher interface {
+	// Search calls chunk(lo, hi) for consecutive chunks [lo, hi) of
+	// [0, n), size long (the last one shorter), on up to the handle's
+	// Parallelism workers, the caller's goroutine among them, claiming
+	// them in increasing order. Once a call returns true no chunk after
+	// the ones already claimed is claimed; those finish. It returns once
+	// every call has returned; a panic in a call is raised again on the
+	// caller's goroutine.
+	Search(n, size int, chunk func(lo, hi int) bool)
+}
+
 // Sequential is the Parallelizer of one worker: Until calls the pieces in
 // increasing order on the caller's goroutine (for a plugin built without
 // a handle).
@@ -31,6 +47,12 @@ type Sequential struct{}
 // Until calls piece(i) for i = 0, 1, … pieces−1 until ctx is done.
 func (Sequential) Until(ctx context.Context, pieces int, piece func(i int), _ string) {
 	parallel.Pieces(parallel.DoneOf(ctx), 0, pieces, piece)
+}
+
+// Search calls chunk for the chunks in increasing order on the caller's
+// goroutine until one returns true.
+func (Sequential) Search(n, size int, chunk func(lo, hi int) bool) {
+	parallel.Ordered(1, n, size, chunk)
 }
 
 // spawning is the Parallelizer of a standalone handle: having no workers
@@ -43,3 +65,13 @@ func (p spawning) Until(ctx context.Context, pieces int, piece func(i int), _ st
 		return parallel.Pieces(done, lo, hi, piece)
 	})
 }
+
+// Search starts the workers' goroutines for the search.
+func (p spawning) Search(n, size int, chunk func(lo, hi int) bool) {
+	parallel.Ordered(p.workers, n, size, chunk)
+}
+
+var (
+	_ Searcher = Sequential{}
+	_ Searcher = spawning{}
+)

@@ -29,6 +29,8 @@ import (
 // (as LoadAware's usage thresholds do), so that no node is a candidate,
 // and says so (runtime.VictimRemovalFilter); "gated" is the same with a
 // filter that does not, so that every node is dry-run, as kube does.
+// workers is the framework's parallelism: the search's chunks run on
+// that many workers when given as many CPUs (-cpu 2).
 func BenchmarkPreemptionDryRun(b *testing.B) {
 	bEpoch := time.Unix(0, 0)
 	for _, n := range []int{1000, 5000} {
@@ -42,63 +44,75 @@ func BenchmarkPreemptionDryRun(b *testing.B) {
 					Req(map[string]string{"cpu": "500m", "memory": "1Gi"}).StartTime(bEpoch).Obj())
 			}
 		}
-		for _, c := range []struct {
-			name string
-			prio int32
-			gate framework.Plugin
-		}{{"victims", 150, nil}, {"none", 0, nil}, {"kept", 150, st.PromisingHotGate{}}, {"gated", 150, st.HotGate{}}} {
-			b.Run(fmt.Sprintf("%s/nodes=%d", c.name, n), func(b *testing.B) {
-				reg, prof := scheduling.NewDefaultRegistry(), scheduling.DefaultProfile()
-				if c.gate != nil {
-					if err := reg.Register("HotGate", func(any, framework.Handle) (framework.Plugin, error) { return c.gate, nil }); err != nil {
-						b.Fatal(err)
-					}
-					prof.Filter = append(prof.Filter, "HotGate")
-				}
-				gated := nodes
-				if c.gate != nil {
-					gated = nil
-					for _, nd := range nodes {
-						hot := *nd
-						hot.Labels = map[string]string{"hot": "true"}
-						gated = append(gated, &hot)
-					}
-				}
-				req := map[string]string{"cpu": "1", "memory": "1Gi"}
-				if c.gate != nil {
-					req = map[string]string{"memory": "1Gi"} // fits: the gate is the node's only rejection
-				}
-				fw, err := runtime.NewFramework(reg, prof, runtime.WithClock(framework.NewFakeClock(bEpoch.Add(time.Hour))))
-				if err != nil {
-					b.Fatal(err)
-				}
-				pl, _ := fw.Plugin(config.DefaultPreemptionName)
-				dp := pl.(*defaultpreemption.DefaultPreemption)
-				state := framework.NewCycleState()
-				state.SetSnapshot(framework.MustSnapshot(gated, pods))
-				pi := framework.MustPodInfo(st.MakePod().Name("preemptor").Priority(c.prio).Req(req).Obj())
-				if _, s, _ := fw.RunPreFilterPlugins(context.Background(), state, pi); !s.IsSuccess() {
-					b.Fatal(s)
-				}
-				all := state.Snapshot().Nodes()
-				statuses := make([]*framework.Status, len(all))
-				for i, ni := range all {
-					statuses[i] = fw.RunFilterPlugins(context.Background(), state, pi, ni)
-				}
-				i := 0
-				for b.Loop() {
-					m := framework.NewNodeToStatus(nil)
-					m.Grow(len(all))
-					for k, ni := range all {
-						m.SetNode(ni, statuses[k])
-					}
-					cands, err := dp.DryRun(context.Background(), state, pi, m, all, i%len(all))
-					if err != nil || (c.prio > 0 && c.gate == nil) != (cands > 0) {
-						b.Fatalf("%d candidates, error %v", cands, err)
-					}
-					i += 7
-				}
-			})
+		for _, c := range []dryRunCase{{"victims", 150, nil}, {"none", 0, nil}, {"kept", 150, st.PromisingHotGate{}}, {"gated", 150, st.HotGate{}}} {
+			for _, workers := range []int{1, 2} {
+				b.Run(fmt.Sprintf("%s/nodes=%d/workers=%d", c.name, n, workers), func(b *testing.B) {
+					benchDryRun(b, c, nodes, pods, workers)
+				})
+			}
 		}
+	}
+}
+
+// dryRunCase is one preemptor of BenchmarkPreemptionDryRun: its
+// priority, and the filter added after the default ones (nil: none).
+type dryRunCase struct {
+	name string
+	prio int32
+	gate framework.Plugin
+}
+
+func benchDryRun(b *testing.B, c dryRunCase, nodes []*api.Node, pods []*api.Pod, workers int) {
+	bEpoch := time.Unix(0, 0)
+	reg, prof := scheduling.NewDefaultRegistry(), scheduling.DefaultProfile()
+	if c.gate != nil {
+		if err := reg.Register("HotGate", func(any, framework.Handle) (framework.Plugin, error) { return c.gate, nil }); err != nil {
+			b.Fatal(err)
+		}
+		prof.Filter = append(prof.Filter, "HotGate")
+	}
+	gated := nodes
+	if c.gate != nil {
+		gated = nil
+		for _, nd := range nodes {
+			hot := *nd
+			hot.Labels = map[string]string{"hot": "true"}
+			gated = append(gated, &hot)
+		}
+	}
+	req := map[string]string{"cpu": "1", "memory": "1Gi"}
+	if c.gate != nil {
+		req = map[string]string{"memory": "1Gi"} // fits: the gate is the node's only rejection
+	}
+	fw, err := runtime.NewFramework(reg, prof, runtime.WithClock(framework.NewFakeClock(bEpoch.Add(time.Hour))), runtime.WithParallelism(workers))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer fw.Close()
+	pl, _ := fw.Plugin(config.DefaultPreemptionName)
+	dp := pl.(*defaultpreemption.DefaultPreemption)
+	state := framework.NewCycleState()
+	state.SetSnapshot(framework.MustSnapshot(gated, pods))
+	pi := framework.MustPodInfo(st.MakePod().Name("preemptor").Priority(c.prio).Req(req).Obj())
+	if _, s, _ := fw.RunPreFilterPlugins(context.Background(), state, pi); !s.IsSuccess() {
+		b.Fatal(s)
+	}
+	all := state.Snapshot().Nodes()
+	statuses := make([]*framework.Status, len(all))
+	for i, ni := range all {
+		statuses[i] = fw.RunFilterPlugins(context.Background(), state, pi, ni)
+	}
+	i := 0
+	for b.Loop() {
+		m := framework.NewNodeToStatus(nil)
+		m.Grow(len(all))
+		for k, ni := range all {
+			m.SetNode(ni, statuses[k])
+		}
+		cands, err := dp.DryRun(context.Background(), state, pi, m, all, i%len(all))
+		if err != nil || (c.prio > 0 && c.gate == nil) != (cands > 0) {
+			b.Fatalf("%d candidates, error %v", cands, err)
+		}
+		i += 7
 	}
 }

@@ -335,7 +335,11 @@ func (pl *DefaultPreemption) dryRun(ctx context.Context, state *framework.CycleS
 	snap := state.Snapshot()
 	var nonViolating, total atomic.Int64
 	nominated := pl.h.Nominator().NominatedPodsForNode
-	parallel.Ordered(par, n, chunk, func(lo, hi int) bool {
+	search := func(n, size int, chunk func(lo, hi int) bool) { parallel.Ordered(par, n, size, chunk) }
+	if s, ok := pl.h.Parallelizer().(framework.Searcher); ok {
+		search = s.Search
+	}
+	search(n, chunk, func(lo, hi int) bool {
 		part := make([]result, hi-lo)
 		parts[lo/chunk] = part
 		// A chunk's nodes are copied, with the cycle state, into the
@@ -343,6 +347,7 @@ func (pl *DefaultPreemption) dryRun(ctx context.Context, state *framework.CycleS
 		// search keeps of a node (its name and victims) is not in them.
 		var scratchNode *framework.NodeInfo
 		var scratchState *framework.CycleState
+		var scratch victimScratch
 		for i := lo; i < hi; i++ {
 			r := &part[i-lo]
 			ni := potential[(offset+i)%n]
@@ -360,7 +365,7 @@ func (pl *DefaultPreemption) dryRun(ctx context.Context, state *framework.CycleS
 				scratchNode, scratchState = &framework.NodeInfo{}, &framework.CycleState{}
 			}
 			ni = ni.CloneInto(scratchNode)
-			victims, violations, st := pl.selectVictims(ctx, runner, state.CloneInto(scratchState), pod, ni, pdbs, nominated)
+			victims, violations, st := pl.selectVictims(ctx, runner, state.CloneInto(scratchState), pod, ni, pdbs, nominated, &scratch)
 			switch {
 			case st.IsSuccess() && len(victims) > 0:
 				r.cand, r.isCand = preemptCandidate{node: ni.Name(), victims: victims, pdbViolations: violations}, true
@@ -435,10 +440,33 @@ func aggregateMessage(msgs []string) string {
 	return "[" + strings.Join(distinct, ", ") + "]"
 }
 
+// victimScratch is the memory one chunk of the dry run reuses from node
+// to node: the node's potential victims, and an arena the victims of the
+// chunk's candidates are cut from one after the other.
+type victimScratch struct {
+	potential []*framework.PodInfo
+	arena     []*framework.PodInfo
+}
+
+// victims returns an empty slice with room for n victims, cut from the
+// arena: its elements are not shared with any other node's victims.
+func (sc *victimScratch) victims(n int) []*framework.PodInfo {
+	if cap(sc.arena)-len(sc.arena) < n {
+		sc.arena = make([]*framework.PodInfo, 0, max(4*n, 64))
+	}
+	k := len(sc.arena)
+	return sc.arena[k : k : k+n]
+}
+
+// keep marks victims, cut by victims, as used.
+func (sc *victimScratch) keep(victims []*framework.PodInfo) {
+	sc.arena = sc.arena[:len(sc.arena)+len(victims)]
+}
+
 // selectVictims is kube's SelectVictimsOnNode on a copy of the node and of
 // the cycle state.
 func (pl *DefaultPreemption) selectVictims(ctx context.Context, fw framework.PluginsRunner, state *framework.CycleState, pod *framework.PodInfo,
-	ni *framework.NodeInfo, pdbs []preemptPDB, nominated func(string) []*framework.PodInfo) ([]*framework.PodInfo, int, *framework.Status) {
+	ni *framework.NodeInfo, pdbs []preemptPDB, nominated func(string) []*framework.PodInfo, sc *victimScratch) ([]*framework.PodInfo, int, *framework.Status) {
 	remove := func(pi *framework.PodInfo) *framework.Status {
 		if err := ni.RemovePodInfo(pi); err != nil {
 			return framework.AsStatus(err)
@@ -449,12 +477,13 @@ func (pl *DefaultPreemption) selectVictims(ctx context.Context, fw framework.Plu
 		ni.AddPodInfo(pi)
 		return fw.RunPreFilterExtensionAddPod(ctx, state, pod, pi, ni)
 	}
-	potential := make([]*framework.PodInfo, 0, len(ni.Pods))
+	potential := sc.potential[:0]
 	for _, pi := range ni.Pods {
 		if pl.allowed(ni, pi, pod.Pod) {
 			potential = append(potential, pi)
 		}
 	}
+	sc.potential = potential
 	for _, pi := range potential {
 		if st := remove(pi); !st.IsSuccess() {
 			return nil, 0, framework.AsStatus(st.AsError())
@@ -473,7 +502,7 @@ func (pl *DefaultPreemption) selectVictims(ctx context.Context, fw framework.Plu
 	// sort.Slice leaves them in an unspecified order).
 	slices.SortStableFunc(potential, pl.importanceOrder)
 	violating, nonViolating := preemptSplitByPDB(potential, pdbs, pl.v137)
-	victims := make([]*framework.PodInfo, 0, len(potential))
+	victims := sc.victims(len(potential))
 	violations := 0
 	reprieve := func(pi *framework.PodInfo) (bool, *framework.Status) {
 		if st := add(pi); !st.IsSuccess() {
@@ -505,6 +534,7 @@ func (pl *DefaultPreemption) selectVictims(ctx context.Context, fw framework.Plu
 	if len(violating) != 0 && len(nonViolating) != 0 {
 		slices.SortStableFunc(victims, pl.importanceOrder)
 	}
+	sc.keep(victims)
 	return victims, violations, nil
 }
 

@@ -113,9 +113,12 @@ type Framework struct {
 	preEnqueue []framework.PreEnqueuePlugin
 	preFilter  []framework.PreFilterPlugin
 	filter     []framework.FilterPlugin
-	postFilter []framework.PostFilterPlugin
-	preScore   []framework.PreScorePlugin
-	score      []scorePlugin
+	// filterNamed holds, for each Filter plugin, the last rejection it
+	// returned and its copy naming the plugin (namedRejection).
+	filterNamed []atomic.Pointer[namedStatus]
+	postFilter  []framework.PostFilterPlugin
+	preScore    []framework.PreScorePlugin
+	score       []scorePlugin
 	// preparers are the score plugins that prepare their cycle state
 	// beside the PreScore plugins (fastpath.ScorePreparer).
 	preparers []fastpath.ScorePreparer
@@ -316,6 +319,7 @@ func NewFramework(registry *framework.Registry, p framework.Profile, opts ...Opt
 	}
 	f.filterIndex = map[string]int{}
 	f.filterNames = make([]string, len(f.filter))
+	f.filterNamed = make([]atomic.Pointer[namedStatus], len(f.filter))
 	f.removal = make([]VictimRemovalFilter, len(f.filter))
 	f.filterFast = make([]filterFast, len(f.filter))
 	for i, pl := range f.filter {
@@ -447,6 +451,21 @@ func (p poolParallelizer) Until(ctx context.Context, pieces int, piece func(i in
 	}))
 }
 
+// Search runs the search on the framework's workers, which persist from
+// loop to loop, rather than on goroutines started for it.
+func (p poolParallelizer) Search(n, size int, chunk func(lo, hi int) bool) {
+	p.f.pool.Ordered(n, size, searchBody(chunk))
+}
+
+var _ framework.Searcher = poolParallelizer{}
+
+// searchBody is a search's chunk as a parallel.Body whose chunks are
+// claimed in increasing order.
+type searchBody func(lo, hi int) bool
+
+func (b searchBody) Chunk(_, lo, hi int) bool { return b(lo, hi) }
+func (searchBody) InOrder()                   {}
+
 // KubeVersion returns the kube-scheduler release the plugins reproduce.
 func (f *Framework) KubeVersion() framework.KubeVersion { return f.kubeVersion }
 
@@ -516,6 +535,28 @@ func (f *Framework) RunPreEnqueuePlugins(ctx context.Context, pod *api.Pod) *fra
 		}
 	}
 	return nil
+}
+
+// namedStatus is a rejection and its copy naming the plugin.
+type namedStatus struct{ from, to *framework.Status }
+
+// namedRejection returns s, a rejection by Filter plugin i, naming the
+// plugin. Statuses are never mutated, and plugins often return one
+// shared status for a reason (NodeResourcesFit's "Insufficient cpu"):
+// the copy made for the plugin's last such status is returned again for
+// it, so that a dry run's filter runs, which reject one node after the
+// other with it, do not each allocate a copy.
+func (f *Framework) namedRejection(i int, s *framework.Status) *framework.Status {
+	name := f.filterNames[i]
+	if s.Plugin() == name {
+		return s
+	}
+	if c := f.filterNamed[i].Load(); c != nil && c.from == s {
+		return c.to
+	}
+	to := s.WithPlugin(name)
+	f.filterNamed[i].Store(&namedStatus{s, to})
+	return to
 }
 
 // RunPreFilterPlugins runs PreFilter in order with kube-scheduler's rules:
@@ -649,7 +690,7 @@ func (f *Framework) RunFilterPlugins(ctx context.Context, state *framework.Cycle
 			if !s.IsRejected() {
 				return framework.AsStatus(fmt.Errorf("running %q filter plugin: %w", pl.Name(), s.ErrOrCode())).WithPlugin(pl.Name())
 			}
-			return s.WithPlugin(pl.Name())
+			return f.namedRejection(i, s)
 		}
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"pgregory.net/rapid"
 
@@ -126,4 +127,57 @@ func TestParallelizerRaisesPanicOnCaller(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestPropSearchStopsAfterTheAnsweringChunk: every Parallelizer is a
+// Searcher whose chunks tile [0, n), claimed in increasing order: every
+// chunk up to the answering one runs once, and the chunks that ran are a
+// prefix (the ones other workers claimed before the answer came).
+func TestPropSearchStopsAfterTheAnsweringChunk(t *testing.T) {
+	defer atLeastProcs(4)()
+	rapid.Check(t, func(t *rapid.T) {
+		w := rapid.IntRange(1, 4).Draw(t, "workers")
+		n := rapid.IntRange(0, 400).Draw(t, "n")
+		size := rapid.IntRange(4, 50).Draw(t, "size")
+		answer := rapid.IntRange(-1, n).Draw(t, "answer") // the index whose chunk answers; -1 or n: none
+		for name, p := range parallelizers(t, w) {
+			s, ok := p.(framework.Searcher)
+			if !ok {
+				t.Fatalf("%s: %T is not a Searcher", name, p)
+			}
+			calls := make([]atomic.Int32, n)
+			var chunks atomic.Int32
+			s.Search(n, size, func(lo, hi int) bool {
+				chunks.Add(1)
+				if lo%size != 0 || hi != min(lo+size, n) {
+					t.Errorf("%s: chunk [%d, %d) of size %d over %d", name, lo, hi, size, n)
+				}
+				for i := lo; i < hi; i++ {
+					calls[i].Add(1)
+				}
+				// Long enough for the other workers to take part.
+				time.Sleep(5 * time.Microsecond)
+				return lo <= answer && answer < hi
+			})
+			end := n
+			if answer >= 0 && answer < n {
+				end = min((answer/size+1)*size, n)
+			}
+			// Chunks are claimed in increasing order: the items that ran
+			// are a prefix, the answering chunk's end at least.
+			ran := 0
+			for i := range calls {
+				got := calls[i].Load()
+				if got > 1 || i < end && got != 1 || got == 1 && ran != i {
+					t.Fatalf("%s, %d workers: item %d (answer at %d, size %d, n %d) ran %d times, after a prefix of %d", name, w, i, answer, size, n, got, ran)
+				}
+				if got == 1 {
+					ran++
+				}
+			}
+			if int(chunks.Load()) != (ran+size-1)/size {
+				t.Fatalf("%s, %d workers: %d chunks over %d items of chunks of %d", name, w, chunks.Load(), ran, size)
+			}
+		}
+	})
 }
