@@ -381,7 +381,9 @@ func (pl *DefaultPreemption) dryRun(ctx context.Context, state *framework.CycleS
 		}
 		return nonViolating.Load() > 0 && total.Load() >= int64(num)
 	})
-	var nonViol, viol []preemptCandidate
+	// The search stops once it has num candidates, mostly non-violating
+	// ones: room for them is made at once.
+	nonViol, viol := make([]preemptCandidate, 0, min(num, int(nonViolating.Load()))), []preemptCandidate(nil)
 	var statuses []*framework.Status
 	var errs []string
 merge:
