@@ -679,13 +679,10 @@ func (f *Framework) activeFilters(state *framework.CycleState, pls []framework.F
 // stopping at the first non-Success; a status that is not a rejection
 // becomes an Error. The returned status names the plugin.
 func (f *Framework) RunFilterPlugins(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
-	// The skip set's flags come from the framework's memo of skip sets,
+	// The plugins left on come from the framework's memo of skip sets,
 	// which copies of the state (preemption's dry run) share.
-	skipped := f.skipFilter.offIn(state.SkipFilterPlugins())
-	for i, pl := range f.filter {
-		if skipped != nil && skipped[i] {
-			continue
-		}
+	for _, i := range f.skipFilter.onIn(state.SkipFilterPlugins()) {
+		pl := f.filter[i]
 		if s := pl.Filter(ctx, state, pod, node); !s.IsSuccess() {
 			if !s.IsRejected() {
 				return framework.AsStatus(fmt.Errorf("running %q filter plugin: %w", pl.Name(), s.ErrOrCode())).WithPlugin(pl.Name())

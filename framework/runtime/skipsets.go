@@ -21,8 +21,10 @@ type skipSets struct {
 	// plugin's Filter, a skipping PreScore plugin's Score), in profile
 	// order.
 	consumers []string
-	mu        sync.Mutex
-	memo      atomic.Pointer[skipMemo] // copy-on-write
+	// allOn lists every consumer's index (onIn of an empty set).
+	allOn []int
+	mu    sync.Mutex
+	memo  atomic.Pointer[skipMemo] // copy-on-write
 	// last is the memo's combination that memoized found last: a stream
 	// of pods skips the same plugins cycle after cycle, and a cycle asks
 	// for its set more than once.
@@ -46,6 +48,8 @@ type skipSet struct {
 	// in[i] reports whether the point's plugin i is in the set (nil:
 	// none is).
 	in []bool
+	// on are the consumers not turned off, by index in profile order.
+	on []int
 }
 
 // maxSkipMemo bounds the combinations kept; one more is made afresh each
@@ -57,6 +61,7 @@ const maxSkipMemo = 64
 // order).
 func (k *skipSets) init(names, consumers []string) {
 	k.names, k.consumers = names, consumers
+	k.allOn = onOf(len(consumers), nil)
 	k.order = make([]int, len(names))
 	for i := range k.order {
 		k.order[i] = i
@@ -94,6 +99,7 @@ func (k *skipSets) of(mask uint64) skipSet {
 		}
 	}
 	s.off, s.in = k.offOf(s.set), k.inOf(s.set)
+	s.on = onOf(len(k.consumers), s.off)
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	cur := k.memo.Load()
@@ -187,6 +193,30 @@ func flagsOf(names []string, set map[string]bool) []bool {
 		}
 	}
 	return flags
+}
+
+// onOf returns the indices below n whose off flag is not set.
+func onOf(n int, off []bool) []int {
+	on := make([]int, 0, n)
+	for i := range n {
+		if off == nil || !off[i] {
+			on = append(on, i)
+		}
+	}
+	return on
+}
+
+// onIn returns the consumers a cycle's skip set leaves on, by index in
+// profile order: every consumer for an empty set, the memo's list for
+// one of its sets; read-only.
+func (k *skipSets) onIn(set map[string]bool) []int {
+	if len(set) == 0 {
+		return k.allOn
+	}
+	if s := k.memoized(set); s != nil {
+		return s.on
+	}
+	return onOf(len(k.consumers), k.offOf(set))
 }
 
 // offIn is offOf for a cycle's skip set, read from the memo without a

@@ -70,6 +70,15 @@ func TestPropSkipSets(t *testing.T) {
 		if got := k.offIn(set); !slices.Equal(got, wantOff) {
 			t.Fatalf("offIn(%v) with consumers %v = %v, want %v", set, consumers, got, wantOff)
 		}
+		wantOn := []int{}
+		for i, c := range consumers {
+			if !set[c] {
+				wantOn = append(wantOn, i)
+			}
+		}
+		if got := k.onIn(set); !slices.Equal(got, wantOn) {
+			t.Fatalf("onIn(%v) with consumers %v = %v, want %v", set, consumers, got, wantOn)
+		}
 		if !k.masked() || set["Other"] {
 			return
 		}
@@ -85,6 +94,9 @@ func TestPropSkipSets(t *testing.T) {
 		}
 		if got := k.offIn(s1.set); !slices.Equal(got, wantOff) || (len(got) > 0 && &got[0] != &s1.off[0]) {
 			t.Fatalf("offIn(of(%b).set) = %v, want the memo's %v", mask, got, wantOff)
+		}
+		if got := k.onIn(s1.set); !slices.Equal(got, wantOn) || (mask != 0 && len(got) > 0 && &got[0] != &s1.on[0]) {
+			t.Fatalf("onIn(of(%b).set) = %v, want the memo's %v", mask, got, wantOn)
 		}
 	})
 }
