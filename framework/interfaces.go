@@ -356,7 +356,7 @@ func (m *NodeToStatus) recordedWithCode(snap *Snapshot, code Code) ([]*NodeInfo,
 	}
 	all := snap.Nodes()
 	seen := make([]uint64, (len(all)+63)/64)
-	k := 0
+	k, prev, sorted := 0, -1, true
 	for _, x := range m.nodes {
 		i := x.node.Index()
 		if i < 0 || i >= len(all) || all[i] != x.node || seen[i/64]&(1<<(i%64)) != 0 {
@@ -365,6 +365,8 @@ func (m *NodeToStatus) recordedWithCode(snap *Snapshot, code Code) ([]*NodeInfo,
 		seen[i/64] |= 1 << (i % 64)
 		if x.s.Code() == code {
 			k++
+			sorted = sorted && i > prev
+			prev = i
 		}
 	}
 	out := make([]*NodeInfo, 0, k)
@@ -373,7 +375,11 @@ func (m *NodeToStatus) recordedWithCode(snap *Snapshot, code Code) ([]*NodeInfo,
 			out = append(out, x.node)
 		}
 	}
-	slices.SortFunc(out, func(a, b *NodeInfo) int { return a.Index() - b.Index() })
+	if !sorted {
+		// A cycle that started its nodes at an offset (kube's sampling)
+		// recorded them from there round the list.
+		slices.SortFunc(out, func(a, b *NodeInfo) int { return a.Index() - b.Index() })
+	}
 	return out, true
 }
 

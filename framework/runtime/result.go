@@ -488,28 +488,37 @@ func (r *Result) NodeToStatus() *framework.NodeToStatus {
 	}
 	var seen [8]named
 	n, next := 0, 0
-	r.eachRejection(func(ni *framework.NodeInfo, plugin string, s *framework.Status) {
-		if s == nil {
-			return // the absent-node status applies, as in kube-scheduler
+	// last is the entry of seen the previous node used: a plugin's
+	// rejections come in runs of one status.
+	last := -1
+	for _, x := range r.rejections {
+		s := x.status
+		if s == nil || x.dropped {
+			continue // the absent-node status applies, as in kube-scheduler
 		}
-		if s.Plugin() == "" && plugin != "" {
-			from := s
-			s = nil
-			for _, x := range seen[:n] {
-				if x.from == from && x.plugin == plugin {
-					s = x.to
-					break
+		if s.Plugin() == "" {
+			plugin := r.rejectedBy(x)
+			if last >= 0 && seen[last].from == s && seen[last].plugin == plugin {
+				s = seen[last].to
+			} else if plugin != "" {
+				from := s
+				s = nil
+				for k, y := range seen[:n] {
+					if y.from == from && y.plugin == plugin {
+						s, last = y.to, k
+						break
+					}
+				}
+				if s == nil {
+					s = from.WithPlugin(plugin)
+					seen[next], last = named{from, plugin, s}, next
+					next = (next + 1) % len(seen)
+					n = max(n, next)
 				}
 			}
-			if s == nil {
-				s = from.WithPlugin(plugin)
-				seen[next] = named{from, plugin, s}
-				next = (next + 1) % len(seen)
-				n = max(n, next)
-			}
 		}
-		m.SetNode(ni, s)
-	})
+		m.SetNode(r.nodeAt(x.pos), s)
+	}
 	return m
 }
 
