@@ -351,6 +351,11 @@ func NewFramework(registry *framework.Registry, p framework.Profile, opts ...Opt
 		}
 	}
 	f.skipFilter.init(f.preFilterNames, f.filterNames)
+	withExt := make([]int, len(f.extensions))
+	for j, e := range f.extensions {
+		withExt[j] = e.i
+	}
+	f.skipFilter.track(withExt)
 	preScoreNames := make([]string, len(f.preScore))
 	for i, pl := range f.preScore {
 		preScoreNames[i] = pl.Name()
@@ -706,11 +711,10 @@ func (f *Framework) RunPreFilterExtensionAddPod(ctx context.Context, state *fram
 	if len(f.extensions) == 0 {
 		return nil
 	}
-	skipped := f.skipFilter.inIn(state.SkipFilterPlugins())
-	for _, e := range f.extensions {
-		if skipped != nil && skipped[e.i] {
-			continue
-		}
+	// The extensions of the plugins the state's skip set leaves out come
+	// from the framework's memo of skip sets.
+	for _, j := range f.skipFilter.trackedOnIn(state.SkipFilterPlugins()) {
+		e := f.extensions[j]
 		if s := e.ext.AddPod(ctx, state, pod, toAdd, node); !s.IsSuccess() {
 			name := f.preFilterNames[e.i]
 			return framework.AsStatus(fmt.Errorf("running AddPod on PreFilter plugin %q: %w", name, s.ErrOrCode())).WithPlugin(name)
@@ -725,11 +729,10 @@ func (f *Framework) RunPreFilterExtensionRemovePod(ctx context.Context, state *f
 	if len(f.extensions) == 0 {
 		return nil
 	}
-	skipped := f.skipFilter.inIn(state.SkipFilterPlugins())
-	for _, e := range f.extensions {
-		if skipped != nil && skipped[e.i] {
-			continue
-		}
+	// The extensions of the plugins the state's skip set leaves out come
+	// from the framework's memo of skip sets.
+	for _, j := range f.skipFilter.trackedOnIn(state.SkipFilterPlugins()) {
+		e := f.extensions[j]
 		if s := e.ext.RemovePod(ctx, state, pod, toRemove, node); !s.IsSuccess() {
 			name := f.preFilterNames[e.i]
 			return framework.AsStatus(fmt.Errorf("running RemovePod on PreFilter plugin %q: %w", name, s.ErrOrCode())).WithPlugin(name)

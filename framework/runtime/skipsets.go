@@ -23,8 +23,12 @@ type skipSets struct {
 	consumers []string
 	// allOn lists every consumer's index (onIn of an empty set).
 	allOn []int
-	mu    sync.Mutex
-	memo  atomic.Pointer[skipMemo] // copy-on-write
+	// tracked are indices into names (the PreFilter plugins with
+	// extensions) whose presence each set also lists (trackedOnIn);
+	// allTracked lists every position in tracked.
+	tracked, allTracked []int
+	mu                  sync.Mutex
+	memo                atomic.Pointer[skipMemo] // copy-on-write
 	// last is the memo's combination that memoized found last: a stream
 	// of pods skips the same plugins cycle after cycle, and a cycle asks
 	// for its set more than once.
@@ -50,6 +54,9 @@ type skipSet struct {
 	in []bool
 	// on are the consumers not turned off, by index in profile order.
 	on []int
+	// trackedOn are the positions in skipSets.tracked of the plugins
+	// not in the set.
+	trackedOn []int
 }
 
 // maxSkipMemo bounds the combinations kept; one more is made afresh each
@@ -100,6 +107,7 @@ func (k *skipSets) of(mask uint64) skipSet {
 	}
 	s.off, s.in = k.offOf(s.set), k.inOf(s.set)
 	s.on = onOf(len(k.consumers), s.off)
+	s.trackedOn = k.trackedOnOf(s.in)
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	cur := k.memo.Load()
@@ -206,6 +214,38 @@ func onOf(n int, off []bool) []int {
 	return on
 }
 
+// track makes each set list which of the point's plugins at indices
+// idx it leaves out (trackedOnIn); it is called once, after init and
+// before the first set is made.
+func (k *skipSets) track(idx []int) {
+	k.tracked = idx
+	k.allTracked = onOf(len(idx), nil)
+}
+
+// trackedOnOf returns the positions in tracked whose plugin in does not
+// flag (in as inOf returns it).
+func (k *skipSets) trackedOnOf(in []bool) []int {
+	on := make([]int, 0, len(k.tracked))
+	for j, i := range k.tracked {
+		if in == nil || !in[i] {
+			on = append(on, j)
+		}
+	}
+	return on
+}
+
+// trackedOnIn returns the positions in tracked of the plugins a cycle's
+// skip set does not hold, as onIn does for the consumers; read-only.
+func (k *skipSets) trackedOnIn(set map[string]bool) []int {
+	if len(set) == 0 {
+		return k.allTracked
+	}
+	if s := k.memoized(set); s != nil {
+		return s.trackedOn
+	}
+	return k.trackedOnOf(k.inOf(set))
+}
+
 // onIn returns the consumers a cycle's skip set leaves on, by index in
 // profile order: every consumer for an empty set, the memo's list for
 // one of its sets; read-only.
@@ -229,17 +269,6 @@ func (k *skipSets) offIn(set map[string]bool) []bool {
 		return s.off
 	}
 	return k.offOf(set)
-}
-
-// inIn is inOf for a cycle's skip set, as offIn is offOf.
-func (k *skipSets) inIn(set map[string]bool) []bool {
-	if len(set) == 0 {
-		return nil
-	}
-	if s := k.memoized(set); s != nil {
-		return s.in
-	}
-	return k.inOf(set)
 }
 
 // skipCollector gathers the plugins of one extension point that returned

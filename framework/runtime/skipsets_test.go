@@ -35,6 +35,14 @@ func TestPropSkipSets(t *testing.T) {
 		}
 		var k skipSets
 		k.init(names, consumers)
+		// Tracked: some of the point's plugins (those with extensions).
+		var tracked []int
+		for i := range names {
+			if rapid.Bool().Draw(t, "tracked") {
+				tracked = append(tracked, i)
+			}
+		}
+		k.track(tracked)
 		set := map[string]bool{}
 		var mask uint64
 		for i, name := range names {
@@ -79,6 +87,15 @@ func TestPropSkipSets(t *testing.T) {
 		if got := k.onIn(set); !slices.Equal(got, wantOn) {
 			t.Fatalf("onIn(%v) with consumers %v = %v, want %v", set, consumers, got, wantOn)
 		}
+		wantTracked := []int{}
+		for j, i := range tracked {
+			if !set[names[i]] {
+				wantTracked = append(wantTracked, j)
+			}
+		}
+		if got := k.trackedOnIn(set); !slices.Equal(got, wantTracked) {
+			t.Fatalf("trackedOnIn(%v) tracking %v of %v = %v, want %v", set, tracked, names, got, wantTracked)
+		}
 		if !k.masked() || set["Other"] {
 			return
 		}
@@ -97,6 +114,9 @@ func TestPropSkipSets(t *testing.T) {
 		}
 		if got := k.onIn(s1.set); !slices.Equal(got, wantOn) || (mask != 0 && len(got) > 0 && &got[0] != &s1.on[0]) {
 			t.Fatalf("onIn(of(%b).set) = %v, want the memo's %v", mask, got, wantOn)
+		}
+		if got := k.trackedOnIn(s1.set); !slices.Equal(got, wantTracked) || (mask != 0 && len(got) > 0 && &got[0] != &s1.trackedOn[0]) {
+			t.Fatalf("trackedOnIn(of(%b).set) = %v, want the memo's %v", mask, got, wantTracked)
 		}
 	})
 }
