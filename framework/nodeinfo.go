@@ -355,15 +355,24 @@ func removePILast(s []*PodInfo, pi *PodInfo) []*PodInfo {
 }
 
 func (n *NodeInfo) update(pi *PodInfo, sign int64) {
-	if sign > 0 {
-		n.Requested.Add(pi.Requests)
-	} else {
-		n.Requested.Sub(pi.Requests)
+	// Vector.Add and Sub, read in place: the dry run of preemption adds
+	// and removes pods node after node.
+	r, q := &n.Requested, &pi.Requests
+	r.MilliCPU += sign * q.MilliCPU
+	r.Memory += sign * q.Memory
+	r.EphemeralStorage += sign * q.EphemeralStorage
+	r.Pods += sign * q.Pods
+	for _, sc := range q.Scalars {
+		r.AddTo(sc.Name, sign*sc.Value)
 	}
 	n.NonZeroRequested.MilliCPU += sign * pi.NonZeroMilliCPU
 	n.NonZeroRequested.Memory += sign * pi.NonZeroMemory
 	if len(pi.Pod.Spec.Volumes) > 0 {
 		n.withVolumes += int32(sign)
+	}
+	if pi.portsKnown && pi.hostPorts == nil {
+		n.Generation++
+		return // NewPodInfo found no host port
 	}
 	for _, p := range pi.HostPorts() {
 		if sign > 0 {
