@@ -488,30 +488,35 @@ func (r *Result) NodeToStatus() *framework.NodeToStatus {
 	}
 	var seen [8]named
 	n, next := 0, 0
-	// last is the entry of seen the previous node used: a plugin's
-	// rejections come in runs of one status.
-	last := -1
+	// last is the entry of seen the previous node used, and lastBy the
+	// rejecting plugin's or extender's index: a plugin's rejections come
+	// in runs of one status.
+	last, lastBy := -1, int16(0)
 	for _, x := range r.rejections {
 		s := x.status
 		if s == nil || x.dropped {
 			continue // the absent-node status applies, as in kube-scheduler
 		}
 		if s.Plugin() == "" {
+			if last >= 0 && x.by == lastBy && seen[last].from == s {
+				m.SetNode(r.nodeAt(x.pos), seen[last].to)
+				continue
+			}
 			plugin := r.rejectedBy(x)
 			if last >= 0 && seen[last].from == s && seen[last].plugin == plugin {
-				s = seen[last].to
+				s, lastBy = seen[last].to, x.by
 			} else if plugin != "" {
 				from := s
 				s = nil
 				for k, y := range seen[:n] {
 					if y.from == from && y.plugin == plugin {
-						s, last = y.to, k
+						s, last, lastBy = y.to, k, x.by
 						break
 					}
 				}
 				if s == nil {
 					s = from.WithPlugin(plugin)
-					seen[next], last = named{from, plugin, s}, next
+					seen[next], last, lastBy = named{from, plugin, s}, next, x.by
 					next = (next + 1) % len(seen)
 					n = max(n, next)
 				}
