@@ -49,9 +49,6 @@ type skipSet struct {
 	sorted []string
 	// off[i] reports whether consumer i is turned off (nil: none is).
 	off []bool
-	// in[i] reports whether the point's plugin i is in the set (nil:
-	// none is).
-	in []bool
 	// on are the consumers not turned off, by index in profile order.
 	on []int
 	// trackedOn are the positions in skipSets.tracked of the plugins
@@ -68,7 +65,10 @@ const maxSkipMemo = 64
 // order).
 func (k *skipSets) init(names, consumers []string) {
 	k.names, k.consumers = names, consumers
-	k.allOn = onOf(len(consumers), nil)
+	k.allOn = make([]int, len(consumers))
+	for i := range k.allOn {
+		k.allOn[i] = i
+	}
 	k.order = make([]int, len(names))
 	for i := range k.order {
 		k.order[i] = i
@@ -105,9 +105,9 @@ func (k *skipSets) of(mask uint64) skipSet {
 			s.sorted = append(s.sorted, k.names[i])
 		}
 	}
-	s.off, s.in = k.offOf(s.set), k.inOf(s.set)
-	s.on = onOf(len(k.consumers), s.off)
-	s.trackedOn = k.trackedOnOf(s.in)
+	s.off = k.offOf(s.set)
+	s.on = unflagged(k.allOn, s.off)
+	s.trackedOn = unflagged(k.tracked, k.inOf(s.set))
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	cur := k.memo.Load()
@@ -203,15 +203,16 @@ func flagsOf(names []string, set map[string]bool) []bool {
 	return flags
 }
 
-// onOf returns the indices below n whose off flag is not set.
-func onOf(n int, off []bool) []int {
-	on := make([]int, 0, n)
-	for i := range n {
-		if off == nil || !off[i] {
-			on = append(on, i)
+// unflagged returns the positions j in idx whose flags[idx[j]] is not
+// set (every position when flags is nil).
+func unflagged(idx []int, flags []bool) []int {
+	out := make([]int, 0, len(idx))
+	for j, i := range idx {
+		if flags == nil || !flags[i] {
+			out = append(out, j)
 		}
 	}
-	return on
+	return out
 }
 
 // track makes each set list which of the point's plugins at indices
@@ -219,19 +220,7 @@ func onOf(n int, off []bool) []int {
 // before the first set is made.
 func (k *skipSets) track(idx []int) {
 	k.tracked = idx
-	k.allTracked = onOf(len(idx), nil)
-}
-
-// trackedOnOf returns the positions in tracked whose plugin in does not
-// flag (in as inOf returns it).
-func (k *skipSets) trackedOnOf(in []bool) []int {
-	on := make([]int, 0, len(k.tracked))
-	for j, i := range k.tracked {
-		if in == nil || !in[i] {
-			on = append(on, j)
-		}
-	}
-	return on
+	k.allTracked = unflagged(idx, nil)
 }
 
 // trackedOnIn returns the positions in tracked of the plugins a cycle's
@@ -243,7 +232,7 @@ func (k *skipSets) trackedOnIn(set map[string]bool) []int {
 	if s := k.memoized(set); s != nil {
 		return s.trackedOn
 	}
-	return k.trackedOnOf(k.inOf(set))
+	return unflagged(k.tracked, k.inOf(set))
 }
 
 // onIn returns the consumers a cycle's skip set leaves on, by index in
@@ -256,7 +245,7 @@ func (k *skipSets) onIn(set map[string]bool) []int {
 	if s := k.memoized(set); s != nil {
 		return s.on
 	}
-	return onOf(len(k.consumers), k.offOf(set))
+	return unflagged(k.allOn, k.offOf(set))
 }
 
 // offIn is offOf for a cycle's skip set, read from the memo without a
