@@ -669,12 +669,8 @@ func (m *preFilterMerge) add(i int, name string, r *framework.PreFilterResult, s
 // needed).
 func (f *Framework) activeFilters(state *framework.CycleState, pls []framework.FilterPlugin, idx []int16) ([]framework.FilterPlugin, []int16) {
 	pls, idx = pls[:0], idx[:0]
-	off := f.skipFilter.offIn(state.SkipFilterPlugins())
-	for i, pl := range f.filter {
-		if off != nil && off[i] {
-			continue
-		}
-		pls = append(pls, pl)
+	for _, i := range f.skipFilter.onIn(state.SkipFilterPlugins()) {
+		pls = append(pls, f.filter[i])
 		idx = append(idx, int16(i))
 	}
 	return pls, idx

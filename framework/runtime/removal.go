@@ -33,12 +33,9 @@ func victimRemovalOf(pl framework.FilterPlugin) VictimRemovalFilter {
 // that removes victims from it, so the dry run need not copy the node.
 // Plugins that do not implement VictimRemovalFilter promise nothing.
 func (f *Framework) RejectionsKeptByRemoval(state *framework.CycleState, pod *framework.PodInfo) []string {
-	skipped := f.skipFilter.offIn(state.SkipFilterPlugins())
 	var kept []string
-	for i, pl := range f.filter {
-		if skipped != nil && skipped[i] {
-			continue
-		}
+	for _, i := range f.skipFilter.onIn(state.SkipFilterPlugins()) {
+		pl := f.filter[i]
 		unchanged, keepsPass := false, false
 		if r := f.removal[i]; r != nil {
 			unchanged, keepsPass = r.VictimRemoval(pod)

@@ -362,18 +362,15 @@ func (f *Framework) boundCandidates(pod *framework.PodInfo, n int) int {
 // allFit reports whether every node of nodes passes every Filter plugin
 // the cycle's PreFilter skips left on, calling them node by node; it
 // stops at the first status that is not Success (a rejection or an
-// error, which the caller's loop then records). It reads the skipped
-// plugins from the skip-set memo, as the loop does (activeFilters) and
-// RunFilterPlugins does, and names no plugin on a status, which
-// RunFilterPlugins does at a rejection (a copy of the status).
+// error, which the caller's loop then records). It reads the plugins
+// left on from the skip-set memo, as the loop (activeFilters) and
+// RunFilterPlugins do, and names no plugin on a status, which
+// RunFilterPlugins does at a rejection.
 func (f *Framework) allFit(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo) bool {
-	off := f.skipFilter.offIn(state.SkipFilterPlugins())
+	on := f.skipFilter.onIn(state.SkipFilterPlugins())
 	for _, ni := range nodes {
-		for i, pl := range f.filter {
-			if off != nil && off[i] {
-				continue
-			}
-			if !pl.Filter(ctx, state, pod, ni).IsSuccess() {
+		for _, i := range on {
+			if !f.filter[i].Filter(ctx, state, pod, ni).IsSuccess() {
 				return false
 			}
 		}
