@@ -660,10 +660,10 @@ func (pl *DefaultPreemption) earliestStartOfHighest(victims []*framework.PodInfo
 	var now time.Time
 	read := false
 	start := func(p *api.Pod) time.Time {
-		if p.Status.StartTime != nil {
-			return *p.Status.StartTime
+		if p.Status.StartTime != nil || !pl.wallClock {
+			return pl.startTime(p)
 		}
-		if !pl.wallClock || !read {
+		if !read {
 			now, read = pl.clock.Now(), true
 		}
 		return now
