@@ -265,6 +265,21 @@ type PluginsRunner interface {
 	RandInt32N(n int32) int32
 }
 
+// NodeLocalFilters is an optional extension of PluginsRunner for
+// preemption's dry runs, which filter a node again and again as pods
+// leave and rejoin it.
+type NodeLocalFilters interface {
+	// NodeLocalFilterFragments appends to buf the pod's node-local
+	// fragments (as a framework's NodeLocalFragments) when every Filter
+	// plugin the cycle of state leaves on, and every PreFilter extension
+	// it calls, is node-local for pod: the verdicts of pods with the same
+	// fragments (SameFragments) on a node, whatever pods are removed from
+	// it and added back, are then functions of the node's NodeInfo alone
+	// while the snapshot's NodeChangeSeq stays the same. ok is false
+	// otherwise.
+	NodeLocalFilterFragments(ctx context.Context, state *CycleState, pod *PodInfo, buf []SignFragment) (_ []SignFragment, ok bool)
+}
+
 // NodeLoads gives the nodes' measured loads (read by the Trimaran
 // plugins).
 type NodeLoads interface {

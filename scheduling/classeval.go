@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/schedkit/schedkit/framework"
-	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling/internal/queue"
 )
@@ -159,7 +158,7 @@ func (c *classEvals) classOf(ctx context.Context, s *Scheduler, prof *profile, q
 			if !sign() {
 				return nil
 			}
-			if runtime.SameFragments(e.frags, frags) {
+			if framework.SameFragments(e.frags, frags) {
 				qp.Class = e
 				return e
 			}
@@ -179,7 +178,7 @@ func (c *classEvals) classOf(ctx context.Context, s *Scheduler, prof *profile, q
 			}
 			o.signed = true
 		}
-		if o.frags != nil && runtime.SameFragments(o.frags, frags) {
+		if o.frags != nil && framework.SameFragments(o.frags, frags) {
 			c.seen = append(c.seen[:i], c.seen[i+1:]...)
 			e := c.add(s, pi, frags)
 			qp.Class = e

@@ -44,7 +44,7 @@ func TestPropIncrementalRefreshMatchesSchedule(t *testing.T) {
 			// not), the copy is the template's class.
 			if a, ok := c.fw.NodeLocalFragments(ctx, pi, nil); ok {
 				signed++
-				if tf, _ := c.fw.NodeLocalFragments(ctx, c.tmpl, nil); !runtime.SameFragments(a, tf) {
+				if tf, _ := c.fw.NodeLocalFragments(ctx, c.tmpl, nil); !framework.SameFragments(a, tf) {
 					t.Fatalf("a copy of the template with other labels is another class:\n%v\n%v", a, tf)
 				}
 			}

@@ -1,6 +1,10 @@
 package runtime
 
-import "github.com/schedkit/schedkit/framework"
+import (
+	"context"
+
+	"github.com/schedkit/schedkit/framework"
+)
 
 // VictimRemovalFilter is an optional extension of Filter plugins for
 // preemption, whose dry run removes a node's lower-priority pods (from the
@@ -49,3 +53,23 @@ func (f *Framework) RejectionsKeptByRemoval(state *framework.CycleState, pod *fr
 	}
 	return kept
 }
+
+// NodeLocalFilterFragments appends to buf pod's NodeLocalFragments when
+// every Filter plugin the cycle of state leaves on and every PreFilter
+// extension it calls is node-local for pod (framework.NodeLocalFilters);
+// ok is false otherwise.
+func (f *Framework) NodeLocalFilterFragments(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, buf []framework.SignFragment) (_ []framework.SignFragment, ok bool) {
+	skip := state.SkipFilterPlugins()
+	for _, i := range f.skipFilter.onIn(skip) {
+		if !isNodeLocal(f.filter[i], pod) {
+			return buf, false
+		}
+	}
+	for _, j := range f.skipFilter.trackedOnIn(skip) {
+		if !isNodeLocal(f.preFilter[f.extensions[j].i], pod) {
+			return buf, false
+		}
+	}
+	return f.NodeLocalFragments(ctx, pod, buf)
+}
+var _ framework.NodeLocalFilters = (*Framework)(nil)

@@ -63,7 +63,7 @@ func TestNodeLocalFragments(t *testing.T) {
 			if !ok {
 				t.Fatalf("no fragments: %v", got)
 			}
-			if same := runtime.SameFragments(want, got); same != tt.same {
+			if same := framework.SameFragments(want, got); same != tt.same {
 				t.Fatalf("same class = %v, want %v:\n%v\n%v", same, tt.same, want, got)
 			}
 		})
@@ -106,15 +106,15 @@ func TestSameFragments(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := runtime.SameFragments(frag(tt.a), frag(tt.b)); got != tt.want {
+			if got := framework.SameFragments(frag(tt.a), frag(tt.b)); got != tt.want {
 				t.Fatalf("SameFragments(%v, %v) = %v, want %v", tt.a, tt.b, got, tt.want)
 			}
 		})
 	}
-	if runtime.SameFragments(frag("x"), append(frag("x"), frag("y")...)) {
+	if framework.SameFragments(frag("x"), append(frag("x"), frag("y")...)) {
 		t.Fatal("fragment lists of different lengths compared equal")
 	}
-	if runtime.SameFragments([]framework.SignFragment{{Key: "a", Value: "x"}}, []framework.SignFragment{{Key: "b", Value: "x"}}) {
+	if framework.SameFragments([]framework.SignFragment{{Key: "a", Value: "x"}}, []framework.SignFragment{{Key: "b", Value: "x"}}) {
 		t.Fatal("fragments under different keys compared equal")
 	}
 }

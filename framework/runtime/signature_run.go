@@ -3,15 +3,10 @@ package runtime
 import (
 	"context"
 	"encoding/json"
-	"maps"
-	"reflect"
-	"slices"
 	"sync"
 
 	"github.com/schedkit/schedkit/framework"
-	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/fastpath"
-	"github.com/schedkit/schedkit/resource"
 )
 
 // signState caches a framework's signing plugins (computed on first use),
@@ -167,50 +162,4 @@ func (f *Framework) NodeLocalFragments(ctx context.Context, pod *framework.PodIn
 		buf = append(buf, frags...)
 	}
 	return buf, true
-}
-
-// SameFragments reports whether a and b hold the same fragments in the
-// same order: equal keys and deeply equal values (for the kinds the
-// default plugins sign, a nil slice or map equals an empty one, as in
-// their JSON).
-func SameFragments(a, b []framework.SignFragment) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i].Key != b[i].Key || !sameValue(a[i].Value, b[i].Value) {
-			return false
-		}
-	}
-	return true
-}
-
-// sameValue compares two fragment values, the default plugins' kinds
-// without reflection.
-func sameValue(x, y any) bool {
-	switch a := x.(type) {
-	case string:
-		b, ok := y.(string)
-		return ok && a == b
-	case resource.Vector:
-		b, ok := y.(resource.Vector)
-		return ok && a.MilliCPU == b.MilliCPU && a.Memory == b.Memory && a.EphemeralStorage == b.EphemeralStorage &&
-			a.Pods == b.Pods && slices.Equal(a.Scalars, b.Scalars)
-	case []string:
-		b, ok := y.([]string)
-		return ok && slices.Equal(a, b)
-	case map[string]string:
-		b, ok := y.(map[string]string)
-		return ok && maps.Equal(a, b)
-	case []api.Toleration:
-		b, ok := y.([]api.Toleration)
-		return ok && (len(a) == 0 && len(b) == 0 || reflect.DeepEqual(a, b))
-	case []api.ContainerPort:
-		b, ok := y.([]api.ContainerPort)
-		return ok && (len(a) == 0 && len(b) == 0 || reflect.DeepEqual(a, b))
-	case *api.NodeAffinity:
-		b, ok := y.(*api.NodeAffinity)
-		return ok && (a == b || reflect.DeepEqual(a, b))
-	}
-	return reflect.DeepEqual(x, y)
 }
