@@ -82,6 +82,9 @@ type DefaultPreemption struct {
 	// MoreImportantPod orders victims, most important first (default: higher
 	// priority, then the earlier start time; a pod without one started now).
 	MoreImportantPod func(a, b *api.Pod) bool
+
+	defaultHooks hooks
+	memo         victimMemo
 }
 
 var _ framework.PostFilterPlugin = (*DefaultPreemption)(nil)
@@ -111,6 +114,7 @@ func newDefaultPreemption(args DefaultPreemptionArgs, h framework.Handle) (frame
 	}
 	pl.IsEligiblePod = func(*framework.NodeInfo, *framework.PodInfo, *api.Pod) bool { return true }
 	pl.MoreImportantPod = pl.moreImportant
+	pl.defaultHooks = hooksOf(pl)
 	return pl, nil
 }
 
@@ -339,6 +343,10 @@ func (pl *DefaultPreemption) dryRun(ctx context.Context, state *framework.CycleS
 	if s, ok := pl.h.Parallelizer().(framework.Searcher); ok {
 		search = s.Search
 	}
+	memo := pl.acquire(ctx, state, pod, pdbs)
+	if memo != nil {
+		defer memo.mu.Unlock()
+	}
 	search(n, chunk, func(lo, hi int) bool {
 		part := make([]result, hi-lo)
 		parts[lo/chunk] = part
@@ -355,17 +363,40 @@ func (pl *DefaultPreemption) dryRun(ctx context.Context, state *framework.CycleS
 				r.status = preemptNoVictims
 				continue
 			}
-			if len(kept) > 0 {
+			// A node's answer kept from an earlier search is the dry run's,
+			// so it is also the cycle's status where that stands (kept).
+			var victims []*framework.PodInfo
+			var violations int
+			var st *framework.Status
+			e := memo.get(ni)
+			// The nominated pods, looked up once: the dry run changes no
+			// nomination.
+			var nominatedHere []*framework.PodInfo
+			if e != nil {
+				if nominatedHere = nominated(ni.Name()); nominatedCounted(nominatedHere, pod) {
+					e = nil
+				}
+			} else if len(kept) > 0 {
 				if st := m.GetNode(snap, ni); slices.Contains(kept, st.Plugin()) {
 					r.status = st
 					continue
 				}
 			}
-			if scratchNode == nil {
-				scratchNode, scratchState = &framework.NodeInfo{}, &framework.CycleState{}
+			if e != nil {
+				victims, violations, st = e.victims, e.violations, e.status
+			} else {
+				if nominatedHere == nil {
+					nominatedHere = nominated(ni.Name())
+				}
+				if scratchNode == nil {
+					scratchNode, scratchState = &framework.NodeInfo{}, &framework.CycleState{}
+				}
+				var clockFree bool
+				victims, violations, st, clockFree = pl.selectVictims(ctx, runner, state.CloneInto(scratchState), pod, ni.CloneInto(scratchNode), pdbs, nominatedHere, &scratch)
+				if memo != nil && clockFree && st.Code() != framework.Error && !nominatedCounted(nominatedHere, pod) {
+					memo.put(ni, victims, violations, st)
+				}
 			}
-			ni = ni.CloneInto(scratchNode)
-			victims, violations, st := pl.selectVictims(ctx, runner, state.CloneInto(scratchState), pod, ni, pdbs, nominated, &scratch)
 			switch {
 			case st.IsSuccess() && len(victims) > 0:
 				r.cand, r.isCand = preemptCandidate{node: ni.Name(), victims: victims, pdbViolations: violations}, true
@@ -467,8 +498,10 @@ func (sc *victimScratch) keep(victims []*framework.PodInfo) {
 
 // selectVictims is kube's SelectVictimsOnNode on a copy of the node and of
 // the cycle state.
+// clockFree reports that the victims' order read no clock: they all have
+// a start time, or none has one and the clock is the RealClock.
 func (pl *DefaultPreemption) selectVictims(ctx context.Context, fw framework.PluginsRunner, state *framework.CycleState, pod *framework.PodInfo,
-	ni *framework.NodeInfo, pdbs []preemptPDB, nominated func(string) []*framework.PodInfo, sc *victimScratch) ([]*framework.PodInfo, int, *framework.Status) {
+	ni *framework.NodeInfo, pdbs []preemptPDB, nominatedHere []*framework.PodInfo, sc *victimScratch) (_ []*framework.PodInfo, _ int, _ *framework.Status, clockFree bool) {
 	remove := func(pi *framework.PodInfo) *framework.Status {
 		if err := ni.RemovePodInfo(pi); err != nil {
 			return framework.AsStatus(err)
@@ -480,25 +513,27 @@ func (pl *DefaultPreemption) selectVictims(ctx context.Context, fw framework.Plu
 		return fw.RunPreFilterExtensionAddPod(ctx, state, pod, pi, ni)
 	}
 	potential := sc.potential[:0]
+	started := 0
 	for _, pi := range ni.Pods {
 		if pl.allowed(ni, pi, pod.Pod) {
 			potential = append(potential, pi)
+			if pi.Pod.Status.StartTime != nil {
+				started++
+			}
 		}
 	}
 	sc.potential = potential
+	clockFree = started == len(potential) || started == 0 && pl.wallClock
 	for _, pi := range potential {
 		if st := remove(pi); !st.IsSuccess() {
-			return nil, 0, framework.AsStatus(st.AsError())
+			return nil, 0, framework.AsStatus(st.AsError()), false
 		}
 	}
 	if len(potential) == 0 {
-		return nil, 0, preemptNoVictims
+		return nil, 0, preemptNoVictims, clockFree
 	}
-	// The node's nominated pods, looked up once: the dry run changes no
-	// nomination.
-	nominatedHere := nominated(ni.Name())
 	if st := fw.RunFilterPluginsWithNominatedPods(ctx, state, pod, ni, nominatedHere); !st.IsSuccess() {
-		return nil, 0, st
+		return nil, 0, st, clockFree
 	}
 	// Stable: pods of equal importance keep the node's order (kube's
 	// sort.Slice leaves them in an unspecified order).
@@ -522,7 +557,7 @@ func (pl *DefaultPreemption) selectVictims(ctx context.Context, fw framework.Plu
 	for _, pi := range violating {
 		fits, st := reprieve(pi)
 		if !st.IsSuccess() {
-			return nil, 0, st
+			return nil, 0, st, false
 		}
 		if !fits {
 			violations++
@@ -530,14 +565,14 @@ func (pl *DefaultPreemption) selectVictims(ctx context.Context, fw framework.Plu
 	}
 	for _, pi := range nonViolating {
 		if _, st := reprieve(pi); !st.IsSuccess() {
-			return nil, 0, st
+			return nil, 0, st, false
 		}
 	}
 	if len(violating) != 0 && len(nonViolating) != 0 {
 		slices.SortStableFunc(victims, pl.importanceOrder)
 	}
 	sc.keep(victims)
-	return victims, violations, nil
+	return victims, violations, nil, clockFree
 }
 
 // preemptSplitByPDB splits pods, in order, into those whose eviction
