@@ -72,4 +72,5 @@ func (f *Framework) NodeLocalFilterFragments(ctx context.Context, state *framewo
 	}
 	return f.NodeLocalFragments(ctx, pod, buf)
 }
+
 var _ framework.NodeLocalFilters = (*Framework)(nil)
