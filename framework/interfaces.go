@@ -356,23 +356,24 @@ func (m *NodeToStatus) recordedWithCode(snap *Snapshot, code Code) ([]*NodeInfo,
 	}
 	all := snap.Nodes()
 	seen := make([]uint64, (len(all)+63)/64)
-	k, prev, sorted := 0, -1, true
-	for _, x := range m.nodes {
+	prev, sorted := -1, true
+	out := make([]*NodeInfo, 0, len(m.nodes))
+	for k := range m.nodes {
+		x := &m.nodes[k]
 		i := x.node.Index()
-		if i < 0 || i >= len(all) || all[i] != x.node || seen[i/64]&(1<<(i%64)) != 0 {
+		// A negative index is out of range as a uint.
+		if uint(i) >= uint(len(all)) || all[i] != x.node {
 			return nil, false
 		}
-		seen[i/64] |= 1 << (i % 64)
-		if x.s.Code() == code {
-			k++
-			sorted = sorted && i > prev
-			prev = i
+		w, bit := uint(i)>>6, uint64(1)<<(uint(i)&63)
+		if seen[w]&bit != 0 {
+			return nil, false
 		}
-	}
-	out := make([]*NodeInfo, 0, k)
-	for _, x := range m.nodes {
+		seen[w] |= bit
 		if x.s.Code() == code {
 			out = append(out, x.node)
+			sorted = sorted && i > prev
+			prev = i
 		}
 	}
 	if !sorted {

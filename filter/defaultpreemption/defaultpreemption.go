@@ -650,8 +650,10 @@ func (pl *DefaultPreemption) pickOne(cands []preemptCandidate) preemptCandidate 
 			// last candidate's is the latest.
 			return cands[idx[len(idx)-1]]
 		}
+		// The candidates of the best score so far are kept at the front
+		// of idx, where they are never ahead of the one being read.
 		best := int64(math.MinInt64)
-		var kept []int
+		kept := idx[:0]
 		for _, i := range idx {
 			s := f(&cands[i])
 			if s > best {
