@@ -62,8 +62,12 @@ import (
 //
 // A pod of a kube PodGroup first passes the pod group gate (see
 // PostFilter). Dry runs are parallel at the framework's parallelism, with
-// the outcome of a sequential run. Outside a scheduler the Evictor refuses
-// and PostFilter returns an Error.
+// the outcome of a sequential run. A node's dry-run answer is kept for
+// the next preemptor of the same kind while nothing it depends on
+// changes (victimMemo), when the handle's PluginsRunner implements
+// framework.NodeLocalFilters and the hooks below are the defaults.
+// Outside a scheduler the Evictor refuses and PostFilter returns an
+// Error.
 type DefaultPreemption struct {
 	args  DefaultPreemptionArgs
 	h     framework.Handle
@@ -77,7 +81,10 @@ type DefaultPreemption struct {
 	v137 bool
 
 	// IsEligiblePod narrows the victims beyond "lower priority than the
-	// preemptor" (default: every lower-priority pod), as kube's hook.
+	// preemptor" (default: every lower-priority pod), as kube's hook. A
+	// hook other than the default turns off the keeping of dry-run
+	// answers from one preemption to the next, as does one set on
+	// MoreImportantPod: the plugin cannot tell what they read.
 	IsEligiblePod func(node *framework.NodeInfo, victim *framework.PodInfo, preemptor *api.Pod) bool
 	// MoreImportantPod orders victims, most important first (default: higher
 	// priority, then the earlier start time; a pod without one started now).
