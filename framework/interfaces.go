@@ -196,7 +196,7 @@ type NodeToStatus struct {
 	// cycle records every rejected node, while most PostFilter plugins
 	// read a few or none: the index is built only when asked for, once,
 	// under mu, by the first reader.
-	nodes    []nodeStatus
+	nodes    []NodeStatus
 	statuses map[string]*Status
 	indexed  int
 	byName   bool // Set was called
@@ -205,11 +205,15 @@ type NodeToStatus struct {
 	// at finds a status by the node's position in a snapshot, for
 	// GetNode; built by the first GetNode after a SetNode.
 	at atomic.Pointer[nodeStatusAt]
+	// of is the snapshot whose distinct nodes nodes holds, as its maker
+	// stated (NewNodeToStatusOf), until a write.
+	of *Snapshot
 }
 
-type nodeStatus struct {
-	node *NodeInfo
-	s    *Status
+// NodeStatus is one node's filter status.
+type NodeStatus struct {
+	Node   *NodeInfo
+	Status *Status
 }
 
 // nodeStatusAt maps the index of each of snap's nodes to 1 + the position
@@ -230,12 +234,24 @@ func NewNodeToStatus(absent *Status) *NodeToStatus {
 	return &NodeToStatus{absent: absent}
 }
 
+// NewNodeToStatusOf returns a map whose absent nodes have status absent
+// (UnschedulableAndUnresolvable when nil), holding the statuses of nodes
+// as if each had been recorded in turn with SetNode; it takes nodes over.
+// The caller states that nodes are distinct nodes of snap, as a cycle's
+// rejected nodes are: NodesWithCode for snap then takes them as they are
+// instead of checking each against snap. A nil snap states nothing.
+func NewNodeToStatusOf(absent *Status, snap *Snapshot, nodes []NodeStatus) *NodeToStatus {
+	m := NewNodeToStatus(absent)
+	m.nodes, m.of = nodes, snap
+	return m
+}
+
 // Grow makes room for n more nodes recorded with SetNode.
 func (m *NodeToStatus) Grow(n int) { m.nodes = slices.Grow(m.nodes, n) }
 
 // SetNode records node's status, as Set(node.Name(), s) does.
 func (m *NodeToStatus) SetNode(node *NodeInfo, s *Status) {
-	m.nodes = append(m.nodes, nodeStatus{node, s})
+	m.nodes, m.of = append(m.nodes, NodeStatus{node, s}), nil
 	// The lookups built so far are dropped with a store only when there
 	// are some: a failed cycle records every rejected node in a row, and
 	// an atomic load costs less than a store.
@@ -256,7 +272,7 @@ func (m *NodeToStatus) GetNode(snap *Snapshot, node *NodeInfo) *Status {
 		if at := m.indexAt(snap); at.ok {
 			if i := node.Index(); i >= 0 && i < len(at.pos) && snap.Nodes()[i] == node {
 				if p := at.pos[i]; p > 0 {
-					return m.nodes[p-1].s
+					return m.nodes[p-1].Status
 				}
 				return m.absent
 			}
@@ -280,8 +296,8 @@ func (m *NodeToStatus) indexAt(snap *Snapshot) *nodeStatusAt {
 	all := snap.Nodes()
 	at := &nodeStatusAt{snap: snap, pos: make([]int32, len(all)), ok: true}
 	for p, x := range m.nodes {
-		i := x.node.Index()
-		if i < 0 || i >= len(all) || all[i] != x.node || at.pos[i] != 0 {
+		i := x.Node.Index()
+		if i < 0 || i >= len(all) || all[i] != x.Node || at.pos[i] != 0 {
 			at.ok = false
 			break
 		}
@@ -302,7 +318,7 @@ func (m *NodeToStatus) index() {
 		m.statuses = make(map[string]*Status, len(m.nodes)-m.indexed)
 	}
 	for _, x := range m.nodes[m.indexed:] {
-		m.statuses[x.node.Name()] = x.s
+		m.statuses[x.Node.Name()] = x.Status
 	}
 	m.indexed = len(m.nodes)
 	m.current.Store(true)
@@ -354,26 +370,37 @@ func (m *NodeToStatus) recordedWithCode(snap *Snapshot, code Code) ([]*NodeInfo,
 	if m.absent.Code() == code || m.byName {
 		return nil, false
 	}
-	all := snap.Nodes()
-	seen := make([]uint64, (len(all)+63)/64)
 	prev, sorted := -1, true
 	out := make([]*NodeInfo, 0, len(m.nodes))
-	for k := range m.nodes {
-		x := &m.nodes[k]
-		i := x.node.Index()
-		// A negative index is out of range as a uint.
-		if uint(i) >= uint(len(all)) || all[i] != x.node {
-			return nil, false
+	if m.of == snap {
+		for k := range m.nodes {
+			if x := &m.nodes[k]; x.Status.Code() == code {
+				i := x.Node.Index()
+				out = append(out, x.Node)
+				sorted = sorted && i > prev
+				prev = i
+			}
 		}
-		w, bit := uint(i)>>6, uint64(1)<<(uint(i)&63)
-		if seen[w]&bit != 0 {
-			return nil, false
-		}
-		seen[w] |= bit
-		if x.s.Code() == code {
-			out = append(out, x.node)
-			sorted = sorted && i > prev
-			prev = i
+	} else {
+		all := snap.Nodes()
+		seen := make([]uint64, (len(all)+63)/64)
+		for k := range m.nodes {
+			x := &m.nodes[k]
+			i := x.Node.Index()
+			// A negative index is out of range as a uint.
+			if uint(i) >= uint(len(all)) || all[i] != x.Node {
+				return nil, false
+			}
+			w, bit := uint(i)>>6, uint64(1)<<(uint(i)&63)
+			if seen[w]&bit != 0 {
+				return nil, false
+			}
+			seen[w] |= bit
+			if x.Status.Code() == code {
+				out = append(out, x.Node)
+				sorted = sorted && i > prev
+				prev = i
+			}
 		}
 	}
 	if !sorted {

@@ -90,6 +90,71 @@ func TestNodeToStatusRecordedMatchesNames(t *testing.T) {
 	})
 }
 
+// TestNodeToStatusOfMatchesNames checks a NodeToStatus made from a list
+// of distinct nodes of a snapshot (NewNodeToStatusOf, as a cycle hands
+// its rejections over), in the order of a cycle started at an offset,
+// against the same statuses recorded by name, before and after further
+// writes that may repeat a node or name another snapshot's.
+func TestNodeToStatusOfMatchesNames(t *testing.T) {
+	codes := []fw.Code{fw.Unschedulable, fw.UnschedulableAndUnresolvable, fw.Error}
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 12).Draw(t, "nodes")
+		nodes := make([]*api.Node, n)
+		for i := range nodes {
+			nodes[i] = omTestNode(fmt.Sprintf("n%d", i))
+		}
+		snap := fw.MustSnapshot(nodes, nil)
+		other := fw.MustSnapshot(nodes, nil)
+		start := rapid.IntRange(0, n-1).Draw(t, "start")
+		want := fw.NewNodeToStatus(nil)
+		var list []fw.NodeStatus
+		for k := range n {
+			if rapid.IntRange(0, 3).Draw(t, "skip") == 0 {
+				continue
+			}
+			ni := snap.Nodes()[(start+k)%n]
+			st := fw.NewStatus(codes[rapid.IntRange(0, len(codes)-1).Draw(t, "code")], fmt.Sprintf("r%d", k))
+			list = append(list, fw.NodeStatus{Node: ni, Status: st})
+			want.Set(ni.Name(), st)
+		}
+		got := fw.NewNodeToStatusOf(nil, snap, list)
+		names := func(ns []*fw.NodeInfo) []string {
+			var out []string
+			for _, ni := range ns {
+				out = append(out, ni.Name())
+			}
+			return out
+		}
+		check := func(when string) {
+			for _, code := range codes {
+				if d := cmp.Diff(names(want.NodesWithCode(snap, code)), names(got.NodesWithCode(snap, code))); d != "" {
+					t.Fatalf("%s: NodesWithCode(%v) (-by name +as recorded):\n%s", when, code, d)
+				}
+				if d := cmp.Diff(names(want.NodesWithCode(other, code)), names(got.NodesWithCode(other, code))); d != "" {
+					t.Fatalf("%s: NodesWithCode(%v) of another snapshot (-by name +as recorded):\n%s", when, code, d)
+				}
+			}
+			for k, nd := range nodes {
+				if g, w := got.GetNode(snap, snap.Nodes()[k]), want.Get(nd.Name); g != w {
+					t.Fatalf("%s: GetNode(%s) = %v, want %v", when, nd.Name, g, w)
+				}
+			}
+		}
+		check("as made")
+		for i := range rapid.IntRange(0, 3).Draw(t, "writes") {
+			k := rapid.IntRange(0, n-1).Draw(t, "node")
+			st := fw.NewStatus(codes[rapid.IntRange(0, len(codes)-1).Draw(t, "code")], fmt.Sprintf("w%d", i))
+			ni := snap.Nodes()[k]
+			if rapid.Bool().Draw(t, "other") {
+				ni = other.Nodes()[k]
+			}
+			got.SetNode(ni, st)
+			want.Set(nodes[k].Name, st)
+		}
+		check("after writes")
+	})
+}
+
 // TestNodeToStatusNodesWithCodeOrder pins snapshot order for statuses
 // recorded out of order, the way a cycle starting mid-list records them.
 func TestNodeToStatusNodesWithCodeOrder(t *testing.T) {

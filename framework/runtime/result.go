@@ -477,8 +477,7 @@ func (r *Result) NodeToStatus() *framework.NodeToStatus {
 	if r == nil {
 		return framework.NewNodeToStatus(nil)
 	}
-	m := framework.NewNodeToStatus(r.Diagnosis.absentStatus())
-	m.Grow(len(r.rejections))
+	list := make([]framework.NodeStatus, 0, len(r.rejections))
 	// Plugins often share one status among the nodes they reject; each
 	// shared status is named once.
 	type named struct {
@@ -499,7 +498,7 @@ func (r *Result) NodeToStatus() *framework.NodeToStatus {
 		}
 		if s.Plugin() == "" {
 			if last >= 0 && x.by == lastBy && seen[last].from == s {
-				m.SetNode(r.nodeAt(x.pos), seen[last].to)
+				list = append(list, framework.NodeStatus{Node: r.nodeAt(x.pos), Status: seen[last].to})
 				continue
 			}
 			plugin := r.rejectedBy(x)
@@ -522,9 +521,15 @@ func (r *Result) NodeToStatus() *framework.NodeToStatus {
 				}
 			}
 		}
-		m.SetNode(r.nodeAt(x.pos), s)
+		list = append(list, framework.NodeStatus{Node: r.nodeAt(x.pos), Status: s})
 	}
-	return m
+	// Evaluation positions are distinct, so the nodes are when they are
+	// positions of the snapshot's own list.
+	var of *framework.Snapshot
+	if r.snap != nil && len(r.order) > 0 && len(r.order) == r.snap.NumNodes() && &r.order[0] == &r.snap.Nodes()[0] {
+		of = r.snap
+	}
+	return framework.NewNodeToStatusOf(r.Diagnosis.absentStatus(), of, list)
 }
 
 // Verdict is one node's filter outcome.

@@ -329,6 +329,7 @@ func TestPropBatchEqualsNodeByNode(t *testing.T) {
 		if n := got.NodeToStatus().Len(); n != wantStatuses {
 			t.Fatalf("NodeToStatus lists %d nodes, want %d", n, wantStatuses)
 		}
+		checkNodesWithCode(t, got)
 		if wantErr != nil {
 			return // partial scores after an error are unspecified
 		}
@@ -1078,5 +1079,31 @@ func TestDeferredStatusesAcrossPluginsAndBlocks(t *testing.T) {
 				t.Fatalf("diagnoses differ:\n%s", d)
 			}
 		})
+	}
+}
+
+// checkNodesWithCode checks the nodes a cycle's NodeToStatus gives for
+// each code, which it takes as the distinct nodes of the snapshot the
+// Result says they are, against each of the snapshot's nodes looked up by
+// name.
+func checkNodesWithCode(t *rapid.T, r *Result) {
+	if r.snap == nil {
+		return
+	}
+	m := r.NodeToStatus()
+	for _, code := range []framework.Code{framework.Unschedulable, framework.UnschedulableAndUnresolvable, framework.Error} {
+		var want []string
+		for _, ni := range r.snap.Nodes() {
+			if m.Get(ni.Name()).Code() == code {
+				want = append(want, ni.Name())
+			}
+		}
+		var got []string
+		for _, ni := range m.NodesWithCode(r.snap, code) {
+			got = append(got, ni.Name())
+		}
+		if d := cmp.Diff(want, got); d != "" {
+			t.Fatalf("NodesWithCode(%v) (-by name +as recorded):\n%s", code, d)
+		}
 	}
 }
