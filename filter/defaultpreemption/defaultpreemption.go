@@ -628,51 +628,47 @@ func preemptSplitByPDB(pods []*framework.PodInfo, pdbs []preemptPDB, firstOnly b
 }
 
 // pickOne is kube's pickOneNodeForPreemption over candidates in dry-run
-// order.
+// order. kube keeps, criterion after criterion, the candidates best on it
+// among those left: the fewest PDB violations, the lowest highest victim
+// priority, the lowest Σ(priority + 2³¹), the fewest victims, then the
+// latest earliest start of the highest-priority victims; the first left
+// wins. The first four are one lexicographic order, compared in one pass.
 func (pl *DefaultPreemption) pickOne(cands []preemptCandidate) preemptCandidate {
-	scores := []func(c *preemptCandidate) int64{
-		func(c *preemptCandidate) int64 { return -int64(c.pdbViolations) },
-		func(c *preemptCandidate) int64 { return -int64(c.victims[0].PriorityValue()) },
-		func(c *preemptCandidate) int64 {
-			var sum int64
-			for _, v := range c.victims {
-				sum += int64(v.PriorityValue()) + int64(math.MaxInt32) + 1
-			}
-			return -sum
-		},
-		func(c *preemptCandidate) int64 { return -int64(len(c.victims)) },
-		func(c *preemptCandidate) int64 { return pl.earliestStartOfHighest(c.victims).UnixNano() },
-	}
-	idx := make([]int, len(cands))
-	for i := range idx {
-		idx[i] = i
-	}
-	for k, f := range scores {
-		if len(idx) == 1 {
-			break
+	// key is a candidate's first four criteria, each higher when better.
+	type key [4]int64
+	keyOf := func(c *preemptCandidate) key {
+		var sum int64
+		for _, v := range c.victims {
+			sum += int64(v.PriorityValue()) + int64(math.MaxInt32) + 1
 		}
-		if k == len(scores)-1 && pl.wallClock && pl.noneStarted(cands, idx) {
-			// Every candidate's latest start is a reading of the wall
-			// clock, taken in turn, each later than the one before: the
-			// last candidate's is the latest.
-			return cands[idx[len(idx)-1]]
-		}
-		// The candidates of the best score so far are kept at the front
-		// of idx, where they are never ahead of the one being read.
-		best := int64(math.MinInt64)
-		kept := idx[:0]
-		for _, i := range idx {
-			s := f(&cands[i])
-			if s > best {
-				best, kept = s, kept[:0]
-			}
-			if s == best {
-				kept = append(kept, i)
-			}
-		}
-		idx = kept
+		return key{-int64(c.pdbViolations), -int64(c.victims[0].PriorityValue()), -sum, -int64(len(c.victims))}
 	}
-	return cands[idx[0]]
+	idx := make([]int, 1, len(cands))
+	best := keyOf(&cands[0])
+	for i := 1; i < len(cands); i++ {
+		switch k := keyOf(&cands[i]); {
+		case k == best:
+			idx = append(idx, i)
+		case slices.Compare(k[:], best[:]) > 0:
+			best, idx = k, append(idx[:0], i)
+		}
+	}
+	if len(idx) == 1 {
+		return cands[idx[0]]
+	}
+	if pl.wallClock && pl.noneStarted(cands, idx) {
+		// Every candidate's latest start is a reading of the wall
+		// clock, taken in turn, each later than the one before: the
+		// last candidate's is the latest.
+		return cands[idx[len(idx)-1]]
+	}
+	latest, pick := int64(math.MinInt64), idx[0]
+	for _, i := range idx {
+		if s := pl.earliestStartOfHighest(cands[i].victims).UnixNano(); s > latest {
+			latest, pick = s, i
+		}
+	}
+	return cands[pick]
 }
 
 // noneStarted reports whether no victim of the highest priority of any

@@ -809,3 +809,48 @@ func TestPostFilterEvicts(t *testing.T) {
 		t.Errorf("PostFilter without a scheduler = %v, want Error %q", st, want)
 	}
 }
+
+// TestPickOneAmongTies: candidates tied on every criterion go to the
+// first in dry-run order (kube takes one in Go map order); with the
+// RealClock and no start time among the tied victims, kube's last
+// criterion itself prefers the last candidate examined, whose clock
+// reading is the latest.
+func TestPickOneAmongTies(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		started bool
+		offset  int
+		want    string
+	}{
+		{"started, from node1", true, 0, "node1"},
+		{"started, from node2", true, 1, "node2"},
+		{"started, from node3", true, 2, "node3"},
+		{"not started, from node1", false, 0, "node3"},
+		{"not started, from node2", false, 1, "node1"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var nodes []*api.Node
+			var pods []*api.Pod
+			for i := 1; i <= 3; i++ {
+				node := fmt.Sprintf("node%d", i)
+				nodes = append(nodes, st.MakeNode().Name(node).Capacity(ppCap(ppVeryLarge)).Obj())
+				w := ppPod(fmt.Sprintf("p%d", i)).Node(node).Priority(ppMid).Req(ppVeryLarge)
+				if tt.started {
+					w = w.StartTime(ppEpochN(1))
+				}
+				pods = append(pods, w.Obj())
+			}
+			e := newPPEnv(t, nodes, pods, nil, ppPod("p").Priority(ppHigh).Req(ppLarge).Obj())
+			if !tt.started {
+				e.pl.clock, e.pl.wallClock = framework.RealClock{}, true
+			}
+			cands, _, err := e.pl.dryRun(context.Background(), e.state, e.pi, nil, e.state.Snapshot().Nodes(), tt.offset, 3)
+			if err != nil || len(cands) != 3 {
+				t.Fatalf("dry run: %d candidates, %v", len(cands), err)
+			}
+			if got := e.pl.pickOne(cands).node; got != tt.want {
+				t.Errorf("picked %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
