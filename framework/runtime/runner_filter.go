@@ -193,6 +193,15 @@ func (r *filterRun) checkNodes(lo, hi int) (feasible, rejected int) {
 	return feasible, rejected
 }
 
+// record records the rejections rl, at positions, of the active filter j.
+func (r *filterRun) record(rl []fastpath.NodeRejection, j int) {
+	if r.deferring[j] != nil {
+		r.rec.addRest(rl, r.idx[j], true)
+	} else {
+		r.rec.add(rl, r.idx[j])
+	}
+}
+
 // check filters positions [lo, hi) plugin by plugin and returns the
 // feasible and rejected nodes: each plugin sees the chunk's nodes that
 // every earlier plugin accepted (in evaluation order until the first
@@ -236,6 +245,7 @@ func (r *filterRun) check(lo, hi int) (feasible, rejected int) {
 	// are narrowed (otherwise it follows from ix[x]) and written at the
 	// first compaction (lo+x until then).
 	var pos []int32
+	compacted := false // removeRejected has moved nodes
 	for j, pl := range r.active {
 		l := len(nodes)
 		var rl []fastpath.NodeRejection
@@ -247,6 +257,17 @@ func (r *filterRun) check(lo, hi int) (feasible, rejected int) {
 		if len(rl) == 0 {
 			continue
 		}
+		if !compacted && len(rl) == l {
+			// Every node of the chunk is rejected by the first plugin
+			// that rejects any (a cycle no node fits): node x is still
+			// at position lo+x, and nothing is left to compact.
+			for x := range rl {
+				rl[x].Node += int32(lo)
+			}
+			r.record(rl, j)
+			return 0, rejected + l
+		}
+		compacted = true
 		if pos == nil && candIdx != nil {
 			pos = r.livePos[lo : lo+l : hi]
 			for x := range pos {
@@ -262,11 +283,7 @@ func (r *filterRun) check(lo, hi int) (feasible, rejected int) {
 			ixOwned = true
 		}
 		w := removeRejected(rl, nodes, ix, pos, start, n)
-		if r.deferring[j] != nil {
-			r.rec.addRest(rl, r.idx[j], true)
-		} else {
-			r.rec.add(rl, r.idx[j])
-		}
+		r.record(rl, j)
 		if pos != nil {
 			pos = pos[:w]
 		}
