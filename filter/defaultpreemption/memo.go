@@ -93,12 +93,13 @@ func (pl *DefaultPreemption) acquire(ctx context.Context, state *framework.Cycle
 	return m
 }
 
-// get returns the answer kept for ni, or nil (and nil from a nil memo).
+// get returns the answer kept for ni, or nil (and nil from a nil memo). A
+// node outside any snapshot has index -1, out of range as a uint.
 func (m *victimMemo) get(ni *framework.NodeInfo) *memoEntry {
 	if m == nil {
 		return nil
 	}
-	if i := ni.Index(); i < len(m.entries) {
+	if i := ni.Index(); uint(i) < uint(len(m.entries)) {
 		if e := &m.entries[i]; e.ni == ni && e.gen == ni.Generation {
 			return e
 		}
@@ -108,7 +109,7 @@ func (m *victimMemo) get(ni *framework.NodeInfo) *memoEntry {
 
 // put keeps the answer for ni.
 func (m *victimMemo) put(ni *framework.NodeInfo, victims []*framework.PodInfo, violations int, st *framework.Status) {
-	if i := ni.Index(); i < len(m.entries) {
+	if i := ni.Index(); uint(i) < uint(len(m.entries)) {
 		m.entries[i] = memoEntry{ni: ni, gen: ni.Generation, victims: slices.Clip(victims), violations: violations, status: st}
 	}
 }
