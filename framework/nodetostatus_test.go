@@ -12,6 +12,25 @@ import (
 	"pgregory.net/rapid"
 )
 
+// drawStatusNodes draws from least to 12 nodes, with their
+// snapshot.
+func drawStatusNodes(t *rapid.T, least int) ([]*api.Node, *fw.Snapshot) {
+	nodes := make([]*api.Node, rapid.IntRange(least, 12).Draw(t, "nodes"))
+	for i := range nodes {
+		nodes[i] = omTestNode(fmt.Sprintf("n%d", i))
+	}
+	return nodes, fw.MustSnapshot(nodes, nil)
+}
+
+// names lists the nodes' names.
+func names(ns []*fw.NodeInfo) []string {
+	var out []string
+	for _, ni := range ns {
+		out = append(out, ni.Name())
+	}
+	return out
+}
+
 // TestNodeToStatusRecordedMatchesNames checks NodeToStatus recorded by
 // NodeInfo (SetNode, the runtime's way) against the same statuses recorded
 // by name: Get, GetNode, Len and NodesWithCode answer alike whatever the
@@ -20,12 +39,8 @@ import (
 func TestNodeToStatusRecordedMatchesNames(t *testing.T) {
 	codes := []fw.Code{fw.Unschedulable, fw.UnschedulableAndUnresolvable, fw.Error}
 	rapid.Check(t, func(t *rapid.T) {
-		n := rapid.IntRange(0, 12).Draw(t, "nodes")
-		nodes := make([]*api.Node, n)
-		for i := range nodes {
-			nodes[i] = omTestNode(fmt.Sprintf("n%d", i))
-		}
-		snap := fw.MustSnapshot(nodes, nil)
+		nodes, snap := drawStatusNodes(t, 0)
+		n := len(nodes)
 		// The same names in the other order, as other NodeInfos.
 		reversed := slices.Clone(nodes)
 		slices.Reverse(reversed)
@@ -61,13 +76,6 @@ func TestNodeToStatusRecordedMatchesNames(t *testing.T) {
 			want.Set(nodes[k].Name, st)
 		}
 		for _, code := range codes {
-			names := func(ns []*fw.NodeInfo) []string {
-				var out []string
-				for _, ni := range ns {
-					out = append(out, ni.Name())
-				}
-				return out
-			}
 			if d := cmp.Diff(names(want.NodesWithCode(snap, code)), names(got.NodesWithCode(snap, code))); d != "" {
 				t.Fatalf("NodesWithCode(%v) (-by name +by node):\n%s", code, d)
 			}
@@ -98,12 +106,8 @@ func TestNodeToStatusRecordedMatchesNames(t *testing.T) {
 func TestNodeToStatusOfMatchesNames(t *testing.T) {
 	codes := []fw.Code{fw.Unschedulable, fw.UnschedulableAndUnresolvable, fw.Error}
 	rapid.Check(t, func(t *rapid.T) {
-		n := rapid.IntRange(1, 12).Draw(t, "nodes")
-		nodes := make([]*api.Node, n)
-		for i := range nodes {
-			nodes[i] = omTestNode(fmt.Sprintf("n%d", i))
-		}
-		snap := fw.MustSnapshot(nodes, nil)
+		nodes, snap := drawStatusNodes(t, 1)
+		n := len(nodes)
 		other := fw.MustSnapshot(nodes, nil)
 		start := rapid.IntRange(0, n-1).Draw(t, "start")
 		want := fw.NewNodeToStatus(nil)
@@ -118,13 +122,6 @@ func TestNodeToStatusOfMatchesNames(t *testing.T) {
 			want.Set(ni.Name(), st)
 		}
 		got := fw.NewNodeToStatusOf(nil, snap, list)
-		names := func(ns []*fw.NodeInfo) []string {
-			var out []string
-			for _, ni := range ns {
-				out = append(out, ni.Name())
-			}
-			return out
-		}
 		check := func(when string) {
 			for _, code := range codes {
 				if d := cmp.Diff(names(want.NodesWithCode(snap, code)), names(got.NodesWithCode(snap, code))); d != "" {
