@@ -102,7 +102,8 @@ func TestExtenderFilterOutcomes(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				res, err := f.Schedule(context.Background(), nil, framework.MustSnapshot(testNodes(4), nil), testPod("p"), CycleOptions{Rand: rand.New(rand.NewPCG(1, 2)), RejectionsOnFailure: lean})
+				snap := framework.MustSnapshot(testNodes(4), nil)
+				res, err := f.Schedule(context.Background(), nil, snap, testPod("p"), CycleOptions{Rand: rand.New(rand.NewPCG(1, 2)), RejectionsOnFailure: lean})
 				if d := cmp.Diff([][]string{{"n1", "n2", "n3"}}, ext.asked); d != "" {
 					t.Fatalf("nodes sent to the extender (-want +got):\n%s", d)
 				}
@@ -119,6 +120,24 @@ func TestExtenderFilterOutcomes(t *testing.T) {
 					}
 					if d := cmp.Diff(tc.wantCodes, got); d != "" {
 						t.Fatalf("explicit statuses (-want +got):\n%s", d)
+					}
+					for _, code := range []framework.Code{framework.Unschedulable, framework.UnschedulableAndUnresolvable} {
+						var want, gotNodes []string
+						for _, n := range []string{"n0", "n1", "n2", "n3"} {
+							c, ok := tc.wantCodes[n]
+							if !ok {
+								c = nts.AbsentStatus().Code()
+							}
+							if c == code {
+								want = append(want, n)
+							}
+						}
+						for _, ni := range nts.NodesWithCode(snap, code) {
+							gotNodes = append(gotNodes, ni.Name())
+						}
+						if d := cmp.Diff(want, gotNodes); d != "" {
+							t.Fatalf("NodesWithCode(%v) (-want +got):\n%s", code, d)
+						}
 					}
 					if d := cmp.Diff([]string{"A", ExtenderName}, res.Diagnosis.UnschedulablePlugins); d != "" {
 						t.Fatalf("unschedulable plugins (-want +got):\n%s", d)
