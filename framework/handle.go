@@ -269,8 +269,9 @@ type PluginsRunner interface {
 // preemption's dry runs, which filter a node again and again as pods
 // leave and rejoin it.
 type NodeLocalFilters interface {
-	// NodeLocalFilterFragments appends to buf the pod's node-local
-	// fragments (as a framework's NodeLocalFragments) when every Filter
+	// NodeLocalFilterFragments appends to buf the node-local fragments
+	// of the pod's PreFilter and Filter plugins (as a framework's
+	// NodeLocalFragments gives them for every point) when every Filter
 	// plugin the cycle of state leaves on, and every PreFilter extension
 	// it calls, is node-local for pod: the verdicts of pods with the same
 	// fragments (SameFragments) on a node, whatever pods are removed from

@@ -54,10 +54,11 @@ func (f *Framework) RejectionsKeptByRemoval(state *framework.CycleState, pod *fr
 	return kept
 }
 
-// NodeLocalFilterFragments appends to buf pod's NodeLocalFragments when
-// every Filter plugin the cycle of state leaves on and every PreFilter
-// extension it calls is node-local for pod (framework.NodeLocalFilters);
-// ok is false otherwise.
+// NodeLocalFilterFragments appends to buf what NodeLocalFragments gives
+// for the profile's PreFilter and Filter plugins alone, when every Filter
+// plugin the cycle of state leaves on and every PreFilter extension it
+// calls is node-local for pod (framework.NodeLocalFilters); ok is false
+// otherwise.
 func (f *Framework) NodeLocalFilterFragments(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, buf []framework.SignFragment) (_ []framework.SignFragment, ok bool) {
 	skip := state.SkipFilterPlugins()
 	for _, i := range f.skipFilter.onIn(skip) {
@@ -70,7 +71,8 @@ func (f *Framework) NodeLocalFilterFragments(ctx context.Context, state *framewo
 			return buf, false
 		}
 	}
-	return f.NodeLocalFragments(ctx, pod, buf)
+	local := f.localSigners() // sets localFilters
+	return f.appendLocal(ctx, pod, local[:f.sign.localFilters], buf)
 }
 
 var _ framework.NodeLocalFilters = (*Framework)(nil)

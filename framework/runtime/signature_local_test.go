@@ -118,3 +118,53 @@ func TestSameFragments(t *testing.T) {
 		t.Fatal("fragments under different keys compared equal")
 	}
 }
+
+// TestNodeLocalFilterFragments: the fragments that decide a pod's Filter
+// verdicts leave out what only its scores read (its images), tell apart
+// what its filters read (requests, host ports), and are refused when a
+// filter left on for the pod is not node-local (required pod
+// anti-affinity keeps InterPodAffinity's filter on).
+func TestNodeLocalFilterFragments(t *testing.T) {
+	base := func() *builder.PodWrapper {
+		return builder.MakePod().Name("a").Label("app", "web").Container("web:1", map[string]string{"cpu": "500m", "memory": "1Gi"})
+	}
+	fw, err := runtime.NewFramework(scheduling.NewDefaultRegistry(), scheduling.DefaultProfile())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	snap := framework.MustSnapshot([]*api.Node{builder.MakeNode().Name("n").Capacity(map[string]string{"cpu": "4", "memory": "8Gi", "pods": "10"}).Obj()}, nil)
+	fragments := func(p *api.Pod) ([]framework.SignFragment, bool) {
+		pi := framework.MustPodInfo(p)
+		state := framework.NewCycleState()
+		state.SetSnapshot(snap)
+		if _, st, _ := fw.RunPreFilterPlugins(ctx, state, pi); !st.IsSuccess() {
+			t.Fatalf("PreFilter: %v", st)
+		}
+		return fw.NodeLocalFilterFragments(ctx, state, pi, nil)
+	}
+	want, ok := fragments(base().Obj())
+	if !ok || len(want) == 0 {
+		t.Fatalf("a plain pod has no filter fragments: %v, %v", want, ok)
+	}
+	for _, tt := range []struct {
+		name string
+		pod  *api.Pod
+		same bool
+	}{
+		{"another image", builder.MakePod().Name("a").Label("app", "web").Container("web:2", map[string]string{"cpu": "500m", "memory": "1Gi"}).Obj(), true},
+		{"more cpu", builder.MakePod().Name("a").Label("app", "web").Container("web:1", map[string]string{"cpu": "1", "memory": "1Gi"}).Obj(), false},
+		{"a host port", base().HostPort("", api.ProtocolTCP, 80).Obj(), false},
+	} {
+		got, ok := fragments(tt.pod)
+		if !ok {
+			t.Fatalf("%s: no fragments", tt.name)
+		}
+		if same := framework.SameFragments(want, got); same != tt.same {
+			t.Fatalf("%s: same = %v, want %v:\n%v\n%v", tt.name, same, tt.same, want, got)
+		}
+	}
+	if got, ok := fragments(base().PodAntiAffinityIn("app", "kubernetes.io/hostname", []string{"web"}, builder.PodAntiAffinityWithRequiredReq).Obj()); ok {
+		t.Fatalf("InterPodAffinity's filter is on, yet fragments %v", got)
+	}
+}

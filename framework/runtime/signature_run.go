@@ -19,6 +19,9 @@ type signState struct {
 
 	localOnce sync.Once
 	local     []localSigner
+	// localFilters is how many of local are PreFilter and Filter
+	// plugins' (they come first).
+	localFilters int
 }
 
 // localSigner is a profile's plugin at one extension point as
@@ -114,6 +117,7 @@ func (f *Framework) localSigners() []localSigner {
 		for _, pl := range f.filter {
 			add("Filter", pl.Name(), pl)
 		}
+		f.sign.localFilters = len(f.sign.local)
 		for _, pl := range f.preScore {
 			add("PreScore", pl.Name(), pl)
 		}
@@ -141,10 +145,15 @@ const nodeLocalKey = "nodeLocal"
 // (Incremental.Refresh). ok is false when a node-local plugin does not
 // sign pods or refuses pod, or the profile has extenders.
 func (f *Framework) NodeLocalFragments(ctx context.Context, pod *framework.PodInfo, buf []framework.SignFragment) (_ []framework.SignFragment, ok bool) {
+	return f.appendLocal(ctx, pod, f.localSigners(), buf)
+}
+
+// appendLocal is NodeLocalFragments over the plugins of entries.
+func (f *Framework) appendLocal(ctx context.Context, pod *framework.PodInfo, entries []localSigner, buf []framework.SignFragment) (_ []framework.SignFragment, ok bool) {
 	if len(f.extenders) > 0 || pod == nil || pod.Pod == nil {
 		return buf, false
 	}
-	for _, e := range f.localSigners() {
+	for _, e := range entries {
 		if e.nl == nil || !e.nl.NodeLocal(pod) {
 			continue
 		}
