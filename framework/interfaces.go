@@ -363,6 +363,26 @@ func (m *NodeToStatus) NodesWithCode(snap *Snapshot, code Code) []*NodeInfo {
 	return out
 }
 
+// NodesWithCodeReadOnly is NodesWithCode for a caller that does not
+// write the list it returns: when every node of snap has code, as in a
+// cycle no node fits, the list is snap's own (Snapshot.Nodes), found
+// without collecting it.
+func (m *NodeToStatus) NodesWithCodeReadOnly(snap *Snapshot, code Code) []*NodeInfo {
+	if all := snap.Nodes(); m.of == snap && !m.byName && len(m.nodes) == len(all) {
+		every := true
+		for k := range m.nodes {
+			if m.nodes[k].Status.Code() != code {
+				every = false
+				break
+			}
+		}
+		if every {
+			return all[:len(all):len(all)]
+		}
+	}
+	return m.NodesWithCode(snap, code)
+}
+
 // recordedWithCode answers NodesWithCode from the nodes recorded with
 // SetNode alone, when it can: every status was recorded that way, once per
 // node, for snap's own nodes, and absent nodes do not have code.

@@ -110,14 +110,20 @@ func TestNodeToStatusOfMatchesNames(t *testing.T) {
 		n := len(nodes)
 		other := fw.MustSnapshot(nodes, nil)
 		start := rapid.IntRange(0, n-1).Draw(t, "start")
+		// A cycle no node fits records every node, often with one code.
+		uniform := rapid.Bool().Draw(t, "uniform")
 		want := fw.NewNodeToStatus(nil)
 		var list []fw.NodeStatus
 		for k := range n {
-			if rapid.IntRange(0, 3).Draw(t, "skip") == 0 {
+			if !uniform && rapid.IntRange(0, 3).Draw(t, "skip") == 0 {
 				continue
 			}
 			ni := snap.Nodes()[(start+k)%n]
-			st := fw.NewStatus(codes[rapid.IntRange(0, len(codes)-1).Draw(t, "code")], fmt.Sprintf("r%d", k))
+			c := codes[0]
+			if !uniform {
+				c = codes[rapid.IntRange(0, len(codes)-1).Draw(t, "code")]
+			}
+			st := fw.NewStatus(c, fmt.Sprintf("r%d", k))
 			list = append(list, fw.NodeStatus{Node: ni, Status: st})
 			want.Set(ni.Name(), st)
 		}
@@ -129,6 +135,9 @@ func TestNodeToStatusOfMatchesNames(t *testing.T) {
 				}
 				if d := cmp.Diff(names(want.NodesWithCode(other, code)), names(got.NodesWithCode(other, code))); d != "" {
 					t.Fatalf("%s: NodesWithCode(%v) of another snapshot (-by name +as recorded):\n%s", when, code, d)
+				}
+				if d := cmp.Diff(names(want.NodesWithCode(snap, code)), names(got.NodesWithCodeReadOnly(snap, code))); d != "" {
+					t.Fatalf("%s: NodesWithCodeReadOnly(%v) (-by name +as recorded):\n%s", when, code, d)
 				}
 			}
 			for k, nd := range nodes {
@@ -206,4 +215,18 @@ func TestNodeToStatusConcurrentReads(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// TestNodesWithCodeReadOnlyCountsDistinctNodes: statuses recorded node by
+// node, as many as the snapshot's nodes but one node twice, do not cover
+// every node: the node never recorded keeps the absent status.
+func TestNodesWithCodeReadOnlyCountsDistinctNodes(t *testing.T) {
+	snap := fw.MustSnapshot([]*api.Node{omTestNode("n0"), omTestNode("n1"), omTestNode("n2")}, nil)
+	m := fw.NewNodeToStatus(nil)
+	for _, k := range []int{0, 0, 1} {
+		m.SetNode(snap.Nodes()[k], fw.NewStatus(fw.Unschedulable, "full"))
+	}
+	if d := cmp.Diff([]string{"n0", "n1"}, names(m.NodesWithCodeReadOnly(snap, fw.Unschedulable))); d != "" {
+		t.Fatalf("NodesWithCodeReadOnly (-want +got):\n%s", d)
+	}
 }

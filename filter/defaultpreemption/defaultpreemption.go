@@ -191,7 +191,7 @@ func (pl *DefaultPreemption) preempt(ctx context.Context, state *framework.Cycle
 	if len(all) == 0 {
 		return nil, framework.AsStatus(fmt.Errorf("no nodes available"))
 	}
-	potential := m.NodesWithCode(snap, framework.Unschedulable)
+	potential := m.NodesWithCodeReadOnly(snap, framework.Unschedulable)
 	var candidates []preemptCandidate
 	var statuses []*framework.Status
 	if len(potential) > 0 {
