@@ -368,45 +368,33 @@ func (m *NodeToStatus) NodesWithCode(snap *Snapshot, code Code) []*NodeInfo {
 // cycle no node fits, the list is snap's own (Snapshot.Nodes), found
 // without collecting it.
 func (m *NodeToStatus) NodesWithCodeReadOnly(snap *Snapshot, code Code) []*NodeInfo {
-	if all := snap.Nodes(); m.of == snap && !m.byName && len(m.nodes) == len(all) {
-		every := true
-		for k := range m.nodes {
-			if m.nodes[k].Status.Code() != code {
-				every = false
-				break
-			}
-		}
-		if every {
-			return all[:len(all):len(all)]
-		}
+	all := snap.Nodes()
+	if m.of == snap && !m.byName && len(m.nodes) == len(all) &&
+		!slices.ContainsFunc(m.nodes, func(x NodeStatus) bool { return x.Status.Code() != code }) {
+		return all[:len(all):len(all)]
 	}
 	return m.NodesWithCode(snap, code)
 }
 
 // recordedWithCode answers NodesWithCode from the nodes recorded with
 // SetNode alone, when it can: every status was recorded that way, once per
-// node, for snap's own nodes, and absent nodes do not have code.
+// node, for snap's own nodes (checked here unless the map's maker stated
+// it for snap: NewNodeToStatusOf), and absent nodes do not have code.
 func (m *NodeToStatus) recordedWithCode(snap *Snapshot, code Code) ([]*NodeInfo, bool) {
 	if m.absent.Code() == code || m.byName {
 		return nil, false
 	}
+	all := snap.Nodes()
+	var seen []uint64 // the nodes met so far, when they are checked
+	if m.of != snap {
+		seen = make([]uint64, (len(all)+63)/64)
+	}
 	prev, sorted := -1, true
 	out := make([]*NodeInfo, 0, len(m.nodes))
-	if m.of == snap {
-		for k := range m.nodes {
-			if x := &m.nodes[k]; x.Status.Code() == code {
-				i := x.Node.Index()
-				out = append(out, x.Node)
-				sorted = sorted && i > prev
-				prev = i
-			}
-		}
-	} else {
-		all := snap.Nodes()
-		seen := make([]uint64, (len(all)+63)/64)
-		for k := range m.nodes {
-			x := &m.nodes[k]
-			i := x.Node.Index()
+	for k := range m.nodes {
+		x := &m.nodes[k]
+		i := x.Node.Index()
+		if seen != nil {
 			// A negative index is out of range as a uint.
 			if uint(i) >= uint(len(all)) || all[i] != x.Node {
 				return nil, false
@@ -416,11 +404,11 @@ func (m *NodeToStatus) recordedWithCode(snap *Snapshot, code Code) ([]*NodeInfo,
 				return nil, false
 			}
 			seen[w] |= bit
-			if x.Status.Code() == code {
-				out = append(out, x.Node)
-				sorted = sorted && i > prev
-				prev = i
-			}
+		}
+		if x.Status.Code() == code {
+			out = append(out, x.Node)
+			sorted = sorted && i > prev
+			prev = i
 		}
 	}
 	if !sorted {
