@@ -372,35 +372,29 @@ func (pl *DefaultPreemption) dryRun(ctx context.Context, state *framework.CycleS
 			}
 			// A node's answer kept from an earlier search is the dry run's,
 			// so it is also the cycle's status where that stands (kept).
-			var victims []*framework.PodInfo
-			var violations int
-			var st *framework.Status
 			e := memo.get(ni)
-			// The nominated pods, looked up once: the dry run changes no
-			// nomination.
-			var nominatedHere []*framework.PodInfo
-			if e != nil {
-				if nominatedHere = nominated(ni.Name()); nominatedCounted(nominatedHere, pod) {
-					e = nil
-				}
-			} else if len(kept) > 0 {
+			if e == nil && len(kept) > 0 {
 				if st := m.GetNode(snap, ni); slices.Contains(kept, st.Plugin()) {
 					r.status = st
 					continue
 				}
 			}
-			if e != nil {
+			// The nominated pods, looked up once: the dry run changes no
+			// nomination. An answer holds only while none of them counts.
+			nominatedHere := nominated(ni.Name())
+			counted := nominatedCounted(nominatedHere, pod)
+			var victims []*framework.PodInfo
+			var violations int
+			var st *framework.Status
+			if e != nil && !counted {
 				victims, violations, st = e.victims, e.violations, e.status
 			} else {
-				if nominatedHere == nil {
-					nominatedHere = nominated(ni.Name())
-				}
 				if scratchNode == nil {
 					scratchNode, scratchState = &framework.NodeInfo{}, &framework.CycleState{}
 				}
 				var clockFree bool
 				victims, violations, st, clockFree = pl.selectVictims(ctx, runner, state.CloneInto(scratchState), pod, ni.CloneInto(scratchNode), pdbs, nominatedHere, &scratch)
-				if memo != nil && clockFree && st.Code() != framework.Error && !nominatedCounted(nominatedHere, pod) {
+				if memo != nil && clockFree && !counted && st.Code() != framework.Error {
 					memo.put(ni, victims, violations, st)
 				}
 			}
