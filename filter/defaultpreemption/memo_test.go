@@ -91,9 +91,10 @@ type memoOutcome struct {
 // nodes' dry-run answers from one preemption to the next decides every
 // preemption exactly as one that dry-runs every node each time (a
 // user-set IsEligiblePod turns the memo off), over a stream of
-// preemptors of a few kinds between which the cluster changes: victims
-// evicted and the preemptor bound, pods added and removed, node labels
-// changed, pods nominated, a budget's allowed disruptions. The pods have
+// preemptors of a few kinds between which the cluster changes a few times:
+// victims evicted and the preemptor bound, pods added and removed, node
+// labels changed, pods nominated and their nominations cleared, a
+// budget's allowed disruptions. The pods have
 // start times or none, under the RealClock or an injected one; some pods
 // carry host ports or required anti-affinity over a zone (InterPodAffinity
 // is then not node-local), some nodes taints; a node-local plugin's state
@@ -243,48 +244,55 @@ func TestPropMemoDecidesAsEveryDryRun(t *testing.T) {
 			if err := fake.Advance(time.Nanosecond); err != nil {
 				t.Fatal(err)
 			}
-			switch rapid.SampledFrom([]int{0, 0, 1, 2, 3, 4, 4, 5, 6}).Draw(t, "change") {
-			case 0: // the preemption's outcome: victims gone, the preemptor bound
-				if got.Nominated == "" {
-					break
-				}
-				ni, _ := snap.Get(got.Nominated)
-				for _, v := range slices.Clone(ni.Pods) {
-					if v.PriorityValue() < pod.PriorityValue() && snap.RemovePod(v.Pod) != nil {
-						t.Fatal("removing a victim")
+			// A few changes to the cluster before the next preemptor.
+			bound := false
+			for range rapid.IntRange(0, 3).Draw(t, "changes") {
+				switch rapid.SampledFrom([]int{0, 1, 2, 3, 4, 4, 4, 5, 5, 5, 6, 6}).Draw(t, "change") {
+				case 0: // the preemption's outcome: victims gone, the preemptor bound
+					if got.Nominated == "" || bound {
+						break
 					}
-				}
-				pod.Spec.NodeName = got.Nominated
-				if err := snap.AddPod(pod); err != nil {
-					t.Fatal(err)
-				}
-			case 1:
-				if err := snap.AddPod(lowPod(nodes[rapid.IntRange(0, nn-1).Draw(t, "addOn")].Name)); err != nil {
-					t.Fatal(err)
-				}
-			case 2:
-				ni := snap.Nodes()[rapid.IntRange(0, nn-1).Draw(t, "removeOn")]
-				if len(ni.Pods) > 0 {
-					if err := snap.RemovePod(ni.Pods[rapid.IntRange(0, len(ni.Pods)-1).Draw(t, "victim")].Pod); err != nil {
+					bound = true
+					ni, _ := snap.Get(got.Nominated)
+					for _, v := range slices.Clone(ni.Pods) {
+						if v.PriorityValue() < pod.PriorityValue() && snap.RemovePod(v.Pod) != nil {
+							t.Fatal("removing a victim")
+						}
+					}
+					pod.Spec.NodeName = got.Nominated
+					if err := snap.AddPod(pod); err != nil {
 						t.Fatal(err)
 					}
-				}
-			case 3:
-				n := snap.NodeAt(rapid.IntRange(0, nn-1).Draw(t, "relabel")).DeepCopy()
-				n.Labels["hot"] = fmt.Sprint(rapid.Bool().Draw(t, "hot"))
-				if err := snap.UpdateNode(n); err != nil {
-					t.Fatal(err)
-				}
-			case 4:
-				node := nodes[rapid.IntRange(0, nn-1).Draw(t, "nominateOn")].Name
-				np := st.MakePod().Name(fmt.Sprintf("nom%d", step)).Priority(int32(10 + 90*rapid.IntRange(0, 1).Draw(t, "nomprio"))).
-					Req(map[string]string{"cpu": fmt.Sprintf("%dm", 200*rapid.IntRange(1, 5).Draw(t, "nomcpu"))}).Obj()
-				nominated[node] = append(nominated[node], framework.MustPodInfo(np))
-			case 5:
-				if len(snap.DisruptionBudgets) > 0 {
-					b := slices.Clone(snap.DisruptionBudgets)
-					b[0].DisruptionsAllowed = int32(rapid.IntRange(0, 1).Draw(t, "allowed"))
-					snap.DisruptionBudgets = b
+				case 1:
+					if err := snap.AddPod(lowPod(nodes[rapid.IntRange(0, nn-1).Draw(t, "addOn")].Name)); err != nil {
+						t.Fatal(err)
+					}
+				case 2:
+					ni := snap.Nodes()[rapid.IntRange(0, nn-1).Draw(t, "removeOn")]
+					if len(ni.Pods) > 0 {
+						if err := snap.RemovePod(ni.Pods[rapid.IntRange(0, len(ni.Pods)-1).Draw(t, "victim")].Pod); err != nil {
+							t.Fatal(err)
+						}
+					}
+				case 3:
+					n := snap.NodeAt(rapid.IntRange(0, nn-1).Draw(t, "relabel")).DeepCopy()
+					n.Labels["hot"] = fmt.Sprint(rapid.Bool().Draw(t, "hot"))
+					if err := snap.UpdateNode(n); err != nil {
+						t.Fatal(err)
+					}
+				case 4:
+					node := nodes[rapid.IntRange(0, nn-1).Draw(t, "nominateOn")].Name
+					np := st.MakePod().Name(fmt.Sprintf("nom%d", step)).Priority(int32(rapid.SampledFrom([]int{10, 100, 100, 100}).Draw(t, "nomprio"))).
+						Req(map[string]string{"cpu": fmt.Sprintf("%dm", 200*rapid.IntRange(1, 5).Draw(t, "nomcpu"))}).Obj()
+					nominated[node] = append(nominated[node], framework.MustPodInfo(np))
+				case 6: // the node's nominated pods are scheduled elsewhere
+					delete(nominated, nodes[rapid.IntRange(0, nn-1).Draw(t, "unnominateOn")].Name)
+				case 5:
+					if len(snap.DisruptionBudgets) > 0 {
+						b := slices.Clone(snap.DisruptionBudgets)
+						b[0].DisruptionsAllowed = int32(rapid.IntRange(0, 1).Draw(t, "allowed"))
+						snap.DisruptionBudgets = b
+					}
 				}
 			}
 		}
