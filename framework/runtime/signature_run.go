@@ -138,7 +138,7 @@ const nodeLocalKey = "nodeLocal"
 // that order, that is node-local for pod (fastpath.NodeLocalPlugin), a
 // fragment {"nodeLocal", "<point>/<name>"}, then its signature fragments
 // (SignPlugin; once per plugin). Two pods whose fragments are the same
-// (SameFragments) get the same state, verdicts and raw scores from those
+// (framework.SameFragments) get the same state, verdicts and raw scores from those
 // plugins on the same nodes, whatever the other plugins make of them:
 // unlike SignPod, a plugin that is not node-local neither signs nor
 // refuses. An Incremental evaluator may then serve both
