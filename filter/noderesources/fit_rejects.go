@@ -62,18 +62,7 @@ func (pl *NodeResourcesFit) RejectionStatuses(_ context.Context, state *framewor
 			}
 			return
 		}
-		// Nodes short of the same resources share a status: most of a
-		// cycle's, in a cycle no node fits.
-		last, st := ^uint(0), (*framework.Status)(nil)
-		for i, x := range idx[:len(out)] {
-			if out[i] != nil {
-				continue
-			}
-			if mask := nrfRowShortfalls(s, &res[x]); mask != last {
-				last, st = mask, pl.maskStatus(mask)
-			}
-			out[i] = st
-		}
+		pl.rowStatuses(out, res, idx[:len(out)], nrfChecked(s.cpu), nrfChecked(s.mem), nrfChecked(s.eph))
 		return
 	}
 	for i, node := range nodes {
@@ -438,6 +427,48 @@ func nrfShortDenseRun2(out []fastpath.NodeRejection, free []framework.NodeFree, 
 		n += int(boolbit.Of(f.Pods <= 0) | boolbit.Of(cpu > f.MilliCPU) | boolbit.Of(mem > f.Memory))
 	}
 	return n
+}
+
+// rowStatuses sets each nil out[i] to the status of node idx[i]'s
+// shortfalls (its res row's), for a pod requesting no scalar resource
+// and the nrfChecked amounts cpu, mem and eph: nrfRowShortfalls' mask,
+// with the requests in registers. Nodes short of the same resources
+// share a status: most of a cycle's, in a cycle no node fits.
+func (pl *NodeResourcesFit) rowStatuses(out []*framework.Status, res []framework.NodeResources, idx []int32, cpu, mem, eph int64) {
+	out = out[:len(idx)]
+	last, st := ^uint(0), (*framework.Status)(nil)
+	for i, x := range idx {
+		if out[i] != nil {
+			continue
+		}
+		r := &res[x]
+		var mask uint
+		if r.NumPods+1 > r.AllocatablePods {
+			mask = 1
+		}
+		if cpu > r.AllocatableMilliCPU-r.RequestedMilliCPU {
+			mask |= 1 << 1
+			if cpu > r.AllocatableMilliCPU {
+				mask |= 1 << 2
+			}
+		}
+		if mem > r.AllocatableMemory-r.RequestedMemory {
+			mask |= 1 << 3
+			if mem > r.AllocatableMemory {
+				mask |= 1 << 4
+			}
+		}
+		if eph > r.AllocatableEphemeralStorage-r.RequestedEphemeralStorage {
+			mask |= 1 << 5
+			if eph > r.AllocatableEphemeralStorage {
+				mask |= 1 << 6
+			}
+		}
+		if mask != last {
+			last, st = mask, pl.maskStatus(mask)
+		}
+		out[i] = st
+	}
 }
 
 // nrfRowShortfalls is rowMask (the nrfMasks mask of a node's shortfalls

@@ -477,7 +477,9 @@ func (r *Result) NodeToStatus() *framework.NodeToStatus {
 	if r == nil {
 		return framework.NewNodeToStatus(nil)
 	}
-	list := make([]framework.NodeStatus, 0, len(r.rejections))
+	rejections := r.rejections
+	list := make([]framework.NodeStatus, len(rejections))
+	j := 0
 	// Plugins often share one status among the nodes they reject; each
 	// shared status is named once.
 	type named struct {
@@ -491,38 +493,56 @@ func (r *Result) NodeToStatus() *framework.NodeToStatus {
 	// rejecting plugin's or extender's index: a plugin's rejections come
 	// in runs of one status.
 	last, lastBy := -1, int16(0)
-	for _, x := range r.rejections {
+	// from and to are seen[last]'s statuses while last ≥ 0: the next node
+	// lastBy rejected with from takes to.
+	var from, to *framework.Status
+	order, start := r.order, r.StartIndex
+	for i := range rejections {
+		x := &rejections[i]
 		s := x.status
 		if s == nil || x.dropped {
 			continue // the absent-node status applies, as in kube-scheduler
 		}
-		if s.Plugin() == "" {
-			if last >= 0 && x.by == lastBy && seen[last].from == s {
-				list = append(list, framework.NodeStatus{Node: r.nodeAt(x.pos), Status: seen[last].to})
-				continue
-			}
-			plugin := r.rejectedBy(x)
-			if last >= 0 && seen[last].from == s && seen[last].plugin == plugin {
-				s, lastBy = seen[last].to, x.by
+		if s == from && x.by == lastBy {
+			s = to
+		} else if s.Plugin() == "" {
+			plugin := r.rejectedBy(*x)
+			if last >= 0 && from == s && seen[last].plugin == plugin {
+				s, lastBy = to, x.by
 			} else if plugin != "" {
-				from := s
+				unnamed := s
 				s = nil
 				for k, y := range seen[:n] {
-					if y.from == from && y.plugin == plugin {
+					if y.from == unnamed && y.plugin == plugin {
 						s, last, lastBy = y.to, k, x.by
 						break
 					}
 				}
 				if s == nil {
-					s = from.WithPlugin(plugin)
-					seen[next], last, lastBy = named{from, plugin, s}, next, x.by
+					s = unnamed.WithPlugin(plugin)
+					seen[next], last, lastBy = named{unnamed, plugin, s}, next, x.by
 					next = (next + 1) % len(seen)
 					n = max(n, next)
 				}
+				from, to = seen[last].from, seen[last].to
 			}
 		}
-		list = append(list, framework.NodeStatus{Node: r.nodeAt(x.pos), Status: s})
+		// Positions are below the order's length and StartIndex is too
+		// (nodeAt for any other).
+		k := start + int(x.pos)
+		if k >= len(order) {
+			k -= len(order)
+		}
+		var node *framework.NodeInfo
+		if uint(k) < uint(len(order)) {
+			node = order[k]
+		} else {
+			node = r.nodeAt(x.pos)
+		}
+		list[j] = framework.NodeStatus{Node: node, Status: s}
+		j++
 	}
+	list = list[:j]
 	// Evaluation positions are distinct, so the nodes are when they are
 	// positions of the snapshot's own list.
 	var of *framework.Snapshot
