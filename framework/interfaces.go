@@ -206,8 +206,33 @@ type NodeToStatus struct {
 	// GetNode; built by the first GetNode after a SetNode.
 	at atomic.Pointer[nodeStatusAt]
 	// of is the snapshot whose distinct nodes nodes holds, as its maker
-	// stated (NewNodeToStatusOf), until a write.
+	// stated (NewNodeToStatusOf, NewNodeToStatusFrom), until a write.
 	of *Snapshot
+	// src, when set, lists the statuses nodes is filled from, under mu,
+	// the first time a reader needs them listed (filled then says so):
+	// until then a node's status and the codes present are src's
+	// answers (NewNodeToStatusFrom).
+	src    NodeStatusSource
+	filled atomic.Bool
+}
+
+// NodeStatusSource is a list of rejected nodes' statuses that a
+// NodeToStatus reads on demand (NewNodeToStatusFrom): a failed cycle's
+// rejections as the cycle keeps them, whose statuses are listed one by one
+// only for a reader that asks for more than a node's status or the codes
+// the statuses have. Its methods may be called by several goroutines at
+// once, and its answers never change.
+type NodeStatusSource interface {
+	// Len is the number of nodes listed.
+	Len() int
+	// Codes has bit 1<<c set for each code c some listed status has.
+	Codes() uint64
+	// Status returns node's status and true when node, one of the
+	// source's snapshot's nodes, is listed; nil and false otherwise.
+	Status(node *NodeInfo) (*Status, bool)
+	// AppendTo appends each listed node with its status, as Status gives
+	// it, in the source's order, and returns the extended slice.
+	AppendTo(dst []NodeStatus) []NodeStatus
 }
 
 // NodeStatus is one node's filter status.
@@ -246,11 +271,48 @@ func NewNodeToStatusOf(absent *Status, snap *Snapshot, nodes []NodeStatus) *Node
 	return m
 }
 
+// NewNodeToStatusFrom returns a map whose absent nodes have status absent
+// (UnschedulableAndUnresolvable when nil), holding src's statuses, which
+// are distinct nodes of snap (not nil), as if each had been recorded in
+// turn with SetNode. A reader asking for one node's status (GetNode, for
+// snap) or for the nodes with a code no status or every node of snap has
+// (NodesWithCodeReadOnly) is answered by src; any other read lists src's
+// statuses first.
+func NewNodeToStatusFrom(absent *Status, snap *Snapshot, src NodeStatusSource) *NodeToStatus {
+	m := NewNodeToStatus(absent)
+	m.of, m.src = snap, src
+	return m
+}
+
+// fill lists src's statuses in nodes, once, before a read that needs them
+// or a write.
+func (m *NodeToStatus) fill() {
+	if m.src == nil || m.filled.Load() {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !m.filled.Load() {
+		m.nodes = m.src.AppendTo(make([]NodeStatus, 0, m.src.Len()))
+		m.filled.Store(true)
+	}
+}
+
+// unfilled reports whether src answers for the map: its statuses are not
+// listed yet, and they are all of the map's (no write came since).
+func (m *NodeToStatus) unfilled() bool {
+	return m.src != nil && !m.filled.Load()
+}
+
 // Grow makes room for n more nodes recorded with SetNode.
-func (m *NodeToStatus) Grow(n int) { m.nodes = slices.Grow(m.nodes, n) }
+func (m *NodeToStatus) Grow(n int) {
+	m.fill()
+	m.nodes = slices.Grow(m.nodes, n)
+}
 
 // SetNode records node's status, as Set(node.Name(), s) does.
 func (m *NodeToStatus) SetNode(node *NodeInfo, s *Status) {
+	m.fill()
 	m.nodes, m.of = append(m.nodes, NodeStatus{node, s}), nil
 	// The lookups built so far are dropped with a store only when there
 	// are some: a failed cycle records every rejected node in a row, and
@@ -268,6 +330,15 @@ func (m *NodeToStatus) SetNode(node *NodeInfo, s *Status) {
 // by its name when every status was recorded with SetNode for snap's own
 // nodes.
 func (m *NodeToStatus) GetNode(snap *Snapshot, node *NodeInfo) *Status {
+	if m.unfilled() && snap == m.of {
+		if i := node.Index(); uint(i) < uint(snap.NumNodes()) && snap.Nodes()[i] == node {
+			if st, ok := m.src.Status(node); ok {
+				return st
+			}
+			return m.absent
+		}
+	}
+	m.fill()
 	if !m.byName && snap != nil {
 		if at := m.indexAt(snap); at.ok {
 			if i := node.Index(); i >= 0 && i < len(at.pos) && snap.Nodes()[i] == node {
@@ -312,6 +383,7 @@ func (m *NodeToStatus) index() {
 	if m.current.Load() {
 		return
 	}
+	m.fill()
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.statuses == nil {
@@ -369,6 +441,15 @@ func (m *NodeToStatus) NodesWithCode(snap *Snapshot, code Code) []*NodeInfo {
 // without collecting it.
 func (m *NodeToStatus) NodesWithCodeReadOnly(snap *Snapshot, code Code) []*NodeInfo {
 	all := snap.Nodes()
+	if m.unfilled() && snap == m.of && uint(code) < 64 {
+		switch codes := m.src.Codes(); {
+		case codes == 1<<code && m.src.Len() == len(all):
+			return all[:len(all):len(all)]
+		case codes&(1<<code) == 0 && m.absent.Code() != code:
+			return nil
+		}
+	}
+	m.fill()
 	if m.of == snap && !m.byName && len(m.nodes) == len(all) &&
 		!slices.ContainsFunc(m.nodes, func(x NodeStatus) bool { return x.Status.Code() != code }) {
 		return all[:len(all):len(all)]
@@ -381,6 +462,7 @@ func (m *NodeToStatus) NodesWithCodeReadOnly(snap *Snapshot, code Code) []*NodeI
 // node, for snap's own nodes (checked here unless the map's maker stated
 // it for snap: NewNodeToStatusOf), and absent nodes do not have code.
 func (m *NodeToStatus) recordedWithCode(snap *Snapshot, code Code) ([]*NodeInfo, bool) {
+	m.fill()
 	if m.absent.Code() == code || m.byName {
 		return nil, false
 	}

@@ -57,6 +57,44 @@ func (e *scriptedExtender) Filter(_ *framework.PodInfo, nodes []*framework.NodeI
 	return out, failed, unres, nil
 }
 
+// TestNodeToStatusOfExtenderRejections: a cycle that starts at an offset
+// records the extender's rejections after the plugins', at positions
+// below theirs. Each node's status before the map lists them (GetNode)
+// and NodesWithCode still match the statuses listed.
+func TestNodeToStatusOfExtenderRejections(t *testing.T) {
+	rejectN0 := &fake{name: "A", filter: func(n *framework.NodeInfo) *framework.Status {
+		if n.Name() == "n0" {
+			return framework.NewStatus(framework.Unschedulable, "too small")
+		}
+		return nil
+	}}
+	for _, start := range []int{0, 1, 2, 3} {
+		for _, lean := range []bool{false, true} {
+			t.Run(fmt.Sprintf("start=%d/rejectionsOnFailure=%v", start, lean), func(t *testing.T) {
+				ext := &scriptedExtender{fakeExtender: fakeExtender{name: "ext", interested: true, noPrio: true},
+					verdict: map[string]string{"n1": "fail:too hot", "n2": "unresolvable:no gpu"}}
+				f, err := NewFramework(registryOf(rejectN0), framework.Profile{Filter: []string{"A"}}, WithExtenders(ext))
+				if err != nil {
+					t.Fatal(err)
+				}
+				snap := framework.MustSnapshot(testNodes(4), nil)
+				res, err := f.Schedule(context.Background(), nil, snap, testPod("p"), CycleOptions{Rand: rand.New(rand.NewPCG(1, 2)), RejectionsOnFailure: lean, StartIndex: start})
+				if err == nil {
+					t.Fatal("the pod fits, want no node")
+				}
+				m := res.NodeToStatus()
+				for name, want := range map[string]string{"n0": "A", "n1": "ext", "n2": "ext", "n3": ""} {
+					ni, _ := snap.Get(name)
+					if st := m.GetNode(snap, ni); st.Plugin() != want {
+						t.Errorf("GetNode(%s) names %q, want %q", name, st.Plugin(), want)
+					}
+				}
+				checkNodesWithCode(t, res)
+			})
+		}
+	}
+}
+
 // TestExtenderFilterOutcomes reproduces kube-scheduler v1.36.4's
 // findNodesThatPassExtenders (pkg/scheduler/schedule_one.go) and
 // FitError.Error (framework/types.go): failed nodes get Unschedulable,

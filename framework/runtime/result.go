@@ -1,12 +1,14 @@
 package runtime
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
@@ -119,11 +121,14 @@ type rejection struct {
 }
 
 // rejectedBy is the name of the plugin or extender that made x.
-func (r *Result) rejectedBy(x rejection) string {
-	if x.by >= 0 {
-		return r.fw.filterNames[x.by]
+func (r *Result) rejectedBy(x rejection) string { return r.fw.rejectedByIndex(x.by) }
+
+// rejectedByIndex is the name of filter plugin by, or of extender −2−by.
+func (f *Framework) rejectedByIndex(by int16) string {
+	if by >= 0 {
+		return f.filterNames[by]
 	}
-	return r.fw.extenders[-2-int(x.by)].Name()
+	return f.extenders[-2-int(by)].Name()
 }
 
 // RankedNode is a node with its total score, for the top-N list.
@@ -272,13 +277,19 @@ func (r *Result) reset() {
 }
 
 func (r *Result) nodeAt(pos int32) *framework.NodeInfo {
-	k, n := r.StartIndex+int(pos), len(r.order)
+	return nodeAtPosition(r.order, r.StartIndex, pos)
+}
+
+// nodeAtPosition is the node at evaluation position pos of a cycle over
+// order that started at start.
+func nodeAtPosition(order []*framework.NodeInfo, start int, pos int32) *framework.NodeInfo {
+	k, n := start+int(pos), len(order)
 	if k >= n {
 		if k -= n; k >= n {
 			k %= n
 		}
 	}
-	return r.order[k]
+	return order[k]
 }
 
 // SelectedNode returns the chosen node's name, or "" when none fits.
@@ -477,57 +488,172 @@ func (r *Result) NodeToStatus() *framework.NodeToStatus {
 	if r == nil {
 		return framework.NewNodeToStatus(nil)
 	}
-	rejections := r.rejections
-	list := make([]framework.NodeStatus, len(rejections))
-	j := 0
+	src := &rejectionStatuses{fw: r.fw, order: r.order, start: r.StartIndex}
+	absent := r.Diagnosis.absentStatus()
+	// Evaluation positions are distinct, so the nodes are when they are
+	// positions of the snapshot's own list; in increasing order, a node's
+	// status is found by its position. The map then lists the statuses
+	// only for a reader that needs them listed.
+	if r.snap != nil && len(r.order) > 0 && len(r.order) == r.snap.NumNodes() && &r.order[0] == &r.snap.Nodes()[0] {
+		if src.summarize(r.rejections) {
+			src.rejections = slices.Clone(r.rejections)
+			return framework.NewNodeToStatusFrom(absent, r.snap, src)
+		}
+		src.rejections = r.rejections
+		return framework.NewNodeToStatusOf(absent, r.snap, src.AppendTo(make([]framework.NodeStatus, 0, len(r.rejections))))
+	}
+	src.rejections = r.rejections
+	return framework.NewNodeToStatusOf(absent, nil, src.AppendTo(make([]framework.NodeStatus, 0, len(r.rejections))))
+}
+
+// rejectionStatuses are a cycle's rejections as a
+// framework.NodeStatusSource: each rejected node with its status named by
+// the plugin or extender that rejected it, the nodes a status-less
+// rejection (an extender's drop) leaves out aside. Status finds a node by
+// its evaluation position, and needs the rejections in increasing
+// positions and order to be the snapshot's node list.
+type rejectionStatuses struct {
+	fw         *Framework
+	rejections []rejection
+	order      []*framework.NodeInfo // the nodes the positions index from start on
+	start      int
+	n          int    // rejections with a status
+	codes      uint64 // bit 1<<c for each code c among them
+	// named are the statuses named so far, for Status (under mu).
+	mu    sync.Mutex
+	named []pluginStatus
+}
+
+// pluginStatus is a status a plugin or extender gave unnamed, named for it.
+type pluginStatus struct {
+	from   *framework.Status
+	by     int16
+	plugin string
+	to     *framework.Status
+}
+
+// summarize counts rejections' statuses and the codes they have, and
+// reports whether their positions increase.
+func (s *rejectionStatuses) summarize(rejections []rejection) bool {
+	var last *framework.Status
+	prev := int32(-1)
+	n, codes := 0, uint64(0)
+	for i := range rejections {
+		x := &rejections[i]
+		if x.pos <= prev {
+			return false
+		}
+		prev = x.pos
+		if x.status == nil || x.dropped {
+			continue
+		}
+		n++
+		if x.status != last {
+			last = x.status
+			if c := uint(last.Code()); c < 64 {
+				codes |= 1 << c
+			} else {
+				return false
+			}
+		}
+	}
+	s.n, s.codes = n, codes
+	return true
+}
+
+// Len is the number of rejected nodes with a status.
+func (s *rejectionStatuses) Len() int { return s.n }
+
+// Codes has bit 1<<c set for each code c among the statuses.
+func (s *rejectionStatuses) Codes() uint64 { return s.codes }
+
+// Status returns node's status as AppendTo lists it, found by its
+// evaluation position.
+func (s *rejectionStatuses) Status(node *framework.NodeInfo) (*framework.Status, bool) {
+	n := len(s.order)
+	i := node.Index()
+	if uint(i) >= uint(n) || s.order[i] != node {
+		return nil, false
+	}
+	p := i - s.start
+	if p < 0 {
+		p += n
+	}
+	k, found := slices.BinarySearchFunc(s.rejections, int32(p), func(x rejection, p int32) int { return cmp.Compare(x.pos, p) })
+	if !found {
+		return nil, false
+	}
+	x := &s.rejections[k]
+	if x.status == nil || x.dropped {
+		return nil, false
+	}
+	if x.status.Plugin() != "" {
+		return x.status, true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, y := range s.named {
+		if y.from == x.status && y.by == x.by {
+			return y.to, true
+		}
+	}
+	plugin := s.fw.rejectedByIndex(x.by)
+	if plugin == "" {
+		return x.status, true
+	}
+	to := x.status.WithPlugin(plugin)
+	s.named = append(s.named, pluginStatus{x.status, x.by, plugin, to})
+	return to, true
+}
+
+// AppendTo appends every rejected node with a status, the status named by
+// the plugin or extender that rejected it, in the rejections' order.
+func (s *rejectionStatuses) AppendTo(list []framework.NodeStatus) []framework.NodeStatus {
 	// Plugins often share one status among the nodes they reject; each
 	// shared status is named once.
-	type named struct {
-		from   *framework.Status
-		plugin string
-		to     *framework.Status
-	}
-	var seen [8]named
+	var seen [8]pluginStatus
 	n, next := 0, 0
 	// last is the entry of seen the previous node used, and lastBy the
 	// rejecting plugin's or extender's index: a plugin's rejections come
-	// in runs of one status.
+	// in runs of one status. from and to are seen[last]'s statuses while
+	// last ≥ 0: the next node lastBy rejected with from takes to.
 	last, lastBy := -1, int16(0)
-	// from and to are seen[last]'s statuses while last ≥ 0: the next node
-	// lastBy rejected with from takes to.
 	var from, to *framework.Status
-	order, start := r.order, r.StartIndex
+	order, start := s.order, s.start
+	rejections := s.rejections
+	j := len(list)
+	list = slices.Grow(list, len(rejections))[:j+len(rejections)]
 	for i := range rejections {
 		x := &rejections[i]
-		s := x.status
-		if s == nil || x.dropped {
+		st := x.status
+		if st == nil || x.dropped {
 			continue // the absent-node status applies, as in kube-scheduler
 		}
-		if s == from && x.by == lastBy {
-			s = to
-		} else if s.Plugin() == "" {
-			plugin := r.rejectedBy(*x)
-			if last >= 0 && from == s && seen[last].plugin == plugin {
-				s, lastBy = to, x.by
+		if st == from && x.by == lastBy {
+			st = to
+		} else if st.Plugin() == "" {
+			plugin := s.fw.rejectedByIndex(x.by)
+			if last >= 0 && from == st && seen[last].plugin == plugin {
+				st, lastBy = to, x.by
 			} else if plugin != "" {
-				unnamed := s
-				s = nil
+				unnamed := st
+				st = nil
 				for k, y := range seen[:n] {
 					if y.from == unnamed && y.plugin == plugin {
-						s, last, lastBy = y.to, k, x.by
+						st, last, lastBy = y.to, k, x.by
 						break
 					}
 				}
-				if s == nil {
-					s = unnamed.WithPlugin(plugin)
-					seen[next], last, lastBy = named{unnamed, plugin, s}, next, x.by
+				if st == nil {
+					st = unnamed.WithPlugin(plugin)
+					seen[next], last, lastBy = pluginStatus{unnamed, x.by, plugin, st}, next, x.by
 					next = (next + 1) % len(seen)
 					n = max(n, next)
 				}
 				from, to = seen[last].from, seen[last].to
 			}
 		}
-		// Positions are below the order's length and StartIndex is too
+		// Positions are below the order's length and so is start
 		// (nodeAt for any other).
 		k := start + int(x.pos)
 		if k >= len(order) {
@@ -537,19 +663,12 @@ func (r *Result) NodeToStatus() *framework.NodeToStatus {
 		if uint(k) < uint(len(order)) {
 			node = order[k]
 		} else {
-			node = r.nodeAt(x.pos)
+			node = nodeAtPosition(order, start, x.pos)
 		}
-		list[j] = framework.NodeStatus{Node: node, Status: s}
+		list[j] = framework.NodeStatus{Node: node, Status: st}
 		j++
 	}
-	list = list[:j]
-	// Evaluation positions are distinct, so the nodes are when they are
-	// positions of the snapshot's own list.
-	var of *framework.Snapshot
-	if r.snap != nil && len(r.order) > 0 && len(r.order) == r.snap.NumNodes() && &r.order[0] == &r.snap.Nodes()[0] {
-		of = r.snap
-	}
-	return framework.NewNodeToStatusOf(r.Diagnosis.absentStatus(), of, list)
+	return list[:j]
 }
 
 // Verdict is one node's filter outcome.

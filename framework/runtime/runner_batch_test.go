@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -1085,25 +1086,59 @@ func TestDeferredStatusesAcrossPluginsAndBlocks(t *testing.T) {
 // checkNodesWithCode checks the nodes a cycle's NodeToStatus gives for
 // each code, which it takes as the distinct nodes of the snapshot the
 // Result says they are, against each of the snapshot's nodes looked up by
-// name.
-func checkNodesWithCode(t *rapid.T, r *Result) {
+// name; and each node's status as GetNode finds it before the map lists
+// its statuses (by the node's position in the cycle) against the listed
+// one.
+func checkNodesWithCode(t interface{ Fatalf(string, ...any) }, r *Result) {
 	if r.snap == nil {
 		return
 	}
-	m := r.NodeToStatus()
+	listed := r.NodeToStatus()
+	listed.Len() // lists the statuses
+	unlisted := r.NodeToStatus()
+	for _, ni := range r.snap.Nodes() {
+		want, got := listed.Get(ni.Name()), unlisted.GetNode(r.snap, ni)
+		if want.Code() != got.Code() || want.Plugin() != got.Plugin() || want.Message() != got.Message() {
+			t.Fatalf("GetNode(%s) before listing = %v from %q, listed %v from %q", ni.Name(), got, got.Plugin(), want, want.Plugin())
+		}
+	}
+	if n, want := unlisted.Len(), listed.Len(); n != want {
+		t.Fatalf("Len after GetNode = %d, want %d", n, want)
+	}
+	// Readers at once, one of them listing the statuses: for the race
+	// detector.
+	shared := r.NodeToStatus()
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Go(func() {
+			for _, ni := range r.snap.Nodes() {
+				shared.GetNode(r.snap, ni)
+			}
+		})
+	}
+	wg.Go(func() { shared.Len() })
+	wg.Wait()
 	for _, code := range []framework.Code{framework.Unschedulable, framework.UnschedulableAndUnresolvable, framework.Error} {
 		var want []string
 		for _, ni := range r.snap.Nodes() {
-			if m.Get(ni.Name()).Code() == code {
+			if listed.Get(ni.Name()).Code() == code {
 				want = append(want, ni.Name())
 			}
 		}
-		var got []string
-		for _, ni := range m.NodesWithCode(r.snap, code) {
-			got = append(got, ni.Name())
-		}
-		if d := cmp.Diff(want, got); d != "" {
-			t.Fatalf("NodesWithCode(%v) (-by name +as recorded):\n%s", code, d)
+		for _, f := range []struct {
+			name  string
+			nodes func(*framework.NodeToStatus) []*framework.NodeInfo
+		}{
+			{"NodesWithCode", func(m *framework.NodeToStatus) []*framework.NodeInfo { return m.NodesWithCode(r.snap, code) }},
+			{"NodesWithCodeReadOnly", func(m *framework.NodeToStatus) []*framework.NodeInfo { return m.NodesWithCodeReadOnly(r.snap, code) }},
+		} {
+			var got []string
+			for _, ni := range f.nodes(r.NodeToStatus()) {
+				got = append(got, ni.Name())
+			}
+			if d := cmp.Diff(want, got); d != "" {
+				t.Fatalf("%s(%v) (-by name +as recorded):\n%s", f.name, code, d)
+			}
 		}
 	}
 }
