@@ -198,8 +198,10 @@ type Result struct {
 	// 1: the caller's goroutine alone).
 	filterWidth int
 	rejections  []rejection
-	feasible    []int32 // evaluation positions of feasible nodes
-	selected    int     // index into feasible, -1 when none
+	// rejSummary counts rejections' statuses and their codes, when ok.
+	rejSummary rejectionSummary
+	feasible   []int32 // evaluation positions of feasible nodes
+	selected   int     // index into feasible, -1 when none
 	// feasibleList is feasibleNodes' answer once asked for (while its
 	// length is feasible's): feasibleCache's array, or a view of order
 	// (never written through) when the feasible nodes are a run of it.
@@ -274,6 +276,7 @@ func (r *Result) reset() {
 	r.pre.keep, r.pre.best, r.pre.cnt = 0, 0, 0
 	r.placing = placeRun{}
 	r.filterVerdicts, r.rejectionDetails = nil, nil
+	r.rejSummary = rejectionSummary{}
 }
 
 func (r *Result) nodeAt(pos int32) *framework.NodeInfo {
@@ -495,7 +498,10 @@ func (r *Result) NodeToStatus() *framework.NodeToStatus {
 	// status is found by its position. The map then lists the statuses
 	// only for a reader that needs them listed.
 	if r.snap != nil && len(r.order) > 0 && len(r.order) == r.snap.NumNodes() && &r.order[0] == &r.snap.Nodes()[0] {
-		if src.summarize(r.rejections) {
+		if sum := r.rejSummary; sum.ok {
+			src.n, src.codes = sum.n, sum.codes
+		}
+		if r.rejSummary.ok || src.summarize(r.rejections) {
 			src.rejections = slices.Clone(r.rejections)
 			return framework.NewNodeToStatusFrom(absent, r.snap, src)
 		}
@@ -532,6 +538,16 @@ type pluginStatus struct {
 	to     *framework.Status
 }
 
+// rejectionSummary is what NodeToStatus needs to know of a cycle's
+// rejections before listing them: when ok, they are in increasing
+// positions, n of them have a status, and codes has bit 1<<c set for each
+// code c among those statuses.
+type rejectionSummary struct {
+	n     int
+	codes uint64
+	ok    bool
+}
+
 // summarize counts rejections' statuses and the codes they have, and
 // reports whether their positions increase.
 func (s *rejectionStatuses) summarize(rejections []rejection) bool {
@@ -550,11 +566,7 @@ func (s *rejectionStatuses) summarize(rejections []rejection) bool {
 		n++
 		if x.status != last {
 			last = x.status
-			if c := uint(last.Code()); c < 64 {
-				codes |= 1 << c
-			} else {
-				return false
-			}
+			codes |= 1 << (uint(last.Code()) & 63) // a rejecting code, below 64
 		}
 	}
 	s.n, s.codes = n, codes

@@ -527,24 +527,32 @@ func (f *Framework) filterNodes(ctx context.Context, state *framework.CycleState
 	// The diagnosis names each rejecting plugin once: collect the distinct
 	// names (the status's own, else its filter's), then merge.
 	var names diagnosisNames
-	var last *framework.Status // names.add(last, lastPI) ran: runs of shared statuses add once
+	var last *framework.Status // names.add(last, lastPI) ran or would find it added: runs of shared statuses add once
 	lastPI := int16(-1)
 	n0 := len(res.rejections)
 	res.rejections = slices.Grow(res.rejections, len(rejPos))[:n0+len(rejPos)]
 	res.Diagnosis.rejected += len(rejPos)
 	rejections := res.rejections[n0:]
+	// codes are the statuses' codes (rejecting ones, below 64), for
+	// NodeToStatus.
+	var codes uint64
 	for i, p := range rejPos {
 		st, pi := statuses[p], plugins[p]
 		rejections[i] = rejection{pos: p, by: pi, status: st}
+		if st == last && pi == lastPI {
+			continue
+		}
+		last, lastPI = st, pi
+		codes |= 1 << (uint(st.Code()) & 63)
 		if st.Plugin() == "" && uint16(pi) < 64 && names.seen&(1<<pi) != 0 && st.Code() != framework.Pending {
 			continue // names.add would find it added
 		}
-		if st != last || pi != lastPI {
-			names.add(st, pi, f.filter)
-			last, lastPI = st, pi
-		}
+		names.add(st, pi, f.filter)
 	}
 	names.mergeInto(&res.Diagnosis)
+	// rejPos increases, and a cycle filters once, on a reset Result: the
+	// rejections are in increasing positions, each with a status.
+	res.rejSummary = rejectionSummary{n: len(rejPos), codes: codes, ok: true}
 	if failure != nil {
 		res.feasible, res.feasibleList = nil, nil
 		return failure.AsError()
@@ -1039,6 +1047,7 @@ func (f *Framework) runExtenderFilters(pod *framework.PodInfo, res *Result) erro
 				rej.dropped = true
 			}
 			res.rejections = append(res.rejections, rej)
+			res.rejSummary.ok = false
 			res.Diagnosis.rejected++
 		}
 		res.feasible = kept
