@@ -198,10 +198,8 @@ type Result struct {
 	// 1: the caller's goroutine alone).
 	filterWidth int
 	rejections  []rejection
-	// rejSummary counts rejections' statuses and their codes, when ok.
-	rejSummary rejectionSummary
-	feasible   []int32 // evaluation positions of feasible nodes
-	selected   int     // index into feasible, -1 when none
+	feasible    []int32 // evaluation positions of feasible nodes
+	selected    int     // index into feasible, -1 when none
 	// feasibleList is feasibleNodes' answer once asked for (while its
 	// length is feasible's): feasibleCache's array, or a view of order
 	// (never written through) when the feasible nodes are a run of it.
@@ -276,7 +274,6 @@ func (r *Result) reset() {
 	r.pre.keep, r.pre.best, r.pre.cnt = 0, 0, 0
 	r.placing = placeRun{}
 	r.filterVerdicts, r.rejectionDetails = nil, nil
-	r.rejSummary = rejectionSummary{}
 }
 
 func (r *Result) nodeAt(pos int32) *framework.NodeInfo {
@@ -492,42 +489,48 @@ func (r *Result) NodeToStatus() *framework.NodeToStatus {
 		return framework.NewNodeToStatus(nil)
 	}
 	src := &rejectionStatuses{fw: r.fw, order: r.order, start: r.StartIndex}
+	sorted := src.runsOf(r.rejections)
 	absent := r.Diagnosis.absentStatus()
 	// Evaluation positions are distinct, so the nodes are when they are
 	// positions of the snapshot's own list; in increasing order, a node's
-	// status is found by its position. The map then lists the statuses
+	// status is found by its position, and the map lists the statuses
 	// only for a reader that needs them listed.
 	if r.snap != nil && len(r.order) > 0 && len(r.order) == r.snap.NumNodes() && &r.order[0] == &r.snap.Nodes()[0] {
-		if sum := r.rejSummary; sum.ok {
-			src.n, src.codes = sum.n, sum.codes
-		}
-		if r.rejSummary.ok || src.summarize(r.rejections) {
-			src.rejections = slices.Clone(r.rejections)
+		if sorted {
 			return framework.NewNodeToStatusFrom(absent, r.snap, src)
 		}
-		src.rejections = r.rejections
-		return framework.NewNodeToStatusOf(absent, r.snap, src.AppendTo(make([]framework.NodeStatus, 0, len(r.rejections))))
+		return framework.NewNodeToStatusOf(absent, r.snap, src.AppendTo(make([]framework.NodeStatus, 0, src.n)))
 	}
-	src.rejections = r.rejections
-	return framework.NewNodeToStatusOf(absent, nil, src.AppendTo(make([]framework.NodeStatus, 0, len(r.rejections))))
+	return framework.NewNodeToStatusOf(absent, nil, src.AppendTo(make([]framework.NodeStatus, 0, src.n)))
 }
 
 // rejectionStatuses are a cycle's rejections as a
 // framework.NodeStatusSource: each rejected node with its status named by
 // the plugin or extender that rejected it, the nodes a status-less
-// rejection (an extender's drop) leaves out aside. Status finds a node by
-// its evaluation position, and needs the rejections in increasing
-// positions and order to be the snapshot's node list.
+// rejection (an extender's drop) leaves out aside. The rejections are
+// kept as runs of consecutive positions rejected alike: a cycle no node
+// fits is a run or a few. Status finds a node by its evaluation position,
+// and needs the runs in increasing positions and order to be the
+// snapshot's node list.
 type rejectionStatuses struct {
-	fw         *Framework
-	rejections []rejection
-	order      []*framework.NodeInfo // the nodes the positions index from start on
-	start      int
-	n          int    // rejections with a status
-	codes      uint64 // bit 1<<c for each code c among them
+	fw    *Framework
+	runs  []rejectionRun
+	order []*framework.NodeInfo // the nodes the positions index from start on
+	start int
+	n     int    // rejections with a status
+	codes uint64 // bit 1<<c for each code c among them
 	// named are the statuses named so far, for Status (under mu).
 	mu    sync.Mutex
 	named []pluginStatus
+}
+
+// rejectionRun is n rejections at positions pos, pos+1, …, by the same
+// plugin or extender with the same status.
+type rejectionRun struct {
+	pos, n  int32
+	by      int16
+	dropped bool
+	status  *framework.Status
 }
 
 // pluginStatus is a status a plugin or extender gave unnamed, named for it.
@@ -538,39 +541,37 @@ type pluginStatus struct {
 	to     *framework.Status
 }
 
-// rejectionSummary is what NodeToStatus needs to know of a cycle's
-// rejections before listing them: when ok, they are in increasing
-// positions, n of them have a status, and codes has bit 1<<c set for each
-// code c among those statuses.
-type rejectionSummary struct {
-	n     int
-	codes uint64
-	ok    bool
-}
-
-// summarize counts rejections' statuses and the codes they have, and
-// reports whether their positions increase.
-func (s *rejectionStatuses) summarize(rejections []rejection) bool {
-	var last *framework.Status
-	prev := int32(-1)
-	n, codes := 0, uint64(0)
-	for i := range rejections {
+// runsOf sets s's runs (an array of their own), count and codes from
+// rejections, and reports whether the runs are in increasing positions.
+func (s *rejectionStatuses) runsOf(rejections []rejection) bool {
+	var buf [8]rejectionRun
+	runs := buf[:0]
+	sorted := true
+	end := int32(-1) // the position after the last run's
+	for i := 0; i < len(rejections); {
 		x := &rejections[i]
-		if x.pos <= prev {
-			return false
+		pos, by, dropped, st := x.pos, x.by, x.dropped, x.status
+		if pos < end {
+			sorted = false
 		}
-		prev = x.pos
-		if x.status == nil || x.dropped {
-			continue
+		// The run's fields in registers: a run of a thousand rejections
+		// takes a few instructions each.
+		for end, i = pos+1, i+1; i < len(rejections); i++ {
+			y := &rejections[i]
+			if y.pos != end || y.status != st || y.by != by || y.dropped != dropped {
+				break
+			}
+			end++
 		}
-		n++
-		if x.status != last {
-			last = x.status
-			codes |= 1 << (uint(last.Code()) & 63) // a rejecting code, below 64
+		run := rejectionRun{pos: pos, n: end - pos, by: by, dropped: dropped, status: st}
+		if run.status != nil && !run.dropped {
+			s.n += int(run.n)
+			s.codes |= 1 << (uint(run.status.Code()) & 63) // a rejecting code, below 64
 		}
+		runs = append(runs, run)
 	}
-	s.n, s.codes = n, codes
-	return true
+	s.runs = slices.Clone(runs)
+	return sorted
 }
 
 // Len is the number of rejected nodes with a status.
@@ -591,30 +592,31 @@ func (s *rejectionStatuses) Status(node *framework.NodeInfo) (*framework.Status,
 	if p < 0 {
 		p += n
 	}
-	k, found := slices.BinarySearchFunc(s.rejections, int32(p), func(x rejection, p int32) int { return cmp.Compare(x.pos, p) })
-	if !found {
+	// The last run starting at or before p.
+	k, _ := slices.BinarySearchFunc(s.runs, int32(p)+1, func(x rejectionRun, p int32) int { return cmp.Compare(x.pos, p) })
+	if k == 0 {
 		return nil, false
 	}
-	x := &s.rejections[k]
-	if x.status == nil || x.dropped {
+	run := &s.runs[k-1]
+	if int32(p) >= run.pos+run.n || run.status == nil || run.dropped {
 		return nil, false
 	}
-	if x.status.Plugin() != "" {
-		return x.status, true
+	if run.status.Plugin() != "" {
+		return run.status, true
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, y := range s.named {
-		if y.from == x.status && y.by == x.by {
+		if y.from == run.status && y.by == run.by {
 			return y.to, true
 		}
 	}
-	plugin := s.fw.rejectedByIndex(x.by)
+	plugin := s.fw.rejectedByIndex(run.by)
 	if plugin == "" {
-		return x.status, true
+		return run.status, true
 	}
-	to := x.status.WithPlugin(plugin)
-	s.named = append(s.named, pluginStatus{x.status, x.by, plugin, to})
+	to := run.status.WithPlugin(plugin)
+	s.named = append(s.named, pluginStatus{run.status, run.by, plugin, to})
 	return to, true
 }
 
@@ -625,60 +627,50 @@ func (s *rejectionStatuses) AppendTo(list []framework.NodeStatus) []framework.No
 	// shared status is named once.
 	var seen [8]pluginStatus
 	n, next := 0, 0
-	// last is the entry of seen the previous node used, and lastBy the
-	// rejecting plugin's or extender's index: a plugin's rejections come
-	// in runs of one status. from and to are seen[last]'s statuses while
-	// last ≥ 0: the next node lastBy rejected with from takes to.
-	last, lastBy := -1, int16(0)
-	var from, to *framework.Status
 	order, start := s.order, s.start
-	rejections := s.rejections
 	j := len(list)
-	list = slices.Grow(list, len(rejections))[:j+len(rejections)]
-	for i := range rejections {
-		x := &rejections[i]
-		st := x.status
-		if st == nil || x.dropped {
+	list = slices.Grow(list, s.n)[:j+s.n]
+	for r := range s.runs {
+		run := &s.runs[r]
+		st := run.status
+		if st == nil || run.dropped {
 			continue // the absent-node status applies, as in kube-scheduler
 		}
-		if st == from && x.by == lastBy {
-			st = to
-		} else if st.Plugin() == "" {
-			plugin := s.fw.rejectedByIndex(x.by)
-			if last >= 0 && from == st && seen[last].plugin == plugin {
-				st, lastBy = to, x.by
-			} else if plugin != "" {
+		if st.Plugin() == "" {
+			if plugin := s.fw.rejectedByIndex(run.by); plugin != "" {
 				unnamed := st
 				st = nil
-				for k, y := range seen[:n] {
+				for _, y := range seen[:n] {
 					if y.from == unnamed && y.plugin == plugin {
-						st, last, lastBy = y.to, k, x.by
+						st = y.to
 						break
 					}
 				}
 				if st == nil {
 					st = unnamed.WithPlugin(plugin)
-					seen[next], last, lastBy = pluginStatus{unnamed, x.by, plugin, st}, next, x.by
+					seen[next] = pluginStatus{unnamed, run.by, plugin, st}
 					next = (next + 1) % len(seen)
 					n = max(n, next)
 				}
-				from, to = seen[last].from, seen[last].to
 			}
 		}
 		// Positions are below the order's length and so is start
-		// (nodeAt for any other).
-		k := start + int(x.pos)
-		if k >= len(order) {
-			k -= len(order)
+		// (nodeAtPosition for any other).
+		k := start + int(run.pos)
+		for q := range list[j : j+int(run.n)] {
+			if k >= len(order) {
+				k -= len(order)
+			}
+			var node *framework.NodeInfo
+			if uint(k) < uint(len(order)) {
+				node = order[k]
+			} else {
+				node = nodeAtPosition(order, start, run.pos+int32(q))
+			}
+			list[j+q] = framework.NodeStatus{Node: node, Status: st}
+			k++
 		}
-		var node *framework.NodeInfo
-		if uint(k) < uint(len(order)) {
-			node = order[k]
-		} else {
-			node = nodeAtPosition(order, start, x.pos)
-		}
-		list[j] = framework.NodeStatus{Node: node, Status: st}
-		j++
+		j += int(run.n)
 	}
 	return list[:j]
 }

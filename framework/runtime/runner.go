@@ -533,9 +533,6 @@ func (f *Framework) filterNodes(ctx context.Context, state *framework.CycleState
 	res.rejections = slices.Grow(res.rejections, len(rejPos))[:n0+len(rejPos)]
 	res.Diagnosis.rejected += len(rejPos)
 	rejections := res.rejections[n0:]
-	// codes are the statuses' codes (rejecting ones, below 64), for
-	// NodeToStatus.
-	var codes uint64
 	for i, p := range rejPos {
 		st, pi := statuses[p], plugins[p]
 		rejections[i] = rejection{pos: p, by: pi, status: st}
@@ -543,16 +540,12 @@ func (f *Framework) filterNodes(ctx context.Context, state *framework.CycleState
 			continue
 		}
 		last, lastPI = st, pi
-		codes |= 1 << (uint(st.Code()) & 63)
 		if st.Plugin() == "" && uint16(pi) < 64 && names.seen&(1<<pi) != 0 && st.Code() != framework.Pending {
 			continue // names.add would find it added
 		}
 		names.add(st, pi, f.filter)
 	}
 	names.mergeInto(&res.Diagnosis)
-	// rejPos increases, and a cycle filters once, on a reset Result: the
-	// rejections are in increasing positions, each with a status.
-	res.rejSummary = rejectionSummary{n: len(rejPos), codes: codes, ok: true}
 	if failure != nil {
 		res.feasible, res.feasibleList = nil, nil
 		return failure.AsError()
@@ -1047,7 +1040,6 @@ func (f *Framework) runExtenderFilters(pod *framework.PodInfo, res *Result) erro
 				rej.dropped = true
 			}
 			res.rejections = append(res.rejections, rej)
-			res.rejSummary.ok = false
 			res.Diagnosis.rejected++
 		}
 		res.feasible = kept
