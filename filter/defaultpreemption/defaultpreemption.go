@@ -18,6 +18,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -92,6 +93,38 @@ type DefaultPreemption struct {
 
 	defaultHooks hooks
 	memo         victimMemo
+	// scratch backs one preemption's dry run at a time (TryLock): its
+	// answers, candidates and statuses, dead once PostFilter returns.
+	scratch dryRunScratch
+}
+
+// dryRunScratch holds the buffers of a preemption's dry run, kept from one
+// preemption to the next so that a stream of preemptors does not allocate
+// them again for each.
+type dryRunScratch struct {
+	mu       sync.Mutex
+	answers  []dryRunAnswer
+	parts    [][]dryRunAnswer
+	cands    []preemptCandidate
+	statuses []*framework.Status
+	idx      []int
+}
+
+// dryRunAnswer is one node's answer in a dry run: a candidate, or the
+// status saying why it is none.
+type dryRunAnswer struct {
+	cand   preemptCandidate
+	isCand bool
+	status *framework.Status
+}
+
+// scratchFor returns pl's scratch, locked, or a fresh one when another
+// preemption holds it. release gives it back.
+func (pl *DefaultPreemption) scratchFor() (sc *dryRunScratch, release func()) {
+	if pl.scratch.mu.TryLock() {
+		return &pl.scratch, pl.scratch.mu.Unlock
+	}
+	return &dryRunScratch{}, func() {}
 }
 
 var _ framework.PostFilterPlugin = (*DefaultPreemption)(nil)
@@ -194,11 +227,13 @@ func (pl *DefaultPreemption) preempt(ctx context.Context, state *framework.Cycle
 	potential := m.NodesWithCodeReadOnly(snap, framework.Unschedulable)
 	var candidates []preemptCandidate
 	var statuses []*framework.Status
+	sc, release := pl.scratchFor()
+	defer release()
 	if len(potential) > 0 {
 		offset := int(pl.h.PluginsRunner().RandInt32N(int32(len(potential))))
 		num := pl.numCandidates(len(potential))
 		var err error
-		candidates, statuses, err = pl.dryRun(ctx, state, pod, m, potential, offset, num)
+		candidates, statuses, err = pl.dryRun(ctx, state, pod, m, potential, offset, num, sc)
 		if err != nil && len(candidates) == 0 {
 			return nil, framework.AsStatus(err)
 		}
@@ -214,7 +249,7 @@ func (pl *DefaultPreemption) preempt(ctx context.Context, state *framework.Cycle
 	if len(candidates) == 0 {
 		return nil, framework.NewStatus(framework.Unschedulable, "no candidate node for preemption")
 	}
-	best := pl.pickOne(candidates)
+	best := pl.pickOne(candidates, sc)
 	if err := pl.h.Evictor().Evict(state, pod.Pod, best.node, best.victims, pl.Name()); err != nil {
 		return nil, framework.AsStatus(err)
 	}
@@ -316,14 +351,7 @@ func preemptCompilePDBs(pdbs []api.PodDisruptionBudget) []preemptPDB {
 // statuses are those of the examined nodes that are not candidates, one per
 // node, in examination order.
 func (pl *DefaultPreemption) dryRun(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo,
-	m *framework.NodeToStatus, potential []*framework.NodeInfo, offset, num int) ([]preemptCandidate, []*framework.Status, error) {
-	// result is one node's answer: a candidate, or the status saying why
-	// it is none.
-	type result struct {
-		cand   preemptCandidate
-		isCand bool
-		status *framework.Status
-	}
+	m *framework.NodeToStatus, potential []*framework.NodeInfo, offset, num int, sc *dryRunScratch) ([]preemptCandidate, []*framework.Status, error) {
 	runner := pl.h.PluginsRunner()
 	par := pl.h.Parallelism()
 	pdbs := preemptCompilePDBs(state.Snapshot().DisruptionBudgets)
@@ -333,7 +361,16 @@ func (pl *DefaultPreemption) dryRun(ctx context.Context, state *framework.CycleS
 	// candidates, usually a few chunks in, and the parts it reached are
 	// a prefix of them.
 	chunk := parallel.ChunkSize(n, par)
-	parts := make([][]result, (n+chunk-1)/chunk)
+	// The answers' room is sc's, for every position, each chunk clearing
+	// its own.
+	parts := sc.parts[:0]
+	parts = slices.Grow(parts, (n+chunk-1)/chunk)[:(n+chunk-1)/chunk]
+	clear(parts)
+	sc.parts = parts
+	if cap(sc.answers) < n {
+		sc.answers = make([]dryRunAnswer, n)
+	}
+	answers := sc.answers[:n]
 	// Nodes without victims, and nodes whose victims would leave them
 	// rejected as the cycle found them (runtime.VictimRemovalFilter, when
 	// m gives the cycle's statuses), are answered in the search without
@@ -355,7 +392,8 @@ func (pl *DefaultPreemption) dryRun(ctx context.Context, state *framework.CycleS
 		defer memo.mu.Unlock()
 	}
 	search(n, chunk, func(lo, hi int) bool {
-		part := make([]result, hi-lo)
+		part := answers[lo:hi:hi]
+		clear(part)
 		parts[lo/chunk] = part
 		// A chunk's nodes are copied, with the cycle state, into the
 		// same scratch node and state one after the other: what the
@@ -415,8 +453,8 @@ func (pl *DefaultPreemption) dryRun(ctx context.Context, state *framework.CycleS
 	})
 	// The search stops once it has num candidates, mostly non-violating
 	// ones: room for them is made at once.
-	nonViol, viol := make([]preemptCandidate, 0, min(num, int(nonViolating.Load()))), []preemptCandidate(nil)
-	var statuses []*framework.Status
+	nonViol, viol := slices.Grow(sc.cands[:0], min(num, int(nonViolating.Load()))), []preemptCandidate(nil)
+	statuses := sc.statuses[:0]
 	var errs []string
 merge:
 	for _, part := range parts {
@@ -448,7 +486,9 @@ merge:
 	if len(errs) > 0 {
 		err = errors.New(aggregateMessage(errs))
 	}
-	return append(nonViol, viol...), statuses, err
+	nonViol = append(nonViol, viol...)
+	sc.cands, sc.statuses = nonViol, statuses
+	return nonViol, statuses, err
 }
 
 // aggregateMessage prints messages as k8s.io/apimachinery's
@@ -627,7 +667,7 @@ func preemptSplitByPDB(pods []*framework.PodInfo, pdbs []preemptPDB, firstOnly b
 // priority, the lowest Σ(priority + 2³¹), the fewest victims, then the
 // latest earliest start of the highest-priority victims; the first left
 // wins. The first four are one lexicographic order, compared in one pass.
-func (pl *DefaultPreemption) pickOne(cands []preemptCandidate) preemptCandidate {
+func (pl *DefaultPreemption) pickOne(cands []preemptCandidate, sc *dryRunScratch) preemptCandidate {
 	// key is a candidate's first four criteria, each higher when better.
 	type key [4]int64
 	keyOf := func(c *preemptCandidate) key {
@@ -637,7 +677,8 @@ func (pl *DefaultPreemption) pickOne(cands []preemptCandidate) preemptCandidate 
 		}
 		return key{-int64(c.pdbViolations), -int64(c.victims[0].PriorityValue()), -sum, -int64(len(c.victims))}
 	}
-	idx := make([]int, 1, len(cands))
+	idx := append(sc.idx[:0], 0)
+	defer func() { sc.idx = idx }()
 	best := keyOf(&cands[0])
 	for i := 1; i < len(cands); i++ {
 		switch k := keyOf(&cands[i]); {

@@ -450,11 +450,11 @@ func TestPreemptionSelectBestCandidate(t *testing.T) {
 				nodes = append(nodes, st.MakeNode().Name(fmt.Sprintf("node%d", i)).Capacity(ppCap(ppVeryLarge)).Obj())
 			}
 			e := newPPEnv(t, nodes, tt.pods, nil, tt.pod)
-			cands, _, err := e.pl.dryRun(context.Background(), e.state, e.pi, nil, e.state.Snapshot().Nodes(), 0, e.pl.numCandidates(tt.nodes))
+			cands, _, err := e.pl.dryRun(context.Background(), e.state, e.pi, nil, e.state.Snapshot().Nodes(), 0, e.pl.numCandidates(tt.nodes), &dryRunScratch{})
 			if err != nil || len(cands) == 0 {
 				t.Fatalf("dry run: %d candidates, %v", len(cands), err)
 			}
-			if got := e.pl.pickOne(cands).node; !slices.Contains(tt.expected, got) {
+			if got := e.pl.pickOne(cands, &dryRunScratch{}).node; !slices.Contains(tt.expected, got) {
 				t.Errorf("picked %s, want one of %v", got, tt.expected)
 			}
 		})
@@ -515,12 +515,12 @@ func TestPreemptionCustomSelection(t *testing.T) {
 			}
 			e := newPPEnv(t, nodes, tt.pods, nil, tt.pod)
 			e.pl.IsEligiblePod = tt.eligible
-			cands, _, _ := e.pl.dryRun(context.Background(), e.state, e.pi, nil, e.state.Snapshot().Nodes(), 0, tt.nodes)
+			cands, _, _ := e.pl.dryRun(context.Background(), e.state, e.pi, nil, e.state.Snapshot().Nodes(), 0, tt.nodes, &dryRunScratch{})
 			if len(cands) != len(tt.expected) {
 				t.Fatalf("%d candidates, want %v", len(cands), tt.expected)
 			}
 			for len(cands) > 0 {
-				best := e.pl.pickOne(cands)
+				best := e.pl.pickOne(cands, &dryRunScratch{})
 				var got []string
 				for _, v := range best.victims {
 					got = append(got, v.Pod.Name)
@@ -591,7 +591,7 @@ func TestPreemptionDryRunErrorAggregate(t *testing.T) {
 				pods = append(pods, ppPod(fmt.Sprintf("p%d", i)).Node(name).Priority(ppLow).Req(ppSmall).StartTime(ppEpoch).Obj())
 			}
 			e := newPPEnv(t, nodes, pods, nil, ppPod("p").Priority(ppHigh).Req(ppSmall).Obj())
-			cands, statuses, err := e.pl.dryRun(context.Background(), e.state, e.pi, nil, e.state.Snapshot().Nodes(), tt.offset, e.pl.numCandidates(tt.nodes))
+			cands, statuses, err := e.pl.dryRun(context.Background(), e.state, e.pi, nil, e.state.Snapshot().Nodes(), tt.offset, e.pl.numCandidates(tt.nodes), &dryRunScratch{})
 			if len(cands) != 0 || len(statuses) != tt.nodes {
 				t.Fatalf("dry run: %d candidates, %d statuses; want none and %d", len(cands), len(statuses), tt.nodes)
 			}
@@ -844,11 +844,11 @@ func TestPickOneAmongTies(t *testing.T) {
 			if !tt.started {
 				e.pl.clock, e.pl.wallClock = framework.RealClock{}, true
 			}
-			cands, _, err := e.pl.dryRun(context.Background(), e.state, e.pi, nil, e.state.Snapshot().Nodes(), tt.offset, 3)
+			cands, _, err := e.pl.dryRun(context.Background(), e.state, e.pi, nil, e.state.Snapshot().Nodes(), tt.offset, 3, &dryRunScratch{})
 			if err != nil || len(cands) != 3 {
 				t.Fatalf("dry run: %d candidates, %v", len(cands), err)
 			}
-			if got := e.pl.pickOne(cands).node; got != tt.want {
+			if got := e.pl.pickOne(cands, &dryRunScratch{}).node; got != tt.want {
 				t.Errorf("picked %s, want %s", got, tt.want)
 			}
 		})

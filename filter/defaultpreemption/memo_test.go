@@ -88,9 +88,10 @@ type memoOutcome struct {
 }
 
 // TestPropMemoDecidesAsEveryDryRun: a DefaultPreemption that keeps its
-// nodes' dry-run answers from one preemption to the next decides every
-// preemption exactly as one that dry-runs every node each time (a
-// user-set IsEligiblePod turns the memo off), over a stream of
+// nodes' dry-run answers, and its dry run's buffers, from one preemption
+// to the next decides every preemption exactly as one that dry-runs every
+// node each time into buffers of its own (a user-set IsEligiblePod turns
+// the memo off), over a stream of
 // preemptors of a few kinds between which the cluster changes a few times:
 // victims evicted and the preemptor bound, pods added and removed, node
 // labels changed, pods nominated and their nominations cleared, a
@@ -173,6 +174,9 @@ func TestPropMemoDecidesAsEveryDryRun(t *testing.T) {
 		type side struct {
 			fw *runtime.Framework
 			ev *memoEvictor
+			// memo: the side keeping answers, which also reuses its
+			// dry-run scratch from one preemption to the next.
+			memo bool
 		}
 		build := func(memo bool) side {
 			ev := &memoEvictor{}
@@ -185,7 +189,7 @@ func TestPropMemoDecidesAsEveryDryRun(t *testing.T) {
 				pl, _ := fw.Plugin(config.DefaultPreemptionName)
 				pl.(*DefaultPreemption).IsEligiblePod = func(*framework.NodeInfo, *framework.PodInfo, *api.Pod) bool { return true }
 			}
-			return side{fw, ev}
+			return side{fw, ev, memo}
 		}
 		memo, plain := build(true), build(false)
 		preempt := func(s side, pi *framework.PodInfo) memoOutcome {
@@ -204,7 +208,11 @@ func TestPropMemoDecidesAsEveryDryRun(t *testing.T) {
 			var out memoOutcome
 			pl, _ := s.fw.Plugin(config.DefaultPreemptionName)
 			potential := m.NodesWithCode(snap, framework.Unschedulable)
-			cands, statuses, err := pl.(*DefaultPreemption).dryRun(ctx, state, pi, m, potential, 0, len(potential))
+			sc := &dryRunScratch{}
+			if s.memo {
+				sc = &pl.(*DefaultPreemption).scratch
+			}
+			cands, statuses, err := pl.(*DefaultPreemption).dryRun(ctx, state, pi, m, potential, 0, len(potential), sc)
 			for _, c := range cands {
 				keys := make([]string, len(c.victims))
 				for i, v := range c.victims {

@@ -175,7 +175,7 @@ func TestPropWallClockOrdersAsAnAdvancingClock(t *testing.T) {
 			slices.SortStableFunc(vs, tick.importanceOrder)
 			cands[i] = preemptCandidate{node: string(rune('a' + i)), victims: vs}
 		}
-		if a, b := wall.pickOne(cands).node, tick.pickOne(cands).node; a != b {
+		if a, b := wall.pickOne(cands, &dryRunScratch{}).node, tick.pickOne(cands, &dryRunScratch{}).node; a != b {
 			t.Fatalf("RealClock picks %s, the advancing clock %s", a, b)
 		}
 	})
