@@ -387,9 +387,23 @@ func (pl *DefaultPreemption) dryRun(ctx context.Context, state *framework.CycleS
 	if s, ok := pl.h.Parallelizer().(framework.Searcher); ok {
 		search = s.Search
 	}
-	memo := pl.acquire(ctx, state, pod, pdbs)
+	memo, warm := pl.acquire(ctx, state, pod, pdbs)
 	if memo != nil {
 		defer memo.mu.Unlock()
+	}
+	if warm {
+		// The memo kept its answers from the last preemption: most
+		// nodes are looked up, not dry-run, and a worker woken for a
+		// chunk would cost more than the chunk. The caller searches
+		// alone, chunk after chunk (the outcome does not depend on how
+		// the search is shared).
+		search = func(n, size int, chunk func(lo, hi int) bool) {
+			for lo := 0; lo < n; lo += size {
+				if chunk(lo, min(lo+size, n)) {
+					return
+				}
+			}
+		}
 	}
 	search(n, chunk, func(lo, hi int) bool {
 		part := answers[lo:hi:hi]

@@ -63,24 +63,25 @@ func hooksOf(pl *DefaultPreemption) hooks {
 
 // acquire returns the memo, locked, ready for pod's dry run in the cycle of
 // state, or nil when the memo may not serve it (see victimMemo) or another
-// dry run holds it. The caller unlocks a memo it got.
-func (pl *DefaultPreemption) acquire(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, pdbs []preemptPDB) *victimMemo {
+// dry run holds it; warm says the memo kept the answers of an earlier dry
+// run. The caller unlocks a memo it got.
+func (pl *DefaultPreemption) acquire(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, pdbs []preemptPDB) (m *victimMemo, warm bool) {
 	if len(pdbs) > 0 || hooksOf(pl) != pl.defaultHooks {
-		return nil
+		return nil, false
 	}
 	nl, ok := pl.h.PluginsRunner().(framework.NodeLocalFilters)
 	if !ok {
-		return nil
+		return nil, false
 	}
-	m := &pl.memo
+	m = &pl.memo
 	if !m.mu.TryLock() {
-		return nil
+		return nil, false
 	}
 	frags, ok := nl.NodeLocalFilterFragments(ctx, state, pod, m.buf[:0])
 	m.buf = frags
 	if !ok {
 		m.mu.Unlock()
-		return nil
+		return nil, false
 	}
 	snap := state.Snapshot()
 	prio := pod.Pod.PriorityValue()
@@ -89,8 +90,9 @@ func (pl *DefaultPreemption) acquire(ctx context.Context, state *framework.Cycle
 		m.frags, m.buf = frags, m.frags[:0]
 		clear(m.entries)
 		m.entries = slices.Grow(m.entries[:0], len(snap.Nodes()))[:len(snap.Nodes())]
+		return m, false
 	}
-	return m
+	return m, true
 }
 
 // get returns the answer kept for ni, or nil (and nil from a nil memo). A
