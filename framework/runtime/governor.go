@@ -25,9 +25,13 @@ import (
 // trial is judged against the cycles just before it, as the ratio of
 // the two widths' wall time per node, and the current width moves only
 // when the ratios of several trials (a moving average, each ratio
-// clamped) say the neighbour is at least 5 % cheaper. While trials
-// find a neighbour clearly dearer (a fifth), they come less and less
-// often, down to one cycle in maxPeriod.
+// clamped) say the neighbour is at least 5 % cheaper, or when a few
+// trials in a row each find it clearly cheaper (a sixth): a stream of
+// cheap cycles that a second worker slows down by half leaves it within
+// a few hundred cycles. While trials find a neighbour clearly cheaper,
+// and at a stream's start, they come often (one cycle in quickPeriod);
+// while they find it clearly dearer (a fifth), less and less often,
+// down to one cycle in maxPeriod.
 type widthGovernor struct {
 	mu sync.Mutex
 	// most is the top of the ladder the measurements are for: a cycle
@@ -52,10 +56,15 @@ type widthGovernor struct {
 	// counts them.
 	ratio  [governorLevels]float64
 	trials [governorLevels]int
-	up     bool
+	// cheaper[l] counts the trials in a row at level l that found it
+	// clearly cheaper than the current level.
+	cheaper [governorLevels]int
+	up      bool
 	// period is how many cycles run, on average, per trial begun: it
-	// starts at trialPeriod and doubles, up to maxPeriod, after each
-	// trial that finds its neighbour clearly dearer (clearlyDearer).
+	// starts at quickPeriod, is quickPeriod after a trial that finds its
+	// neighbour clearly cheaper (clearlyCheaper), doubles, up to
+	// maxPeriod, after each that finds it clearly dearer
+	// (clearlyDearer), and is trialPeriod after any other.
 	period uint64
 }
 
@@ -75,6 +84,12 @@ const (
 	// maxPeriod is the longest period between trials, reached while
 	// every trial finds its neighbour clearly dearer.
 	maxPeriod = 16 * trialPeriod
+	// quickPeriod is the period between trials at a stream's start and
+	// while trials find a neighbour clearly cheaper.
+	quickPeriod = 64
+	// quickTrials is how many trials in a row finding a neighbour
+	// clearly cheaper move the current width there, before minTrials.
+	quickTrials = 3
 	// trialCycles is the length of a trial.
 	trialCycles = 8
 	// recentKeep is the weight of the old average in recent, which
@@ -104,6 +119,10 @@ var moveBelow = math.Log(0.95)
 // trials lengthen the period between trials.
 var clearlyDearer = math.Log(1.2)
 
+// clearlyCheaper is the logarithm of the ratio below which one trial
+// finds its neighbour clearly cheaper: clearlyDearer's mirror.
+var clearlyCheaper = -clearlyDearer
+
 // ladder returns the width at level l of a ladder topped by most: most
 // at the top, halved (rounded up) at each level below, 1 at level 0.
 func ladder(l, most int) int {
@@ -132,8 +151,8 @@ func top(most int) int {
 func (g *widthGovernor) reset(most int) {
 	g.most, g.level, g.cycles, g.recent = most, top(most), 0, 0
 	g.trial, g.left, g.base, g.sum, g.count = -1, 0, 0, 0, 0
-	g.ratio, g.trials = [governorLevels]float64{}, [governorLevels]int{}
-	g.period = trialPeriod
+	g.ratio, g.trials, g.cheaper = [governorLevels]float64{}, [governorLevels]int{}, [governorLevels]int{}
+	g.period = quickPeriod
 }
 
 // choose returns the width of the next cycle, given the most workers the
@@ -208,21 +227,29 @@ func (g *widthGovernor) endTrial() {
 		g.ratio[t] = ratioKeep*g.ratio[t] + (1-ratioKeep)*r
 	}
 	g.trials[t]++
+	if r < clearlyCheaper {
+		g.cheaper[t]++
+	} else {
+		g.cheaper[t] = 0
+	}
 	if g.trials[t] >= minTrials && g.ratio[t] > clearlyDearer {
 		g.period = min(2*g.period, maxPeriod)
 		return
 	}
 	g.period = trialPeriod
-	if g.trials[t] < minTrials || g.ratio[t] >= moveBelow {
+	if g.cheaper[t] > 0 {
+		g.period = quickPeriod
+	}
+	if g.cheaper[t] < quickTrials && (g.trials[t] < minTrials || g.ratio[t] >= moveBelow) {
 		return
 	}
 	// Move: the old level is now a neighbour as cheap, relative to the
 	// new, as the trials measured; the other ratios were relative to
 	// the old level and start again.
 	old, r, n := g.level, g.ratio[t], g.trials[t]
-	g.ratio, g.trials = [governorLevels]float64{}, [governorLevels]int{}
+	g.ratio, g.trials, g.cheaper = [governorLevels]float64{}, [governorLevels]int{}, [governorLevels]int{}
 	g.ratio[old], g.trials[old] = -r, n
-	g.level, g.recent = t, g.sum/float64(g.count)
+	g.level, g.recent, g.period = t, g.sum/float64(g.count), trialPeriod
 }
 
 // mix scrambles a cycle count (splitmix64's finalizer), so that the cycles

@@ -86,6 +86,36 @@ func TestWidthGovernorFindsCheapestWidth(t *testing.T) {
 	}
 }
 
+// TestWidthGovernorLeavesAClearlyDearerWidthSoon: when sharing makes
+// every cycle twice as long (cheap cycles, as scheduler_perf's
+// SchedulingBasic over every node on two vCPUs), the governor leaves the
+// shared width within the first few hundred cycles of a stream, and
+// runs most of a stream of 1,000 pods on one worker; when sharing pays,
+// nearly every cycle of such a stream is shared.
+func TestWidthGovernorLeavesAClearlyDearerWidthSoon(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		cost      map[int]float64
+		want      int
+		atLeast   float64
+		fromCycle int
+	}{
+		{"sharing doubles the cycle", map[int]float64{1: 13, 2: 29}, 1, 0.6, 500},
+		{"sharing pays", map[int]float64{1: 16, 2: 11}, 2, 0.9, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for seed := range uint64(20) {
+				var g widthGovernor
+				r := rand.New(rand.NewPCG(seed, 7))
+				widths := govCycles(&g, 2, 1000, r, func(_, w int) float64 { return tc.cost[w] })
+				if share := shareAt(widths[tc.fromCycle:], tc.want); share < tc.atLeast {
+					t.Errorf("seed %d: %.2f of cycles %d–999 at width %d, want at least %.2f", seed, share, tc.fromCycle, tc.want, tc.atLeast)
+				}
+			}
+		})
+	}
+}
+
 // TestWidthGovernorSeldomMovesBetweenEqualWidths: noise alone (pods
 // unlike in cost, pauses) moves the current width at most once in 10,000
 // cycles when two widths cost the same (about once in 40,000 here).
