@@ -356,13 +356,11 @@ func (pl *DefaultPreemption) dryRun(ctx context.Context, state *framework.CycleS
 	par := pl.h.Parallelism()
 	pdbs := preemptCompilePDBs(state.Snapshot().DisruptionBudgets)
 	n := len(potential)
-	// Each chunk of the search keeps its answers in its own part, made
-	// when the chunk runs: the search stops once it has enough
-	// candidates, usually a few chunks in, and the parts it reached are
-	// a prefix of them.
+	// Each chunk of the search keeps its answers in its own part of sc's
+	// answers, cleared when the chunk runs: the search stops once it has
+	// enough candidates, usually a few chunks in, and the parts it
+	// reached are a prefix of them.
 	chunk := parallel.ChunkSize(n, par)
-	// The answers' room is sc's, for every position, each chunk clearing
-	// its own.
 	parts := sc.parts[:0]
 	parts = slices.Grow(parts, (n+chunk-1)/chunk)[:(n+chunk-1)/chunk]
 	clear(parts)

@@ -506,8 +506,8 @@ func (r *Result) NodeToStatus() *framework.NodeToStatus {
 
 // rejectionStatuses are a cycle's rejections as a
 // framework.NodeStatusSource: each rejected node with its status named by
-// the plugin or extender that rejected it, the nodes a status-less
-// rejection (an extender's drop) leaves out aside. The rejections are
+// the plugin or extender that rejected it, but for the nodes an extender
+// dropped without a reason, which have none. The rejections are
 // kept as runs of consecutive positions rejected alike: a cycle no node
 // fits is a run or a few. Status finds a node by its evaluation position,
 // and needs the runs in increasing positions and order to be the
