@@ -27,8 +27,8 @@ import (
 // when the ratios of several trials (a moving average, each ratio
 // clamped) say the neighbour is at least 5 % cheaper, or when a few
 // trials in a row each find it clearly cheaper (a sixth): a stream of
-// cheap cycles that a second worker slows down by half leaves it within
-// a few hundred cycles. While trials find a neighbour clearly cheaper,
+// cheap cycles that a second worker makes half again as long or more
+// leaves it within a few hundred cycles. While trials find a neighbour clearly cheaper,
 // and at a stream's start, they come often (one cycle in quickPeriod);
 // while they find it clearly dearer (a fifth), less and less often,
 // down to one cycle in maxPeriod.
