@@ -158,8 +158,9 @@ func (pl *NodeResourcesFit) filterRejects(state *framework.CycleState, nodes []*
 		}
 		return rejected
 	}
+	cpu, mem, eph := nrfChecked(s.cpu), nrfChecked(s.mem), nrfChecked(s.eph)
 	for k := start; k < len(rejected); k++ {
-		rejected[k].Status = pl.maskStatus(nrfRowShortfalls(s, &res[idx[rejected[k].Node]]))
+		rejected[k].Status = pl.maskStatus(nrfShortfalls(&res[idx[rejected[k].Node]], cpu, mem, eph))
 	}
 	return rejected
 }
@@ -430,10 +431,10 @@ func nrfShortDenseRun2(out []fastpath.NodeRejection, free []framework.NodeFree, 
 }
 
 // rowStatuses sets each nil out[i] to the status of node idx[i]'s
-// shortfalls (its res row's), for a pod requesting no scalar resource
-// and the nrfChecked amounts cpu, mem and eph: nrfRowShortfalls' mask,
-// with the requests in registers. Nodes short of the same resources
-// share a status: most of a cycle's, in a cycle no node fits.
+// shortfalls (its res row's, nrfShortfalls), for a pod requesting no
+// scalar resource and the nrfChecked amounts cpu, mem and eph. Nodes
+// short of the same resources share a status: most of a cycle's, in a
+// cycle no node fits.
 func (pl *NodeResourcesFit) rowStatuses(out []*framework.Status, res []framework.NodeResources, idx []int32, cpu, mem, eph int64) {
 	out = out[:len(idx)]
 	last, st := ^uint(0), (*framework.Status)(nil)
@@ -441,62 +442,37 @@ func (pl *NodeResourcesFit) rowStatuses(out []*framework.Status, res []framework
 		if out[i] != nil {
 			continue
 		}
-		r := &res[x]
-		var mask uint
-		if r.NumPods+1 > r.AllocatablePods {
-			mask = 1
-		}
-		if cpu > r.AllocatableMilliCPU-r.RequestedMilliCPU {
-			mask |= 1 << 1
-			if cpu > r.AllocatableMilliCPU {
-				mask |= 1 << 2
-			}
-		}
-		if mem > r.AllocatableMemory-r.RequestedMemory {
-			mask |= 1 << 3
-			if mem > r.AllocatableMemory {
-				mask |= 1 << 4
-			}
-		}
-		if eph > r.AllocatableEphemeralStorage-r.RequestedEphemeralStorage {
-			mask |= 1 << 5
-			if eph > r.AllocatableEphemeralStorage {
-				mask |= 1 << 6
-			}
-		}
-		if mask != last {
+		if mask := nrfShortfalls(&res[x], cpu, mem, eph); mask != last {
 			last, st = mask, pl.maskStatus(mask)
 		}
 		out[i] = st
 	}
 }
 
-// nrfRowShortfalls is rowMask (the nrfMasks mask of a node's shortfalls
-// in pods, cpu, memory and ephemeral storage) written out without
-// shortMask's loop, for the nodes FilterRejects finds short.
-func nrfRowShortfalls(s *nrfPreFilterState, r *framework.NodeResources) uint {
+// nrfShortfalls is rowMask (the nrfMasks mask of a node's shortfalls in
+// pods, cpu, memory and ephemeral storage) for the nrfChecked amounts
+// cpu, mem and eph, written out without shortMask's loop so that the
+// loops over a cycle's short nodes inline it.
+func nrfShortfalls(r *framework.NodeResources, cpu, mem, eph int64) uint {
 	var mask uint
 	if r.NumPods+1 > r.AllocatablePods {
 		mask = 1
 	}
-	if s.podsOnly {
-		return mask
-	}
-	if s.cpu > 0 && s.cpu > r.AllocatableMilliCPU-r.RequestedMilliCPU {
+	if cpu > r.AllocatableMilliCPU-r.RequestedMilliCPU {
 		mask |= 1 << 1
-		if s.cpu > r.AllocatableMilliCPU {
+		if cpu > r.AllocatableMilliCPU {
 			mask |= 1 << 2
 		}
 	}
-	if s.mem > 0 && s.mem > r.AllocatableMemory-r.RequestedMemory {
+	if mem > r.AllocatableMemory-r.RequestedMemory {
 		mask |= 1 << 3
-		if s.mem > r.AllocatableMemory {
+		if mem > r.AllocatableMemory {
 			mask |= 1 << 4
 		}
 	}
-	if s.eph > 0 && s.eph > r.AllocatableEphemeralStorage-r.RequestedEphemeralStorage {
+	if eph > r.AllocatableEphemeralStorage-r.RequestedEphemeralStorage {
 		mask |= 1 << 5
-		if s.eph > r.AllocatableEphemeralStorage {
+		if eph > r.AllocatableEphemeralStorage {
 			mask |= 1 << 6
 		}
 	}
