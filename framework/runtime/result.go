@@ -519,7 +519,7 @@ type rejectionStatuses struct {
 	start int
 	n     int    // rejections with a status
 	codes uint64 // bit 1<<c for each code c among them
-	// named are the statuses named so far, for Status (under mu).
+	// named are the statuses named so far (name; under mu).
 	mu    sync.Mutex
 	named []pluginStatus
 }
@@ -533,12 +533,12 @@ type rejectionRun struct {
 	status  *framework.Status
 }
 
-// pluginStatus is a status a plugin or extender gave unnamed, named for it.
+// pluginStatus is a status a plugin or extender (by) gave unnamed, and
+// its copy naming it.
 type pluginStatus struct {
-	from   *framework.Status
-	by     int16
-	plugin string
-	to     *framework.Status
+	from *framework.Status
+	by   int16
+	to   *framework.Status
 }
 
 // runsOf sets s's runs (an array of their own), count and codes from
@@ -601,59 +601,51 @@ func (s *rejectionStatuses) Status(node *framework.NodeInfo) (*framework.Status,
 	if int32(p) >= run.pos+run.n || run.status == nil || run.dropped {
 		return nil, false
 	}
-	if run.status.Plugin() != "" {
-		return run.status, true
+	return s.name(run), true
+}
+
+// namedKept is how many of the latest named statuses name looks among:
+// plugins share a few statuses among the nodes they reject, and a plugin
+// that gives each node a status of its own is not searched through.
+const namedKept = 8
+
+// name returns run's status named by the plugin or extender that gave it
+// (the status itself when it names its plugin, or when the rejecter has
+// no name): the same copy for a status and rejecter met among the last
+// namedKept named.
+func (s *rejectionStatuses) name(run *rejectionRun) *framework.Status {
+	st := run.status
+	if st.Plugin() != "" {
+		return st
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, y := range s.named {
-		if y.from == run.status && y.by == run.by {
-			return y.to, true
+	for _, y := range s.named[max(len(s.named)-namedKept, 0):] {
+		if y.from == st && y.by == run.by {
+			return y.to
 		}
 	}
 	plugin := s.fw.rejectedByIndex(run.by)
 	if plugin == "" {
-		return run.status, true
+		return st
 	}
-	to := run.status.WithPlugin(plugin)
-	s.named = append(s.named, pluginStatus{run.status, run.by, plugin, to})
-	return to, true
+	to := st.WithPlugin(plugin)
+	s.named = append(s.named, pluginStatus{from: st, by: run.by, to: to})
+	return to
 }
 
 // AppendTo appends every rejected node with a status, the status named by
 // the plugin or extender that rejected it, in the rejections' order.
 func (s *rejectionStatuses) AppendTo(list []framework.NodeStatus) []framework.NodeStatus {
-	// Plugins often share one status among the nodes they reject; each
-	// shared status is named once.
-	var seen [8]pluginStatus
-	n, next := 0, 0
 	order, start := s.order, s.start
 	j := len(list)
 	list = slices.Grow(list, s.n)[:j+s.n]
 	for r := range s.runs {
 		run := &s.runs[r]
-		st := run.status
-		if st == nil || run.dropped {
+		if run.status == nil || run.dropped {
 			continue // the absent-node status applies, as in kube-scheduler
 		}
-		if st.Plugin() == "" {
-			if plugin := s.fw.rejectedByIndex(run.by); plugin != "" {
-				unnamed := st
-				st = nil
-				for _, y := range seen[:n] {
-					if y.from == unnamed && y.plugin == plugin {
-						st = y.to
-						break
-					}
-				}
-				if st == nil {
-					st = unnamed.WithPlugin(plugin)
-					seen[next] = pluginStatus{unnamed, run.by, plugin, st}
-					next = (next + 1) % len(seen)
-					n = max(n, next)
-				}
-			}
-		}
+		st := s.name(run)
 		// Positions are below the order's length and so is start
 		// (nodeAtPosition for any other).
 		k := start + int(run.pos)
