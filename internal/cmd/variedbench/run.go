@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"math/rand/v2"
 	"os"
 	"runtime"
@@ -94,6 +95,12 @@ type result struct {
 	// after the timed loop (parallel.RoundTrip), when the row runs on
 	// more than one worker: the 2-worker ratios follow it.
 	HandoffNanos int64 `json:"handoff_ns,omitempty"`
+	// LoadNanos is, by CPU, each CPU's time per dependent load through a
+	// 4 MiB buffer just after the timed loop (parallel.LoadLatency),
+	// when the row runs on more than one worker and the system lets a
+	// thread be bound to a CPU: a loop split evenly between CPUs of
+	// unlike times waits for the slower.
+	LoadNanos map[int]float64 `json:"load_ns,omitempty"`
 }
 
 // podRecord is one pod's outcome, for the pod-by-pod comparison of the
@@ -304,6 +311,12 @@ func measure(o runOptions) (result, []podRecord, error) {
 		// for tens of milliseconds slow the cycles that follow on this
 		// VM (by 7–16 % on the cheapest streams' windows of a few ms).
 		res.HandoffNanos = parallel.RoundTrip(20000).Nanoseconds()
+		if loads, err := parallel.LoadLatency(4<<20, 1<<20); err == nil {
+			res.LoadNanos = make(map[int]float64, len(loads))
+			for _, l := range loads {
+				res.LoadNanos[l.CPU] = math.Round(10*l.NanosPerLoad()) / 10
+			}
+		}
 	}
 	res.CPUNanos, res.WallNanos = int64(cpu1-cpu0), int64(wall)
 	res.Evaluated, res.Placed = c.evaluated, c.placed
