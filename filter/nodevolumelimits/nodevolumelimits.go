@@ -44,9 +44,11 @@ func nvlCompare(a, b nvlVolume) int {
 // name, and the node's VolumeAttachments.
 type nvlOnNode struct {
 	attached, vas []nvlVolume
-	err           error
-	reads         []nvlRead
-	vaList        []*api.VolumeAttachment
+	// attachedKeys holds nvlKey of each attached volume, in order.
+	attachedKeys []uint64
+	err          error
+	reads        []nvlRead
+	vaList       []*api.VolumeAttachment
 	// limits are the node's CSINode limits (a snapshot's CSINode names
 	// each driver once), with the volumes of each driver in use.
 	limits []nvlDriverUse
@@ -57,6 +59,31 @@ type nvlOnNode struct {
 type nvlDriverUse struct {
 	driver      string
 	limit, used int64
+}
+
+// has reports whether v, whose nvlKey is key, is attached on the node:
+// the keys are compared first, the volumes only where they match.
+func (on *nvlOnNode) has(key uint64, v nvlVolume) bool {
+	for i, k := range on.attachedKeys {
+		if k == key && on.attached[i] == v {
+			return true
+		}
+	}
+	return false
+}
+
+// nvlKey hashes v (FNV-1a over its fields, each ended by a byte no
+// string of them holds here, 0xff), so that a node's attached volumes
+// are told apart from a pod's by comparing one word each.
+func nvlKey(v nvlVolume) uint64 {
+	h := uint64(14695981039346656037)
+	for _, f := range [...]string{v.driver, v.handle, v.ns, v.claim} {
+		for i := 0; i < len(f); i++ {
+			h = (h ^ uint64(f[i])) * 1099511628211
+		}
+		h = (h ^ 0xff) * 1099511628211
+	}
+	return h
 }
 
 // use returns the limit and use of driver on the node (false: no limit).
@@ -163,6 +190,10 @@ func nvlNodeVolumes(snap *framework.Snapshot, node *framework.NodeInfo, csiNode 
 		}
 	}
 	on.attached = nvlUnique(on.attached)
+	on.attachedKeys = make([]uint64, len(on.attached))
+	for i, v := range on.attached {
+		on.attachedKeys[i] = nvlKey(v)
+	}
 	on.vaList = snap.VolumeAttachmentsOnNode(node.Name())
 	for _, va := range on.vaList {
 		if on.err != nil {
@@ -265,11 +296,21 @@ const nvlPreFilterKey framework.StateKey = "PreFilter" + config.NodeVolumeLimits
 // through their CSI driver only where the node has a CSINode).
 type nvlState struct {
 	vols [2][]nvlVolume
+	// keys holds, for each of vols, its nvlKey and whether it is the last
+	// of its driver's run.
+	keys [2][]nvlPodVolume
 	errs [2]*framework.Status
 	// needDriver lists, per variant and in name order, the drivers of vols
 	// whose CSIDriver sets preventPodSchedulingIfMissing (only with the
 	// VolumeLimitScaling check).
 	needDriver [2][]string
+}
+
+// nvlPodVolume is what Filter reads of a pod's volume beside the volume:
+// its nvlKey, and whether the next volume (sorted) has another driver.
+type nvlPodVolume struct {
+	key  uint64
+	last bool
 }
 
 // Clone returns the state itself: it never changes.
@@ -304,6 +345,10 @@ func (pl *NodeVolumeLimits) newVolumes(snap *framework.Snapshot, pod *api.Pod) *
 		vols = nvlUnique(vols)
 		slices.SortFunc(vols, nvlCompare)
 		s.vols[i] = vols
+		s.keys[i] = make([]nvlPodVolume, len(vols))
+		for j, v := range vols {
+			s.keys[i][j] = nvlPodVolume{key: nvlKey(v), last: j+1 == len(vols) || vols[j+1].driver != v.driver}
+		}
 		if !pl.limitScaling {
 			continue
 		}
@@ -375,8 +420,10 @@ func (pl *NodeVolumeLimits) filter(snap *framework.Snapshot, ps *nvlState, node 
 	if len(ps.vols[variant]) == 0 {
 		return nil
 	}
-	if d := missingDriver(ps.needDriver[variant], csiNode); d != "" {
-		return framework.NewStatus(framework.Unschedulable, d+" CSI driver is not installed on the node")
+	if need := ps.needDriver[variant]; len(need) > 0 {
+		if d := missingDriver(need, csiNode); d != "" {
+			return framework.NewStatus(framework.Unschedulable, d+" CSI driver is not installed on the node")
+		}
 	}
 	if !nvlHasLimits(csiNode) {
 		return nil
@@ -387,20 +434,21 @@ func (pl *NodeVolumeLimits) filter(snap *framework.Snapshot, ps *nvlState, node 
 	}
 	// The pod's volumes are sorted by driver: each driver's run counts
 	// those of its volumes not already on the node against its limit.
-	vols := ps.vols[variant]
-	for i := 0; i < len(vols); {
-		driver, fresh := vols[i].driver, 0
-		for ; i < len(vols) && vols[i].driver == driver; i++ {
-			if !nvlContains(on.attached, vols[i]) {
-				fresh++
-			}
+	vols, keys := ps.vols[variant], ps.keys[variant]
+	fresh := 0
+	for i := range vols {
+		if !on.has(keys[i].key, vols[i]) {
+			fresh++
 		}
-		if fresh == 0 {
+		if !keys[i].last {
 			continue
 		}
-		if u, ok := on.use(driver); ok && int64(fresh)+u.used > u.limit {
-			return pl.reject
+		if fresh > 0 {
+			if u, ok := on.use(vols[i].driver); ok && int64(fresh)+u.used > u.limit {
+				return pl.reject
+			}
 		}
+		fresh = 0
 	}
 	return nil
 }
