@@ -636,6 +636,25 @@ func (s *stateData) slotAt(i int, node *fw.NodeInfo) []result {
 	return r
 }
 
+// markDoneAt records that the snapshot's nodes at positions idx passed
+// Filter; positions outside the snapshot are left out, as markDone
+// leaves out a node that is not the snapshot's.
+func (s *stateData) markDoneAt(idx []int32) {
+	var d *pageData
+	page := -1
+	for _, x := range idx {
+		i := int(x)
+		if i < 0 || i>>pageShift >= len(s.pages) || i >= s.snap.NumNodes() {
+			continue
+		}
+		if i>>pageShift != page {
+			page = i >> pageShift
+			d, _ = s.at(i)
+		}
+		d.done[i&(pageNodes-1)] = true
+	}
+}
+
 func (s *stateData) markDone(node *fw.NodeInfo) {
 	if i := s.ownIndex(node); i >= 0 {
 		d, j := s.at(i)

@@ -1,6 +1,7 @@
 package volumebinding
 
 import (
+	"context"
 	"fmt"
 	"sync"
 	"testing"
@@ -148,6 +149,89 @@ func TestPropResultsAcrossPages(t *testing.T) {
 				if ok != wantOK || !cmp.Equal(got, want) {
 					t.Fatalf("node %d capacityScoring=%v: classStorage = %+v, %v; from PodVolumes %+v, %v", i, capacityScoring, got, ok, want, wantOK)
 				}
+			}
+		}
+	})
+}
+
+// TestPropFilterBatchByIndexMarksAsFilter: a pod whose claims are all
+// bound gets one verdict on every node, and FilterBatch given the nodes'
+// snapshot indices records them without finding each node: over clusters
+// spanning several result pages and any subset of nodes in any order, it
+// gives each node Filter's status and leaves the same nodes marked passed
+// (with the same PodVolumes and classStorage) as Filter node by node.
+func TestPropFilterBatchByIndexMarksAsFilter(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 3*pageNodes+7).Draw(t, "nodes")
+		nodes := make([]*api.Node, n)
+		for i := range nodes {
+			nodes[i] = st.MakeNode().Name(fmt.Sprintf("n%04d", i)).Obj()
+		}
+		var objs api.StorageObjects
+		pw := st.MakePod().Name("p")
+		for i := range rapid.IntRange(1, 3).Draw(t, "claims") {
+			claim, vol := fmt.Sprintf("c%d", i), fmt.Sprintf("v%d", i)
+			if rapid.IntRange(0, 3).Draw(t, "missing") > 0 {
+				objs.PersistentVolumes = append(objs.PersistentVolumes, st.MakePV(vol, "").ClaimRef("default", claim, "uid-"+claim).
+					Phase(api.VolumeBound).CSI("csi.example.com", vol).Obj())
+			}
+			objs.PersistentVolumeClaims = append(objs.PersistentVolumeClaims, st.MakePVC(claim, "").Bound(vol).Obj())
+			pw = pw.PVC(claim)
+		}
+		snap, err := fw.NewSnapshot(nodes, nil, fw.WithStorage(objs.Each()...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pl, err := New(nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vb := pl.(*VolumeBinding)
+		pod, err := fw.NewPodInfo(pw.Obj())
+		if err != nil {
+			t.Fatal(err)
+		}
+		prefilter := func() *fw.CycleState {
+			state := fw.NewCycleState()
+			state.SetSnapshot(snap)
+			if _, s := vb.PreFilter(context.Background(), state, pod, snap.Nodes()); s != nil {
+				t.Skip(s)
+			}
+			return state
+		}
+		batch, alone := prefilter(), prefilter()
+		if s, _ := vbState(batch); !s.uniform {
+			t.Fatalf("claims all bound, none with node affinity: PreFilter found no uniform verdict")
+		}
+		positions := rapid.SliceOfDistinct(rapid.IntRange(0, n-1), rapid.ID[int]).Draw(t, "positions")
+		in, idx := make([]*fw.NodeInfo, len(positions)), make([]int32, len(positions))
+		for j, p := range positions {
+			in[j], idx[j] = snap.Nodes()[p], int32(p)
+		}
+		out := make([]*fw.Status, len(in))
+		vb.FilterBatch(context.Background(), batch, pod, in, idx, out)
+		filtered := make([]bool, n)
+		for j, p := range positions {
+			filtered[p] = true
+			if want := vb.Filter(context.Background(), alone, pod, in[j]); !out[j].Equal(want) {
+				t.Fatalf("node %d: FilterBatch %v, Filter %v", p, out[j], want)
+			}
+		}
+		bs, _ := vbState(batch)
+		as, _ := vbState(alone)
+		for i, node := range snap.Nodes() {
+			gotPV, gotOK := bs.podVolumes(node.Name())
+			wantPV, wantOK := as.podVolumes(node.Name())
+			if gotOK != wantOK || !filtered[i] && gotOK {
+				t.Fatalf("node %d (filtered %v): marked passed %v, by Filter %v", i, filtered[i], gotOK, wantOK)
+			}
+			if diff := cmp.Diff(wantPV, gotPV); diff != "" {
+				t.Fatalf("node %d: PodVolumes differ from Filter's:\n%s", i, diff)
+			}
+			got, ok := bs.classStorage(node, true, nil)
+			want, wantOK := as.classStorage(node, true, nil)
+			if ok != wantOK || !cmp.Equal(got, want) {
+				t.Fatalf("node %d: classStorage = %+v, %v; Filter's %+v, %v", i, got, ok, want, wantOK)
 			}
 		}
 	})

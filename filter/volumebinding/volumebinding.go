@@ -150,9 +150,22 @@ func (pl *VolumeBinding) Filter(_ context.Context, state *framework.CycleState, 
 	return pl.binder.Filter(s, node)
 }
 
-// FilterBatch is Filter over nodes, reading the state once.
-func (pl *VolumeBinding) FilterBatch(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, nodes []*framework.NodeInfo, _ []int32, out []*framework.Status) {
+// FilterBatch is Filter over nodes, reading the state once. Where every
+// node gets one verdict (the pod's claims all bound, none with node
+// affinity) and idx gives the nodes' snapshot indices, it records the
+// nodes that pass by index, without finding each node.
+func (pl *VolumeBinding) FilterBatch(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []*framework.Status) {
 	s, err := vbState(state)
+	if err == nil && s.uniform && idx != nil {
+		if s.uniformStatus == nil {
+			s.markDoneAt(idx[:len(nodes)])
+			return // out is left nil: every node passes
+		}
+		for i := range nodes {
+			out[i] = s.uniformStatus
+		}
+		return
+	}
 	for i, n := range nodes {
 		if err != nil {
 			out[i] = framework.AsStatus(err)
