@@ -72,9 +72,11 @@ func (on *nvlOnNode) has(key uint64, v nvlVolume) bool {
 	return false
 }
 
-// nvlKey hashes v (FNV-1a over its fields, each ended by a byte no
-// string of them holds here, 0xff), so that a node's attached volumes
-// are told apart from a pod's by comparing one word each.
+// nvlKey hashes v (FNV-1a over its fields, each ended by the byte 0xff,
+// so that a byte moved from one field to the next changes the key), so
+// that a node's attached volumes are told apart from a pod's by
+// comparing one word each: equal keys are confirmed by comparing the
+// volumes, so a collision costs a comparison, not a wrong answer.
 func nvlKey(v nvlVolume) uint64 {
 	h := uint64(14695981039346656037)
 	for _, f := range [...]string{v.driver, v.handle, v.ns, v.claim} {
@@ -296,9 +298,9 @@ const nvlPreFilterKey framework.StateKey = "PreFilter" + config.NodeVolumeLimits
 // through their CSI driver only where the node has a CSINode).
 type nvlState struct {
 	vols [2][]nvlVolume
-	// keys holds, for each of vols, its nvlKey and whether it is the last
+	// info holds, for each of vols, its nvlKey and whether it is the last
 	// of its driver's run.
-	keys [2][]nvlPodVolume
+	info [2][]nvlPodVolume
 	errs [2]*framework.Status
 	// needDriver lists, per variant and in name order, the drivers of vols
 	// whose CSIDriver sets preventPodSchedulingIfMissing (only with the
@@ -345,9 +347,9 @@ func (pl *NodeVolumeLimits) newVolumes(snap *framework.Snapshot, pod *api.Pod) *
 		vols = nvlUnique(vols)
 		slices.SortFunc(vols, nvlCompare)
 		s.vols[i] = vols
-		s.keys[i] = make([]nvlPodVolume, len(vols))
+		s.info[i] = make([]nvlPodVolume, len(vols))
 		for j, v := range vols {
-			s.keys[i][j] = nvlPodVolume{key: nvlKey(v), last: j+1 == len(vols) || vols[j+1].driver != v.driver}
+			s.info[i][j] = nvlPodVolume{key: nvlKey(v), last: j+1 == len(vols) || vols[j+1].driver != v.driver}
 		}
 		if !pl.limitScaling {
 			continue
@@ -434,13 +436,13 @@ func (pl *NodeVolumeLimits) filter(snap *framework.Snapshot, ps *nvlState, node 
 	}
 	// The pod's volumes are sorted by driver: each driver's run counts
 	// those of its volumes not already on the node against its limit.
-	vols, keys := ps.vols[variant], ps.keys[variant]
+	vols, info := ps.vols[variant], ps.info[variant]
 	fresh := 0
 	for i := range vols {
-		if !on.has(keys[i].key, vols[i]) {
+		if !on.has(info[i].key, vols[i]) {
 			fresh++
 		}
-		if !keys[i].last {
+		if !info[i].last {
 			continue
 		}
 		if fresh > 0 {
