@@ -104,14 +104,14 @@ func batchScoreEqualsScore(t *rapid.T, cov *coverage, what string, pl framework.
 		idx := snapshotIndices(state, nodes)
 		for lo := 0; lo < len(nodes); lo += chunk {
 			hi := min(lo+chunk, len(nodes))
-			out := make([]int64, hi-lo)
+			out := dirtyScores(hi - lo)
 			bs := b.ScoreBatch(ctx, state, pod, nodes[lo:hi], nil, out)
 			checkBounds(t, cov, what, pl, state, pod, nodes[lo:hi], nil)
 			checkAdd(t, cov, what, pl, state, pod, nodes[lo:hi], nil)
 			if idx != nil {
 				checkBounds(t, cov, what, pl, state, pod, nodes[lo:hi], idx[lo:hi])
 				checkAdd(t, cov, what, pl, state, pod, nodes[lo:hi], idx[lo:hi])
-				outIdx := make([]int64, hi-lo)
+				outIdx := dirtyScores(hi - lo)
 				bsIdx := b.ScoreBatch(ctx, state, pod, nodes[lo:hi], idx[lo:hi], outIdx)
 				if bsIdx.IsSuccess() != bs.IsSuccess() || bs.IsSuccess() && !slices.Equal(outIdx, out) {
 					t.Fatalf("%s %s nodes [%d,%d): ScoreBatch indexed %v %v, unindexed %v %v", pl.Name(), what, lo, hi, outIdx, bsIdx, out, bs)
@@ -137,6 +137,16 @@ func batchScoreEqualsScore(t *rapid.T, cov *coverage, what string, pl framework.
 	checkNormalizeBatch(t, cov, what, pl, state, pod, nodes)
 }
 
+// dirtyScores returns n scores that no plugin gives: ScoreBatch and
+// ScoreBatchBounds must set every entry, whatever a reused buffer holds.
+func dirtyScores(n int) []int64 {
+	out := make([]int64, n)
+	for i := range out {
+		out[i] = -7 - int64(i)
+	}
+	return out
+}
+
 // checkBounds checks ScoreBatchBounds over nodes, with snapshot indices
 // idx (nil: none): ScoreBatch's status and scores and, when it succeeds,
 // their least and greatest.
@@ -147,9 +157,9 @@ func checkBounds(t *rapid.T, cov *coverage, what string, pl framework.ScorePlugi
 	}
 	cov.hit(pl, "ScoreBatchBounds")
 	ctx := context.Background()
-	want := make([]int64, len(nodes))
+	want := dirtyScores(len(nodes))
 	ws := b.ScoreBatch(ctx, state, pod, nodes, idx, want)
-	got := make([]int64, len(nodes))
+	got := dirtyScores(len(nodes))
 	lo, hi, gs := b.ScoreBatchBounds(ctx, state, pod, nodes, idx, got)
 	if ws.IsSuccess() != gs.IsSuccess() {
 		t.Fatalf("%s %s: ScoreBatchBounds status %v, ScoreBatch %v", pl.Name(), what, gs, ws)
