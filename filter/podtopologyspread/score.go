@@ -1041,32 +1041,57 @@ func (h *ptsScoreHoisted) scoreIdx(idx []int32, out []int64, scored bool) (lo, h
 		return ptsScoreSmallBounds(h.cs[0].dom, h.small, idx, out)
 	}
 	out = out[:len(idx)]
-	lo, hi = math.MaxInt64, math.MinInt64
 	n := uint(len(h.cs[0].dom)) // every constraint's dom is the snapshot's length
+	// Constraint by constraint, each node's sum held in out as the bits
+	// of a float64 (+0 to start): every node's terms are added in
+	// constraint order, as a loop over a node's constraints adds them,
+	// so the sums are the same to the bit, without choosing each
+	// constraint's kind again at every node.
 	for i, k := range idx {
-		j := int(k)
-		if uint(j) >= n {
+		if uint(k) >= n {
 			return 0, 0, false
 		}
-		var score float64
-		for c := range h.cs {
-			hc := &h.cs[c]
-			id := hc.dom[j]
-			switch {
-			case id < 0:
-			case hc.perNode != nil:
-				score += ptsScoreTerm(int64(hc.perNode[j]), hc.weight, hc.maxSkew)
-			case hc.host:
-				score += ptsScoreTerm(0, hc.weight, hc.maxSkew)
-			default:
-				score += hc.term[id]
+		out[i] = 0
+	}
+	for c := range h.cs {
+		hc := &h.cs[c]
+		dom := hc.dom[:n]
+		switch {
+		case hc.perNode != nil:
+			perNode := hc.perNode[:n]
+			for i, k := range idx {
+				if dom[k] >= 0 {
+					out[i] = ptsAddBits(out[i], ptsScoreTerm(int64(perNode[k]), hc.weight, hc.maxSkew))
+				}
+			}
+		case hc.host:
+			t := ptsScoreTerm(0, hc.weight, hc.maxSkew)
+			for i, k := range idx {
+				if dom[k] >= 0 {
+					out[i] = ptsAddBits(out[i], t)
+				}
+			}
+		default:
+			term := hc.term
+			for i, k := range idx {
+				if id := dom[k]; id >= 0 {
+					out[i] = ptsAddBits(out[i], term[id])
+				}
 			}
 		}
-		v := int64(math.Round(score))
+	}
+	lo, hi = math.MaxInt64, math.MinInt64
+	for i, b := range out {
+		v := int64(math.Round(math.Float64frombits(uint64(b))))
 		out[i] = v
 		lo, hi = min(lo, v), max(hi, v)
 	}
 	return lo, hi, true
+}
+
+// ptsAddBits returns the bits of the float64 whose bits are sum, plus t.
+func ptsAddBits(sum int64, t float64) int64 {
+	return int64(math.Float64bits(math.Float64frombits(uint64(sum)) + t))
 }
 
 // ptsScoreHoisted is ScoreBatch's view of a fast-mode state, built once per

@@ -94,6 +94,9 @@ func ptsCheckRowBounds(t *rapid.T, pl *PodTopologySpread, state *fw.CycleState, 
 		{"a part of the copy", copied[a:b], idx[a:b]},
 	} {
 		out := make([]int64, len(row.nodes))
+		for i := range out {
+			out[i] = math.MaxInt64 - int64(i) // ScoreBatch sets every entry
+		}
 		lo, hi, s := pl.ScoreBatchBounds(ctx, state, pi, row.nodes, row.idx, out)
 		if !s.IsSuccess() {
 			t.Fatalf("%s: ScoreBatchBounds: %v", row.what, s)
