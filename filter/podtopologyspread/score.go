@@ -1055,10 +1055,10 @@ func (h *ptsScoreHoisted) scoreIdx(idx []int32, out []int64, scored bool) (lo, h
 	}
 	for c := range h.cs {
 		hc := &h.cs[c]
-		dom := hc.dom[:n]
+		dom := hc.dom
 		switch {
 		case hc.perNode != nil:
-			perNode := hc.perNode[:n]
+			perNode := hc.perNode
 			for i, k := range idx {
 				if dom[k] >= 0 {
 					out[i] = ptsAddBits(out[i], ptsScoreTerm(int64(perNode[k]), hc.weight, hc.maxSkew))
