@@ -137,8 +137,9 @@ func batchScoreEqualsScore(t *rapid.T, cov *coverage, what string, pl framework.
 	checkNormalizeBatch(t, cov, what, pl, state, pod, nodes)
 }
 
-// dirtyScores returns n scores that no plugin gives: ScoreBatch and
-// ScoreBatchBounds must set every entry, whatever a reused buffer holds.
+// dirtyScores returns a buffer of n scores left from another call, each
+// different: ScoreBatch and ScoreBatchBounds must set every entry,
+// whatever a reused buffer holds.
 func dirtyScores(n int) []int64 {
 	out := make([]int64, n)
 	for i := range out {
