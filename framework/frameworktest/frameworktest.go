@@ -35,7 +35,8 @@
 //     status, every node's Score and NormalizeScore that PreScore not
 //     told gives, over the snapshot's nodes and a subsequence;
 //   - batch scores: ScoreBatch gives Score's scores (and a failure where
-//     Score fails), chunk by chunk, with and without indices;
+//     Score fails), chunk by chunk, with and without indices, into
+//     buffers holding leftover values;
 //     ScoreBatchBounds gives ScoreBatch's scores and their true least and
 //     greatest; ScoreBatchAdd adds ScoreBatch's weighted scores exactly
 //     when they are all in range; NormalizeScoreBatch and the
