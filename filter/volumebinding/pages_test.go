@@ -236,3 +236,33 @@ func TestPropFilterBatchByIndexMarksAsFilter(t *testing.T) {
 		}
 	})
 }
+
+// TestMarkDoneAtSkipsPositionsOutsideTheSnapshot: positions below 0 or
+// past the snapshot's nodes are left out, as markDone leaves out a node
+// that is not the snapshot's, and the positions inside are marked.
+func TestMarkDoneAtSkipsPositionsOutsideTheSnapshot(t *testing.T) {
+	nodes := []*api.Node{st.MakeNode().Name("a").Obj(), st.MakeNode().Name("b").Obj(), st.MakeNode().Name("c").Obj()}
+	objs := api.StorageObjects{
+		PersistentVolumes:      []*api.PersistentVolume{st.MakePV("v", "").ClaimRef("default", "c", "uid-c").Phase(api.VolumeBound).CSI("csi.example.com", "v").Obj()},
+		PersistentVolumeClaims: []*api.PersistentVolumeClaim{st.MakePVC("c", "").Bound("v").Obj()},
+	}
+	snap, err := fw.NewSnapshot(nodes, nil, fw.WithStorage(objs.Each()...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, status := newVolumeBinder().PreFilter(snap, st.MakePod().Name("p").PVC("c").Obj())
+	if status != nil {
+		t.Fatal(status)
+	}
+	s.markDoneAt([]int32{-1, 2, 3, 1 << 20, 0})
+	for i, want := range []bool{true, false, true} {
+		if _, got := s.recorded(i); got != want {
+			t.Errorf("node %d marked %v, want %v", i, got, want)
+		}
+	}
+	for _, i := range []int{-1, 3, 1 << 20} {
+		if _, got := s.recorded(i); got {
+			t.Errorf("position %d outside the snapshot marked", i)
+		}
+	}
+}
