@@ -164,9 +164,11 @@ const ilDenseHolderCost = 4
 // fillDense sets s.dense from the holders of the pod's images in the
 // snapshot's image table: the sum of int64(size × spread) over the pod's
 // images on each node holding one (integer sums, so the order of the
-// images does not matter), then ilPriority minus the floor. The sums are
-// taken in arrays from pool (new ones when it has none); kept scores
-// (cached) are a new array of their own, the arrays going back to pool.
+// images does not matter), then ilPriority minus the floor. The holders
+// of the first image held somewhere are all new nodes, and with no other
+// image held each holder's sum is its own; the sums are taken in arrays
+// from pool (new ones when it has none). Kept scores (cached) are a new
+// array of their own, the arrays going back to pool.
 func (s *ilPreScoreState) fillDense(snap *framework.Snapshot, pool *sync.Pool, cached bool) {
 	n := snap.NumNodes()
 	var d *ilDense
@@ -179,29 +181,39 @@ func (s *ilPreScoreState) fillDense(snap *framework.Snapshot, pool *sync.Pool, c
 		d = &ilDense{delta: make([]int8, n), sums: make([]int64, n), seen: make([]uint64, (n+63)/64)}
 	}
 	d.pool = pool
-	table := snap.ImageTable()
-	sums, seen := d.sums[:n], d.seen
-	for i := range s.images {
-		im := &s.images[i]
-		if im.mask == 0 {
-			continue // on no node
-		}
-		for _, h := range table.Holders(im.id) {
-			if bit := uint64(1) << (h.Node & 63); seen[h.Node>>6]&bit == 0 {
-				seen[h.Node>>6] |= bit
-				d.touched = append(d.touched, h.Node)
-			}
-			sums[h.Node] += int64(float64(h.Size) * im.spread)
-		}
-	}
-	none := ilPriority(0, s.count)
 	delta := d.delta[:n]
 	if cached {
 		delta = make([]int8, n)
 	}
-	for _, k := range d.touched {
-		delta[k] = int8(ilPriority(sums[k], s.count) - none)
-		sums[k] = 0
+	table := snap.ImageTable()
+	first, held := -1, 0 // first: the image held by the most nodes
+	for i := range s.images {
+		if im := &s.images[i]; im.mask != 0 {
+			held++
+			if first < 0 || len(table.Holders(im.id)) > len(table.Holders(s.images[first].id)) {
+				first = i
+			}
+		}
+	}
+	memo := ilDeltaMemo{count: s.count, none: ilPriority(0, s.count)}
+	if held == 1 {
+		hs, spread := table.Holders(s.images[first].id), s.images[first].spread
+		for _, h := range hs {
+			delta[h.Node] = memo.of(int64(float64(h.Size) * spread))
+		}
+		if !cached {
+			d.touched = slices.Grow(d.touched[:0], len(hs))
+			for _, h := range hs {
+				d.touched = append(d.touched, h.Node)
+			}
+		}
+	} else if held > 1 {
+		d.fillSums(table, s.images, first)
+		sums := d.sums[:n]
+		for _, k := range d.touched {
+			delta[k] = memo.of(sums[k])
+			sums[k] = 0
+		}
 	}
 	if !cached {
 		s.dense = d
@@ -212,6 +224,54 @@ func (s *ilPreScoreState) fillDense(snap *framework.Snapshot, pool *sync.Pool, c
 		pool.Put(d)
 	}
 	s.dense = &ilDense{delta: delta, cached: true}
+}
+
+// fillSums adds int64(size × spread) of each of images held somewhere to
+// d.sums on its holders, listing the nodes in d.touched with their seen
+// bits: the holders of images[first] (held somewhere) all at once, as no
+// node is listed yet, then the others'.
+func (d *ilDense) fillSums(table *framework.ImageTable, images []ilImage, first int) {
+	sums, seen := d.sums, d.seen
+	hs, spread := table.Holders(images[first].id), images[first].spread
+	touched := slices.Grow(d.touched[:0], len(hs))[:len(hs)]
+	for j, h := range hs {
+		seen[h.Node>>6] |= uint64(1) << (h.Node & 63)
+		touched[j] = h.Node
+		sums[h.Node] = int64(float64(h.Size) * spread)
+	}
+	for i := range images {
+		if i == first || images[i].mask == 0 {
+			continue // listed, or on no node
+		}
+		hs, spread := table.Holders(images[i].id), images[i].spread
+		for _, h := range hs {
+			if bit := uint64(1) << (h.Node & 63); seen[h.Node>>6]&bit == 0 {
+				seen[h.Node>>6] |= bit
+				touched = append(touched, h.Node)
+			}
+			sums[h.Node] += int64(float64(h.Size) * spread)
+		}
+	}
+	d.touched = touched
+}
+
+// ilDeltaMemo is ilPriority minus the floor for one image count, with
+// the last sum's: the holders of an image mostly hold it at one size, so
+// most of a fill's nodes share a sum, and its division.
+type ilDeltaMemo struct {
+	count int
+	none  int64 // ilPriority(0, count)
+	sum   int64
+	delta int8
+	known bool
+}
+
+// of returns int8(ilPriority(sum, m.count) − m.none).
+func (m *ilDeltaMemo) of(sum int64) int8 {
+	if !m.known || sum != m.sum {
+		m.sum, m.delta, m.known = sum, int8(ilPriority(sum, m.count)-m.none), true
+	}
+	return m.delta
 }
 
 // dense sets s.dense: the cache's scores of a recent pod that runs the
