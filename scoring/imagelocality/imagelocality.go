@@ -165,10 +165,11 @@ const ilDenseHolderCost = 4
 // snapshot's image table: the sum of int64(size × spread) over the pod's
 // images on each node holding one (integer sums, so the order of the
 // images does not matter), then ilPriority minus the floor. The holders
-// of the first image held somewhere are all new nodes, and with no other
-// image held each holder's sum is its own; the sums are taken in arrays
-// from pool (new ones when it has none). Kept scores (cached) are a new
-// array of their own, the arrays going back to pool.
+// of the image held by the most nodes are summed first, with no check
+// (fillSums), and with no other image held each holder's sum is its own;
+// the sums are taken in arrays from pool (new ones when it has none).
+// Kept scores (cached) are a new array of their own, the arrays going
+// back to pool.
 func (s *ilPreScoreState) fillDense(snap *framework.Snapshot, pool *sync.Pool, cached bool) {
 	n := snap.NumNodes()
 	var d *ilDense
