@@ -216,8 +216,8 @@ func BenchmarkImageLocalityScore(b *testing.B) {
 }
 
 // BenchmarkImageLocalityDenseFill measures the dense scores of one cycle
-// (fillDense) on 5,000 nodes where each of eight images is on about
-// half the nodes at one of a few sizes: pods of one and of three images,
+// (fillDense) on 5,000 nodes where each of eight images is on three
+// nodes in five at one of three sizes: pods of one and of three images,
 // into the plugin's pooled arrays (released after each fill) and into a
 // new cached array.
 func BenchmarkImageLocalityDenseFill(b *testing.B) {
