@@ -187,12 +187,12 @@ func (s *ilPreScoreState) fillDense(snap *framework.Snapshot, pool *sync.Pool, c
 		delta = make([]int8, n)
 	}
 	table := snap.ImageTable()
-	first, held := -1, 0 // first: the image held by the most nodes
+	first, most, held := -1, -1, 0 // first: the image held by the most nodes, most of them
 	for i := range s.images {
 		if im := &s.images[i]; im.mask != 0 {
 			held++
-			if first < 0 || len(table.Holders(im.id)) > len(table.Holders(s.images[first].id)) {
-				first = i
+			if k := len(table.Holders(im.id)); k > most {
+				first, most = i, k
 			}
 		}
 	}
