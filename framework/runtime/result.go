@@ -185,7 +185,11 @@ type Result struct {
 	Diagnosis Diagnosis
 	// Err is the cycle's error: a *FitError or an internal error.
 	Err error
+	// Steps is how long each step took, when the cycle was asked to time
+	// them (CycleOptions.TimeSteps); zero otherwise.
+	Steps StepTimes
 
+	steps      stepClock // times the steps into Steps (CycleOptions.TimeSteps)
 	fw         *Framework
 	snap       *framework.Snapshot
 	candidates []*framework.NodeInfo // non-nil when a PreFilterResult narrowed the nodes
@@ -266,6 +270,7 @@ func (r *Result) reset() {
 	r.SkippedFilter, r.SkippedScore, r.StartIndex = nil, nil, 0
 	r.Raw, r.Extenders, r.ExtenderScores = nil, nil, nil
 	r.Margin, r.Ties, r.Err = 0, 0, nil
+	r.Steps, r.steps = StepTimes{}, stepClock{}
 	r.Diagnosis = Diagnosis{result: r}
 	r.fw, r.snap, r.candidates, r.order = nil, nil, nil, nil
 	r.evaluated, r.filterWidth, r.selected = 0, 0, -1

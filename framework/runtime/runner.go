@@ -43,6 +43,10 @@ type CycleOptions struct {
 	// SkipExplanation drops the per-plugin raw score table (normalized
 	// scores, totals and filter verdicts are kept).
 	SkipExplanation bool
+	// TimeSteps times the cycle's steps on the framework's clock into
+	// Result.Steps (zero otherwise). The decision is unchanged; the cost
+	// is a reading of the clock per step.
+	TimeSteps bool
 	// TotalsOnly drops the per-plugin score tables too, raw and normalized
 	// (Result.Scores is then nil), keeping each feasible node's total: a
 	// plugin that normalizes through a table (fastpath.RangeNormalizer)
@@ -159,6 +163,9 @@ func (f *Framework) Schedule(ctx context.Context, state *framework.CycleState, s
 	if opts.TopN <= 0 {
 		opts.TopN = 3
 	}
+	if opts.TimeSteps {
+		res.steps.start(f.clock)
+	}
 
 	var preRes *framework.PreFilterResult
 	var s *framework.Status
@@ -180,6 +187,7 @@ func (f *Framework) Schedule(ctx context.Context, state *framework.CycleState, s
 	default:
 		preRes, s, withNodes = f.RunPreFilterPlugins(ctx, state, pod)
 	}
+	res.steps.mark(&res.Steps.PreFilter)
 	res.PreFilterResult = preRes
 	res.SkippedFilter = f.skipFilter.sortedOf(state.SkipFilterPlugins())
 	if !s.IsSuccess() {
@@ -237,6 +245,7 @@ func (f *Framework) Schedule(ctx context.Context, state *framework.CycleState, s
 		res.Err = err
 		return res, err
 	}
+	res.steps.mark(&res.Steps.Filter)
 	if len(res.feasible) == 0 {
 		fe := &FitError{Pod: pod.Pod, NumAllNodes: len(cands), Diagnosis: res.Diagnosis}
 		res.Err = fe
@@ -245,6 +254,7 @@ func (f *Framework) Schedule(ctx context.Context, state *framework.CycleState, s
 	if len(res.feasible) == 1 && !opts.AlwaysScore {
 		res.selected = 0
 		res.rankGeneric(opts.TopN)
+		res.steps.mark(&res.Steps.SelectHost)
 		return res, nil
 	}
 	if err := f.scoreNodes(ctx, state, pod, opts, res, front); err != nil {
@@ -252,12 +262,14 @@ func (f *Framework) Schedule(ctx context.Context, state *framework.CycleState, s
 		res.Err = err
 		return res, err
 	}
+	res.steps.mark(&res.Steps.NormalizeScore)
 	if err := ctx.Err(); err != nil {
 		res.Totals = res.Totals[:0]
 		res.Err = fmt.Errorf("framework: Schedule: %w", err)
 		return res, res.Err
 	}
 	res.selectHost(opts.Rand, opts.TopN)
+	res.steps.mark(&res.Steps.SelectHost)
 	return res, nil
 }
 
@@ -1075,6 +1087,7 @@ func (f *Framework) scoreNodes(ctx context.Context, state *framework.CycleState,
 	state.SetScoredIndices(res.feasibleIndices())
 	s := f.runPreScore(ctx, state, pod, nodes, front)
 	state.SetScoredIndices(nil)
+	res.steps.mark(&res.Steps.PreScore)
 	if !s.IsSuccess() {
 		return s.AsError()
 	}
@@ -1158,6 +1171,7 @@ func (f *Framework) scoreFeasible(ctx context.Context, state *framework.CycleSta
 	}
 	pool.Ordered(nf, chunk, r)
 	rel.scored = true
+	res.steps.mark(&res.Steps.Score)
 	if r.failed.Load() {
 		return r.firstErr.err
 	}

@@ -33,7 +33,9 @@
 //	    F places each pod whose best nodes tie where kube's records F say
 //	    kube placed it (with -assumed, the clusters then stay the same on
 //	    both sides); -tieseed seeds schedkit's tie-break draws;
-//	    -cpuprofile F profiles the timed loop.
+//	    -cpuprofile F profiles the timed loop; -steps adds each step's
+//	    time per pod (steps_ns: PreFilter, Filter, PreScore, Score,
+//	    NormalizeScore, SelectHost).
 //	variedbench workers -nodes N -stream STREAM [-sampled] [-workers W] [-block B] [-rounds R]
 //	    schedules the timed pods against the cluster as it is, in blocks
 //	    of B pods, each block three ways one after the other (the six

@@ -460,3 +460,42 @@ func TestListStreams(t *testing.T) {
 		t.Error("workload nope: no error")
 	}
 }
+
+// TestStepsTimeTheCycles: -steps changes no pod's record and reports every
+// step a scored cycle reaches, each at most the row's wall time per pod;
+// without it the row has no steps.
+func TestStepsTimeTheCycles(t *testing.T) {
+	o := runOptions{workloadOptions: workloadOptions{nodes: 120, seed: defaultSeed, order: orderKube},
+		stream: streamVaried, warm: 5, timed: 40, workers: 1, profile: profileDefault, tieSeed: 1}
+	o.pods = o.warm + o.timed
+	plain, plainRecs, err := measure(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain.Steps != nil {
+		t.Fatalf("a row without -steps has steps %+v", plain.Steps)
+	}
+	o.steps = true
+	timed, recs, err := measure(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(recs, plainRecs) {
+		t.Fatal("-steps changed the pods' records")
+	}
+	s := timed.Steps
+	if s == nil {
+		t.Fatal("a row with -steps has no steps")
+	}
+	perPod := float64(timed.WallNanos) / float64(timed.Timed)
+	sum := s.PreFilter + s.Filter + s.PreScore + s.Score + s.NormalizeScore + s.SelectHost
+	for name, v := range map[string]float64{"prefilter": s.PreFilter, "filter": s.Filter, "prescore": s.PreScore,
+		"score": s.Score, "normalize_score": s.NormalizeScore, "select_host": s.SelectHost} {
+		if v <= 0 {
+			t.Errorf("%s: %v ns a pod, want a positive time (the stream's pods are scored)", name, v)
+		}
+	}
+	if sum > perPod {
+		t.Errorf("steps sum to %.0f ns a pod, above the row's wall time of %.0f", sum, perPod)
+	}
+}

@@ -65,6 +65,8 @@ type runOptions struct {
 	follow string
 	// tieSeed seeds the tie-break draws (BenchmarkVariedCycle's is 1).
 	tieSeed uint64
+	// steps times each cycle's steps (CycleOptions.TimeSteps).
+	steps bool
 }
 
 // result is one row's measurement, printed as a JSON line; kubebench
@@ -101,6 +103,27 @@ type result struct {
 	// thread be bound to a CPU: a loop split evenly between CPUs of
 	// unlike times waits for the slower.
 	LoadNanos map[int]float64 `json:"load_ns,omitempty"`
+	// Steps is each step's time per timed pod, on the framework's
+	// clock, when the row times them (-steps).
+	Steps *stepNanos `json:"steps_ns,omitempty"`
+}
+
+// stepNanos is a row's fwruntime.StepTimes per timed pod, in
+// nanoseconds.
+type stepNanos struct {
+	PreFilter      float64 `json:"prefilter"`
+	Filter         float64 `json:"filter"`
+	PreScore       float64 `json:"prescore"`
+	Score          float64 `json:"score"`
+	NormalizeScore float64 `json:"normalize_score"`
+	SelectHost     float64 `json:"select_host"`
+}
+
+// stepsPerPod returns s's steps divided by pods.
+func stepsPerPod(s fwruntime.StepTimes, pods int) *stepNanos {
+	per := func(d time.Duration) float64 { return math.Round(10*float64(d)/float64(max(pods, 1))) / 10 }
+	return &stepNanos{PreFilter: per(s.PreFilter), Filter: per(s.Filter), PreScore: per(s.PreScore),
+		Score: per(s.Score), NormalizeScore: per(s.NormalizeScore), SelectHost: per(s.SelectHost)}
 }
 
 // podRecord is one pod's outcome, for the pod-by-pod comparison of the
@@ -143,6 +166,7 @@ func runBench(args []string) error {
 	fs.IntVar(&o.profileHz, "cpuprofile-hz", 100, "samples per second of -cpuprofile (above 100 for streams of cheap cycles; the Go runtime then warns that it cannot set the rate, and keeps this one)")
 	fs.Uint64Var(&o.tieSeed, "tieseed", 1, "seed of the tie-break draws")
 	fs.StringVar(&o.follow, "follow", "", "per-pod records of kube's side (-parity): place each pod with tied best nodes where kube did (for the comparison, not for timing)")
+	fs.BoolVar(&o.steps, "steps", false, "time each cycle's steps (PreFilter, Filter, PreScore, Score, NormalizeScore, SelectHost) and print their time per timed pod (steps_ns); the clock readings add about a tenth of a microsecond a cycle")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -253,7 +277,7 @@ func measure(o runOptions) (result, []podRecord, error) {
 	pc, _ := perfCaseNamed(o.stream)
 	c := &cycler{f: f, snap: snap, sampled: o.sampled, assumed: o.assumed, rng: rand.New(rand.NewPCG(o.tieSeed, 2)),
 		reuse: &fwruntime.Result{}, recs: make([]podRecord, 0, len(infos)), events: w.events[o.stream],
-		churnNodes: map[string]*api.Node{}, preempt: pc != nil && pc.preempt, evicted: ev}
+		churnNodes: map[string]*api.Node{}, preempt: pc != nil && pc.preempt, evicted: ev, timeSteps: o.steps}
 	for _, n := range w.churnNodes[o.stream] {
 		c.churnNodes[n.Name] = n
 	}
@@ -268,7 +292,7 @@ func measure(o runOptions) (result, []podRecord, error) {
 			return res, nil, err
 		}
 	}
-	c.evaluated, c.placed = 0, 0
+	c.evaluated, c.placed, c.steps = 0, 0, fwruntime.StepTimes{}
 	// The cluster's construction is not the cycles' garbage: collected
 	// before the timed loop, and before its profile starts.
 	runtime.GC()
@@ -320,6 +344,9 @@ func measure(o runOptions) (result, []podRecord, error) {
 	}
 	res.CPUNanos, res.WallNanos = int64(cpu1-cpu0), int64(wall)
 	res.Evaluated, res.Placed = c.evaluated, c.placed
+	if o.steps {
+		res.Steps = stepsPerPod(c.steps, res.Timed)
+	}
 	res.Mallocs, res.AllocBytes = m1.Mallocs-m0.Mallocs, m1.TotalAlloc-m0.TotalAlloc
 	return res, c.recs, nil
 }
@@ -344,6 +371,9 @@ type cycler struct {
 	// stream), evicted records its victims.
 	preempt bool
 	evicted *evictions
+	// timeSteps times each cycle's steps into steps.
+	timeSteps bool
+	steps     fwruntime.StepTimes
 }
 
 // evictions is the framework's Evictor in a run: it keeps the victims of
@@ -392,7 +422,7 @@ func (c *cycler) cycle(ctx context.Context, pi *framework.PodInfo) error {
 		return err
 	}
 	n := c.snap.NumNodes()
-	opts := fwruntime.CycleOptions{Rand: c.rng, Reuse: c.reuse, SkipExplanation: true, TotalsOnly: true, RejectionsOnFailure: true}
+	opts := fwruntime.CycleOptions{Rand: c.rng, Reuse: c.reuse, SkipExplanation: true, TotalsOnly: true, RejectionsOnFailure: true, TimeSteps: c.timeSteps}
 	if c.sampled {
 		// kube-scheduler keeps its start index across a change in the
 		// number of nodes and reads it modulo the nodes.
@@ -409,6 +439,7 @@ func (c *cycler) cycle(ctx context.Context, pi *framework.PodInfo) error {
 	if err != nil && !isFitError(err) {
 		return fmt.Errorf("pod %s: %w", pi.Pod.Name, err)
 	}
+	c.steps.Add(r.Steps)
 	rec := podRecord{I: len(c.recs), Pod: pi.Pod.Name, Feasible: r.NumFeasibleNodes()}
 	if r.PreFilterStatus == nil {
 		rec.Evaluated = r.EvaluatedNodes()
