@@ -21,7 +21,9 @@ type StepTimes struct {
 	// explanations of the filters' verdicts.
 	Filter time.Duration
 	// PreScore is the PreScore plugins (those that did not run beside
-	// PreFilter).
+	// PreFilter) and, when the workers run them side by side, the score
+	// plugins' preparations (fastpath.ScorePreparer), which one worker
+	// makes in its first Score call instead.
 	PreScore time.Duration
 	// Score is the Score plugins over the feasible nodes.
 	Score time.Duration
