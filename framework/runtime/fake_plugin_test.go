@@ -122,3 +122,19 @@ func nodeNum(n *framework.NodeInfo) int {
 	fmt.Sscanf(n.Name(), "n%d", &k)
 	return k
 }
+
+// hashedFilterScore returns a filter plugin F that rejects each node with
+// probability about rejectPct percent and a score plugin S scoring each
+// node 0..3, both drawn from seed by the node's number.
+func hashedFilterScore(seed uint64, rejectPct int64) (flt, sc *fake) {
+	flt = &fake{name: "F", filter: func(ni *framework.NodeInfo) *framework.Status {
+		if hashScore(seed, 99, nodeNum(ni), 0, 99) < rejectPct {
+			return framework.NewStatus(framework.Unschedulable, "no")
+		}
+		return nil
+	}}
+	sc = &fake{name: "S", score: func(ni *framework.NodeInfo) (int64, *framework.Status) {
+		return hashScore(seed, 1, nodeNum(ni), 0, 3), nil
+	}}
+	return flt, sc
+}

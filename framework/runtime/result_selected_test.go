@@ -33,15 +33,7 @@ func TestPropSelectedIndex(t *testing.T) {
 			}
 			return &framework.PreFilterResult{NodeNames: narrowed}, nil
 		}}
-		flt := &fake{name: "F", filter: func(ni *framework.NodeInfo) *framework.Status {
-			if hashScore(seed, 99, nodeNum(ni), 0, 99) < rejectPct {
-				return framework.NewStatus(framework.Unschedulable, "no")
-			}
-			return nil
-		}}
-		sc := &fake{name: "S", score: func(ni *framework.NodeInfo) (int64, *framework.Status) {
-			return hashScore(seed, 1, nodeNum(ni), 0, 3), nil
-		}}
+		flt, sc := hashedFilterScore(seed, rejectPct)
 		f, err := NewFramework(registryOf(pre, flt, sc), framework.Profile{PreFilter: []string{"P"}, Filter: []string{"F"}, Score: []string{"S"}, Weights: map[string]int64{"S": 1}})
 		if err != nil {
 			t.Fatal(err)

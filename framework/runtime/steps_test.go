@@ -122,15 +122,7 @@ func TestPropTimedCycleDecides(t *testing.T) {
 		seed := rapid.Uint64().Draw(t, "seed")
 		workers := rapid.IntRange(1, 3).Draw(t, "workers")
 		rejectPct := rapid.Int64Range(0, 90).Draw(t, "rejectPct")
-		flt := &fake{name: "F", filter: func(ni *framework.NodeInfo) *framework.Status {
-			if hashScore(seed, 99, nodeNum(ni), 0, 99) < rejectPct {
-				return framework.NewStatus(framework.Unschedulable, "no")
-			}
-			return nil
-		}}
-		sc := &fake{name: "S", score: func(ni *framework.NodeInfo) (int64, *framework.Status) {
-			return hashScore(seed, 1, nodeNum(ni), 0, 3), nil
-		}}
+		flt, sc := hashedFilterScore(seed, rejectPct)
 		f, err := NewFramework(registryOf(flt, sc), framework.Profile{Filter: []string{"F"}, Score: []string{"S"},
 			Weights: map[string]int64{"S": 1}}, WithParallelism(workers))
 		if err != nil {
