@@ -3,6 +3,7 @@ package framework
 import (
 	"errors"
 	"maps"
+	"reflect"
 	"slices"
 	"strconv"
 	"testing"
@@ -262,4 +263,114 @@ func TestPropCloneIntoIsClone(t *testing.T) {
 			t.Fatal("a write to the copy reached the original")
 		}
 	})
+}
+
+// countedState is a ReleasableStateData counting its releases.
+type countedState struct{ released *int }
+
+func (s *countedState) Clone() StateData { return &countedState{released: new(int)} }
+func (s *countedState) Release()         { *s.released++ }
+
+// otherCounted is a second releasable type, so that a position holds
+// releasable values of different types from cycle to cycle.
+type otherCounted struct{ countedState }
+
+func (s *otherCounted) Clone() StateData { return &otherCounted{countedState{released: new(int)}} }
+
+// plainState and otherPlain are values without a Release method.
+type plainState struct{}
+
+func (plainState) Clone() StateData { return plainState{} }
+
+type otherPlain struct{ v int }
+
+func (p *otherPlain) Clone() StateData { return &otherPlain{p.v} }
+
+// TestPropReleaseReleasesEachReleasable runs cycles on one state, as the
+// runner's pool reuses it: each cycle writes values of plain and
+// releasable types (or nil) in any order, some keys twice, beyond the
+// inline entries at times; each releasable value still held at Release is
+// released exactly once there, and one a rewrite replaced is not, whatever
+// the types earlier cycles held at the same positions.
+func TestPropReleaseReleasesEachReleasable(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		cs := NewCycleState()
+		for cycle := range rapid.IntRange(1, 6).Draw(t, "cycles") {
+			n := rapid.IntRange(0, inlineEntries+4).Draw(t, "writes")
+			held := map[StateKey]*int{}
+			var counts []*int
+			for range n {
+				key := StateKey("k" + strconv.Itoa(rapid.IntRange(0, inlineEntries+2).Draw(t, "key")))
+				var v StateData
+				var c *int
+				switch rapid.IntRange(0, 4).Draw(t, "kind") {
+				case 0:
+					c = new(int)
+					v = &countedState{released: c}
+				case 1:
+					c = new(int)
+					v = &otherCounted{countedState{released: c}}
+				case 2:
+					v = plainState{}
+				case 3:
+					v = &otherPlain{1}
+				}
+				cs.Write(key, v)
+				held[key] = c
+				if c != nil {
+					counts = append(counts, c)
+				}
+			}
+			cs.Release()
+			for _, c := range counts {
+				want := 0
+				for _, h := range held {
+					if h == c {
+						want = 1
+					}
+				}
+				if *c != want {
+					t.Fatalf("cycle %d: a releasable value released %d times, want %d", cycle, *c, want)
+				}
+			}
+			if len(cs.list()) != 0 {
+				t.Fatalf("cycle %d: %d values left after Release", cycle, len(cs.list()))
+			}
+		}
+	})
+}
+
+// TestReleaseEmptiesEveryField sets every field of a state, releases
+// it, and finds each one back at its zero value but the mutex and the
+// memo of plain types, so that a pooled state starts its next cycle as a
+// new one; a field the test does not set fails it, so that a field added
+// later is either emptied by Release or named here.
+func TestReleaseEmptiesEveryField(t *testing.T) {
+	cs := NewCycleState()
+	for i := range inlineEntries + 1 { // spills
+		cs.Write(StateKey("k"+strconv.Itoa(i)), plainState{})
+	}
+	cs.SetSnapshot(&Snapshot{})
+	cs.SetSkipFilterPlugins(map[string]bool{"a": true})
+	cs.SkippedFilters([]string{"a", "b"})
+	cs.SetSkipScorePlugins(map[string]bool{"b": true})
+	cs.SetScoredNodes(3)
+	cs.SetAllNodes(true)
+	cs.SetScoredIndices([]int32{1})
+	keep := map[string]bool{"mu": true, "plain": true}
+	v := reflect.ValueOf(cs).Elem()
+	for i := range v.NumField() {
+		if name := v.Type().Field(i).Name; !keep[name] && v.Field(i).IsZero() {
+			t.Fatalf("field %s is not set by the test", name)
+		}
+	}
+	cs.Release()
+	for i := range v.NumField() {
+		if name := v.Type().Field(i).Name; !keep[name] && !v.Field(i).IsZero() {
+			t.Errorf("field %s not emptied by Release", name)
+		}
+	}
+	if v.FieldByName("plain").IsZero() {
+		t.Errorf("Release kept no plain type")
+	}
 }

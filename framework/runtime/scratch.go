@@ -98,7 +98,6 @@ func (p *keptPool[T]) Put(x *T) {
 // putState releases a cycle state Schedule created and pools it, empty.
 func (f *Framework) putState(state *framework.CycleState) {
 	state.Release()
-	*state = framework.CycleState{}
 	f.states.Put(state)
 }
 
