@@ -146,17 +146,20 @@ func (f *Framework) Schedule(ctx context.Context, state *framework.CycleState, s
 	}
 	// The nodes the filters may see: a PreFilterResult known before
 	// PreFilter runs, or bounded by its plugin, leaves too few to share.
+	// One worker shares nothing, so it does not bound them.
 	shared := len(cands)
-	if p := opts.PreFiltered; p != nil && !p.Result.AllNodes() {
-		shared = min(shared, len(p.Result.NodeNames))
-	} else if p == nil {
-		shared = f.boundCandidates(pod, shared)
-	}
-	if f.expectsShared(shared, opts.NumFeasibleToFind) {
-		if t, ok := f.workers.begin(shared); ok {
-			// Weighed per node evaluated: a cycle that ends before its
-			// filters (PreFilter rejects the pod) is not measured.
-			end.started, end.res = t, res
+	if f.workers != nil {
+		if p := opts.PreFiltered; p != nil && !p.Result.AllNodes() {
+			shared = min(shared, len(p.Result.NodeNames))
+		} else if p == nil {
+			shared = f.boundCandidates(pod, shared)
+		}
+		if f.expectsShared(shared, opts.NumFeasibleToFind) {
+			if t, ok := f.workers.begin(shared); ok {
+				// Weighed per node evaluated: a cycle that ends before
+				// its filters (PreFilter rejects the pod) is not measured.
+				end.started, end.res = t, res
+			}
 		}
 	}
 	res.Pod, res.Profile, res.NumAllNodes, res.fw, res.snap = pod, f.profile.SchedulerName, len(cands), f, snap
@@ -325,9 +328,10 @@ func (e *cycleEnd) run(f *Framework) {
 
 // fillPositions sets dst[p] = p for every p: a copy of the snapshot's
 // index runs (0, 1, …, NumNodes−1 first) when they are long enough, a
-// loop otherwise.
+// loop otherwise (and for a few positions, which the loop writes sooner
+// than the runs are found).
 func fillPositions(dst []int32, snap *framework.Snapshot) {
-	if snap != nil {
+	if snap != nil && len(dst) > 16 {
 		if runs := snap.IndexRuns(); len(dst) <= len(runs)/2 {
 			copy(dst, runs)
 			return
