@@ -60,14 +60,14 @@ type CycleState struct {
 	// scoredIdx: the snapshot index of each node PreScore is given, while
 	// the runner runs PreScore (ScoredIndices).
 	scoredIdx []int32
-	// plain[i] is the dynamic type (typeWord) of a value Release found at
-	// position i of the list not to be a ReleasableStateData; Release
-	// skips the check for a value of that type there. It outlives
-	// Release: a pooled state's next cycle writes the same keys in the
-	// same order, and comparing a word costs less than asserting the
+	// plain holds dynamic types (typeWord) that Release found not to be
+	// ReleasableStateData, each in the slot its word hashes to
+	// (plainSlot); Release skips the check for a value of a type held.
+	// It outlives Release: a pooled state's next cycles write values of
+	// the same types, and comparing a word costs less than asserting the
 	// interface, which the runtime's cache of a call site seeing a dozen
 	// types mostly misses (about a hundred instructions a miss).
-	plain [inlineEntries]unsafe.Pointer
+	plain [32]unsafe.Pointer
 }
 
 // inlineEntries is how many values a state holds without allocating:
@@ -183,15 +183,16 @@ func (c *CycleState) Release() {
 	c.spill.Store(nil)
 	c.count.Store(0)
 	c.mu.Unlock()
-	for i, e := range list {
+	for _, e := range list {
 		w := typeWord(e.data)
-		if i < len(c.plain) && c.plain[i] == w {
+		slot := &c.plain[plainSlot(w)]
+		if *slot == w {
 			continue
 		}
 		if r, ok := e.data.(ReleasableStateData); ok {
 			r.Release()
-		} else if i < len(c.plain) {
-			c.plain[i] = w
+		} else {
+			*slot = w
 		}
 	}
 	// Nothing reads the state any more.
@@ -200,6 +201,11 @@ func (c *CycleState) Release() {
 	c.skipped.Store(nil)
 	c.scoredNodes, c.allNodes, c.scoredIdx = 0, false, nil
 }
+
+// plainSlot is the slot of CycleState.plain for the type word w: its
+// top bits after a multiplication by 2⁶⁴/φ, which spreads the words of
+// type tables laid out side by side.
+func plainSlot(w unsafe.Pointer) uint64 { return uint64(uintptr(w)) * 0x9e3779b97f4a7c15 >> 59 }
 
 // typeWord is the identity of d's dynamic type as StateData (the first
 // word of the interface value, its type table); nil for a nil d.
