@@ -172,8 +172,9 @@ type ReleasableStateData interface {
 
 // Release ends the state's life: the values implementing
 // ReleasableStateData release their buffers and the state is emptied
-// (values, snapshot, skip sets), ready for another cycle. Call it only when neither the state nor any value read from it is used
-// again. Schedule releases the states it creates itself (a nil state);
+// (values, snapshot, skip sets), ready for another cycle. Call it only
+// when neither the state nor any value read from it is used again.
+// Schedule releases the states it creates itself (a nil state);
 // a caller that passes its own state may release it once the pod's cycle
 // (including Reserve, Permit, PostFilter and binding) is over.
 func (c *CycleState) Release() {

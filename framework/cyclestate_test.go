@@ -291,7 +291,7 @@ func (p *otherPlain) Clone() StateData { return &otherPlain{p.v} }
 // releasable types (or nil) in any order, some keys twice, beyond the
 // inline entries at times; each releasable value still held at Release is
 // released exactly once there, and one a rewrite replaced is not, whatever
-// the types earlier cycles held at the same positions.
+// the types of the values earlier cycles held.
 func TestPropReleaseReleasesEachReleasable(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		cs := NewCycleState()
