@@ -178,7 +178,7 @@ func (f *Framework) Schedule(ctx context.Context, state *framework.CycleState, s
 	case opts.PreFiltered != nil:
 		p := opts.PreFiltered
 		preRes, s, withNodes = p.Result, p.Status, p.Plugins
-	case len(f.front) > 1 && f.frontsPreFilter(shared, opts.NumFeasibleToFind):
+	case len(f.front) > 1 && f.workers != nil && f.frontsPreFilter(shared, opts.NumFeasibleToFind):
 		bs := f.getBatchScratch()
 		end.bs = bs
 		front = &bs.front
