@@ -24,12 +24,15 @@ import (
 // between cores. Pods differ in cost far more than widths do, so a
 // trial is judged against the cycles just before it, as the ratio of
 // the two widths' wall time per node, and the current width moves only
-// when the ratios of several trials (a moving average, each ratio
-// clamped) say the neighbour is at least 5 % cheaper, or when a few
-// trials in a row each find it clearly cheaper (a sixth): a stream of
-// cheap cycles that a second worker makes half again as long or more
-// leaves it within a few hundred cycles. While trials find a neighbour clearly cheaper,
-// and at a stream's start, they come often (one cycle in quickPeriod);
+// when the ratios of several trials (their mean, then a moving average,
+// each ratio clamped) say the neighbour is at least 5 % cheaper, when a
+// few trials in a row each find it clearly cheaper (a sixth), or when a
+// few trials' mean says so by a margin the stream's spread makes sure
+// (surelyCheaper): a stream of cheap cycles that a second worker makes
+// half again as long or more, or of pods alike that it makes a sixth
+// longer, leaves it within a few hundred cycles. While trials find a
+// neighbour cheaper, and at a stream's start, they come often (one cycle
+// in quickPeriod);
 // while they find it clearly dearer (a fifth), less and less often,
 // down to one cycle in maxPeriod.
 type widthGovernor struct {
@@ -45,15 +48,20 @@ type widthGovernor struct {
 	// the current width (recentKeep), 0 before one; it is the base a trial
 	// is judged against.
 	recent float64
+	// spread is a moving average (spreadKeep) of the squared logarithm
+	// of a cycle's cost at the current width over recent: how unlike
+	// the stream's pods are, from which surelyCheaper judges how far
+	// a few trials' mean can be trusted. It starts at spreadPrior.
+	spread float64
 	// trial is the level of the trial in progress (-1: none); left is
 	// how many of its cycles are still to run; base is recent when it
 	// began; sum and count measure its cycles after the first.
 	trial, left int
 	base, sum   float64
 	count       int
-	// ratio[l] is the moving average (ratioKeep) of the logarithm of
-	// the trials' ratios at level l to the current level; trials[l]
-	// counts them.
+	// ratio[l] is the mean of the logarithms of the first minTrials
+	// trials' ratios at level l to the current level, then their moving
+	// average (ratioKeep); trials[l] counts them.
 	ratio  [governorLevels]float64
 	trials [governorLevels]int
 	// cheaper[l] counts the trials in a row at level l that found it
@@ -62,10 +70,28 @@ type widthGovernor struct {
 	up      bool
 	// period is how many cycles run, on average, per trial begun: it
 	// starts at quickPeriod, is quickPeriod after a trial that finds its
-	// neighbour clearly cheaper (clearlyCheaper), doubles, up to
-	// maxPeriod, after each that finds it clearly dearer
+	// neighbour cheaper (by moveBelow), or while the trials' mean does,
+	// doubles, up to maxPeriod, after each that finds it clearly dearer
 	// (clearlyDearer), and is trialPeriod after any other.
 	period uint64
+}
+
+// surelyCheaper reports whether level l's trials, at least quickTrials
+// of them, put it below moveBelow by more than three standard errors of
+// their mean, each trial's error following from the stream's spread
+// over its measured cycles and the base's (about eight cycles): a stream
+// of pods alike, where a second worker lengthens cheap cycles by a sixth
+// (SchedulingBasic over every node on two vCPUs), leaves the shared
+// width within a few trials, where a stream of unlike pods (the varied
+// stream, whose trials at one worker vary by a third) waits for the
+// moving average of minTrials trials.
+func (g *widthGovernor) surelyCheaper(l int) bool {
+	n := g.trials[l]
+	if n < quickTrials || g.count == 0 {
+		return false
+	}
+	perTrial := g.spread * (1/float64(g.count) + 1.0/8)
+	return g.ratio[l]+3*math.Sqrt(perTrial/float64(min(n, minTrials))) < moveBelow
 }
 
 // governorLevels bounds the ladder's length (a pool of up to 2^(governorLevels-1)
@@ -105,6 +131,13 @@ const (
 	// it is folded into: a cycle caught by a pause (the collector,
 	// another process) counts as twice the average at most.
 	pauseCap = 2
+	// spreadKeep is the weight of the old average in spread, which
+	// follows about the last 32 cycles.
+	spreadKeep = 31.0 / 32
+	// spreadPrior is spread before any cycle: costs unlike by half
+	// (the square of ln 1.5), so that the first trials are judged as
+	// for unlike pods until the stream's own cycles say otherwise.
+	spreadPrior = 0.164
 )
 
 // clampLog bounds the logarithm of one trial's ratio.
@@ -153,6 +186,7 @@ func (g *widthGovernor) reset(most int) {
 	g.trial, g.left, g.base, g.sum, g.count = -1, 0, 0, 0, 0
 	g.ratio, g.trials, g.cheaper = [governorLevels]float64{}, [governorLevels]int{}, [governorLevels]int{}
 	g.period = quickPeriod
+	g.spread = spreadPrior
 }
 
 // choose returns the width of the next cycle, given the most workers the
@@ -204,7 +238,11 @@ func (g *widthGovernor) note(most, level, width int, d time.Duration, n int) {
 		if g.recent == 0 {
 			g.recent = x
 		} else {
-			g.recent = recentKeep*g.recent + (1-recentKeep)*min(x, pauseCap*g.recent)
+			y := min(x, pauseCap*g.recent)
+			// A pause counts as a cycle unlike by half, as in a trial.
+			dev := min(max(math.Log(max(y, 1e-9)/g.recent), -clampLog), clampLog)
+			g.spread = spreadKeep*g.spread + (1-spreadKeep)*dev*dev
+			g.recent = recentKeep*g.recent + (1-recentKeep)*y
 		}
 	}
 }
@@ -221,8 +259,10 @@ func (g *widthGovernor) endTrial() {
 	// none of its base did, or the reverse: its ratio counts for at
 	// most 1.5 either way.
 	r := min(max(math.Log(g.sum/float64(g.count)/g.base), -clampLog), clampLog)
-	if g.trials[t] == 0 {
-		g.ratio[t] = r
+	// The mean of a level's first minTrials trials, then a moving
+	// average that follows the last few.
+	if g.trials[t] < minTrials {
+		g.ratio[t] += (r - g.ratio[t]) / float64(g.trials[t]+1)
 	} else {
 		g.ratio[t] = ratioKeep*g.ratio[t] + (1-ratioKeep)*r
 	}
@@ -237,10 +277,10 @@ func (g *widthGovernor) endTrial() {
 		return
 	}
 	g.period = trialPeriod
-	if g.cheaper[t] > 0 {
+	if g.cheaper[t] > 0 || r < moveBelow || g.ratio[t] < moveBelow {
 		g.period = quickPeriod
 	}
-	if g.cheaper[t] < quickTrials && (g.trials[t] < minTrials || g.ratio[t] >= moveBelow) {
+	if g.cheaper[t] < quickTrials && !g.surelyCheaper(t) && (g.trials[t] < minTrials || g.ratio[t] >= moveBelow) {
 		return
 	}
 	// Move: the old level is now a neighbour as cheap, relative to the
