@@ -101,3 +101,89 @@ func TestPropRejectionRunsListEachRejection(t *testing.T) {
 		}
 	})
 }
+
+// TestPropRecordedRunsAreRunsOf: the runs a failed cycle's filter step
+// records with its rejections are the runs runsOf makes of those
+// rejections, with the same count and codes, and the rejections and the
+// plugins they name are those of the step's plain loop, for positions
+// with gaps, shared and distinct statuses, named and unnamed ones, and
+// several filters; positions out of order record no runs.
+func TestPropRecordedRunsAreRunsOf(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		fw := &Framework{filterNames: []string{"A", "B", "C"}}
+		for _, name := range fw.filterNames {
+			fw.filter = append(fw.filter, &fake{name: name})
+		}
+		shared := []*framework.Status{
+			framework.NewStatus(framework.Unschedulable, "short"),
+			framework.NewStatus(framework.UnschedulableAndUnresolvable, "never"),
+			framework.NewStatus(framework.Unschedulable, "named").WithPlugin("D"),
+			framework.NewStatus(framework.Pending, "later"),
+		}
+		n := rapid.IntRange(1, 200).Draw(t, "positions")
+		statuses := make([]*framework.Status, n)
+		plugins := make([]int16, n)
+		var rejPos []int32
+		for p := range n {
+			if rapid.IntRange(0, 3).Draw(t, "gap") == 0 {
+				continue
+			}
+			rejPos = append(rejPos, int32(p))
+			statuses[p] = shared[rapid.IntRange(0, len(shared)-1).Draw(t, "status")]
+			if rapid.IntRange(0, 9).Draw(t, "fresh") == 0 {
+				statuses[p] = framework.NewStatus(framework.Unschedulable, fmt.Sprintf("own %d", p))
+			}
+			plugins[p] = int16(rapid.IntRange(0, len(fw.filterNames)-1).Draw(t, "by"))
+		}
+		if len(rejPos) == 0 {
+			return
+		}
+		unordered := len(rejPos) > 1 && rapid.IntRange(0, 4).Draw(t, "unordered") == 0
+		if unordered {
+			i := rapid.IntRange(1, len(rejPos)-1).Draw(t, "moved")
+			rejPos = append(append([]int32{rejPos[i]}, rejPos[:i]...), rejPos[i+1:]...)
+		}
+
+		// The plain loop: each rejection, and the diagnosis's names.
+		want := make([]rejection, len(rejPos))
+		var wantNames diagnosisNames
+		for i, p := range rejPos {
+			want[i] = rejection{pos: p, by: plugins[p], status: statuses[p]}
+			wantNames.add(statuses[p], plugins[p], fw.filter)
+		}
+
+		res := &Result{rejections: make([]rejection, len(rejPos))}
+		var names diagnosisNames
+		fw.recordRejections(res.rejections, rejPos, statuses, plugins, &names, res)
+		if d := cmp.Diff(want, res.rejections, cmp.AllowUnexported(rejection{})); d != "" {
+			t.Fatalf("rejections (-plain loop +recorded):\n%s", d)
+		}
+		if d := cmp.Diff(wantNames.unsched, names.unsched); d != "" {
+			t.Fatalf("unschedulable plugins (-plain loop +recorded):\n%s", d)
+		}
+		if d := cmp.Diff(wantNames.pend, names.pend); d != "" {
+			t.Fatalf("pending plugins (-plain loop +recorded):\n%s", d)
+		}
+		if unordered {
+			if res.rejRunsOf != 0 {
+				t.Fatalf("positions out of order recorded runs over %d rejections", res.rejRunsOf)
+			}
+			return
+		}
+		if res.rejRunsOf != len(rejPos) {
+			t.Fatalf("runs cover %d rejections, want %d", res.rejRunsOf, len(rejPos))
+		}
+		var of rejectionStatuses
+		if !of.runsOf(res.rejections) {
+			t.Fatalf("runsOf finds climbing positions out of order")
+		}
+		recorded := rejectionStatuses{runs: res.rejRuns}
+		recorded.tally()
+		if d := cmp.Diff(of.runs, recorded.runs, cmp.AllowUnexported(rejectionRun{})); d != "" {
+			t.Fatalf("runs (-runsOf +recorded):\n%s", d)
+		}
+		if recorded.n != of.n || recorded.codes != of.codes {
+			t.Fatalf("count, codes = %d, %b; runsOf's %d, %b", recorded.n, recorded.codes, of.n, of.codes)
+		}
+	})
+}

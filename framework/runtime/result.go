@@ -202,8 +202,14 @@ type Result struct {
 	// 1: the caller's goroutine alone).
 	filterWidth int
 	rejections  []rejection
-	feasible    []int32 // evaluation positions of feasible nodes
-	selected    int     // index into feasible, -1 when none
+	// rejRuns are the first rejRunsOf rejections as the runs runsOf
+	// would make of them (in increasing positions), recorded as a failed
+	// cycle's filter step kept them, for NodeToStatus; rejRunsOf is 0
+	// when no such runs were recorded.
+	rejRuns   []rejectionRun
+	rejRunsOf int
+	feasible  []int32 // evaluation positions of feasible nodes
+	selected  int     // index into feasible, -1 when none
 	// feasibleList is feasibleNodes' answer once asked for (while its
 	// length is feasible's): feasibleCache's array, or a view of order
 	// (never written through) when the feasible nodes are a run of it.
@@ -251,6 +257,7 @@ func (r *Result) reset() {
 	r.Weights = r.Weights[:0]
 	r.Top = r.Top[:0]
 	r.rejections = r.rejections[:0]
+	r.rejRuns = r.rejRuns[:0]
 	r.feasible = r.feasible[:0]
 	r.feasibleCache = r.feasibleCache[:0]
 	r.feasibleBuf = r.feasibleBuf[:0]
@@ -273,7 +280,7 @@ func (r *Result) reset() {
 	r.Steps, r.steps = StepTimes{}, stepClock{}
 	r.Diagnosis = Diagnosis{result: r}
 	r.fw, r.snap, r.candidates, r.order = nil, nil, nil, nil
-	r.evaluated, r.filterWidth, r.selected = 0, 0, -1
+	r.evaluated, r.filterWidth, r.selected, r.rejRunsOf = 0, 0, -1, 0
 	r.feasibleList, r.feasibleIdx, r.extNodes = nil, nil, nil
 	r.rank.totals, r.rank.ties, r.rank.keep, r.rank.chunk = nil, nil, 0, 0
 	r.pre.keep, r.pre.best, r.pre.cnt = 0, 0, 0
@@ -494,7 +501,14 @@ func (r *Result) NodeToStatus() *framework.NodeToStatus {
 		return framework.NewNodeToStatus(nil)
 	}
 	src := &rejectionStatuses{fw: r.fw, order: r.order, start: r.StartIndex}
-	sorted := src.runsOf(r.rejections)
+	sorted := true
+	if r.rejRunsOf > 0 && r.rejRunsOf == len(r.rejections) {
+		// The filter step recorded the runs (increasing positions).
+		src.runs = slices.Clone(r.rejRuns)
+		src.tally()
+	} else {
+		sorted = src.runsOf(r.rejections)
+	}
 	absent := r.Diagnosis.absentStatus()
 	// Evaluation positions are distinct, so the nodes are when they are
 	// positions of the snapshot's own list; in increasing order, a node's
@@ -568,15 +582,21 @@ func (s *rejectionStatuses) runsOf(rejections []rejection) bool {
 			}
 			end++
 		}
-		run := rejectionRun{pos: pos, n: end - pos, by: by, dropped: dropped, status: st}
-		if run.status != nil && !run.dropped {
+		runs = append(runs, rejectionRun{pos: pos, n: end - pos, by: by, dropped: dropped, status: st})
+	}
+	s.runs = slices.Clone(runs)
+	s.tally()
+	return sorted
+}
+
+// tally sets s's count and codes from its runs.
+func (s *rejectionStatuses) tally() {
+	for i := range s.runs {
+		if run := &s.runs[i]; run.status != nil && !run.dropped {
 			s.n += int(run.n)
 			s.codes |= 1 << (uint(run.status.Code()) & 63) // a rejecting code, below 64
 		}
-		runs = append(runs, run)
 	}
-	s.runs = slices.Clone(runs)
-	return sorted
 }
 
 // Len is the number of rejected nodes with a status.

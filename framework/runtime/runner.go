@@ -549,17 +549,23 @@ func (f *Framework) filterNodes(ctx context.Context, state *framework.CycleState
 	res.rejections = slices.Grow(res.rejections, len(rejPos))[:n0+len(rejPos)]
 	res.Diagnosis.rejected += len(rejPos)
 	rejections := res.rejections[n0:]
-	for i, p := range rejPos {
-		st, pi := statuses[p], plugins[p]
-		rejections[i] = rejection{pos: p, by: pi, status: st}
-		if st == last && pi == lastPI {
-			continue
+	if n0 == 0 && len(rejPos) > 0 && (failure != nil || len(res.feasible) == 0) {
+		// A failed cycle, whose rejections PostFilter reads as runs
+		// (NodeToStatus): the same loop records them.
+		f.recordRejections(rejections, rejPos, statuses, plugins, &names, res)
+	} else {
+		for i, p := range rejPos {
+			st, pi := statuses[p], plugins[p]
+			rejections[i] = rejection{pos: p, by: pi, status: st}
+			if st == last && pi == lastPI {
+				continue
+			}
+			last, lastPI = st, pi
+			if st.Plugin() == "" && uint16(pi) < 64 && names.seen&(1<<pi) != 0 && st.Code() != framework.Pending {
+				continue // names.add would find it added
+			}
+			names.add(st, pi, f.filter)
 		}
-		last, lastPI = st, pi
-		if st.Plugin() == "" && uint16(pi) < 64 && names.seen&(1<<pi) != 0 && st.Code() != framework.Pending {
-			continue // names.add would find it added
-		}
-		names.add(st, pi, f.filter)
 	}
 	names.mergeInto(&res.Diagnosis)
 	if failure != nil {
@@ -567,6 +573,59 @@ func (f *Framework) filterNodes(ctx context.Context, state *framework.CycleState
 		return failure.AsError()
 	}
 	return nil
+}
+
+// recordRejections writes the rejection at each position of rejPos (in
+// increasing order) into rejections, with its status and filter from
+// statuses and plugins, adds each distinct one to names, and records
+// them as runs of consecutive positions rejected alike in res.rejRuns,
+// covering all of res.rejections when the positions climb.
+func (f *Framework) recordRejections(rejections []rejection, rejPos []int32, statuses []*framework.Status, plugins []int16, names *diagnosisNames, res *Result) {
+	runs := res.rejRuns[:0]
+	var last *framework.Status
+	lastPI := int16(-1)
+	sorted, end := true, int32(-1) // end: the position after the last run's
+	for i := 0; i < len(rejPos); {
+		p := rejPos[i]
+		st, pi := statuses[p], plugins[p]
+		if st != last || pi != lastPI {
+			last, lastPI = st, pi
+			if st.Plugin() != "" || uint16(pi) >= 64 || names.seen&(1<<pi) == 0 || st.Code() == framework.Pending {
+				names.add(st, pi, f.filter)
+			}
+		}
+		sorted = sorted && p >= end
+		n := runLength(rejPos[i+1:], statuses[p+1:], plugins[p+1:], p+1, st, pi) + 1
+		fillRejections(rejections[i:i+n], p, pi, st)
+		runs = append(runs, rejectionRun{pos: p, n: int32(n), by: pi, status: st})
+		i, end = i+n, p+int32(n)
+	}
+	res.rejRuns = runs
+	if sorted {
+		res.rejRunsOf = len(rejections)
+	}
+}
+
+// runLength is how many of the positions in rp climb one by one from
+// next on with the status st and filter pi (statuses and plugins indexed
+// from next on).
+func runLength(rp []int32, statuses []*framework.Status, plugins []int16, next int32, st *framework.Status, pi int16) int {
+	m := min(len(rp), len(statuses), len(plugins))
+	rp, statuses, plugins = rp[:m], statuses[:m], plugins[:m]
+	for k, q := range rp {
+		if q != next+int32(k) || statuses[k] != st || plugins[k] != pi {
+			return k
+		}
+	}
+	return m
+}
+
+// fillRejections sets out to the rejections of the consecutive positions
+// from p on, all by filter pi with status st.
+func fillRejections(out []rejection, p int32, pi int16, st *framework.Status) {
+	for j := range out {
+		out[j] = rejection{pos: p + int32(j), by: pi, status: st}
+	}
 }
 
 // filterRelease is what filterNodes gives back when it returns, in the
