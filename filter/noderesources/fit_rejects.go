@@ -438,6 +438,20 @@ func nrfShortDenseRun2(out []fastpath.NodeRejection, free []framework.NodeFree, 
 func (pl *NodeResourcesFit) rowStatuses(out []*framework.Status, res []framework.NodeResources, idx []int32, cpu, mem, eph int64) {
 	out = out[:len(idx)]
 	last, st := ^uint(0), (*framework.Status)(nil)
+	if eph == math.MinInt64 {
+		// No ephemeral storage asked for (most pods): a comparison
+		// fewer a node.
+		for i, x := range idx {
+			if out[i] != nil {
+				continue
+			}
+			if mask := nrfShortfalls2(&res[x], cpu, mem); mask != last {
+				last, st = mask, pl.maskStatus(mask)
+			}
+			out[i] = st
+		}
+		return
+	}
 	for i, x := range idx {
 		if out[i] != nil {
 			continue
@@ -449,11 +463,10 @@ func (pl *NodeResourcesFit) rowStatuses(out []*framework.Status, res []framework
 	}
 }
 
-// nrfShortfalls is rowMask (the nrfMasks mask of a node's shortfalls in
-// pods, cpu, memory and ephemeral storage) for the nrfChecked amounts
-// cpu, mem and eph, written out without shortMask's loop so that the
-// loops over a cycle's short nodes inline it.
-func nrfShortfalls(r *framework.NodeResources, cpu, mem, eph int64) uint {
+// nrfShortfalls2 is nrfShortfalls for a pod that asks for no ephemeral
+// storage (eph math.MinInt64, which no node is short of), small enough
+// for the loops over a cycle's short nodes to inline it.
+func nrfShortfalls2(r *framework.NodeResources, cpu, mem int64) uint {
 	var mask uint
 	if r.NumPods+1 > r.AllocatablePods {
 		mask = 1
@@ -470,6 +483,14 @@ func nrfShortfalls(r *framework.NodeResources, cpu, mem, eph int64) uint {
 			mask |= 1 << 4
 		}
 	}
+	return mask
+}
+
+// nrfShortfalls is rowMask (the nrfMasks mask of a node's shortfalls in
+// pods, cpu, memory and ephemeral storage) for the nrfChecked amounts
+// cpu, mem and eph, written out without shortMask's loop.
+func nrfShortfalls(r *framework.NodeResources, cpu, mem, eph int64) uint {
+	mask := nrfShortfalls2(r, cpu, mem)
 	if eph > r.AllocatableEphemeralStorage-r.RequestedEphemeralStorage {
 		mask |= 1 << 5
 		if eph > r.AllocatableEphemeralStorage {
