@@ -68,7 +68,16 @@ type CycleState struct {
 	// interface, which the runtime's cache of a call site seeing a dozen
 	// types mostly misses (about a hundred instructions a miss).
 	plain [32]unsafe.Pointer
+	// releasable holds, in the same slots, dynamic types that Release
+	// found to be ReleasableStateData, each with its type table as one
+	// (releasableTable): Release calls their Release through it, without
+	// asserting the interface.
+	releasable [32]releasableType
 }
+
+// releasableType is a StateData type table (from) and the
+// ReleasableStateData one (to) of the same dynamic type.
+type releasableType struct{ from, to unsafe.Pointer }
 
 // inlineEntries is how many values a state holds without allocating:
 // more than a default profile's plugins write in a cycle (PreFilter and
@@ -186,14 +195,19 @@ func (c *CycleState) Release() {
 	c.mu.Unlock()
 	for _, e := range list {
 		w := typeWord(e.data)
-		slot := &c.plain[plainSlot(w)]
-		if *slot == w {
+		k := plainSlot(w)
+		if c.plain[k] == w {
+			continue
+		}
+		if rt := &c.releasable[k]; rt.from == w && w != nil {
+			asReleasable(e.data, rt.to).Release()
 			continue
 		}
 		if r, ok := e.data.(ReleasableStateData); ok {
+			c.releasable[k] = releasableType{from: w, to: *(*unsafe.Pointer)(unsafe.Pointer(&r))}
 			r.Release()
 		} else {
-			*slot = w
+			c.plain[k] = w
 		}
 	}
 	// Nothing reads the state any more.
@@ -211,6 +225,16 @@ func plainSlot(w unsafe.Pointer) uint64 { return uint64(uintptr(w)) * 0x9e3779b9
 // typeWord is the identity of d's dynamic type as StateData (the first
 // word of the interface value, its type table); nil for a nil d.
 func typeWord(d StateData) unsafe.Pointer { return *(*unsafe.Pointer)(unsafe.Pointer(&d)) }
+
+// asReleasable is d as a ReleasableStateData whose type table for d's
+// dynamic type is to (the type word of an earlier value of that type
+// asserted to be one): the interface value of to and d's data word.
+func asReleasable(d StateData, to unsafe.Pointer) ReleasableStateData {
+	var r ReleasableStateData
+	w := (*[2]unsafe.Pointer)(unsafe.Pointer(&r))
+	w[0], w[1] = to, (*[2]unsafe.Pointer)(unsafe.Pointer(&d))[1]
+	return r
+}
 
 // Snapshot returns the snapshot of the cycle (set by the runner).
 func (c *CycleState) Snapshot() *Snapshot { return c.snapshot }

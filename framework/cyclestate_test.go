@@ -342,7 +342,7 @@ func TestPropReleaseReleasesEachReleasable(t *testing.T) {
 
 // TestReleaseEmptiesEveryField sets every field of a state, releases
 // it, and finds each one back at its zero value but the mutex and the
-// memo of plain types, so that a pooled state starts its next cycle as a
+// memos of plain and releasable types, so that a pooled state starts its next cycle as a
 // new one; a field the test does not set fails it, so that a field added
 // later is either emptied by Release or named here.
 func TestReleaseEmptiesEveryField(t *testing.T) {
@@ -350,6 +350,7 @@ func TestReleaseEmptiesEveryField(t *testing.T) {
 	for i := range inlineEntries + 1 { // spills
 		cs.Write(StateKey("k"+strconv.Itoa(i)), plainState{})
 	}
+	cs.Write("counted", &countedState{released: new(int)})
 	cs.SetSnapshot(&Snapshot{})
 	cs.SetSkipFilterPlugins(map[string]bool{"a": true})
 	cs.SkippedFilters([]string{"a", "b"})
@@ -357,7 +358,7 @@ func TestReleaseEmptiesEveryField(t *testing.T) {
 	cs.SetScoredNodes(3)
 	cs.SetAllNodes(true)
 	cs.SetScoredIndices([]int32{1})
-	keep := map[string]bool{"mu": true, "plain": true}
+	keep := map[string]bool{"mu": true, "plain": true, "releasable": true}
 	v := reflect.ValueOf(cs).Elem()
 	for i := range v.NumField() {
 		if name := v.Type().Field(i).Name; !keep[name] && v.Field(i).IsZero() {
@@ -372,5 +373,8 @@ func TestReleaseEmptiesEveryField(t *testing.T) {
 	}
 	if v.FieldByName("plain").IsZero() {
 		t.Errorf("Release kept no plain type")
+	}
+	if v.FieldByName("releasable").IsZero() {
+		t.Errorf("Release kept no releasable type")
 	}
 }
