@@ -69,8 +69,8 @@ type CycleState struct {
 	// types mostly misses (about a hundred instructions a miss).
 	plain [32]unsafe.Pointer
 	// releasable holds, in the same slots, dynamic types that Release
-	// found to be ReleasableStateData, each with its type table as one
-	// (releasableTable): Release calls their Release through it, without
+	// found to be ReleasableStateData, each with its type table as one:
+	// Release calls their Release through it (asReleasable), without
 	// asserting the interface.
 	releasable [32]releasableType
 }
