@@ -342,9 +342,10 @@ func TestPropReleaseReleasesEachReleasable(t *testing.T) {
 
 // TestReleaseEmptiesEveryField sets every field of a state, releases
 // it, and finds each one back at its zero value but the mutex and the
-// memos of plain and releasable types, so that a pooled state starts its next cycle as a
-// new one; a field the test does not set fails it, so that a field added
-// later is either emptied by Release or named here.
+// memos of plain and releasable types, so that a pooled state starts
+// its next cycle as a new one; a field the test does not set fails it,
+// so that a field added later is either emptied by Release or named
+// here.
 func TestReleaseEmptiesEveryField(t *testing.T) {
 	cs := NewCycleState()
 	for i := range inlineEntries + 1 { // spills
