@@ -154,7 +154,7 @@ func TestPropRecordedRunsAreRunsOf(t *testing.T) {
 
 		res := &Result{rejections: make([]rejection, len(rejPos))}
 		var names diagnosisNames
-		fw.recordRejections(res.rejections, rejPos, statuses, plugins, &names, res)
+		fw.recordRejections(res.rejections, rejPos, statuses, plugins, &names, res, true)
 		if d := cmp.Diff(want, res.rejections, cmp.AllowUnexported(rejection{})); d != "" {
 			t.Fatalf("rejections (-plain loop +recorded):\n%s", d)
 		}

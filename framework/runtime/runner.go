@@ -543,30 +543,14 @@ func (f *Framework) filterNodes(ctx context.Context, state *framework.CycleState
 	// The diagnosis names each rejecting plugin once: collect the distinct
 	// names (the status's own, else its filter's), then merge.
 	var names diagnosisNames
-	var last *framework.Status // names.add(last, lastPI) ran or would find it added: runs of shared statuses add once
-	lastPI := int16(-1)
 	n0 := len(res.rejections)
 	res.rejections = slices.Grow(res.rejections, len(rejPos))[:n0+len(rejPos)]
 	res.Diagnosis.rejected += len(rejPos)
 	rejections := res.rejections[n0:]
-	if n0 == 0 && len(rejPos) > 0 && (failure != nil || len(res.feasible) == 0) {
-		// A failed cycle, whose rejections PostFilter reads as runs
-		// (NodeToStatus): the same loop records them.
-		f.recordRejections(rejections, rejPos, statuses, plugins, &names, res)
-	} else {
-		for i, p := range rejPos {
-			st, pi := statuses[p], plugins[p]
-			rejections[i] = rejection{pos: p, by: pi, status: st}
-			if st == last && pi == lastPI {
-				continue
-			}
-			last, lastPI = st, pi
-			if st.Plugin() == "" && uint16(pi) < 64 && names.seen&(1<<pi) != 0 && st.Code() != framework.Pending {
-				continue // names.add would find it added
-			}
-			names.add(st, pi, f.filter)
-		}
-	}
+	// A failed cycle's rejections are read by PostFilter as runs
+	// (NodeToStatus): the loop that records them keeps the runs too.
+	keepRuns := n0 == 0 && (failure != nil || len(res.feasible) == 0)
+	f.recordRejections(rejections, rejPos, statuses, plugins, &names, res, keepRuns)
 	names.mergeInto(&res.Diagnosis)
 	if failure != nil {
 		res.feasible, res.feasibleList = nil, nil
@@ -577,17 +561,23 @@ func (f *Framework) filterNodes(ctx context.Context, state *framework.CycleState
 
 // recordRejections writes the rejection at each position of rejPos (in
 // increasing order) into rejections, with its status and filter from
-// statuses and plugins, adds each distinct one to names, and records
-// them as runs of consecutive positions rejected alike in res.rejRuns,
-// covering all of res.rejections when the positions climb.
-func (f *Framework) recordRejections(rejections []rejection, rejPos []int32, statuses []*framework.Status, plugins []int16, names *diagnosisNames, res *Result) {
-	runs := res.rejRuns[:0]
+// statuses and plugins, and adds each distinct one to names. With
+// keepRuns it also records them as runs of consecutive positions
+// rejected alike in res.rejRuns, covering all of res.rejections when the
+// positions climb (rejections must then be all of res.rejections).
+func (f *Framework) recordRejections(rejections []rejection, rejPos []int32, statuses []*framework.Status, plugins []int16, names *diagnosisNames, res *Result, keepRuns bool) {
+	var runs []rejectionRun
+	if keepRuns {
+		runs = res.rejRuns[:0]
+	}
 	var last *framework.Status
 	lastPI := int16(-1)
 	sorted, end := true, int32(-1) // end: the position after the last run's
 	for i := 0; i < len(rejPos); {
 		p := rejPos[i]
 		st, pi := statuses[p], plugins[p]
+		// Runs of a shared status add it once; an unnamed status whose
+		// filter is already named is skipped, as names.add would.
 		if st != last || pi != lastPI {
 			last, lastPI = st, pi
 			if st.Plugin() != "" || uint16(pi) >= 64 || names.seen&(1<<pi) == 0 || st.Code() == framework.Pending {
@@ -597,12 +587,16 @@ func (f *Framework) recordRejections(rejections []rejection, rejPos []int32, sta
 		sorted = sorted && p >= end
 		n := runLength(rejPos[i+1:], statuses[p+1:], plugins[p+1:], p+1, st, pi) + 1
 		fillRejections(rejections[i:i+n], p, pi, st)
-		runs = append(runs, rejectionRun{pos: p, n: int32(n), by: pi, status: st})
+		if keepRuns {
+			runs = append(runs, rejectionRun{pos: p, n: int32(n), by: pi, status: st})
+		}
 		i, end = i+n, p+int32(n)
 	}
-	res.rejRuns = runs
-	if sorted {
-		res.rejRunsOf = len(rejections)
+	if keepRuns {
+		res.rejRuns = runs
+		if sorted {
+			res.rejRunsOf = len(rejections)
+		}
 	}
 }
 
