@@ -115,6 +115,11 @@ type PodQuery struct {
 // in namespace, labels and deletion) and sums per node; later calls
 // return the memo (O(1)).
 func (s *Snapshot) PodCounts(q PodQuery) []int32 {
+	return s.podCountEntry(q).counts
+}
+
+// podCountEntry returns q's memo entry, building it on first use.
+func (s *Snapshot) podCountEntry(q PodQuery) *podCountEntry {
 	var buf [256]byte
 	kb := q.appendKey(buf[:0])
 	x := &s.podIdx
@@ -122,9 +127,9 @@ func (s *Snapshot) PodCounts(q PodQuery) []int32 {
 	if sl, ok := x.slots[string(kb)]; ok { // no allocation for the lookup
 		x.tick++
 		sl.e.lastUse = x.tick
-		c := sl.e.counts
+		e := sl.e
 		x.mu.Unlock()
-		return c
+		return e
 	}
 	x.mu.Unlock()
 
@@ -137,7 +142,7 @@ func (s *Snapshot) PodCounts(q PodQuery) []int32 {
 	x.tick++
 	if sl, ok := x.slots[key]; ok { // built concurrently by another reader
 		sl.e.lastUse = x.tick
-		return sl.e.counts
+		return sl.e
 	}
 	if x.slots == nil {
 		x.slots = map[string]*podIndexSlot{}
@@ -147,7 +152,49 @@ func (s *Snapshot) PodCounts(q PodQuery) []int32 {
 	}
 	e.lastUse = x.tick
 	x.addSlotLocked(key, &podIndexSlot{e: e, owned: true})
-	return e.counts
+	return e
+}
+
+// PodCountsBits returns PodCounts(q) and the nodes whose count is not
+// zero, as a bitmap by snapshot position (bit k&63 of word k>>6 for the
+// node at position k; bits past the last node are clear), for loops that
+// read the nodes holding matching pods only: O(nodes/64 + such nodes)
+// rather than O(nodes). Both are read-only and valid until the snapshot
+// is next mutated, and kept together across cycles. It is safe for
+// concurrent use.
+func (s *Snapshot) PodCountsBits(q PodQuery) ([]int32, []uint64) {
+	e := s.podCountEntry(q)
+	if nz := e.nonZero.Load(); nz != nil {
+		return e.counts, *nz
+	}
+	nz := nonZeroBits(e.counts)
+	e.nonZero.Store(&nz)
+	return e.counts, nz
+}
+
+// nonZeroBits returns the bitmap of the non-zero entries of counts.
+func nonZeroBits(counts []int32) []uint64 {
+	nz := make([]uint64, (len(counts)+63)/64)
+	for i, c := range counts {
+		if c != 0 {
+			nz[i>>6] |= 1 << (i & 63)
+		}
+	}
+	return nz
+}
+
+// noteCount keeps the entry's bitmap, when built, in step with the count
+// of node.
+func (e *podCountEntry) noteCount(node int) {
+	p := e.nonZero.Load()
+	if p == nil {
+		return
+	}
+	if e.counts[node] != 0 {
+		(*p)[node>>6] |= 1 << (node & 63)
+	} else {
+		(*p)[node>>6] &^= 1 << (node & 63)
+	}
 }
 
 // podCountsCached reports whether q's counts are memoized (for tests and
@@ -403,6 +450,12 @@ type podCountEntry struct {
 	m       podMatcher
 	counts  []int32
 	lastUse uint64
+	// nonZero is the bitmap of the nodes whose count is not zero, built
+	// when first asked (PodCountsBits) and kept with the counts from then
+	// on; nil until asked and after the nodes are renumbered. Readers of
+	// a clone's shared entry may build it concurrently, each the same
+	// bitmap.
+	nonZero atomic.Pointer[[]uint64]
 	// verdicts[c] tells whether the pods of label class c match m (1) or
 	// not (2), for the classes seen when the entry was built (0: not
 	// decided then); read-only.
@@ -634,10 +687,15 @@ func (x *podIndex) update(pi *PodInfo, node int, delta int32, ns map[string]map[
 	}
 	for _, sl := range x.matchingSlotsLocked(class, pi.Pod, ns) {
 		if !sl.owned {
-			sl.e = &podCountEntry{m: sl.e.m, counts: slices.Clone(sl.e.counts), lastUse: sl.e.lastUse, verdicts: sl.e.verdicts}
-			sl.owned = true
+			e := &podCountEntry{m: sl.e.m, counts: slices.Clone(sl.e.counts), lastUse: sl.e.lastUse, verdicts: sl.e.verdicts}
+			if nz := sl.e.nonZero.Load(); nz != nil {
+				c := slices.Clone(*nz)
+				e.nonZero.Store(&c)
+			}
+			sl.e, sl.owned = e, true
 		}
 		sl.e.counts[node] += delta
+		sl.e.noteCount(node)
 		sl.domainsAdd(node, delta)
 	}
 	if pi.HasAffinity() {
@@ -749,6 +807,7 @@ func (x *podIndex) nodeAdded() {
 			continue
 		}
 		sl.e.counts = append(sl.e.counts, 0)
+		sl.e.nonZero.Store(nil)
 	}
 }
 
@@ -768,6 +827,7 @@ func (x *podIndex) nodeRemoved(i int) {
 			continue
 		}
 		sl.e.counts = slices.Delete(sl.e.counts, i, i+1)
+		sl.e.nonZero.Store(nil)
 	}
 	if x.groups == nil {
 		return
@@ -816,6 +876,7 @@ func (x *podIndex) nodeRestored(i int, pods []*PodInfo, ns map[string]map[string
 			continue
 		}
 		sl.e.counts = slices.Insert(sl.e.counts, i, 0)
+		sl.e.nonZero.Store(nil)
 	}
 	for _, sl := range x.groups {
 		sl.dom.Store(nil)

@@ -100,10 +100,32 @@ func piCheckCounts(t piFatal, what string, s *Snapshot, queries []PodQuery) {
 		if !s.podCountsCached(q) {
 			continue
 		}
-		if got, want := s.PodCounts(q), piBruteCount(s, q); fmt.Sprint(got) != fmt.Sprint(want) {
+		want := piBruteCount(s, q)
+		if got := s.PodCounts(q); fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Fatalf("%s query %d: memo %v, recount %v", what, qi, got, want)
 		}
+		// The bitmap kept beside the counts, once built, marks exactly
+		// the nodes whose recount is not zero.
+		s.podIdx.mu.Lock()
+		sl := s.podIdx.slots[string(q.appendKey(nil))]
+		s.podIdx.mu.Unlock()
+		if p := sl.e.nonZero.Load(); p != nil {
+			if got, wantBits := fmt.Sprint(*p), fmt.Sprint(piNonZero(want)); got != wantBits {
+				t.Fatalf("%s query %d: kept bitmap %v, recount's %v (recount %v)", what, qi, got, wantBits, want)
+			}
+		}
 	}
+}
+
+// piNonZero is the bitmap of the non-zero entries of counts.
+func piNonZero(counts []int32) []uint64 {
+	nz := make([]uint64, (len(counts)+63)/64)
+	for i, c := range counts {
+		if c != 0 {
+			nz[i/64] |= 1 << (i % 64)
+		}
+	}
+	return nz
 }
 
 // piRemoveAny removes one of s's pods, drawn, and reports whether s had
@@ -258,7 +280,14 @@ func TestPropPodIndexMatchesRecount(t *testing.T) {
 				piRemoveAny(t, s)
 			case op == 6: // query (creates the memo entry)
 				q := queries[rapid.IntRange(0, len(queries)-1).Draw(t, "query")]
-				s.PodCounts(q)
+				if rapid.Bool().Draw(t, "with bitmap") {
+					counts, nz := s.PodCountsBits(q)
+					if got, want := fmt.Sprint(nz), fmt.Sprint(piNonZero(counts)); got != want {
+						t.Fatalf("PodCountsBits: bitmap %v, of its counts %v", got, want)
+					}
+				} else {
+					s.PodCounts(q)
+				}
 				if rapid.Bool().Draw(t, "groups") {
 					s.AffinityGroups()
 				}

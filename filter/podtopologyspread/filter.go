@@ -380,10 +380,10 @@ func (pl *PodTopologySpread) calPreFilterStateFast(pod *api.Pod, cs []constraint
 		pl.identityCounts(s, pod.Namespace)
 		return s
 	}
-	perNode := make([][]int32, nc)
+	perNode, nonZero := make([][]int32, nc), make([][]uint64, nc)
 	for c := range cs {
 		if q, ok := selectorQuery(cs[c].Selector, pod.Namespace); ok {
-			perNode[c] = snap.PodCounts(q)
+			perNode[c], nonZero[c] = snap.PodCountsBits(q)
 		}
 	}
 	// The per-domain slices, sized by the values (one per node for
@@ -405,7 +405,7 @@ func (pl *PodTopologySpread) calPreFilterStateFast(pod *api.Pod, cs []constraint
 			s.DomainValues[c], s.Counts[c] = ptsNumberByIndex(s.domOf[c], tv.Values, inc[c], perNode[c], n, s.DomainValues[c], s.Counts[c])
 			continue
 		}
-		s.DomainValues[c], s.Counts[c] = ptsNumberDomains(s.domOf[c], tv.Domain, tv.Values, inc[c], perNode[c], n, s.DomainValues[c], s.Counts[c])
+		s.DomainValues[c], s.Counts[c] = ptsNumberDomains(s.domOf[c], tv.Domain, tv.Values, inc[c], perNode[c], nonZero[c], n, s.DomainValues[c], s.Counts[c])
 	}
 	for c := range cs {
 		s.Paths[c] = ptsPathsOf(s.Counts[c])
@@ -506,8 +506,9 @@ func ptsIncludedNodes(x *indexedInclusion, keyed bool, cs []constraint, tvs []*a
 // values are the key's numbering over the snapshot (TopologyValues) and
 // dom maps value ids to domains (all −1 on entry). It appends to dv and
 // cnt and returns them. Once every value is a domain, only the included
-// nodes with matching pods are read.
-func ptsNumberDomains(dom, domain []int32, values []string, inc []uint64, pn []int32, n int, dv []string, cnt []int) ([]string, []int) {
+// nodes with matching pods are read: those of nz, the bitmap of pn's
+// non-zero entries (Snapshot.PodCountsBits; nil: every entry is read).
+func ptsNumberDomains(dom, domain []int32, values []string, inc []uint64, pn []int32, nz []uint64, n int, dv []string, cnt []int) ([]string, []int) {
 	open := len(values)
 	words := (n + 63) / 64
 	w := 0
@@ -537,6 +538,20 @@ func ptsNumberDomains(dom, domain []int32, values []string, inc []uint64, pn []i
 		}
 	}
 	if pn == nil {
+		return dv, cnt
+	}
+	if nz != nil {
+		for ; w < words; w++ {
+			word := nz[w]
+			if inc != nil {
+				word &= inc[w]
+			}
+			for word != 0 {
+				i := w<<6 + bits.TrailingZeros64(word)
+				word &= word - 1
+				cnt[dom[domain[i]]] += int(pn[i])
+			}
+		}
 		return dv, cnt
 	}
 	for i := w << 6; i < n; i++ {

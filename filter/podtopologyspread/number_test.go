@@ -57,7 +57,7 @@ func TestPropNumberByIndexMatchesNumberDomains(t *testing.T) {
 		pre := rapid.IntRange(0, 2).Draw(t, "prefix")
 		dvPre, cntPre := make([]string, pre, pre+n), make([]int, pre, pre+n)
 		wantDom, gotDom := fresh(), fresh()
-		wantDV, wantCnt := ptsNumberDomains(wantDom, domain, values, inc, pn, n, slices.Clone(dvPre), slices.Clone(cntPre))
+		wantDV, wantCnt := ptsNumberDomains(wantDom, domain, values, inc, pn, nil, n, slices.Clone(dvPre), slices.Clone(cntPre))
 		gotDV, gotCnt := ptsNumberByIndex(gotDom, values, inc, pn, n, slices.Clone(dvPre), slices.Clone(cntPre))
 		if diff := cmp.Diff(wantDV, gotDV); diff != "" {
 			t.Fatalf("domain values (-node by node +by runs):\n%s", diff)
@@ -67,6 +67,77 @@ func TestPropNumberByIndexMatchesNumberDomains(t *testing.T) {
 		}
 		if diff := cmp.Diff(wantDom, gotDom); diff != "" {
 			t.Fatalf("domain of each value (-node by node +by runs):\n%s", diff)
+		}
+	})
+}
+
+// TestPropNumberDomainsMatchesNodeByNode: numbering a key's domains
+// (values shared by several nodes, some nodes without the key) gives the
+// domains, their values, their counts and each value's domain that a
+// plain walk of the included nodes in snapshot order gives, whether the
+// nodes holding matching pods come from the bitmap of the counts'
+// non-zero entries or from reading every count.
+func TestPropNumberDomainsMatchesNodeByNode(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 300).Draw(t, "nodes")
+		nv := rapid.IntRange(1, 12).Draw(t, "values")
+		values := make([]string, nv)
+		for i := range values {
+			values[i] = fmt.Sprintf("zone-%d", i)
+		}
+		domain := rapid.SliceOfN(rapid.Int32Range(0, int32(nv-1)), n, n).Draw(t, "value of each node")
+		var inc []uint64
+		if rapid.Bool().Draw(t, "some excluded") {
+			inc = rapid.SliceOfN(rapid.Uint64(), (n+63)/64, (n+63)/64).Draw(t, "included")
+		}
+		var pn []int32
+		var nz []uint64
+		if rapid.Bool().Draw(t, "matching pods") {
+			pn = rapid.SliceOfN(rapid.Int32Range(0, 3), n, n).Draw(t, "per node")
+			if rapid.Bool().Draw(t, "bitmap") {
+				nz = make([]uint64, (n+63)/64)
+				for i, k := range pn {
+					if k != 0 {
+						nz[i>>6] |= 1 << (i & 63)
+					}
+				}
+			}
+		}
+		// The walk: every included node in order, numbering its value's
+		// domain on first sight and adding its matching pods.
+		wantDom := make([]int32, nv)
+		for i := range wantDom {
+			wantDom[i] = -1
+		}
+		var wantDV []string
+		var wantCnt []int
+		for i := range n {
+			if inc != nil && inc[i>>6]&(1<<(i&63)) == 0 {
+				continue
+			}
+			d := wantDom[domain[i]]
+			if d < 0 {
+				d = int32(len(wantCnt))
+				wantDom[domain[i]] = d
+				wantDV, wantCnt = append(wantDV, values[domain[i]]), append(wantCnt, 0)
+			}
+			if pn != nil {
+				wantCnt[d] += int(pn[i])
+			}
+		}
+		gotDom := make([]int32, nv)
+		for i := range gotDom {
+			gotDom[i] = -1
+		}
+		gotDV, gotCnt := ptsNumberDomains(gotDom, domain, values, inc, pn, nz, n, nil, nil)
+		if diff := cmp.Diff(wantDV, gotDV); diff != "" {
+			t.Fatalf("domain values (-walk +numbered):\n%s", diff)
+		}
+		if diff := cmp.Diff(wantCnt, gotCnt); diff != "" {
+			t.Fatalf("counts (-walk +numbered):\n%s", diff)
+		}
+		if diff := cmp.Diff(wantDom, gotDom); diff != "" {
+			t.Fatalf("domain of each value (-walk +numbered):\n%s", diff)
 		}
 	})
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"math/bits"
 	"reflect"
 	"slices"
 	"sync/atomic"
@@ -83,6 +84,9 @@ type ptsPreScoreState struct {
 	tvs     []*api.TopologyValues
 	domOf   [][]int32
 	perNode [][]int32
+	// nonZero[c] is the bitmap of perNode[c]'s non-zero entries
+	// (Snapshot.PodCountsBits), read while the counts are summed.
+	nonZero [][]uint64
 	member  []uint64
 	// everyMember stands for a member bitmap with every snapshot node set
 	// (member is then incomplete): PreScoreAfterAdd sets it when no node
@@ -177,7 +181,7 @@ func (s *ptsPreScoreState) Clone() framework.StateData {
 	c.slots = nil // PreScoreAfterAdd updates them in place
 	c.IgnoredNodes = maps.Clone(s.IgnoredNodes)
 	c.DomainValues, c.Counts, c.domOf = ptsCloneEach(s.DomainValues), ptsCloneEach(s.Counts), ptsCloneEach(s.domOf)
-	c.Weights, c.tvs, c.perNode, c.keyed, c.isHost = slices.Clone(s.Weights), slices.Clone(s.tvs), slices.Clone(s.perNode), slices.Clone(s.keyed), slices.Clone(s.isHost)
+	c.Weights, c.tvs, c.perNode, c.nonZero, c.keyed, c.isHost = slices.Clone(s.Weights), slices.Clone(s.tvs), slices.Clone(s.perNode), slices.Clone(s.nonZero), slices.Clone(s.keyed), slices.Clone(s.isHost)
 	c.missing, c.open, c.queries, c.queryOK, c.inclusion = nil, nil, nil, nil, nil
 	if s.hoisted != nil {
 		h := *s.hoisted
@@ -374,6 +378,7 @@ func (pl *PodTopologySpread) newFastState(nc, words int, reuse *ptsPreScoreState
 	}
 	s.domOf = ptsResizeKeep(s.domOf, nc)
 	s.perNode = ptsResize(s.perNode, nc)
+	s.nonZero = ptsResize(s.nonZero, nc)
 	s.keyed = ptsResize(s.keyed, nc)
 	return s
 }
@@ -590,7 +595,7 @@ func (pl *PodTopologySpread) calPreScoreStateFast(pod *api.Pod, cs []constraint,
 	kept := slots != nil && *slots != nil
 	for c := range cs {
 		if s.queryOK[c] && (!kept || cs[c].IsHostname()) {
-			s.perNode[c] = snap.PodCounts(queries[c])
+			s.perNode[c], s.nonZero[c] = snap.PodCountsBits(queries[c])
 		}
 	}
 	// Every eligible node of the snapshot adds its count to the domain of
@@ -638,25 +643,28 @@ func (pl *PodTopologySpread) calPreScoreStateFast(pod *api.Pod, cs []constraint,
 			}
 			continue
 		}
-		for i, k := range cnt[:n] {
-			if k == 0 {
-				continue
+		// The nodes holding matching pods, by the bitmap of cnt's
+		// non-zero entries: a sum, in any order.
+		nz := s.nonZero[c]
+		for w := range nz[:(n+63)/64] {
+			for word := nz[w]; word != 0; word &= word - 1 {
+				i := w<<6 + bits.TrailingZeros64(word)
+				if requireAll && !s.hasAll(i) {
+					continue
+				}
+				slot := values[i]
+				if slot < 0 {
+					slot = miss
+				}
+				d := dom[slot]
+				if d < 0 {
+					continue
+				}
+				if !includeAll && !indexed.Eval(i).Includes(&cs[c]) {
+					continue
+				}
+				counts[d] += int64(cnt[i])
 			}
-			if requireAll && !s.hasAll(i) {
-				continue
-			}
-			slot := values[i]
-			if slot < 0 {
-				slot = miss
-			}
-			d := dom[slot]
-			if d < 0 {
-				continue
-			}
-			if !includeAll && !indexed.Eval(i).Includes(&cs[c]) {
-				continue
-			}
-			counts[d] += int64(k)
 		}
 	}
 	return s
