@@ -804,13 +804,19 @@ func (f *Framework) RunPostFilterPlugins(ctx context.Context, state *framework.C
 // (fastpath.ScorePreparer), and their statuses are then read in profile
 // order.
 func (f *Framework) RunPreScorePlugins(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo) *framework.Status {
-	return f.runPreScore(ctx, state, pod, nodes, nil)
+	return f.runPreScore(ctx, state, pod, nodes, nil, false)
 }
 
 // runPreScore is RunPreScorePlugins, reading the statuses of the plugins
 // that front ran beside PreFilter (nil: none did) instead of running
-// them again.
-func (f *Framework) runPreScore(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, front *frontRun) *framework.Status {
+// them again. The plugins run side by side on the workers when the
+// scored nodes are enough to share a loop, or, with awake, whatever
+// their number: awake is set for a cycle whose filter loop ran on a pool
+// of more than two workers, which are then up (smallLoop), so that the
+// PreScore step of a cycle keeping a few hundred nodes of kube's
+// sampling (microseconds a plugin: topology spread, node affinity, the
+// image states) takes its longest plugin rather than their sum.
+func (f *Framework) runPreScore(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, front *frontRun, awake bool) *framework.Status {
 	skip := skipCollector{k: &f.skipScore}
 	state.SetScoredNodes(len(nodes))
 	order, ran := f.preScoreOrder, uint64(0)
@@ -818,7 +824,7 @@ func (f *Framework) runPreScore(ctx context.Context, state *framework.CycleState
 		order, ran = f.lateOrder, f.blindMask
 	}
 	var statuses []*framework.Status // each plugin's, when they ran on the workers
-	if len(order) > 1 && f.pool.Width(len(nodes), f.minChunk) > 1 {
+	if len(order) > 1 && (awake || f.pool.Width(len(nodes), f.minChunk) > 1) {
 		bs := f.getBatchScratch()
 		defer f.batch.Put(bs)
 		r := &bs.preScore

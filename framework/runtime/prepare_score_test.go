@@ -47,7 +47,12 @@ func (p *preparingScorer) state(state *fw.CycleState, inPrepare bool) *preparedS
 	return s
 }
 
+// PrepareScore prepares only where the runner gives it the scored nodes
+// (ScoredIndices), as ImageLocality's does.
 func (p *preparingScorer) PrepareScore(_ context.Context, state *fw.CycleState, _ *fw.PodInfo) {
+	if state.ScoredIndices() == nil {
+		return
+	}
 	p.prepares.Add(1)
 	p.state(state, true)
 }
@@ -144,4 +149,88 @@ func sharedStepCluster(t *testing.T) (*fw.Snapshot, *fw.PodInfo) {
 		nodes = append(nodes, builder.MakeNode().Name(fmt.Sprintf("n%d", i)).Capacity(map[string]string{"cpu": "4"}).Obj())
 	}
 	return fw.MustSnapshot(nodes, nil), fw.MustPodInfo(builder.MakePod().Name("p").Obj())
+}
+
+// oddRejecter is a filter that rejects every node of odd snapshot index,
+// so that kube's sampling evaluates about twice the nodes it keeps.
+type oddRejecter struct{}
+
+func (oddRejecter) Name() string { return "OddRejecter" }
+func (oddRejecter) Filter(_ context.Context, _ *fw.CycleState, _ *fw.PodInfo, n *fw.NodeInfo) *fw.Status {
+	if n.Index()%2 == 1 {
+		return fw.NewStatus(fw.Unschedulable, "odd node")
+	}
+	return nil
+}
+
+// A cycle of kube's sampling on more than two workers that shares its
+// filter loop, over twice the 600 nodes it keeps, scores those 600 on the
+// workers (smallLoop): a score plugin that prepares its cycle state has
+// it prepared before the score loop, in the PreScore step when there are
+// other PreScore tasks and before the loop when it is the only one, and
+// no Score call computes it; the totals and the node chosen are those of
+// one worker.
+func TestScorePreparerInSampledCycleOnWideWorkers(t *testing.T) {
+	if n := goruntime.GOMAXPROCS(0); n < 3 {
+		goruntime.GOMAXPROCS(3)
+		t.Cleanup(func() { goruntime.GOMAXPROCS(n) })
+	}
+	var nodes []*api.Node
+	for i := range 2400 {
+		nodes = append(nodes, builder.MakeNode().Name(fmt.Sprintf("n%04d", i)).Capacity(map[string]string{"cpu": "4"}).Obj())
+	}
+	snap, pod := fw.MustSnapshot(nodes, nil), fw.MustPodInfo(builder.MakePod().Name("p").Obj())
+	for _, withPreScore := range []bool{true, false} {
+		var totals [][]int64
+		var chosen []string
+		for _, workers := range []int{1, 3} {
+			p := &preparingScorer{}
+			reg := fw.NewRegistry()
+			for name, pl := range map[string]fw.Plugin{p.Name(): p, "PreScoreProbe": preScoreProbe{}, "OddRejecter": oddRejecter{}} {
+				if err := reg.Register(name, func(any, fw.Handle) (fw.Plugin, error) { return pl, nil }); err != nil {
+					t.Fatal(err)
+				}
+			}
+			prof := fw.Profile{Filter: []string{"OddRejecter"}, Score: []string{p.Name()}, Weights: map[string]int64{p.Name(): 1}}
+			if withPreScore {
+				prof.PreScore = []string{"PreScoreProbe"}
+			}
+			w, err := runtime.NewWorkers(workers)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer w.Close()
+			f, err := runtime.NewFramework(reg, prof, runtime.WithWorkers(w))
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The first cycles teach the runner how many positions a
+			// feasible node takes; the last is the one checked.
+			var res *runtime.Result
+			lazy := int32(0)
+			for range 4 {
+				lazy = p.lazy.Load()
+				res, err = f.Schedule(context.Background(), fw.NewCycleState(), snap, pod, runtime.CycleOptions{Rand: rand.New(rand.NewPCG(1, 2)), NumFeasibleToFind: 600})
+				if err != nil {
+					t.Fatalf("%d workers: %v", workers, err)
+				}
+			}
+			if got := len(res.Totals); got != 600 {
+				t.Fatalf("%d workers: %d nodes scored, want 600", workers, got)
+			}
+			if workers > 1 {
+				if p.prepares.Load() == 0 {
+					t.Errorf("PreScore plugins %v, %d workers: PrepareScore never ran", prof.PreScore, workers)
+				}
+				if d := p.lazy.Load() - lazy; d != 0 {
+					t.Errorf("PreScore plugins %v, %d workers: %d Score calls of the last cycle computed the state themselves", prof.PreScore, workers, d)
+				}
+			}
+			totals = append(totals, append([]int64(nil), res.Totals...))
+			chosen = append(chosen, res.SelectedNode())
+		}
+		if fmt.Sprint(totals[0]) != fmt.Sprint(totals[1]) || chosen[0] != chosen[1] {
+			t.Errorf("PreScore step %v: 1 and 3 workers differ: chosen %q / %q", withPreScore, chosen[0], chosen[1])
+		}
+	}
 }

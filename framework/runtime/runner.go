@@ -1142,7 +1142,8 @@ func (f *Framework) scoreNodes(ctx context.Context, state *framework.CycleState,
 		return nil
 	}
 	state.SetScoredIndices(res.feasibleIndices())
-	s := f.runPreScore(ctx, state, pod, nodes, front)
+	awake := res.filterWidth > 1 && f.pool.Widest(math.MaxInt32, 1) > 2
+	s := f.runPreScore(ctx, state, pod, nodes, front, awake)
 	state.SetScoredIndices(nil)
 	res.steps.mark(&res.Steps.PreScore)
 	if !s.IsSuccess() {
@@ -1185,14 +1186,18 @@ func (f *Framework) scoreFeasible(ctx context.Context, state *framework.CycleSta
 		active: active, calls: calls, batches: batches, bounds: r.bounds}
 	pool, chunk := f.loop(nf)
 	if pool == nil && res.filterWidth > 1 {
-		if pool, chunk = f.smallLoop(nf); pool != nil {
-			// The PreScore step ran on the caller (too few nodes for
-			// the workers): the plugins that prepare their cycle state
-			// do it now, so that the workers do not wait for the first
-			// score call to compute it.
+		if pool, chunk = f.smallLoop(nf); pool != nil && len(f.preparers) > 0 {
+			// The plugins that prepare their cycle state have done it
+			// if the PreScore step ran on the workers; if it did not
+			// (a single task), they do it now, so that the workers do
+			// not wait for the first score call to compute it. They
+			// prepare for the scored nodes (ScoredIndices), as in the
+			// PreScore step; preparing twice leaves the state as once.
+			state.SetScoredIndices(idx)
 			for _, p := range f.preparers {
 				p.PrepareScore(ctx, state, pod)
 			}
+			state.SetScoredIndices(nil)
 		}
 	}
 	rel.r = r
