@@ -448,6 +448,10 @@ func TestPodIndexConcurrentReaders(t *testing.T) {
 					t.Errorf("concurrent read: %v, want %v", got, want)
 					return
 				}
+				if counts, nz := s.PodCountsBits(q); fmt.Sprint(nz) != fmt.Sprint(piNonZero(counts)) {
+					t.Errorf("concurrent read: bitmap %v, of its counts %v", nz, piNonZero(counts))
+					return
+				}
 				s.AffinityGroups()
 				if d := s.PodDomainCounts(q, "kubernetes.io/hostname"); d.NonZero != len(slices.DeleteFunc(piBruteCount(s, q), func(n int32) bool { return n == 0 })) {
 					t.Errorf("concurrent read: %d domains with pods, want the nodes with pods", d.NonZero)
