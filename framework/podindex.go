@@ -126,7 +126,7 @@ func (s *Snapshot) podCountEntry(q PodQuery) *podCountEntry {
 	x.mu.Lock()
 	if sl, ok := x.slots[string(kb)]; ok { // no allocation for the lookup
 		x.tick++
-		sl.e.lastUse = x.tick
+		sl.lastUse = x.tick
 		e := sl.e
 		x.mu.Unlock()
 		return e
@@ -141,7 +141,7 @@ func (s *Snapshot) podCountEntry(q PodQuery) *podCountEntry {
 	defer x.mu.Unlock()
 	x.tick++
 	if sl, ok := x.slots[key]; ok { // built concurrently by another reader
-		sl.e.lastUse = x.tick
+		sl.lastUse = x.tick
 		return sl.e
 	}
 	if x.slots == nil {
@@ -150,8 +150,7 @@ func (s *Snapshot) podCountEntry(q PodQuery) *podCountEntry {
 	if len(x.slots) >= podIndexEntries(len(e.counts)) {
 		x.evictLocked()
 	}
-	e.lastUse = x.tick
-	x.addSlotLocked(key, &podIndexSlot{e: e, owned: true})
+	x.addSlotLocked(key, &podIndexSlot{e: e, owned: true, lastUse: x.tick})
 	return e
 }
 
@@ -444,12 +443,14 @@ type podIndexSlot struct {
 	// shared with a clone.
 	domains  []*DomainCounts
 	domOwned bool
+	// lastUse is the index's tick when the slot was last read: kept with
+	// the slot, not the entry, which a clone's slot may share.
+	lastUse uint64
 }
 
 type podCountEntry struct {
-	m       podMatcher
-	counts  []int32
-	lastUse uint64
+	m      podMatcher
+	counts []int32
 	// nonZero is the bitmap of the nodes whose count is not zero, built
 	// when first asked (PodCountsBits) and kept with the counts from then
 	// on; nil until asked and after the nodes are renumbered. Readers of
@@ -598,7 +599,7 @@ func (x *podIndex) evictLocked() {
 	}
 	ticks := x.evictTicks[:0]
 	for _, sl := range x.slots {
-		ticks = append(ticks, sl.e.lastUse)
+		ticks = append(ticks, sl.lastUse)
 	}
 	slices.Sort(ticks)
 	x.evictTicks = ticks
@@ -606,7 +607,7 @@ func (x *podIndex) evictLocked() {
 	// more where entries a fork shares were last used at one tick.
 	cut := ticks[max(n/evictShare, 1)-1]
 	for key, sl := range x.slots {
-		if sl.e.lastUse > cut {
+		if sl.lastUse > cut {
 			continue
 		}
 		delete(x.slots, key)
@@ -641,7 +642,7 @@ func (x *podIndex) forkFrom(src *podIndex) {
 				continue
 			}
 			sl.owned, sl.domOwned = false, false
-			c := &podIndexSlot{e: sl.e, domains: sl.domains, key: sl.key, serial: sl.serial}
+			c := &podIndexSlot{e: sl.e, domains: sl.domains, key: sl.key, serial: sl.serial, lastUse: sl.lastUse}
 			x.slots[sl.key] = c
 			x.order = append(x.order, c)
 		}
@@ -687,7 +688,7 @@ func (x *podIndex) update(pi *PodInfo, node int, delta int32, ns map[string]map[
 	}
 	for _, sl := range x.matchingSlotsLocked(class, pi.Pod, ns) {
 		if !sl.owned {
-			e := &podCountEntry{m: sl.e.m, counts: slices.Clone(sl.e.counts), lastUse: sl.e.lastUse, verdicts: sl.e.verdicts}
+			e := &podCountEntry{m: sl.e.m, counts: slices.Clone(sl.e.counts), verdicts: sl.e.verdicts}
 			if nz := sl.e.nonZero.Load(); nz != nil {
 				c := slices.Clone(*nz)
 				e.nonZero.Store(&c)
@@ -802,7 +803,7 @@ func (x *podIndex) nodeAdded() {
 	for _, sl := range x.slots {
 		sl.domains = nil // renumbered: rebuilt when next asked
 		if !sl.owned {
-			sl.e = &podCountEntry{m: sl.e.m, counts: append(slices.Clip(sl.e.counts), 0), lastUse: sl.e.lastUse, verdicts: sl.e.verdicts}
+			sl.e = &podCountEntry{m: sl.e.m, counts: append(slices.Clip(sl.e.counts), 0), verdicts: sl.e.verdicts}
 			sl.owned = true
 			continue
 		}
@@ -822,7 +823,7 @@ func (x *podIndex) nodeRemoved(i int) {
 		if !sl.owned {
 			c := make([]int32, 0, len(sl.e.counts)-1)
 			c = append(append(c, sl.e.counts[:i]...), sl.e.counts[i+1:]...)
-			sl.e = &podCountEntry{m: sl.e.m, counts: c, lastUse: sl.e.lastUse, verdicts: sl.e.verdicts}
+			sl.e = &podCountEntry{m: sl.e.m, counts: c, verdicts: sl.e.verdicts}
 			sl.owned = true
 			continue
 		}
@@ -871,7 +872,7 @@ func (x *podIndex) nodeRestored(i int, pods []*PodInfo, ns map[string]map[string
 	for _, sl := range x.slots {
 		sl.domains = nil // renumbered: rebuilt when next asked
 		if !sl.owned {
-			sl.e = &podCountEntry{m: sl.e.m, counts: insertCopy(sl.e.counts, i, 0), lastUse: sl.e.lastUse, verdicts: sl.e.verdicts}
+			sl.e = &podCountEntry{m: sl.e.m, counts: insertCopy(sl.e.counts, i, 0), verdicts: sl.e.verdicts}
 			sl.owned = true
 			continue
 		}

@@ -260,13 +260,17 @@ func piDrawPod(t *rapid.T, name, node string) *api.Pod {
 func TestPropPodIndexMatchesRecount(t *testing.T) {
 	queries := piQueries()
 	rapid.Check(t, func(t *rapid.T) {
-		nodes := testNodes(rapid.IntRange(1, 4).Draw(t, "nodes"))
+		n := rapid.IntRange(1, 4).Draw(t, "nodes")
+		if rapid.IntRange(0, 3).Draw(t, "many nodes") == 0 {
+			n = rapid.IntRange(65, 140).Draw(t, "nodes, several bitmap words")
+		}
+		nodes := testNodes(n)
 		s0 := MustSnapshot(nodes, nil, WithNamespaces(piNamespaces...))
 		snaps := []*Snapshot{s0}
 		podSeq, nodeSeq := 0, len(nodes)
 		for range rapid.IntRange(1, 40).Draw(t, "ops") {
 			s := snaps[rapid.IntRange(0, len(snaps)-1).Draw(t, "snap")]
-			switch op := rapid.IntRange(0, 9).Draw(t, "op"); {
+			switch op := rapid.IntRange(0, 10).Draw(t, "op"); {
 			case op <= 3: // add a pod
 				if s.NumNodes() == 0 {
 					continue
@@ -298,13 +302,33 @@ func TestPropPodIndexMatchesRecount(t *testing.T) {
 				if err := s.AddNode(&api.Node{ObjectMeta: api.ObjectMeta{Name: fmt.Sprintf("n%d", nodeSeq), Labels: map[string]string{}}}); err != nil {
 					t.Fatal(err)
 				}
-			default:
+			case op == 9:
 				if s.NumNodes() <= 1 {
 					continue
 				}
 				name := s.Nodes()[rapid.IntRange(0, s.NumNodes()-1).Draw(t, "gone")].Name()
 				if err := s.RemoveNode(name); err != nil {
 					t.Fatal(err)
+				}
+			default: // a node removed and put back, as an undo journal does
+				if s.NumNodes() <= 1 {
+					continue
+				}
+				name := s.Nodes()[rapid.IntRange(0, s.NumNodes()-1).Draw(t, "kept")].Name()
+				r, err := s.RemoveNodeKept(name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				piCheckCounts(t, "after RemoveNodeKept", s, queries)
+				// A bitmap built in between must not outlive the
+				// renumbering the restore brings.
+				s.PodCountsBits(queries[rapid.IntRange(0, len(queries)-1).Draw(t, "query before restore")])
+				if err := s.RestoreNode(r); err != nil {
+					t.Fatal(err)
+				}
+				q := queries[rapid.IntRange(0, len(queries)-1).Draw(t, "query after restore")]
+				if counts, nz := s.PodCountsBits(q); fmt.Sprint(nz) != fmt.Sprint(piNonZero(piBruteCount(s, q))) {
+					t.Fatalf("after RestoreNode: bitmap %v, recount's %v (counts %v)", nz, piNonZero(piBruteCount(s, q)), counts)
 				}
 			}
 			for k, sn := range snaps {
@@ -435,13 +459,20 @@ func TestPodIndexConcurrentReaders(t *testing.T) {
 		pods = append(pods, &api.Pod{ObjectMeta: api.ObjectMeta{Name: fmt.Sprintf("p%d", i), UID: fmt.Sprintf("p%d", i), Namespace: "a",
 			Labels: map[string]string{"app": []string{"web", "db"}[i%2]}}, Spec: api.PodSpec{NodeName: nodes[i%5].Name}})
 	}
-	s := MustSnapshot(nodes, pods, WithNamespaces(piNamespaces...))
+	s0 := MustSnapshot(nodes, pods, WithNamespaces(piNamespaces...))
 	queries := piQueries()
+	// A clone shares the entries kept so far: readers of the two
+	// snapshots read them at once.
+	for _, q := range queries {
+		s0.PodCountsBits(q)
+	}
+	snaps := []*Snapshot{s0, s0.Clone()}
 	var wg sync.WaitGroup
 	for g := range 4 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			s := snaps[g%2]
 			for i := range 50 {
 				q := queries[(g+i)%len(queries)]
 				if got, want := s.PodCounts(q), piBruteCount(s, q); fmt.Sprint(got) != fmt.Sprint(want) {
