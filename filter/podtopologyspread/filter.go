@@ -382,7 +382,12 @@ func (pl *PodTopologySpread) calPreFilterStateFast(pod *api.Pod, cs []constraint
 	}
 	perNode, nonZero := make([][]int32, nc), make([][]uint64, nc)
 	for c := range cs {
-		if q, ok := selectorQuery(cs[c].Selector, pod.Namespace); ok {
+		q, ok := selectorQuery(cs[c].Selector, pod.Namespace)
+		switch tv := s.tvs[c]; {
+		case !ok:
+		case tv.ByIndex && len(tv.Values) == n:
+			perNode[c] = snap.PodCounts(q) // read in runs (ptsNumberByIndex)
+		default:
 			perNode[c], nonZero[c] = snap.PodCountsBits(q)
 		}
 	}

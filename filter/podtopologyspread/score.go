@@ -593,11 +593,6 @@ func (pl *PodTopologySpread) calPreScoreStateFast(pod *api.Pod, cs []constraint,
 	// With counts by value kept, only the hostname constraints read the
 	// per-node counts.
 	kept := slots != nil && *slots != nil
-	for c := range cs {
-		if s.queryOK[c] && (!kept || cs[c].IsHostname()) {
-			s.perNode[c], s.nonZero[c] = snap.PodCountsBits(queries[c])
-		}
-	}
 	// Every eligible node of the snapshot adds its count to the domain of
 	// its value, when that value is a domain (hostname constraints read
 	// perNode directly).
@@ -608,6 +603,18 @@ func (pl *PodTopologySpread) calPreScoreStateFast(pod *api.Pod, cs []constraint,
 		indexed = inclusion.Indexed(snap)
 		if indexed.everyNode(snap.NumNodes()) {
 			includeAll, indexed = true, nil
+		}
+	}
+	for c := range cs {
+		if !s.queryOK[c] || kept && !cs[c].IsHostname() {
+			continue
+		}
+		if slots == nil && s.domOf[c] != nil && !(complete && includeAll) {
+			// Summed node by node below: the nodes holding
+			// matching pods come with the counts.
+			s.perNode[c], s.nonZero[c] = snap.PodCountsBits(queries[c])
+		} else {
+			s.perNode[c] = snap.PodCounts(queries[c])
 		}
 	}
 	if slots != nil {
