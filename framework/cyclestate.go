@@ -58,7 +58,7 @@ type CycleState struct {
 	// allNodes: PreFilter's nodes are the snapshot's own list (AllNodes).
 	allNodes bool
 	// scoredIdx: the snapshot index of each node PreScore is given, while
-	// the runner runs PreScore (ScoredIndices).
+	// the runner runs PreScore or the score preparers (ScoredIndices).
 	scoredIdx []int32
 	// plain holds dynamic types (typeWord) that Release found not to be
 	// ReleasableStateData, each in the slot its word hashes to
@@ -262,7 +262,8 @@ func (c *CycleState) SetAllNodes(all bool) { c.allNodes = all }
 // was given, so a ScoreBatch of ScoredNodes nodes has all of them.
 func (c *CycleState) ScoredNodes() int { return c.scoredNodes }
 
-// ScoredIndices returns, while the runner runs the PreScore plugins, the
+// ScoredIndices returns, while the runner runs the PreScore plugins or
+// the score preparers (fastpath.ScorePreparer), the
 // snapshot index it knows for each node they are given: nodes[j] should
 // be Snapshot().Nodes()[ScoredIndices()[j]], so that a plugin reads the
 // snapshot's per-node indexes (TopologyValues, PodCounts) without finding
@@ -272,8 +273,8 @@ func (c *CycleState) ScoredNodes() int { return c.scoredNodes }
 // NodeInfos than it was given).
 func (c *CycleState) ScoredIndices() []int32 { return c.scoredIdx }
 
-// SetScoredIndices sets ScoredIndices; the runner calls it around
-// RunPreScorePlugins (nil afterwards).
+// SetScoredIndices sets ScoredIndices; the runner calls it around the
+// PreScore step and the score preparers (nil afterwards).
 func (c *CycleState) SetScoredIndices(idx []int32) { c.scoredIdx = idx }
 
 // SkipFilter reports whether plugin's Filter is skipped this cycle.

@@ -804,7 +804,8 @@ func (f *Framework) RunPostFilterPlugins(ctx context.Context, state *framework.C
 // (fastpath.ScorePreparer), and their statuses are then read in profile
 // order.
 func (f *Framework) RunPreScorePlugins(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo) *framework.Status {
-	return f.runPreScore(ctx, state, pod, nodes, nil, false)
+	s, _ := f.runPreScore(ctx, state, pod, nodes, nil, false)
+	return s
 }
 
 // runPreScore is RunPreScorePlugins, reading the statuses of the plugins
@@ -815,8 +816,10 @@ func (f *Framework) RunPreScorePlugins(ctx context.Context, state *framework.Cyc
 // of more than two workers, which are then up (smallLoop), so that the
 // PreScore step of a cycle keeping a few hundred nodes of kube's
 // sampling (microseconds a plugin: topology spread, node affinity, the
-// image states) takes its longest plugin rather than their sum.
-func (f *Framework) runPreScore(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, front *frontRun, awake bool) *framework.Status {
+// image states) takes its longest plugin rather than their sum. It
+// reports whether the step ran on the workers, where the score
+// preparers (fastpath.ScorePreparer) ran too.
+func (f *Framework) runPreScore(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, front *frontRun, awake bool) (*framework.Status, bool) {
 	skip := skipCollector{k: &f.skipScore}
 	state.SetScoredNodes(len(nodes))
 	order, ran := f.preScoreOrder, uint64(0)
@@ -848,11 +851,11 @@ func (f *Framework) runPreScore(ctx context.Context, state *framework.CycleState
 			continue
 		}
 		if !s.IsSuccess() {
-			return framework.AsStatus(fmt.Errorf("running PreScore plugin %q: %w", pl.Name(), s.ErrOrCode())).WithPlugin(pl.Name())
+			return framework.AsStatus(fmt.Errorf("running PreScore plugin %q: %w", pl.Name(), s.ErrOrCode())).WithPlugin(pl.Name()), statuses != nil
 		}
 	}
 	state.SetSkipScorePlugins(skip.set())
-	return nil
+	return nil, statuses != nil
 }
 
 // RunReservePluginsReserve runs Reserve in order and returns the first

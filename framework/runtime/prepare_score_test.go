@@ -7,6 +7,7 @@ import (
 	goruntime "runtime"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
@@ -163,13 +164,42 @@ func (oddRejecter) Filter(_ context.Context, _ *fw.CycleState, _ *fw.PodInfo, n 
 	return nil
 }
 
+// meetingProbe is a PreScore plugin that walks the cluster (so the
+// workers claim it first) and, when wait is set, waits until a score
+// preparer has started (prepares above base), for at most a minute: it
+// meets one only when the two run side by side.
+type meetingProbe struct {
+	prepares *atomic.Int32
+	base     int32
+	wait     bool
+	met      atomic.Bool
+}
+
+func (*meetingProbe) Name() string          { return "MeetingProbe" }
+func (*meetingProbe) PreScoreWalksCluster() {}
+func (m *meetingProbe) PreScore(context.Context, *fw.CycleState, *fw.PodInfo, []*fw.NodeInfo) *fw.Status {
+	if !m.wait {
+		return nil
+	}
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); goruntime.Gosched() {
+		if m.prepares.Load() > m.base {
+			m.met.Store(true)
+			return nil
+		}
+	}
+	return nil
+}
+
+var _ fastpath.ClusterWalkingPreScorePlugin = (*meetingProbe)(nil)
+
 // A cycle of kube's sampling on more than two workers that shares its
 // filter loop, over twice the 600 nodes it keeps, scores those 600 on the
-// workers (smallLoop): a score plugin that prepares its cycle state has
-// it prepared before the score loop, in the PreScore step when there are
-// other PreScore tasks and before the loop when it is the only one, and
-// no Score call computes it; the totals and the node chosen are those of
-// one worker.
+// workers (smallLoop): its PreScore plugins run side by side with the
+// score preparers whatever the number of nodes kept, and a score plugin
+// that prepares its cycle state has it prepared once before the score
+// loop, in that step when there are other PreScore tasks and before the
+// loop when it is the only one; no Score call computes it. The totals
+// and the node chosen are those of one worker.
 func TestScorePreparerInSampledCycleOnWideWorkers(t *testing.T) {
 	if n := goruntime.GOMAXPROCS(0); n < 3 {
 		goruntime.GOMAXPROCS(3)
@@ -185,15 +215,16 @@ func TestScorePreparerInSampledCycleOnWideWorkers(t *testing.T) {
 		var chosen []string
 		for _, workers := range []int{1, 3} {
 			p := &preparingScorer{}
+			probe := &meetingProbe{prepares: &p.prepares}
 			reg := fw.NewRegistry()
-			for name, pl := range map[string]fw.Plugin{p.Name(): p, "PreScoreProbe": preScoreProbe{}, "OddRejecter": oddRejecter{}} {
+			for name, pl := range map[string]fw.Plugin{p.Name(): p, probe.Name(): probe, "OddRejecter": oddRejecter{}} {
 				if err := reg.Register(name, func(any, fw.Handle) (fw.Plugin, error) { return pl, nil }); err != nil {
 					t.Fatal(err)
 				}
 			}
 			prof := fw.Profile{Filter: []string{"OddRejecter"}, Score: []string{p.Name()}, Weights: map[string]int64{p.Name(): 1}}
 			if withPreScore {
-				prof.PreScore = []string{"PreScoreProbe"}
+				prof.PreScore = []string{probe.Name()}
 			}
 			w, err := runtime.NewWorkers(workers)
 			if err != nil {
@@ -207,9 +238,10 @@ func TestScorePreparerInSampledCycleOnWideWorkers(t *testing.T) {
 			// The first cycles teach the runner how many positions a
 			// feasible node takes; the last is the one checked.
 			var res *runtime.Result
-			lazy := int32(0)
-			for range 4 {
-				lazy = p.lazy.Load()
+			lazy, prepares := int32(0), int32(0)
+			for c := range 4 {
+				lazy, prepares = p.lazy.Load(), p.prepares.Load()
+				probe.wait, probe.base = withPreScore && workers > 1 && c == 3, prepares
 				res, err = f.Schedule(context.Background(), fw.NewCycleState(), snap, pod, runtime.CycleOptions{Rand: rand.New(rand.NewPCG(1, 2)), NumFeasibleToFind: 600})
 				if err != nil {
 					t.Fatalf("%d workers: %v", workers, err)
@@ -219,11 +251,14 @@ func TestScorePreparerInSampledCycleOnWideWorkers(t *testing.T) {
 				t.Fatalf("%d workers: %d nodes scored, want 600", workers, got)
 			}
 			if workers > 1 {
-				if p.prepares.Load() == 0 {
-					t.Errorf("PreScore plugins %v, %d workers: PrepareScore never ran", prof.PreScore, workers)
+				if d := p.prepares.Load() - prepares; d != 1 {
+					t.Errorf("PreScore plugins %v, %d workers: PrepareScore ran %d times in the last cycle, want 1", prof.PreScore, workers, d)
 				}
 				if d := p.lazy.Load() - lazy; d != 0 {
 					t.Errorf("PreScore plugins %v, %d workers: %d Score calls of the last cycle computed the state themselves", prof.PreScore, workers, d)
+				}
+				if probe.wait && !probe.met.Load() {
+					t.Errorf("%d workers: the PreScore plugin and the score preparer did not run side by side", workers)
 				}
 			}
 			totals = append(totals, append([]int64(nil), res.Totals...))

@@ -1143,20 +1143,21 @@ func (f *Framework) scoreNodes(ctx context.Context, state *framework.CycleState,
 	}
 	state.SetScoredIndices(res.feasibleIndices())
 	awake := res.filterWidth > 1 && f.pool.Widest(math.MaxInt32, 1) > 2
-	s := f.runPreScore(ctx, state, pod, nodes, front, awake)
+	s, prepared := f.runPreScore(ctx, state, pod, nodes, front, awake)
 	state.SetScoredIndices(nil)
 	res.steps.mark(&res.Steps.PreScore)
 	if !s.IsSuccess() {
 		return s.AsError()
 	}
 	res.SkippedScore = f.skipScore.sortedOf(state.SkipScorePlugins())
-	return f.scoreFeasible(ctx, state, pod, opts, res, extenders)
+	return f.scoreFeasible(ctx, state, pod, opts, res, extenders, prepared)
 }
 
 // scoreFeasible is scoreNodes after PreScore: Score (the plugins state's
 // skip set leaves out), NormalizeScore, the bounds check, the weights and
 // the extenders' scores into res, whose Totals cover the feasible nodes.
-func (f *Framework) scoreFeasible(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, opts CycleOptions, res *Result, extenders []framework.Extender) error {
+// prepared reports that the PreScore step ran the score preparers.
+func (f *Framework) scoreFeasible(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, opts CycleOptions, res *Result, extenders []framework.Extender, prepared bool) error {
 	nodes, idx := res.feasibleNodes(), res.feasibleIndices()
 	nf := len(nodes)
 	bs := f.getBatchScratch()
@@ -1186,13 +1187,12 @@ func (f *Framework) scoreFeasible(ctx context.Context, state *framework.CycleSta
 		active: active, calls: calls, batches: batches, bounds: r.bounds}
 	pool, chunk := f.loop(nf)
 	if pool == nil && res.filterWidth > 1 {
-		if pool, chunk = f.smallLoop(nf); pool != nil && len(f.preparers) > 0 {
-			// The plugins that prepare their cycle state have done it
-			// if the PreScore step ran on the workers; if it did not
-			// (a single task), they do it now, so that the workers do
-			// not wait for the first score call to compute it. They
-			// prepare for the scored nodes (ScoredIndices), as in the
-			// PreScore step; preparing twice leaves the state as once.
+		if pool, chunk = f.smallLoop(nf); pool != nil && !prepared && len(f.preparers) > 0 {
+			// The PreScore step ran on the caller (a single task): the
+			// plugins that prepare their cycle state do it now, so
+			// that the workers do not wait for the first score call to
+			// compute it, for the scored nodes (ScoredIndices), as in
+			// that step.
 			state.SetScoredIndices(idx)
 			for _, p := range f.preparers {
 				p.PrepareScore(ctx, state, pod)

@@ -855,7 +855,7 @@ func TestScoreFeasibleAllocatesNothing(t *testing.T) {
 	}
 	state := framework.NewCycleState()
 	if n := testing.AllocsPerRun(20, func() {
-		if err := f.scoreFeasible(ctx, state, pod, opts, res, nil); err != nil {
+		if err := f.scoreFeasible(ctx, state, pod, opts, res, nil, false); err != nil {
 			t.Fatal(err)
 		}
 	}); n != 0 {

@@ -598,8 +598,9 @@ var _ fastpath.ScorePreparer = (*ImageLocality)(nil)
 
 // PrepareScore computes the cycle's image state, as the first ScoreBatch
 // over the runner's snapshot indices would (fastpath.ScorePreparer). It
-// does nothing outside the runner's PreScore step (no ScoredIndices),
-// where the first Score call decides the state's form itself.
+// does nothing where the runner gives no ScoredIndices (outside its
+// PreScore step and its preparation of a score loop), where the first
+// Score call decides the state's form itself.
 func (pl *ImageLocality) PrepareScore(_ context.Context, state *framework.CycleState, pod *framework.PodInfo) {
 	if state.ScoredIndices() != nil {
 		pl.readState(state, pod, true)
