@@ -42,6 +42,10 @@ type CycleState struct {
 	// each, in order, and published by count.
 	inline [inlineEntries]stateEntry
 	count  atomic.Int32
+	// keys has the bit keyBit(k) of every key k of inline[:count] (and
+	// maybe of others): a key whose bit is clear is new, found so
+	// without comparing it with each key held. Under mu, as the writes.
+	keys uint64
 	// spill, once set, is the list of values instead of inline, which is
 	// then never written again until Release.
 	spill atomic.Pointer[[]stateEntry]
@@ -61,18 +65,22 @@ type CycleState struct {
 	// the runner runs PreScore or the score preparers (ScoredIndices).
 	scoredIdx []int32
 	// plain holds dynamic types (typeWord) that Release found not to be
-	// ReleasableStateData, each in the slot its word hashes to
-	// (plainSlot); Release skips the check for a value of a type held.
-	// It outlives Release: a pooled state's next cycles write values of
-	// the same types, and comparing a word costs less than asserting the
-	// interface, which the runtime's cache of a call site seeing a dozen
-	// types mostly misses (about a hundred instructions a miss).
-	plain [32]unsafe.Pointer
-	// releasable holds, in the same slots, dynamic types that Release
+	// ReleasableStateData, each in one of the two ways of the set its
+	// word hashes to (plainSlot), the latest found first; Release skips
+	// the check for a value of a type held. It outlives Release: a
+	// pooled state's next cycles write values of the same types, and
+	// comparing a word costs less than asserting the interface, which
+	// the runtime's cache of a call site seeing a dozen types mostly
+	// misses (about a hundred instructions a miss). Two ways keep a
+	// cycle's dozen types whatever their words: in one, two of them
+	// sharing a set (likely among a dozen in 32) would evict each other
+	// every cycle.
+	plain [32][2]unsafe.Pointer
+	// releasable holds, in the same sets, dynamic types that Release
 	// found to be ReleasableStateData, each with its type table as one:
 	// Release calls their Release through it (asReleasable), without
 	// asserting the interface.
-	releasable [32]releasableType
+	releasable [32][2]releasableType
 }
 
 // releasableType is a StateData type table (from) and the
@@ -111,10 +119,11 @@ func (c *CycleState) Write(key StateKey, val StateData) {
 	c.mu.Lock()
 	if c.spill.Load() == nil {
 		// The common write: a new key while the values fit inline.
-		n := int(c.count.Load())
-		if n < inlineEntries && !hasKey(c.inline[:n], key) {
+		n, b := int(c.count.Load()), keyBit(key)
+		if n < inlineEntries && (c.keys&b == 0 || !hasKey(c.inline[:n], key)) {
 			c.inline[n] = stateEntry{key, val}
 			c.count.Store(int32(n + 1))
+			c.keys |= b
 			c.mu.Unlock()
 			return
 		}
@@ -140,6 +149,16 @@ func (c *CycleState) Write(key StateKey, val StateData) {
 	}
 	next = append(next, stateEntry{key, val})
 	c.spill.Store(&next)
+}
+
+// keyBit is key's bit in CycleState.keys, from its length and two of its
+// bytes: equal keys have the same bit, and a profile's dozen keys, of
+// different lengths and endings, mostly different ones.
+func keyBit(key StateKey) uint64 {
+	if len(key) == 0 {
+		return 1
+	}
+	return 1 << ((uint(len(key))*7 + uint(key[len(key)-1])*3 + uint(key[len(key)/2])) & 63)
 }
 
 // hasKey reports whether list holds key.
@@ -192,22 +211,29 @@ func (c *CycleState) Release() {
 	n := c.count.Load()
 	c.spill.Store(nil)
 	c.count.Store(0)
+	c.keys = 0
 	c.mu.Unlock()
 	for _, e := range list {
 		w := typeWord(e.data)
 		k := plainSlot(w)
-		if c.plain[k] == w {
-			continue
+		if p := &c.plain[k]; p[0] == w || p[1] == w {
+			continue // a nil value matches an empty way: nothing to release
 		}
-		if rt := &c.releasable[k]; rt.from == w && w != nil {
-			asReleasable(e.data, rt.to).Release()
+		if rt := &c.releasable[k]; w != nil && (rt[0].from == w || rt[1].from == w) {
+			to := rt[0].to
+			if rt[0].from != w {
+				to = rt[1].to
+			}
+			asReleasable(e.data, to).Release()
 			continue
 		}
 		if r, ok := e.data.(ReleasableStateData); ok {
-			c.releasable[k] = releasableType{from: w, to: *(*unsafe.Pointer)(unsafe.Pointer(&r))}
+			rt := &c.releasable[k]
+			rt[1], rt[0] = rt[0], releasableType{from: w, to: *(*unsafe.Pointer)(unsafe.Pointer(&r))}
 			r.Release()
 		} else {
-			c.plain[k] = w
+			p := &c.plain[k]
+			p[1], p[0] = p[0], w
 		}
 	}
 	// Nothing reads the state any more.
@@ -217,7 +243,7 @@ func (c *CycleState) Release() {
 	c.scoredNodes, c.allNodes, c.scoredIdx = 0, false, nil
 }
 
-// plainSlot is the slot of CycleState.plain for the type word w: its
+// plainSlot is the set of CycleState.plain for the type word w: its
 // top bits after a multiplication by 2⁶⁴/φ, which spreads the words of
 // type tables laid out side by side.
 func plainSlot(w unsafe.Pointer) uint64 { return uint64(uintptr(w)) * 0x9e3779b97f4a7c15 >> 59 }
@@ -401,6 +427,7 @@ func (c *CycleState) Clone() *CycleState {
 	}
 	for i, e := range list {
 		n.inline[i] = stateEntry{e.key, e.data.Clone()}
+		n.keys |= keyBit(e.key)
 	}
 	n.count.Store(int32(len(list)))
 	return n
@@ -426,12 +453,15 @@ func (c *CycleState) CloneInto(dst *CycleState) *CycleState {
 		}
 		clear(dst.inline[:old])
 		dst.count.Store(0)
+		dst.keys = 0
 		dst.spill.Store(&next)
 		return dst
 	}
 	dst.spill.Store(nil)
+	dst.keys = 0
 	for i, e := range list {
 		dst.inline[i] = stateEntry{e.key, e.data.Clone()}
+		dst.keys |= keyBit(e.key)
 	}
 	if old > len(list) {
 		clear(dst.inline[len(list):old])

@@ -262,6 +262,16 @@ func TestPropCloneIntoIsClone(t *testing.T) {
 		if _, err := src.Read("new"); err == nil {
 			t.Fatal("a write to the copy reached the original")
 		}
+		// A key the copy holds, written again, reads as the new value.
+		for _, cs := range []*CycleState{got, want} {
+			if n > 0 {
+				k := StateKey("k" + strconv.Itoa(rapid.IntRange(0, n-1).Draw(t, "rewritten")))
+				cs.Write(k, &intState{v: []int{-7}})
+				if v, err := cs.Read(k); err != nil || v.(*intState).v[0] != -7 {
+					t.Fatalf("%s written again reads %v, %v; want -7", k, v, err)
+				}
+			}
+		}
 	})
 }
 
@@ -303,7 +313,13 @@ func TestPropReleaseReleasesEachReleasable(t *testing.T) {
 				key := StateKey("k" + strconv.Itoa(rapid.IntRange(0, inlineEntries+2).Draw(t, "key")))
 				var v StateData
 				var c *int
-				switch rapid.IntRange(0, 4).Draw(t, "kind") {
+				switch rapid.IntRange(0, 5).Draw(t, "kind") {
+				case 5: // one of many more types, more than the sets
+					k := rapid.IntRange(0, len(manyKinds)-1).Draw(t, "many kind")
+					if k%2 == 0 {
+						c = new(int)
+					}
+					v = manyKinds[k](c)
 				case 0:
 					c = new(int)
 					v = &countedState{released: c}
@@ -338,6 +354,76 @@ func TestPropReleaseReleasesEachReleasable(t *testing.T) {
 			}
 		}
 	})
+}
+
+// manyCounted and manyPlain are releasable and plain types of as many
+// instantiations as manyKinds lists: more types than Release's memo has
+// sets, so that some share a set and evict one another. The count sits at
+// a different offset in each releasable one, so that releasing a value
+// through another type's method table would not count it.
+type manyCounted[T any] struct {
+	_        T
+	released *int
+}
+
+func (s *manyCounted[T]) Clone() StateData { return &manyCounted[T]{released: new(int)} }
+func (s *manyCounted[T]) Release()         { *s.released++ }
+
+type manyPlain[T any] struct{ _ T }
+
+func (p manyPlain[T]) Clone() StateData { return p }
+
+// manyKinds makes a value of each of 48 types, releasable at even
+// indices (counting into the argument), plain at odd ones.
+var manyKinds = []func(*int) StateData{
+	func(c *int) StateData { return &manyCounted[[1]uint64]{released: c} },
+	func(*int) StateData { return manyPlain[[1]uint64]{} },
+	func(c *int) StateData { return &manyCounted[[2]uint64]{released: c} },
+	func(*int) StateData { return manyPlain[[2]uint64]{} },
+	func(c *int) StateData { return &manyCounted[[3]uint64]{released: c} },
+	func(*int) StateData { return manyPlain[[3]uint64]{} },
+	func(c *int) StateData { return &manyCounted[[4]uint64]{released: c} },
+	func(*int) StateData { return manyPlain[[4]uint64]{} },
+	func(c *int) StateData { return &manyCounted[[5]uint64]{released: c} },
+	func(*int) StateData { return manyPlain[[5]uint64]{} },
+	func(c *int) StateData { return &manyCounted[[6]uint64]{released: c} },
+	func(*int) StateData { return manyPlain[[6]uint64]{} },
+	func(c *int) StateData { return &manyCounted[[7]uint64]{released: c} },
+	func(*int) StateData { return manyPlain[[7]uint64]{} },
+	func(c *int) StateData { return &manyCounted[[8]uint64]{released: c} },
+	func(*int) StateData { return manyPlain[[8]uint64]{} },
+	func(c *int) StateData { return &manyCounted[[9]uint64]{released: c} },
+	func(*int) StateData { return manyPlain[[9]uint64]{} },
+	func(c *int) StateData { return &manyCounted[[10]uint64]{released: c} },
+	func(*int) StateData { return manyPlain[[10]uint64]{} },
+	func(c *int) StateData { return &manyCounted[[11]uint64]{released: c} },
+	func(*int) StateData { return manyPlain[[11]uint64]{} },
+	func(c *int) StateData { return &manyCounted[[12]uint64]{released: c} },
+	func(*int) StateData { return manyPlain[[12]uint64]{} },
+	func(c *int) StateData { return &manyCounted[[13]uint64]{released: c} },
+	func(*int) StateData { return manyPlain[[13]uint64]{} },
+	func(c *int) StateData { return &manyCounted[[14]uint64]{released: c} },
+	func(*int) StateData { return manyPlain[[14]uint64]{} },
+	func(c *int) StateData { return &manyCounted[[15]uint64]{released: c} },
+	func(*int) StateData { return manyPlain[[15]uint64]{} },
+	func(c *int) StateData { return &manyCounted[[16]uint64]{released: c} },
+	func(*int) StateData { return manyPlain[[16]uint64]{} },
+	func(c *int) StateData { return &manyCounted[[17]uint64]{released: c} },
+	func(*int) StateData { return manyPlain[[17]uint64]{} },
+	func(c *int) StateData { return &manyCounted[[18]uint64]{released: c} },
+	func(*int) StateData { return manyPlain[[18]uint64]{} },
+	func(c *int) StateData { return &manyCounted[[19]uint64]{released: c} },
+	func(*int) StateData { return manyPlain[[19]uint64]{} },
+	func(c *int) StateData { return &manyCounted[[20]uint64]{released: c} },
+	func(*int) StateData { return manyPlain[[20]uint64]{} },
+	func(c *int) StateData { return &manyCounted[[21]uint64]{released: c} },
+	func(*int) StateData { return manyPlain[[21]uint64]{} },
+	func(c *int) StateData { return &manyCounted[[22]uint64]{released: c} },
+	func(*int) StateData { return manyPlain[[22]uint64]{} },
+	func(c *int) StateData { return &manyCounted[[23]uint64]{released: c} },
+	func(*int) StateData { return manyPlain[[23]uint64]{} },
+	func(c *int) StateData { return &manyCounted[[24]uint64]{released: c} },
+	func(*int) StateData { return manyPlain[[24]uint64]{} },
 }
 
 // TestReleaseEmptiesEveryField sets every field of a state, releases
