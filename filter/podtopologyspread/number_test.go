@@ -45,29 +45,14 @@ func TestPropNumberByIndexMatchesNumberDomains(t *testing.T) {
 		if rapid.Bool().Draw(t, "matching pods") {
 			pn = rapid.SliceOfN(rapid.Int32Range(0, 5), n, n).Draw(t, "per node")
 		}
-		fresh := func() []int32 {
-			d := make([]int32, n)
-			for i := range d {
-				d[i] = -1
-			}
-			return d
-		}
 		// A prefix already in dv and cnt (the pools hand out emptied
 		// slices, but the functions append): both must keep it.
 		pre := rapid.IntRange(0, 2).Draw(t, "prefix")
 		dvPre, cntPre := make([]string, pre, pre+n), make([]int, pre, pre+n)
-		wantDom, gotDom := fresh(), fresh()
+		wantDom, gotDom := noDomains(n), noDomains(n)
 		wantDV, wantCnt := ptsNumberDomains(wantDom, domain, values, inc, pn, nil, n, slices.Clone(dvPre), slices.Clone(cntPre))
 		gotDV, gotCnt := ptsNumberByIndex(gotDom, values, inc, pn, n, slices.Clone(dvPre), slices.Clone(cntPre))
-		if diff := cmp.Diff(wantDV, gotDV); diff != "" {
-			t.Fatalf("domain values (-node by node +by runs):\n%s", diff)
-		}
-		if diff := cmp.Diff(wantCnt, gotCnt); diff != "" {
-			t.Fatalf("counts (-node by node +by runs):\n%s", diff)
-		}
-		if diff := cmp.Diff(wantDom, gotDom); diff != "" {
-			t.Fatalf("domain of each value (-node by node +by runs):\n%s", diff)
-		}
+		diffNumbering(t, "-node by node +by runs", wantDV, gotDV, wantCnt, gotCnt, wantDom, gotDom)
 	})
 }
 
@@ -105,10 +90,7 @@ func TestPropNumberDomainsMatchesNodeByNode(t *testing.T) {
 		}
 		// The walk: every included node in order, numbering its value's
 		// domain on first sight and adding its matching pods.
-		wantDom := make([]int32, nv)
-		for i := range wantDom {
-			wantDom[i] = -1
-		}
+		wantDom := noDomains(nv)
 		var wantDV []string
 		var wantCnt []int
 		for i := range n {
@@ -125,21 +107,33 @@ func TestPropNumberDomainsMatchesNodeByNode(t *testing.T) {
 				wantCnt[d] += int(pn[i])
 			}
 		}
-		gotDom := make([]int32, nv)
-		for i := range gotDom {
-			gotDom[i] = -1
-		}
+		gotDom := noDomains(nv)
 		gotDV, gotCnt := ptsNumberDomains(gotDom, domain, values, inc, pn, nz, n, nil, nil)
-		if diff := cmp.Diff(wantDV, gotDV); diff != "" {
-			t.Fatalf("domain values (-walk +numbered):\n%s", diff)
-		}
-		if diff := cmp.Diff(wantCnt, gotCnt); diff != "" {
-			t.Fatalf("counts (-walk +numbered):\n%s", diff)
-		}
-		if diff := cmp.Diff(wantDom, gotDom); diff != "" {
-			t.Fatalf("domain of each value (-walk +numbered):\n%s", diff)
-		}
+		diffNumbering(t, "-walk +numbered", wantDV, gotDV, wantCnt, gotCnt, wantDom, gotDom)
 	})
+}
+
+// noDomains returns n value ids' domains, none numbered yet (−1).
+func noDomains(n int) []int32 {
+	d := make([]int32, n)
+	for i := range d {
+		d[i] = -1
+	}
+	return d
+}
+
+// diffNumbering fails t where two numberings differ: their domain
+// values, their counts or each value's domain (legend names the sides).
+func diffNumbering(t *rapid.T, legend string, wantDV, gotDV []string, wantCnt, gotCnt []int, wantDom, gotDom []int32) {
+	if diff := cmp.Diff(wantDV, gotDV); diff != "" {
+		t.Fatalf("domain values (%s):\n%s", legend, diff)
+	}
+	if diff := cmp.Diff(wantCnt, gotCnt); diff != "" {
+		t.Fatalf("counts (%s):\n%s", legend, diff)
+	}
+	if diff := cmp.Diff(wantDom, gotDom); diff != "" {
+		t.Fatalf("domain of each value (%s):\n%s", legend, diff)
+	}
 }
 
 // TestPropPathsOfMatchesUpdates: the critical paths of a list of counts

@@ -97,22 +97,28 @@ func frameworkOf(t *testing.T, plugins map[string]fw.Plugin, prof fw.Profile, n 
 // buildFramework returns a framework of plugins (by name) and prof on n
 // test workers, which the caller closes.
 func buildFramework(plugins map[string]fw.Plugin, prof fw.Profile, n int) (*runtime.Framework, *runtime.Workers, error) {
-	reg := fw.NewRegistry()
-	for name, pl := range plugins {
-		if err := reg.Register(name, func(any, fw.Handle) (fw.Plugin, error) { return pl, nil }); err != nil {
-			return nil, nil, err
-		}
-	}
 	w, err := runtime.NewTestWorkers(n)
 	if err != nil {
 		return nil, nil, err
 	}
-	f, err := runtime.NewFramework(reg, prof, runtime.WithWorkers(w))
+	f, err := frameworkOnWorkers(plugins, prof, w)
 	if err != nil {
 		w.Close()
 		return nil, nil, err
 	}
 	return f, w, nil
+}
+
+// frameworkOnWorkers returns a framework of plugins (by name) and prof on
+// the workers w.
+func frameworkOnWorkers(plugins map[string]fw.Plugin, prof fw.Profile, w *runtime.Workers) (*runtime.Framework, error) {
+	reg := fw.NewRegistry()
+	for name, pl := range plugins {
+		if err := reg.Register(name, func(any, fw.Handle) (fw.Plugin, error) { return pl, nil }); err != nil {
+			return nil, err
+		}
+	}
+	return runtime.NewFramework(reg, prof, runtime.WithWorkers(w))
 }
 
 // frontFramework returns a framework of the gate and the probe (and

@@ -96,23 +96,9 @@ func TestScorePreparerInPreScoreStep(t *testing.T) {
 		wantPrepares int32
 	}{{1, 0}, {3, 1}} {
 		p := &preparingScorer{}
-		reg := fw.NewRegistry()
-		for name, pl := range map[string]fw.Plugin{p.Name(): p, "PreScoreProbe": preScoreProbe{}} {
-			if err := reg.Register(name, func(any, fw.Handle) (fw.Plugin, error) { return pl, nil }); err != nil {
-				t.Fatal(err)
-			}
-		}
 		prof := fw.Profile{PreScore: []string{"PreScoreProbe"}, Score: []string{"PreScoreProbe", p.Name()},
 			Weights: map[string]int64{"PreScoreProbe": 1, p.Name(): 1}}
-		w, err := runtime.NewTestWorkers(tc.workers)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer w.Close()
-		f, err := runtime.NewFramework(reg, prof, runtime.WithWorkers(w))
-		if err != nil {
-			t.Fatal(err)
-		}
+		f := frameworkOf(t, map[string]fw.Plugin{p.Name(): p, "PreScoreProbe": preScoreProbe{}}, prof, tc.workers)
 		res, err := f.Schedule(context.Background(), fw.NewCycleState(), snap, pod, runtime.CycleOptions{Rand: rand.New(rand.NewPCG(1, 2))})
 		if err != nil {
 			t.Fatalf("%d workers: %v", tc.workers, err)
@@ -141,13 +127,20 @@ func TestScorePreparerInPreScoreStep(t *testing.T) {
 // several from three.
 func sharedStepCluster(t *testing.T) (*fw.Snapshot, *fw.PodInfo) {
 	t.Helper()
-	if n := goruntime.GOMAXPROCS(0); n < 3 {
+	return identicalCluster(t, 300)
+}
+
+// identicalCluster returns n identical nodes and a pod without requests,
+// with GOMAXPROCS at least 3 for the test (see sharedStepCluster).
+func identicalCluster(t *testing.T, n int) (*fw.Snapshot, *fw.PodInfo) {
+	t.Helper()
+	if m := goruntime.GOMAXPROCS(0); m < 3 {
 		goruntime.GOMAXPROCS(3)
-		t.Cleanup(func() { goruntime.GOMAXPROCS(n) })
+		t.Cleanup(func() { goruntime.GOMAXPROCS(m) })
 	}
 	var nodes []*api.Node
-	for i := range 300 {
-		nodes = append(nodes, builder.MakeNode().Name(fmt.Sprintf("n%d", i)).Capacity(map[string]string{"cpu": "4"}).Obj())
+	for i := range n {
+		nodes = append(nodes, builder.MakeNode().Name(fmt.Sprintf("n%04d", i)).Capacity(map[string]string{"cpu": "4"}).Obj())
 	}
 	return fw.MustSnapshot(nodes, nil), fw.MustPodInfo(builder.MakePod().Name("p").Obj())
 }
@@ -201,37 +194,23 @@ var _ fastpath.ClusterWalkingPreScorePlugin = (*meetingProbe)(nil)
 // loop when it is the only one; no Score call computes it. The totals
 // and the node chosen are those of one worker.
 func TestScorePreparerInSampledCycleOnWideWorkers(t *testing.T) {
-	if n := goruntime.GOMAXPROCS(0); n < 3 {
-		goruntime.GOMAXPROCS(3)
-		t.Cleanup(func() { goruntime.GOMAXPROCS(n) })
-	}
-	var nodes []*api.Node
-	for i := range 2400 {
-		nodes = append(nodes, builder.MakeNode().Name(fmt.Sprintf("n%04d", i)).Capacity(map[string]string{"cpu": "4"}).Obj())
-	}
-	snap, pod := fw.MustSnapshot(nodes, nil), fw.MustPodInfo(builder.MakePod().Name("p").Obj())
+	snap, pod := identicalCluster(t, 2400)
 	for _, withPreScore := range []bool{true, false} {
 		var totals [][]int64
 		var chosen []string
 		for _, workers := range []int{1, 3} {
 			p := &preparingScorer{}
 			probe := &meetingProbe{prepares: &p.prepares}
-			reg := fw.NewRegistry()
-			for name, pl := range map[string]fw.Plugin{p.Name(): p, probe.Name(): probe, "OddRejecter": oddRejecter{}} {
-				if err := reg.Register(name, func(any, fw.Handle) (fw.Plugin, error) { return pl, nil }); err != nil {
-					t.Fatal(err)
-				}
-			}
 			prof := fw.Profile{Filter: []string{"OddRejecter"}, Score: []string{p.Name()}, Weights: map[string]int64{p.Name(): 1}}
 			if withPreScore {
 				prof.PreScore = []string{probe.Name()}
 			}
-			w, err := runtime.NewWorkers(workers)
+			w, err := runtime.NewWorkers(workers) // the default chunks, for kube's sampling to share
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer w.Close()
-			f, err := runtime.NewFramework(reg, prof, runtime.WithWorkers(w))
+			t.Cleanup(w.Close)
+			f, err := frameworkOnWorkers(map[string]fw.Plugin{p.Name(): p, probe.Name(): probe, "OddRejecter": oddRejecter{}}, prof, w)
 			if err != nil {
 				t.Fatal(err)
 			}
