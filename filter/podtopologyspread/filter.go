@@ -380,7 +380,13 @@ func (pl *PodTopologySpread) calPreFilterStateFast(pod *api.Pod, cs []constraint
 		pl.identityCounts(s, pod.Namespace)
 		return s
 	}
-	perNode, nonZero := make([][]int32, nc), make([][]uint64, nc)
+	perNode := make([][]int32, nc)
+	var nzArr [4][]uint64 // a pod's constraints are few: no allocation
+	nonZero := nzArr[:0]
+	if nc > len(nzArr) {
+		nonZero = make([][]uint64, 0, nc)
+	}
+	nonZero = nonZero[:nc]
 	for c := range cs {
 		q, ok := selectorQuery(cs[c].Selector, pod.Namespace)
 		switch tv := s.tvs[c]; {
