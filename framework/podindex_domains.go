@@ -50,6 +50,16 @@ type DomainCounts struct {
 	hits atomic.Pointer[[]DomainHit]
 	// asked is set by KeptHits' first call after a change.
 	asked atomic.Bool
+	// current is the snapshot numbering map (Snapshot.topo) in which
+	// Values was last found to be its key's numbering
+	// (Snapshot.currentValues); nil before.
+	current atomic.Pointer[numberingSeen]
+}
+
+// numberingSeen is a numbering map and the numbering found current in it.
+type numberingSeen struct {
+	topo *map[string]*api.TopologyValues
+	tv   *api.TopologyValues
 }
 
 // DomainHit is one value of a DomainCounts with a positive count: its id,
@@ -250,7 +260,7 @@ func (s *Snapshot) AffinityGroupDomainCounts(g *AffinityGroup) *DomainCounts {
 	// the numberings of every group with that key share, rather than by
 	// the group's term, another object to load.
 	if sl := g.slot; sl != nil && sl.x == x && sl.g == g {
-		if d := sl.dom.Load(); d != nil && s.currentValues(d.Values) {
+		if d := sl.dom.Load(); d != nil && s.currentValues(d.Values, &d.current) {
 			return d
 		}
 	}

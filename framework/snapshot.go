@@ -990,9 +990,23 @@ func (s *Snapshot) TopologyValues(key string) *api.TopologyValues {
 
 // currentValues reports whether tv is the snapshot's current numbering
 // of its key (what TopologyValues(tv.Key) returns without computing).
-func (s *Snapshot) currentValues(tv *api.TopologyValues) bool {
+// seen remembers the numbering map it last found tv in: a snapshot
+// replaces its map whenever a numbering changes and never changes one in
+// place, so while the snapshot holds that map, tv stays current and the
+// check compares pointers instead of looking the key up by name.
+func (s *Snapshot) currentValues(tv *api.TopologyValues, seen *atomic.Pointer[numberingSeen]) bool {
 	m := s.topo.Load()
-	return m != nil && (*m)[tv.Key] == tv
+	if m == nil {
+		return false
+	}
+	if v := seen.Load(); v != nil && v.topo == m && v.tv == tv {
+		return true
+	}
+	if (*m)[tv.Key] != tv {
+		return false
+	}
+	seen.Store(&numberingSeen{topo: m, tv: tv})
+	return true
 }
 
 // topologyValuesLocked is TopologyValues with topoMu held.
