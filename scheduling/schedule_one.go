@@ -241,17 +241,32 @@ func (s *Scheduler) numToFind(p *profile, n int) int {
 }
 
 // newState returns a new cycle state holding the cycle's handle h: for a
-// detached replica's cycle, replicaState emptied (taken once).
+// detached replica's cycle, replicaState emptied (taken once); else the
+// spare state a binding released (taken), or a new one.
 func (s *Scheduler) newState(h *cycleHandle) *framework.CycleState {
 	st := s.replicaState
-	if st == nil {
-		st = framework.NewCycleState()
-	} else {
+	switch {
+	case st != nil:
 		s.replicaState = nil
 		*st = framework.CycleState{}
+		if s.spareState == st { // a replica's state its binding released
+			s.spareState = nil
+		}
+	case s.spareState != nil:
+		st, s.spareState = s.spareState, nil // released: empty
+	default:
+		st = framework.NewCycleState()
 	}
 	st.Write(handleKey, h)
 	return st
+}
+
+// releaseState releases st, whose cycle is over and which nothing holds
+// any more, and keeps it as the spare state of the next cycle. The caller
+// holds the scheduler's lock.
+func (s *Scheduler) releaseState(st *framework.CycleState) {
+	st.Release()
+	s.spareState = st
 }
 
 // schedule runs the framework's cycle with kube's node sampling. The
@@ -643,7 +658,10 @@ func (s *Scheduler) runBinding(ctx context.Context, b *binding, permit *framewor
 	// not inside a fork when the pod waited at Permit: the fork's Revert
 	// may make it wait again with this state. A binding that did not wait
 	// runs under the lock its assume took, so no fork can hold it.
-	if !locked || len(s.forks) == 0 || b.wp == nil {
+	switch {
+	case locked && (len(s.forks) == 0 || b.wp == nil):
+		defer s.releaseState(b.state)
+	case !locked:
 		defer b.state.Release()
 	}
 	d := b.decision

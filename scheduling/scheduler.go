@@ -354,6 +354,13 @@ type Scheduler struct {
 	// so the question reuses one of each.
 	replicaHandle *cycleHandle
 	replicaState  *framework.CycleState
+	// spareState is a state whose cycle ended in a binding on the
+	// scheduler's lock (runBinding), released, for the next cycle
+	// (newState): a state is a couple of kilobytes with pointers, which a
+	// fresh allocation per cycle would hand the collector, and its
+	// memo of value types (CycleState.Release) stays warm. Nil while a
+	// cycle holds it.
+	spareState *framework.CycleState
 	// replicaSlab, while a capacity question's detached replica's cycle
 	// runs, gives the memory of the replica's assumed copy: every one of
 	// them leaves the cluster with the question's Revert.
