@@ -783,12 +783,12 @@ var _ framework.SignPlugin = (*ImageLocality)(nil)
 // SignPod signs the pod's image names, normalized and sorted
 // (imagelocality/image_locality.go).
 func (pl *ImageLocality) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
-	set := map[string]bool{}
+	// A pod has a few containers: a linear search dedupes their images
+	// without a set to allocate.
 	var names []string
 	for _, cs := range [][]api.Container{pod.Pod.Spec.Containers, pod.Pod.Spec.InitContainers} {
 		for i := range cs {
-			if n := NormalizedImageName(cs[i].Image); !set[n] {
-				set[n] = true
+			if n := NormalizedImageName(cs[i].Image); !slices.Contains(names, n) {
 				names = append(names, n)
 			}
 		}

@@ -3,6 +3,7 @@ package imagelocality
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/schedkit/schedkit/framework/frameworktest"
@@ -495,4 +496,40 @@ func TestImageLocalityDenseCacheSeen(t *testing.T) {
 			t.Fatalf("%d looks kept, want at most %d", len(c.looked), ilCacheEntries)
 		}
 	}
+}
+
+// TestPropSignPodListsEachImageOnce: SignPod's value is the pod's
+// normalized image names, each once, sorted, whatever the containers and
+// init containers repeat (a set-based reference, the names
+// NormalizedImageName gives).
+func TestPropSignPodListsEachImageOnce(t *testing.T) {
+	images := []string{"nginx", "nginx:latest", "nginx:1.27", "gcr.io/app", "gcr.io/app:v2", "host:5000/app", "host:5000/app:v1", "busybox"}
+	pl := &ImageLocality{}
+	rapid.Check(t, func(t *rapid.T) {
+		draw := func(label string) []api.Container {
+			var cs []api.Container
+			for i := range rapid.IntRange(0, 4).Draw(t, label) {
+				cs = append(cs, api.Container{Name: fmt.Sprintf("%s%d", label, i), Image: rapid.SampledFrom(images).Draw(t, "image")})
+			}
+			return cs
+		}
+		pod := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "p", Namespace: "default"}}
+		pod.Spec.Containers, pod.Spec.InitContainers = draw("c"), draw("i")
+		frags, st := pl.SignPod(context.Background(), &fw.PodInfo{Pod: pod})
+		if !st.IsSuccess() || len(frags) != 1 || frags[0].Key != fw.SignerImageNames {
+			t.Fatalf("SignPod = %v, %v", frags, st)
+		}
+		set := map[string]bool{}
+		for _, c := range append(append([]api.Container(nil), pod.Spec.Containers...), pod.Spec.InitContainers...) {
+			set[NormalizedImageName(c.Image)] = true
+		}
+		var want []string
+		for n := range set {
+			want = append(want, n)
+		}
+		slices.Sort(want)
+		if got, _ := frags[0].Value.([]string); !slices.Equal(got, want) || (got == nil) != (want == nil) {
+			t.Fatalf("names %q, want %q", got, want)
+		}
+	})
 }
