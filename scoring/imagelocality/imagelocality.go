@@ -780,15 +780,32 @@ func (pl *ImageLocality) NodeLocal(*framework.PodInfo) bool { return true }
 
 var _ framework.SignPlugin = (*ImageLocality)(nil)
 
+// linearImages is how many distinct images SignPod dedupes by a linear
+// search before it keeps a set.
+const linearImages = 16
+
 // SignPod signs the pod's image names, normalized and sorted
 // (imagelocality/image_locality.go).
 func (pl *ImageLocality) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
 	// A pod has a few containers: a linear search dedupes their images
-	// without a set to allocate.
+	// without a set to allocate, and a set takes over for many.
 	var names []string
+	var set map[string]bool
 	for _, cs := range [][]api.Container{pod.Pod.Spec.Containers, pod.Pod.Spec.InitContainers} {
 		for i := range cs {
-			if n := NormalizedImageName(cs[i].Image); !slices.Contains(names, n) {
+			n := NormalizedImageName(cs[i].Image)
+			if set == nil && len(names) == linearImages {
+				set = make(map[string]bool, 2*linearImages)
+				for _, m := range names {
+					set[m] = true
+				}
+			}
+			if set != nil {
+				if !set[n] {
+					set[n] = true
+					names = append(names, n)
+				}
+			} else if !slices.Contains(names, n) {
 				names = append(names, n)
 			}
 		}

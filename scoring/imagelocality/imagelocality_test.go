@@ -500,16 +500,22 @@ func TestImageLocalityDenseCacheSeen(t *testing.T) {
 
 // TestPropSignPodListsEachImageOnce: SignPod's value is the pod's
 // normalized image names, each once, sorted, whatever the containers and
-// init containers repeat (a set-based reference, the names
-// NormalizedImageName gives).
+// init containers repeat, with few images and with more than SignPod
+// dedupes linearly (a set-based reference, the names NormalizedImageName
+// gives).
 func TestPropSignPodListsEachImageOnce(t *testing.T) {
 	images := []string{"nginx", "nginx:latest", "nginx:1.27", "gcr.io/app", "gcr.io/app:v2", "host:5000/app", "host:5000/app:v1", "busybox"}
 	pl := &ImageLocality{}
 	rapid.Check(t, func(t *rapid.T) {
 		draw := func(label string) []api.Container {
 			var cs []api.Container
-			for i := range rapid.IntRange(0, 4).Draw(t, label) {
-				cs = append(cs, api.Container{Name: fmt.Sprintf("%s%d", label, i), Image: rapid.SampledFrom(images).Draw(t, "image")})
+			for i := range rapid.IntRange(0, 24).Draw(t, label) {
+				image := rapid.SampledFrom(images).Draw(t, "image")
+				if rapid.Bool().Draw(t, "many") {
+					// Past linearImages distinct images, the set's path.
+					image = fmt.Sprintf("img%d:%d", rapid.IntRange(0, 40).Draw(t, "n"), rapid.IntRange(0, 1).Draw(t, "tag"))
+				}
+				cs = append(cs, api.Container{Name: fmt.Sprintf("%s%d", label, i), Image: image})
 			}
 			return cs
 		}
