@@ -134,7 +134,7 @@ func (s *Snapshot) podCountEntry(q PodQuery) *podCountEntry {
 	x.mu.Unlock()
 
 	key := string(kb)
-	e := &podCountEntry{m: compilePodQuery(&q), counts: make([]int32, len(s.nodes))}
+	e := &podCountEntry{m: compilePodQuery(&q), counts: makeWritten[int32](len(s.nodes))}
 	e.verdicts = x.countByClasses(&e.m, s.namespaces, e.counts)
 
 	x.mu.Lock()

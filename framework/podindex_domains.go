@@ -115,9 +115,9 @@ func (d *DomainCounts) KeptHits() ([]DomainHit, bool) {
 
 // newDomainCounts returns empty counts over tv's values.
 func newDomainCounts(tv *api.TopologyValues, weighted bool) *DomainCounts {
-	d := &DomainCounts{Values: tv, Count: make([]int32, len(tv.Values)), Hit: make([]uint64, (len(tv.Values)+63)/64)}
+	d := &DomainCounts{Values: tv, Count: makeWritten[int32](len(tv.Values)), Hit: makeWritten[uint64]((len(tv.Values) + 63) / 64)}
 	if weighted {
-		d.Weight = make([]int64, len(tv.Values))
+		d.Weight = makeWritten[int64](len(tv.Values))
 	}
 	return d
 }
