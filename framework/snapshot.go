@@ -55,9 +55,9 @@ type Snapshot struct {
 	// holds topoMu and stores a new map.
 	topoMu       sync.Mutex
 	topo         atomic.Pointer[map[string]*api.TopologyValues]
-	tuples       map[string]*TopologyTuples // TopologyTuples' cache, as topo
-	taintClasses *TaintClasses              // nil until asked, dropped when nodes change
-	imageTable   *ImageTable                // likewise
+	tuples       map[string]*TopologyTuples   // TopologyTuples' cache, as topo
+	taintClasses atomic.Pointer[TaintClasses] // nil until asked, dropped when nodes change
+	imageTable   *ImageTable                  // likewise
 	// nodeMatches is likewise, shared with clones as the nodes are; read
 	// without topoMu (matchMemo), made and stored under it.
 	nodeMatches  atomic.Pointer[nodeMatchMemo]
@@ -338,9 +338,9 @@ func (s *Snapshot) AddNode(n *api.Node) error {
 	s.res = append(s.res, resourcesOf(ni))
 	s.free = append(s.free, freeOf(&s.res[len(s.res)-1]))
 	s.freeMinsFrom(len(s.free) - 1)
-	tc, topo := s.taintClasses, s.appendedNumberings(n.Labels)
+	tc, topo := s.taintClasses.Load(), s.appendedNumberings(n.Labels)
 	s.dropNodeCaches()
-	s.taintClasses = tc.inserted(ni.index, n)
+	s.taintClasses.Store(tc.inserted(ni.index, n))
 	s.topo.Store(topo)
 	s.owned = append(s.owned, true)
 	s.podIdx.nodeAdded()
@@ -375,9 +375,9 @@ func (s *Snapshot) RemoveNode(name string) error {
 	s.freeMinsFrom(i)
 	s.ownIndex()
 	delete(s.index, name)
-	tc := s.taintClasses
+	tc := s.taintClasses.Load()
 	s.renumberFrom(i)
-	s.taintClasses = tc.removed(i)
+	s.taintClasses.Store(tc.removed(i))
 	return nil
 }
 
@@ -442,9 +442,9 @@ func (s *Snapshot) RestoreNode(r *RemovedNode) error {
 	}
 	s.freeMinsFrom(i)
 	s.ownIndex()
-	tc := s.taintClasses
+	tc := s.taintClasses.Load()
 	s.renumberFrom(i)
-	s.taintClasses = tc.inserted(i, r.ni.Node())
+	s.taintClasses.Store(tc.inserted(i, r.ni.Node()))
 	s.countImages(r.ni, 1)
 	for _, pi := range r.ni.Pods {
 		s.storage.podClaims(pi.Pod, 1)
@@ -512,9 +512,9 @@ func (s *Snapshot) UpdateNode(n *api.Node) error {
 	}
 	s.refreshResources(ni.index)
 	s.countImages(ni, 1)
-	tc, table := s.taintClasses, s.imageTable
+	tc, table := s.taintClasses.Load(), s.imageTable
 	s.dropNodeCaches()
-	s.taintClasses = tc.replaced(ni.index, n)
+	s.taintClasses.Store(tc.replaced(ni.index, n))
 	s.topo.Store(topo)
 	s.tuples = tuples
 	if slices.Equal(images, ni.images) {
@@ -918,7 +918,7 @@ func (s *Snapshot) Clone() *Snapshot {
 	s.refreshAffinityLists()
 	s.affinityMu.Unlock()
 	s.topoMu.Lock()
-	topo, tuples, taints, images, matches := s.topo.Load(), s.tuples, s.taintClasses, s.imageTable, s.nodeMatches.Load()
+	topo, tuples, taints, images, matches := s.topo.Load(), s.tuples, s.taintClasses.Load(), s.imageTable, s.nodeMatches.Load()
 	rows := s.labelRows
 	s.labelRowsShared = rows != nil
 	s.topoMu.Unlock()
@@ -926,7 +926,6 @@ func (s *Snapshot) Clone() *Snapshot {
 		labelRows:         rows,
 		labelRowsShared:   rows != nil,
 		tuples:            tuples,
-		taintClasses:      taints,
 		imageTable:        images,
 		nodes:             slices.Clone(s.nodes),
 		owned:             make([]bool, len(s.nodes)),
@@ -946,6 +945,7 @@ func (s *Snapshot) Clone() *Snapshot {
 		storage:           s.storageLists().share(),
 	}
 	c.topo.Store(topo)
+	c.taintClasses.Store(taints)
 	c.nodeMatches.Store(matches)
 	c.runs.Store(s.runs.Load()) // same node count: same runs
 	c.podIdx.forkFrom(&s.podIdx)
@@ -968,7 +968,8 @@ func (s *Snapshot) Clone() *Snapshot {
 // AddNode extends the numberings.
 func (s *Snapshot) dropNodeCaches() {
 	s.topo.Store(nil)
-	s.tuples, s.taintClasses, s.imageTable = nil, nil, nil
+	s.tuples, s.imageTable = nil, nil
+	s.taintClasses.Store(nil)
 	s.nodeMatches.Store(nil)
 }
 

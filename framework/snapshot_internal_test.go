@@ -139,6 +139,43 @@ func TestTaintClasses(t *testing.T) {
 	}
 }
 
+// TestTaintClassesConcurrentFirstReads checks that the workers of a
+// cycle asking a snapshot for its taint classes at once, before any has
+// computed them, all get the one numbering the snapshot keeps, equal to
+// a fresh one; and that a clone made meanwhile shares it.
+func TestTaintClassesConcurrentFirstReads(t *testing.T) {
+	nodes := make([]*api.Node, 64)
+	for i := range nodes {
+		nodes[i] = testNode(fmt.Sprintf("n%d", i), 1000)
+		if i%3 == 0 {
+			nodes[i].Spec.Taints = []api.Taint{{Key: "k", Value: fmt.Sprint(i % 5), Effect: api.TaintEffectNoSchedule}}
+		}
+	}
+	s := MustSnapshot(nodes, nil)
+	const readers = 8
+	got := make([]*TaintClasses, readers)
+	var wg sync.WaitGroup
+	for r := range readers {
+		wg.Go(func() { got[r] = s.TaintClasses() })
+	}
+	c := s.Clone()
+	wg.Wait()
+	for r, tc := range got {
+		if tc != got[0] {
+			t.Fatalf("reader %d got another numbering than reader 0", r)
+		}
+	}
+	if s.TaintClasses() != got[0] {
+		t.Fatal("the snapshot keeps another numbering than its readers got")
+	}
+	if err := sameTaintClasses(got[0], taintClassesOf(s.nodes)); err != nil {
+		t.Fatal(err)
+	}
+	if err := sameTaintClasses(c.TaintClasses(), taintClassesOf(c.nodes)); err != nil {
+		t.Fatalf("clone: %v", err)
+	}
+}
+
 // sameTaintClasses reports how got differs from want as a numbering of
 // one snapshot's taint classes: the same nodes in each class (under some
 // renumbering), equal taint lists and cordon flags per class, the same

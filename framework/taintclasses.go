@@ -35,12 +35,19 @@ type TaintClasses struct {
 // per snapshot (and again after node changes). It is safe for concurrent
 // use.
 func (s *Snapshot) TaintClasses() *TaintClasses {
+	// Read without the lock, which the chunks of a cycle's loops, each
+	// asking, would otherwise take in turn on every worker.
+	if tc := s.taintClasses.Load(); tc != nil {
+		return tc
+	}
 	s.topoMu.Lock()
 	defer s.topoMu.Unlock()
-	if s.taintClasses == nil {
-		s.taintClasses = taintClassesOf(s.nodes)
+	tc := s.taintClasses.Load()
+	if tc == nil {
+		tc = taintClassesOf(s.nodes)
+		s.taintClasses.Store(tc)
 	}
-	return s.taintClasses
+	return tc
 }
 
 // taintClassesOf numbers the taint classes of nodes, in the order of
