@@ -73,7 +73,8 @@ type cacheLine [64]byte
 // stopped by Close. One loop runs on the pool at a time; a loop started
 // while another runs (from another goroutine, or from inside a chunk)
 // runs on its caller's goroutine alone. A loop uses at most GOMAXPROCS
-// workers, and one chunk per worker at least: a loop too small to share
+// workers (as read within the last few loops: procsEvery), and one chunk
+// per worker at least: a loop too small to share
 // runs on the caller's goroutine without waking anyone.
 //
 // Between loops a helper spins for a short while (Spin) before it
@@ -83,6 +84,12 @@ type cacheLine [64]byte
 type Pool struct {
 	size int
 	spin time.Duration
+
+	// procs is GOMAXPROCS as Widest last read it, and widths counts the
+	// calls of Widest: it reads GOMAXPROCS again once every procsEvery
+	// calls (maxProcs).
+	procs  atomic.Int64
+	widths atomic.Uint64
 
 	// limit caps the width of the loops that start while it is set (0:
 	// none; SetLimit), on a line of its own: the helpers never read it.
@@ -234,7 +241,29 @@ func (p *Pool) Widest(n, chunk int) int {
 	if p == nil || p.size <= 1 || n < 2*chunk || p.closed.Load() {
 		return 1
 	}
-	return min(p.size, runtime.GOMAXPROCS(0), n/chunk)
+	return min(p.size, p.maxProcs(), n/chunk)
+}
+
+// procsEvery is how many calls of Widest read GOMAXPROCS once between
+// them. Reading it takes the Go scheduler's global lock, which each
+// helper that gives up its processor while it spins (yield) takes as
+// well, and a cycle asks for its loops' widths a dozen times or more: on
+// sixteen workers the caller would queue for that lock behind fifteen
+// helpers. A change of GOMAXPROCS (the program's, or the runtime's own
+// when the container's CPU limit changes) reaches the loops within
+// procsEvery calls, a few cycles.
+const procsEvery = 64
+
+// maxProcs returns GOMAXPROCS as read within the last procsEvery calls.
+func (p *Pool) maxProcs() int {
+	if p.widths.Add(1)%procsEvery != 1 {
+		if v := p.procs.Load(); v > 0 {
+			return int(v)
+		}
+	}
+	v := runtime.GOMAXPROCS(0)
+	p.procs.Store(int64(v))
+	return v
 }
 
 // SetLimit caps the width of the loops that start from now on at k

@@ -371,6 +371,30 @@ func TestPoolRangesTagWrap(t *testing.T) {
 	}
 }
 
+// TestPoolWidthFollowsGOMAXPROCS: a pool's loops take a change of
+// GOMAXPROCS into account within procsEvery calls of Widest, down and up.
+func TestPoolWidthFollowsGOMAXPROCS(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	p := NewPool(8)
+	defer p.Close()
+	const n = 16 * Align
+	if w := p.Widest(n, Align); w != 4 {
+		t.Fatalf("GOMAXPROCS 4: Widest = %d, want 4", w)
+	}
+	for _, procs := range []int{2, 8, 3} {
+		runtime.GOMAXPROCS(procs)
+		calls := 0
+		for p.Widest(n, Align) != procs {
+			if calls++; calls > procsEvery {
+				t.Fatalf("GOMAXPROCS %d: Widest still %d after %d calls", procs, p.Widest(n, Align), calls)
+			}
+		}
+		if w := p.Width(n, Align); w != procs {
+			t.Errorf("GOMAXPROCS %d: Width = %d after Widest followed", procs, w)
+		}
+	}
+}
+
 // TestPoolSetLimit: a limit caps the width of the loops that start after
 // it, Widest ignores it, and a limit of 0 lifts it.
 func TestPoolSetLimit(t *testing.T) {
