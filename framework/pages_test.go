@@ -60,3 +60,16 @@ func TestPropPageStoresReachEveryPage(t *testing.T) {
 		}
 	})
 }
+
+// TestMakeWrittenAllocatesOnlyTheArray checks that the page stores cost
+// no allocation of their own (the store function stays on the stack): a
+// new sum array is one allocation, as with make.
+func TestMakeWrittenAllocatesOnlyTheArray(t *testing.T) {
+	var sink []int64
+	if a := testing.AllocsPerRun(50, func() { sink = makeWritten[int64](5000) }); a != 1 {
+		t.Errorf("makeWritten[int64](5000): %v allocations, want 1", a)
+	}
+	if len(sink) != 5000 {
+		t.Errorf("len %d, want 5000", len(sink))
+	}
+}
