@@ -281,6 +281,9 @@ func measure(o runOptions) (result, []podRecord, error) {
 	for _, n := range w.churnNodes[o.stream] {
 		c.churnNodes[n.Name] = n
 	}
+	if o.assumed {
+		c.assumedNames = assumedNames(infos)
+	}
 	if o.follow != "" {
 		if c.follow, err = readRecords(o.follow); err != nil {
 			return res, nil, err
@@ -358,11 +361,14 @@ type cycler struct {
 	sampled, assumed bool
 	rng              *rand.Rand
 	reuse            *fwruntime.Result
-	start, seq       int
-	evaluated        int64
-	placed           int
-	recs             []podRecord
-	follow           []podRecord
+	start            int
+	// assumedNames are the assumed copies' names, by the pod's place in
+	// the stream, made before the timed loop (assumed rows only).
+	assumedNames []string
+	evaluated    int64
+	placed       int
+	recs         []podRecord
+	follow       []podRecord
 	// events change the cluster before the stream's pods (in order of
 	// Before), adding and removing churnNodes.
 	events     []churnEvent
@@ -470,9 +476,8 @@ func (c *cycler) cycle(ctx context.Context, pi *framework.PodInfo) error {
 	// As the scheduler's assume does (cluster.Cluster.AssumeKey): a copy
 	// of the pod and of its PodInfo, added at the chosen node's index
 	// without the duplicate check (the copy's name is new).
-	c.seq++
 	p := *pi.Pod
-	p.Name = p.Name + "-assumed-" + strconv.Itoa(c.seq)
+	p.Name = c.assumedNames[len(c.recs)-1]
 	p.UID = p.Name
 	p.Spec.NodeName = rec.Node
 	p.Status.NominatedNodeName = ""
@@ -661,4 +666,19 @@ func prepare(o *runOptions) (*prepared, error) {
 // framework returns a Framework of the row's profile and release.
 func (s *prepared) framework(opts ...fwruntime.Option) (*fwruntime.Framework, error) {
 	return fwruntime.NewFramework(scheduling.NewDefaultRegistry(), s.prof, append([]fwruntime.Option{fwruntime.WithKubeVersion(s.kube)}, opts...)...)
+}
+
+// assumedNames returns the names the assumed copies of pods get, as
+// kubebench's kube side names them: a pod's name, "-assumed-" and its
+// place in the stream from 1, new to either cluster (the
+// requests-and-images stream comes from a second generator whose names
+// and UIDs can equal existing pods'). They are made before the cycles,
+// so that the timed loop holds the scheduler's assume and not the
+// harness's naming.
+func assumedNames(pods []*framework.PodInfo) []string {
+	names := make([]string, len(pods))
+	for i, pi := range pods {
+		names[i] = pi.Pod.Name + "-assumed-" + strconv.Itoa(i+1)
+	}
+	return names
 }

@@ -373,6 +373,14 @@ func measureKube(o runOptions) (result, []podRecord, error) {
 	}
 	cy := &kubeCycler{sched: sched, fwk: &scoreCapture{Framework: profFwk}, snap: snap, logger: logger, assumed: o.assumed,
 		recs: make([]podRecord, 0, len(queued)), events: c.events, churnNodes: c.churnNodes}
+	if o.assumed {
+		// As schedkit's side names them: the pod's name, "-assumed-" and
+		// its place in the stream from 1.
+		cy.assumedNames = make([]string, len(queued))
+		for i, q := range queued {
+			cy.assumedNames[i] = q.Pod.Name + "-assumed-" + strconv.Itoa(i+1)
+		}
+	}
 	if preempt {
 		cy.preempt = &kubePreemption{client: client, pods: informerFactory.Core().V1().Pods().Informer().GetIndexer(), existing: map[string]*v1.Pod{}}
 		for _, p := range c.pods {
@@ -427,15 +435,17 @@ func measureKube(o runOptions) (result, []podRecord, error) {
 
 // kubeCycler runs the cycles of one row.
 type kubeCycler struct {
-	sched     *scheduler.Scheduler
-	fwk       *scoreCapture
-	snap      *internalcache.Snapshot
-	logger    klog.Logger
-	assumed   bool
-	seq       int
-	evaluated int64
-	placed    int
-	recs      []podRecord
+	sched   *scheduler.Scheduler
+	fwk     *scoreCapture
+	snap    *internalcache.Snapshot
+	logger  klog.Logger
+	assumed bool
+	// assumedNames are the assumed copies' names, by the pod's place in
+	// the stream, made before the timed loop (assumed rows only).
+	assumedNames []string
+	evaluated    int64
+	placed       int
+	recs         []podRecord
 	// events change the cluster before the stream's pods, adding and
 	// removing churnNodes as the node informer's handlers would.
 	events     []churnEvent
@@ -588,10 +598,10 @@ func (c *kubeCycler) assume(q *framework.QueuedPodInfo, r scheduler.ScheduleResu
 	}
 	// As assumeAndReserve and assume do; the copy gets a name and UID of
 	// its own as on schedkit's side (the requests-and-images stream comes
-	// from a second generator whose UIDs can equal existing pods').
+	// from a second generator whose UIDs can equal existing pods'), made
+	// before the timed loop.
 	assumed := q.DeepCopy()
-	c.seq++
-	assumed.Pod.Name = assumed.Pod.Name + "-assumed-" + strconv.Itoa(c.seq)
+	assumed.Pod.Name = c.assumedNames[len(c.recs)-1]
 	assumed.Pod.UID = types.UID(assumed.Pod.Name)
 	assumed.Pod.Spec.NodeName = r.SuggestedHost
 	if err := c.sched.Cache.AssumePod(c.logger, assumed.Pod); err != nil {
