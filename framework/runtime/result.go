@@ -241,6 +241,11 @@ type Result struct {
 	// rejectionDetails[i] is what rejections[i]'s plugin explains of it
 	// (CycleOptions.ExplainRejections; explain_filters.go).
 	rejectionDetails [][]string
+	// spare is the emptied cycle state of the last cycle that reused r
+	// and made its own state: the next such cycle takes it back without
+	// the framework's pool, whose get and put are two atomic
+	// instructions a cycle (a reused Result is one cycle's at a time).
+	spare *framework.CycleState
 }
 
 // reset clears r for a new cycle, keeping its buffers. It empties the
@@ -286,6 +291,7 @@ func (r *Result) reset() {
 	r.pre.keep, r.pre.best, r.pre.cnt = 0, 0, 0
 	r.placing = placeRun{}
 	r.filterVerdicts, r.rejectionDetails = nil, nil
+	r.spare = nil
 }
 
 func (r *Result) nodeAt(pos int32) *framework.NodeInfo {

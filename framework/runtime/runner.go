@@ -128,9 +128,14 @@ func (f *Framework) Schedule(ctx context.Context, state *framework.CycleState, s
 	defer end.run(f)
 	if state == nil {
 		// Nobody else sees this state: its plugins' buffers go back to
-		// them when the cycle ends, and the state to the framework's.
-		state = f.states.get()
-		end.state = state
+		// them when the cycle ends, and the state to the framework's
+		// pool, or to the reused Result it came from.
+		if r := opts.Reuse; r != nil && r.spare != nil {
+			state, r.spare = r.spare, nil
+		} else {
+			state = f.states.get()
+		}
+		end.state, end.keep = state, opts.Reuse
 	}
 	state.SetSnapshot(snap)
 	all := snap.Nodes()
@@ -309,6 +314,8 @@ type cycleEnd struct {
 	started turn
 	res     *Result
 	state   *framework.CycleState
+	// keep, when set, keeps state for its next cycle (Result.spare).
+	keep *Result
 }
 
 func (e *cycleEnd) run(f *Framework) {
@@ -322,7 +329,12 @@ func (e *cycleEnd) run(f *Framework) {
 		f.workers.end(e.started, e.res.evaluated)
 	}
 	if e.state != nil {
-		f.putState(e.state)
+		if e.keep != nil {
+			e.state.Release()
+			e.keep.spare = e.state
+		} else {
+			f.putState(e.state)
+		}
 	}
 }
 
