@@ -55,6 +55,26 @@ type podClasses struct {
 		labels      map[string]string // held, so its address is not reused
 		id          int32
 	}
+	// recent are the last classes named by a pod whose labels map was
+	// not last's, compared by content: pods of one workload each have a
+	// labels map of their own (a DaemonSet's, a stream of replicas), and
+	// comparing their few labels costs a tenth of building the class key
+	// and looking it up.
+	recent     [classRecentN]classRecent
+	recentNext int
+}
+
+// classRecentN is how many classes podClasses.recent holds.
+const classRecentN = 4
+
+// classRecent is one of podClasses.recent: a class's id and what decides
+// it, the labels as pairs.
+type classRecent struct {
+	ok          bool
+	terminating bool
+	namespace   string
+	pairs       []labelPair
+	id          int32
 }
 
 // id returns the number of p's class, adding the class when new.
@@ -66,9 +86,18 @@ func (c *podClasses) id(p *api.Pod) int32 {
 		c.mu.Unlock()
 		return id
 	}
+	for i := range c.recent {
+		if r := &c.recent[i]; r.ok && r.terminating == terminating && r.namespace == p.Namespace && sameLabels(r.pairs, p.Labels) {
+			id := r.id
+			c.last.ok, c.last.terminating, c.last.namespace, c.last.labels, c.last.id = true, terminating, p.Namespace, p.Labels, id
+			c.mu.Unlock()
+			return id
+		}
+	}
 	c.mu.Unlock()
 	var buf [256]byte
 	key := appendPodClassKey(buf[:0], p)
+	pairs := labelPairs(p.Labels)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	id, ok := c.ids[string(key)] // no allocation for the lookup
@@ -76,6 +105,8 @@ func (c *podClasses) id(p *api.Pod) int32 {
 		id = c.addLocked(string(key), p)
 	}
 	c.last.ok, c.last.terminating, c.last.namespace, c.last.labels, c.last.id = true, terminating, p.Namespace, p.Labels, id
+	c.recent[c.recentNext] = classRecent{ok: true, terminating: terminating, namespace: p.Namespace, pairs: pairs, id: id}
+	c.recentNext = (c.recentNext + 1) % classRecentN
 	return id
 }
 
