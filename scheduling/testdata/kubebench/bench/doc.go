@@ -32,7 +32,9 @@
 // adaptive node count and round-robin start, PreScore, Score,
 // NormalizeScore, weights, host selection, the batching hint and result
 // store), and with -assumed, Cache.AssumePod of a deep copy of the
-// QueuedPodInfo with the chosen node. Reserve, Permit and binding do
+// QueuedPodInfo with the chosen node, under a name and UID of its own
+// made before the timed loop (the pod's name, "-assumed-" and its place
+// in the stream), as on schedkit's side. Reserve, Permit and binding do
 // not run, as on schedkit's side, nor does PostFilter (preemption) but in
 // the streams meta.json lists as preempting: there a pod no node fits
 // gets PostFilter as schedulingAlgorithm's caller runs it (the preemptor
