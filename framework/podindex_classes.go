@@ -97,7 +97,6 @@ func (c *podClasses) id(p *api.Pod) int32 {
 	c.mu.Unlock()
 	var buf [256]byte
 	key := appendPodClassKey(buf[:0], p)
-	pairs := labelPairs(p.Labels)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	id, ok := c.ids[string(key)] // no allocation for the lookup
@@ -105,7 +104,14 @@ func (c *podClasses) id(p *api.Pod) int32 {
 		id = c.addLocked(string(key), p)
 	}
 	c.last.ok, c.last.terminating, c.last.namespace, c.last.labels, c.last.id = true, terminating, p.Namespace, p.Labels, id
-	c.recent[c.recentNext] = classRecent{ok: true, terminating: terminating, namespace: p.Namespace, pairs: pairs, id: id}
+	// The entry replaced gives its pairs' array: no allocation once
+	// the four arrays hold a workload's labels.
+	r := &c.recent[c.recentNext]
+	r.ok, r.terminating, r.namespace, r.id = true, terminating, p.Namespace, id
+	r.pairs = r.pairs[:0]
+	for k, v := range p.Labels {
+		r.pairs = append(r.pairs, labelPair{k, v})
+	}
 	c.recentNext = (c.recentNext + 1) % classRecentN
 	return id
 }

@@ -52,3 +52,23 @@ func TestPropPodClassIDsFollowTheirKeys(t *testing.T) {
 		}
 	})
 }
+
+// TestPodClassIDAllocatesNothingOnceWarm: pods of more workloads than
+// the recent classes hold, in turn, each with a labels map of its own,
+// are numbered without allocating once every class is known.
+func TestPodClassIDAllocatesNothingOnceWarm(t *testing.T) {
+	c := &podClasses{}
+	var pods []*api.Pod
+	for i := range 2 * classRecentN {
+		p := &api.Pod{}
+		p.Namespace, p.Labels = "ns", map[string]string{"app": string(rune('a' + i)), "tier": "web"}
+		pods = append(pods, p)
+	}
+	for _, p := range pods {
+		c.id(p)
+	}
+	i := 0
+	if n := testing.AllocsPerRun(200, func() { c.id(pods[i%len(pods)]); i++ }); n != 0 {
+		t.Errorf("%.1f allocations a pod, want 0", n)
+	}
+}
