@@ -6,6 +6,7 @@ package nodeports
 import (
 	"context"
 	"fmt"
+	"math/bits"
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/filter"
@@ -135,6 +136,9 @@ func (pl *NodePorts) FilterRejects(_ context.Context, state *framework.CycleStat
 			if s.sure == nil && s.maybe == nil {
 				return rejected // no node binds the ports
 			}
+			if first, ok := snap.IndexRun(idx[:len(nodes)]); ok {
+				return pl.rejectRun(s, nodes, first, snap.NumNodes(), rejected)
+			}
 			for i, k := range idx[:len(nodes)] {
 				if has(s.sure, k) || has(s.maybe, k) && pl.filter(s.ports, nodes[i]) != nil {
 					rejected = append(rejected, fastpath.NodeRejection{Node: int32(i), Status: pl.reject})
@@ -166,6 +170,43 @@ func (pl *NodePorts) FilterRejects(_ context.Context, state *framework.CycleStat
 		}
 	}
 	return rejected
+}
+
+// rejectRun is FilterRejects over nodes, the run of the snapshot's
+// positions first, first+1, … (mod total), from the PreFilter state's
+// bitmaps: it visits only the positions set in either, a word of 64
+// positions at a time, where a loop over the nodes tests each node's bit
+// in turn.
+func (pl *NodePorts) rejectRun(s *npPreFilterState, nodes []*framework.NodeInfo, first, total int, rejected []fastpath.NodeRejection) []fastpath.NodeRejection {
+	for i, lo := 0, first; i < len(nodes); lo = 0 {
+		hi := min(total, lo+len(nodes)-i)
+		for w := lo >> 6; w<<6 < hi; w++ {
+			set := word(s.sure, w) | word(s.maybe, w)
+			if w == lo>>6 {
+				set &= ^uint64(0) << (lo & 63)
+			}
+			if (w+1)<<6 > hi {
+				set &= 1<<(hi&63) - 1
+			}
+			for ; set != 0; set &= set - 1 {
+				k := w<<6 + bits.TrailingZeros64(set)
+				j := i + k - lo
+				if has(s.sure, int32(k)) || pl.filter(s.ports, nodes[j]) != nil {
+					rejected = append(rejected, fastpath.NodeRejection{Node: int32(j), Status: pl.reject})
+				}
+			}
+		}
+		i += hi - lo
+	}
+	return rejected
+}
+
+// word returns b's word w, 0 past its end.
+func word(b []uint64, w int) uint64 {
+	if w < len(b) {
+		return b[w]
+	}
+	return 0
 }
 
 // RejectionsTrusted marks FilterRejects as keeping its contract

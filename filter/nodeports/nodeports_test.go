@@ -217,6 +217,13 @@ func TestPropFilterRejectsByRowsEqualsFilter(t *testing.T) {
 				// runner's indices and round-robin start give them.
 				all := sn.Nodes()
 				idx := rapid.SliceOfNDistinct(rapid.Int32Range(0, int32(len(all)-1)), 1, len(all), rapid.ID[int32]).Draw(t, "idx")
+				if rapid.Bool().Draw(t, "run") {
+					// A run of positions from any start, wrapping
+					// past the last node, as the runner's chunks
+					// of a round-robin start are.
+					first := rapid.IntRange(0, len(all)-1).Draw(t, "first")
+					idx = sn.IndexRuns()[first : first+rapid.IntRange(1, len(all)).Draw(t, "length")]
+				}
 				nodes := make([]*fw.NodeInfo, len(idx))
 				var want []int32
 				for i, k := range idx {
@@ -235,4 +242,55 @@ func TestPropFilterRejectsByRowsEqualsFilter(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestFilterRejectsOverRuns: over runs of the snapshot's positions that
+// start and end inside, at and across the bitmaps' 64-position words and
+// wrap past the last node, FilterRejects rejects exactly the nodes Filter
+// does, with every node binding the port and with every third.
+func TestFilterRejectsOverRuns(t *testing.T) {
+	pl, _ := New(nil, nil)
+	np := pl.(*NodePorts)
+	const n = 130
+	for _, every := range []int{1, 3} {
+		var nodes []*api.Node
+		var pods []*api.Pod
+		for i := range n {
+			nodes = append(nodes, builder.MakeNode().Name(fmt.Sprintf("n%03d", i)).Capacity(map[string]string{"pods": "10"}).Obj())
+			if i%every == 0 {
+				pods = append(pods, builder.MakePod().Name(fmt.Sprintf("p%d", i)).UID(fmt.Sprintf("p%d", i)).Node(nodes[i].Name).HostPort("", api.ProtocolTCP, 80).Obj())
+			}
+		}
+		snap := fw.MustSnapshot(nodes, pods)
+		pi := fw.MustPodInfo(builder.MakePod().Name("in").HostPort("", api.ProtocolTCP, 80).Obj())
+		state := fw.NewCycleState()
+		state.SetSnapshot(snap)
+		state.SetAllNodes(true)
+		if _, st := np.PreFilter(context.Background(), state, pi, nil); st.IsSkip() {
+			t.Fatal("PreFilter skipped a pod with a host port")
+		}
+		for _, first := range []int{0, 1, 62, 63, 64, 100, 127, 129} {
+			for _, length := range []int{1, 2, 63, 64, 65, 66, 128, 129, 130} {
+				idx := snap.IndexRuns()[first : first+length]
+				if _, ok := snap.IndexRun(idx); !ok {
+					t.Fatalf("run from %d of %d: not recognized", first, length)
+				}
+				nodes := make([]*fw.NodeInfo, length)
+				var want []int32
+				for i, k := range idx {
+					nodes[i] = snap.Nodes()[k]
+					if np.Filter(context.Background(), state, pi, nodes[i]) != nil {
+						want = append(want, int32(i))
+					}
+				}
+				var got []int32
+				for _, r := range np.FilterRejects(context.Background(), state, pi, nodes, idx, nil) {
+					got = append(got, r.Node)
+				}
+				if !slices.Equal(got, want) {
+					t.Fatalf("every %d, run from %d of %d: rejects %v, Filter %v", every, first, length, got, want)
+				}
+			}
+		}
+	}
 }
