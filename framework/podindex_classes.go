@@ -108,10 +108,7 @@ func (c *podClasses) id(p *api.Pod) int32 {
 	// the four arrays hold a workload's labels.
 	r := &c.recent[c.recentNext]
 	r.ok, r.terminating, r.namespace, r.id = true, terminating, p.Namespace, id
-	r.pairs = r.pairs[:0]
-	for k, v := range p.Labels {
-		r.pairs = append(r.pairs, labelPair{k, v})
-	}
+	r.pairs = appendLabelPairs(r.pairs[:0], p.Labels)
 	c.recentNext = (c.recentNext + 1) % classRecentN
 	return id
 }

@@ -41,11 +41,15 @@ func sameLabels(pairs []labelPair, labels map[string]string) bool {
 
 // labelPairs returns labels as pairs.
 func labelPairs(labels map[string]string) []labelPair {
-	out := make([]labelPair, 0, len(labels))
+	return appendLabelPairs(make([]labelPair, 0, len(labels)), labels)
+}
+
+// appendLabelPairs appends labels to dst as pairs.
+func appendLabelPairs(dst []labelPair, labels map[string]string) []labelPair {
 	for k, v := range labels {
-		out = append(out, labelPair{k, v})
+		dst = append(dst, labelPair{k, v})
 	}
-	return out
+	return dst
 }
 
 // AffinityGroupsSelecting returns the affinity groups (AffinityGroups)
