@@ -224,19 +224,7 @@ func TestPropFilterRejectsByRowsEqualsFilter(t *testing.T) {
 					first := rapid.IntRange(0, len(all)-1).Draw(t, "first")
 					idx = sn.IndexRuns()[first : first+rapid.IntRange(1, len(all)).Draw(t, "length")]
 				}
-				nodes := make([]*fw.NodeInfo, len(idx))
-				var want []int32
-				for i, k := range idx {
-					nodes[i] = all[k]
-					if np.Filter(context.Background(), state, pi, all[k]) != nil {
-						want = append(want, int32(i))
-					}
-				}
-				var got []int32
-				for _, r := range np.FilterRejects(context.Background(), state, pi, nodes, idx, nil) {
-					got = append(got, r.Node)
-				}
-				if !slices.Equal(got, want) {
+				if got, want := rejectsAndFilter(np, state, pi, sn, idx); !slices.Equal(got, want) {
 					t.Fatalf("snapshot %d: FilterRejects by rows rejects %v, Filter %v", k, got, want)
 				}
 			}
@@ -275,22 +263,27 @@ func TestFilterRejectsOverRuns(t *testing.T) {
 				if _, ok := snap.IndexRun(idx); !ok {
 					t.Fatalf("run from %d of %d: not recognized", first, length)
 				}
-				nodes := make([]*fw.NodeInfo, length)
-				var want []int32
-				for i, k := range idx {
-					nodes[i] = snap.Nodes()[k]
-					if np.Filter(context.Background(), state, pi, nodes[i]) != nil {
-						want = append(want, int32(i))
-					}
-				}
-				var got []int32
-				for _, r := range np.FilterRejects(context.Background(), state, pi, nodes, idx, nil) {
-					got = append(got, r.Node)
-				}
-				if !slices.Equal(got, want) {
+				if got, want := rejectsAndFilter(np, state, pi, snap, idx); !slices.Equal(got, want) {
 					t.Fatalf("every %d, run from %d of %d: rejects %v, Filter %v", every, first, length, got, want)
 				}
 			}
 		}
 	}
+}
+
+// rejectsAndFilter returns the positions in idx (snapshot indices of
+// snap's nodes) that FilterRejects rejects, given the nodes idx names,
+// and those that Filter rejects node by node.
+func rejectsAndFilter(np *NodePorts, state *fw.CycleState, pi *fw.PodInfo, snap *fw.Snapshot, idx []int32) (got, want []int32) {
+	nodes := make([]*fw.NodeInfo, len(idx))
+	for i, k := range idx {
+		nodes[i] = snap.Nodes()[k]
+		if np.Filter(context.Background(), state, pi, nodes[i]) != nil {
+			want = append(want, int32(i))
+		}
+	}
+	for _, r := range np.FilterRejects(context.Background(), state, pi, nodes, idx, nil) {
+		got = append(got, r.Node)
+	}
+	return got, want
 }
