@@ -48,6 +48,17 @@ type NodeInfo struct {
 	node *api.Node
 	// index is the node's position in its snapshot (-1 outside one).
 	index int
+	// named is the set of the node's name alone (the map's pointer, as
+	// mapID gives it), made the first time a PreFilterResult names only
+	// this node (Snapshot.PreFilterResultOf); SetNode drops it when the
+	// name changes.
+	named unsafe.Pointer
+	// unschedulable and tainted are the node's spec.unschedulable and
+	// whether it has taints, set by SetNode. They, named and node share
+	// a cache line, so that a cycle of one named node (a DaemonSet's
+	// pod) reads what NodeName, NodeUnschedulable and TaintToleration
+	// ask of an untainted node without loading the node object's spec.
+	unschedulable, tainted bool
 
 	// Allocatable is the node's allocatable in dense form; Pods holds the
 	// number of pods the node accepts.
@@ -66,12 +77,6 @@ type NodeInfo struct {
 	// plugins its migrated-plugins annotation lists.
 	csiNode     *api.CSINode
 	csiMigrated []string
-
-	// named is the set of the node's name alone (the map's pointer, as
-	// mapID gives it), made the first time a PreFilterResult names only
-	// this node (Snapshot.PreFilterResultOf); SetNode drops it when the
-	// name changes.
-	named unsafe.Pointer
 
 	// storageMemo is what a volume plugin derived from the node's pods
 	// and its snapshot's storage objects (StorageMemo), with the
@@ -168,6 +173,14 @@ func (n *NodeInfo) Node() *api.Node { return n.node }
 // map lookup. It is -1 for a NodeInfo outside a snapshot.
 func (n *NodeInfo) Index() int { return n.index }
 
+// Unschedulable reports the node's spec.unschedulable (false when there
+// is no node).
+func (n *NodeInfo) Unschedulable() bool { return n.unschedulable }
+
+// Tainted reports whether the node has any taint (false when there is no
+// node): a node that has none needs no look at spec.taints.
+func (n *NodeInfo) Tainted() bool { return n.tainted }
+
 // Name returns the node's name ("" when there is no node).
 func (n *NodeInfo) Name() string {
 	if n.node == nil {
@@ -182,6 +195,7 @@ func (n *NodeInfo) SetNode(node *api.Node) {
 		atomic.StorePointer(&n.named, nil)
 	}
 	n.node = node
+	n.unschedulable, n.tainted = node.Spec.Unschedulable, len(node.Spec.Taints) > 0
 	n.Allocatable = resource.VectorFrom(node.Status.Allocatable)
 	n.ImageSizes = make(map[string]int64, len(node.Status.Images))
 	n.images, n.imageMask = nil, 0
@@ -390,6 +404,8 @@ func (n *NodeInfo) Clone() *NodeInfo {
 	c := &NodeInfo{
 		node:             n.node,
 		index:            n.index,
+		unschedulable:    n.unschedulable,
+		tainted:          n.tainted,
 		Pods:             append([]*PodInfo(nil), n.Pods...),
 		Requested:        n.Requested.Clone(),
 		NonZeroRequested: n.NonZeroRequested.Clone(),
@@ -441,6 +457,7 @@ func (n *NodeInfo) CloneInto(dst *NodeInfo) *NodeInfo {
 	dst.NonZeroRequested.Scalars = copyScalars(nonZero, n.NonZeroRequested.Scalars)
 	dst.Allocatable.Scalars = copyScalars(alloc, n.Allocatable.Scalars)
 	dst.node, dst.index, dst.UsedPorts = n.node, n.index, ports
+	dst.unschedulable, dst.tainted = n.unschedulable, n.tainted
 	dst.ImageSizes, dst.images, dst.imageMask = n.ImageSizes, n.images, n.imageMask
 	dst.csiNode, dst.csiMigrated = n.csiNode, n.csiMigrated
 	atomic.StorePointer(&dst.named, nil)

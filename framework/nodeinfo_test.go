@@ -722,3 +722,45 @@ func TestPodInfoPriorityValue(t *testing.T) {
 		t.Errorf("after removing the low pod: lowest priority %d %v, want 100", lo, ok)
 	}
 }
+
+// TestNodeInfoCordonAndTaintsFollowTheNode: Unschedulable and Tainted
+// answer what the node's spec says, after NewNodeInfo, after SetNode
+// replaces the node (either way), and in Clone and CloneInto copies.
+func TestNodeInfoCordonAndTaintsFollowTheNode(t *testing.T) {
+	node := func(unschedulable bool, taints ...api.Taint) *api.Node {
+		n := omTestNode("n1")
+		n.Spec.Unschedulable, n.Spec.Taints = unschedulable, taints
+		return n
+	}
+	taint := api.Taint{Key: "dedicated", Value: "db", Effect: api.TaintEffectNoSchedule}
+	prefer := api.Taint{Key: "spot", Effect: api.TaintEffectPreferNoSchedule}
+	nodes := []*api.Node{node(false), node(true), node(false, taint), node(true, taint, prefer), node(false, prefer)}
+	check := func(name string, ni *fw.NodeInfo, want *api.Node) {
+		t.Helper()
+		if got := ni.Unschedulable(); got != want.Spec.Unschedulable {
+			t.Errorf("%s: Unschedulable() = %v, spec says %v", name, got, want.Spec.Unschedulable)
+		}
+		if got := ni.Tainted(); got != (len(want.Spec.Taints) > 0) {
+			t.Errorf("%s: Tainted() = %v, spec has %d taints", name, got, len(want.Spec.Taints))
+		}
+	}
+	for i, n := range nodes {
+		ni, err := fw.NewNodeInfo(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(fmt.Sprintf("NewNodeInfo(node %d)", i), ni, n)
+		check(fmt.Sprintf("Clone of node %d", i), ni.Clone(), n)
+		for j, m := range nodes {
+			scratch, _ := fw.NewNodeInfo(m)
+			check(fmt.Sprintf("node %d CloneInto a NodeInfo of node %d", i, j), ni.CloneInto(scratch), n)
+			moved, _ := fw.NewNodeInfo(n)
+			moved.SetNode(m)
+			check(fmt.Sprintf("node %d set to node %d", i, j), moved, m)
+		}
+	}
+	var zero fw.NodeInfo
+	if zero.Unschedulable() || zero.Tainted() {
+		t.Error("a NodeInfo without a node reports a cordon or taints")
+	}
+}

@@ -76,7 +76,7 @@ func (pl *NodeUnschedulable) Filter(_ context.Context, _ *framework.CycleState, 
 	if node == nil || node.Node() == nil {
 		return pl.unknown
 	}
-	if !node.Node().Spec.Unschedulable {
+	if !node.Unschedulable() {
 		return nil
 	}
 	if api.TolerationsTolerateTaint(pod.Pod.Spec.Tolerations, &pl.taint) {

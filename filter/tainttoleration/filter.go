@@ -21,6 +21,9 @@ func (pl *TaintToleration) VictimRemoval(*framework.PodInfo) (unchanged, keepsPa
 // Filter rejects node when one of its NoSchedule/NoExecute taints is not
 // tolerated.
 func (pl *TaintToleration) Filter(_ context.Context, _ *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
+	if !node.Tainted() {
+		return nil
+	}
 	return pl.filter(pod.Pod.Spec.Tolerations, node.Node().Spec.Taints)
 }
 
@@ -54,8 +57,8 @@ func (pl *TaintToleration) FilterRejects(_ context.Context, state *framework.Cyc
 		return rejected
 	}
 	for i, node := range nodes {
-		if taints := node.Node().Spec.Taints; len(taints) > 0 {
-			if st := pl.filter(tols, taints); st != nil {
+		if node.Tainted() {
+			if st := pl.filter(tols, node.Node().Spec.Taints); st != nil {
 				rejected = append(rejected, fastpath.NodeRejection{Node: int32(i), Status: st})
 			}
 		}

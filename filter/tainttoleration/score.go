@@ -137,8 +137,8 @@ func (pl *TaintToleration) ScoreBatchBounds(_ context.Context, state *framework.
 	}
 	for i, node := range nodes {
 		var n int64
-		if taints := node.Node().Spec.Taints; len(taints) > 0 {
-			n = ttIntolerable(s.tolerations, taints)
+		if node.Tainted() {
+			n = ttIntolerable(s.tolerations, node.Node().Spec.Taints)
 		}
 		out[i] = n
 	}
