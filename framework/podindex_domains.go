@@ -38,8 +38,9 @@ type DomainCounts struct {
 	Values *api.TopologyValues
 	// Count is the pods (or terms) per value.
 	Count []int32
-	// Weight is the sum of the terms' weights per value (affinity groups
-	// only; nil for pod queries).
+	// Weight is the sum of the terms' weights per value (groups of
+	// preferred terms only; nil for pod queries and for groups of
+	// required terms, whose terms weigh nothing).
 	Weight []int64
 	// Hit has bit id set when Count[id] > 0.
 	Hit []uint64
@@ -293,9 +294,12 @@ func (s *Snapshot) AffinityGroupDomainCounts(g *AffinityGroup) *DomainCounts {
 	return d
 }
 
-// groupDomainCountsOf sums g's per-node counts and weights by tv's values.
+// groupDomainCountsOf sums g's per-node counts and weights by tv's
+// values; a group of required terms gets no Weight, which would be all
+// zeros (a value per node, 8 bytes each, for a key such as
+// kubernetes.io/hostname).
 func groupDomainCountsOf(tv *api.TopologyValues, g *AffinityGroup) *DomainCounts {
-	d := newDomainCounts(tv, true)
+	d := newDomainCounts(tv, g.Kind == TermPreferredAffinity || g.Kind == TermPreferredAntiAffinity)
 	for p, k := range g.Nodes {
 		d.add(int(k), g.Count[p], g.Weight[p])
 	}

@@ -225,6 +225,56 @@ func TestDomainCountsKeptNotRebuilt(t *testing.T) {
 	}
 }
 
+// TestGroupDomainCountsWeighOnlyPreferredTerms: an affinity group's sums
+// per domain carry weights for preferred terms, and none (nil) for
+// required ones, whose terms weigh nothing; the counts are the same
+// either way, and adding a pod keeps both right.
+func TestGroupDomainCountsWeighOnlyPreferredTerms(t *testing.T) {
+	s := MustSnapshot([]*api.Node{pdNode("a", "z1"), pdNode("b", "z1"), pdNode("c", "z2")}, nil, WithNamespaces(piNamespaces...))
+	term := api.PodAffinityTerm{LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}}, TopologyKey: "zone"}
+	web := func(name, node string) *api.Pod {
+		return &api.Pod{ObjectMeta: api.ObjectMeta{Name: name, UID: name, Namespace: "a", Labels: map[string]string{"app": "web"}},
+			Spec: api.PodSpec{NodeName: node, Affinity: &api.Affinity{PodAntiAffinity: &api.PodAntiAffinity{
+				RequiredDuringSchedulingIgnoredDuringExecution:  []api.PodAffinityTerm{term},
+				PreferredDuringSchedulingIgnoredDuringExecution: []api.WeightedPodAffinityTerm{{Weight: 30, PodAffinityTerm: term}},
+			}}}}
+	}
+	for _, p := range []*api.Pod{web("p1", "a"), web("p2", "c")} {
+		if err := s.AddPod(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check := func(when string, wantCount, wantWeight string) {
+		t.Helper()
+		kinds := map[TermKind]bool{}
+		for _, g := range s.AffinityGroups() {
+			d := s.AffinityGroupDomainCounts(g)
+			kinds[g.Kind] = true
+			if got := fmt.Sprint(d.Count); got != wantCount {
+				t.Errorf("%s: group of kind %d counts %s, want %s", when, g.Kind, got, wantCount)
+			}
+			switch g.Kind {
+			case TermRequiredAntiAffinity:
+				if d.Weight != nil {
+					t.Errorf("%s: required group weights %v, want nil", when, d.Weight)
+				}
+			case TermPreferredAntiAffinity:
+				if got := fmt.Sprint(d.Weight); got != wantWeight {
+					t.Errorf("%s: preferred group weights %s, want %s", when, got, wantWeight)
+				}
+			}
+		}
+		if !kinds[TermRequiredAntiAffinity] || !kinds[TermPreferredAntiAffinity] {
+			t.Fatalf("%s: groups of kinds %v, want a required and a preferred anti-affinity group", when, kinds)
+		}
+	}
+	check("two pods", "[1 1]", "[30 30]")
+	if err := s.AddPod(web("p3", "b")); err != nil {
+		t.Fatal(err)
+	}
+	check("a third pod", "[2 1]", "[60 30]")
+}
+
 // TestDomainCountsKeptHits: KeptHits builds nothing on its first call
 // after the counts change, and on the second builds and keeps the hits,
 // which a change drops.
