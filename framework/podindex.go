@@ -163,12 +163,21 @@ func (s *Snapshot) podCountEntry(q PodQuery) *podCountEntry {
 // concurrent use.
 func (s *Snapshot) PodCountsBits(q PodQuery) ([]int32, []uint64) {
 	e := s.podCountEntry(q)
+	return e.counts, e.nonZeroBits()
+}
+
+// nonZeroBits returns the entry's nonZero bitmap, building it on first
+// use. Readers of a clone's shared entry that build it at once keep the
+// first one stored, which noteCount then updates.
+func (e *podCountEntry) nonZeroBits() []uint64 {
 	if nz := e.nonZero.Load(); nz != nil {
-		return e.counts, *nz
+		return *nz
 	}
 	nz := nonZeroBits(e.counts)
-	e.nonZero.Store(&nz)
-	return e.counts, nz
+	if e.nonZero.CompareAndSwap(nil, &nz) {
+		return nz
+	}
+	return *e.nonZero.Load()
 }
 
 // nonZeroBits returns the bitmap of the non-zero entries of counts.
@@ -189,10 +198,22 @@ func (e *podCountEntry) noteCount(node int) {
 	if p == nil {
 		return
 	}
-	if e.counts[node] != 0 {
-		(*p)[node>>6] |= 1 << (node & 63)
+	w, bit := &(*p)[node>>6], uint64(1)<<(node&63)
+	was, now := *w&bit != 0, e.counts[node] != 0
+	if now {
+		*w |= bit
 	} else {
-		(*p)[node>>6] &^= 1 << (node & 63)
+		*w &^= bit
+	}
+	if d := e.byIndex.Load(); d != nil {
+		d.hits.Store(nil)
+		d.asked.Store(false)
+		switch {
+		case now && !was:
+			d.NonZero++
+		case was && !now:
+			d.NonZero--
+		}
 	}
 }
 
@@ -457,6 +478,12 @@ type podCountEntry struct {
 	// a clone's shared entry may build it concurrently, each the same
 	// bitmap.
 	nonZero atomic.Pointer[[]uint64]
+	// byIndex is what PodDomainCounts returns for a key whose values are
+	// the nodes themselves (api.TopologyValues.ByIndex): the counts and
+	// the nonZero bitmap as its Count and Hit, shared rather than copied,
+	// built when first asked and kept in step by noteCount; nil before,
+	// and again once the nodes are renumbered.
+	byIndex atomic.Pointer[DomainCounts]
 	// verdicts[c] tells whether the pods of label class c match m (1) or
 	// not (2), for the classes seen when the entry was built (0: not
 	// decided then); read-only.
@@ -809,6 +836,7 @@ func (x *podIndex) nodeAdded() {
 		}
 		sl.e.counts = append(sl.e.counts, 0)
 		sl.e.nonZero.Store(nil)
+		sl.e.byIndex.Store(nil)
 	}
 }
 
@@ -829,6 +857,7 @@ func (x *podIndex) nodeRemoved(i int) {
 		}
 		sl.e.counts = slices.Delete(sl.e.counts, i, i+1)
 		sl.e.nonZero.Store(nil)
+		sl.e.byIndex.Store(nil)
 	}
 	if x.groups == nil {
 		return
@@ -878,6 +907,7 @@ func (x *podIndex) nodeRestored(i int, pods []*PodInfo, ns map[string]map[string
 		}
 		sl.e.counts = slices.Insert(sl.e.counts, i, 0)
 		sl.e.nonZero.Store(nil)
+		sl.e.byIndex.Store(nil)
 	}
 	for _, sl := range x.groups {
 		sl.dom.Store(nil)

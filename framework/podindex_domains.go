@@ -176,6 +176,9 @@ func (d *DomainCounts) EachHit(fn func(id int32)) {
 // snapshot is next mutated. It is safe for concurrent use.
 func (s *Snapshot) PodDomainCounts(q PodQuery, key string) *DomainCounts {
 	tv := s.TopologyValues(key)
+	if tv.ByIndex {
+		return s.podIndexDomainCounts(q, tv)
+	}
 	counts := s.PodCounts(q)
 	var buf [256]byte
 	kb := q.appendKey(buf[:0])
@@ -213,6 +216,35 @@ func (s *Snapshot) PodDomainCounts(q PodQuery, key string) *DomainCounts {
 		}
 	}
 	sl.domains = append(slices.Clip(sl.domains), nd)
+	return nd
+}
+
+// podIndexDomainCounts is PodDomainCounts for a key whose values are the
+// nodes themselves (tv.ByIndex: kubernetes.io/hostname on nodes that
+// each have their own): the sums are q's counts per node, so the result
+// shares the entry's counts and nonZero bitmap rather than copying them
+// into arrays of its own (4 bytes a node and a bit, for each query asked
+// by such a key).
+func (s *Snapshot) podIndexDomainCounts(q PodQuery, tv *api.TopologyValues) *DomainCounts {
+	e := s.podCountEntry(q)
+	d := e.byIndex.Load()
+	if d != nil && d.Values == tv {
+		return d
+	}
+	counts, nz := e.counts, e.nonZeroBits()
+	if len(counts) != len(tv.Values) || len(nz) != (len(tv.Values)+63)/64 {
+		return domainCountsOf(tv, counts) // not this numbering's nodes: summed, not kept
+	}
+	nd := &DomainCounts{Values: tv, Count: counts, Hit: nz}
+	for _, w := range nz {
+		nd.NonZero += bits.OnesCount64(w)
+	}
+	if e.byIndex.CompareAndSwap(d, nd) {
+		return nd
+	}
+	if cur := e.byIndex.Load(); cur != nil && cur.Values == tv { // built meanwhile by another reader
+		return cur
+	}
 	return nd
 }
 

@@ -275,6 +275,57 @@ func TestGroupDomainCountsWeighOnlyPreferredTerms(t *testing.T) {
 	check("a third pod", "[2 1]", "[60 30]")
 }
 
+// TestPodDomainCountsByNodeShareTheCounts: for a key whose values are the
+// nodes themselves (kubernetes.io/hostname here), PodDomainCounts shares
+// the query's counts per node instead of copying them, and a pod added
+// afterwards updates that same memo (counts, hits and the count of
+// values held); a clone keeps what it shared when the original, which
+// then copies its counts, changes.
+func TestPodDomainCountsByNodeShareTheCounts(t *testing.T) {
+	s := MustSnapshot([]*api.Node{pdNode("a", "z1"), pdNode("b", "z1"), pdNode("c", "z2")}, nil, WithNamespaces(piNamespaces...))
+	web := func(name, node string) *api.Pod {
+		return &api.Pod{ObjectMeta: api.ObjectMeta{Name: name, UID: name, Namespace: "a", Labels: map[string]string{"app": "web"}}, Spec: api.PodSpec{NodeName: node}}
+	}
+	add := func(name, node string) {
+		t.Helper()
+		if err := s.AddPod(web(name, node)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check := func(when string, d *DomainCounts, counts string, nonZero int, hits string) {
+		t.Helper()
+		if fmt.Sprint(d.Count) != counts || d.NonZero != nonZero || fmt.Sprint(d.Hits()) != hits {
+			t.Errorf("%s: counts %v, NonZero %d, hits %v; want %s, %d, %s", when, d.Count, d.NonZero, d.Hits(), counts, nonZero, hits)
+		}
+	}
+	add("p1", "b")
+	q := piQueries()[1] // app=web in namespace a
+	const key = "kubernetes.io/hostname"
+	if !s.TopologyValues(key).ByIndex {
+		t.Fatalf("%s is not numbered by node", key)
+	}
+	d := s.PodDomainCounts(q, key)
+	counts, bits := s.PodCountsBits(q)
+	if &d.Count[0] != &counts[0] || &d.Hit[0] != &bits[0] {
+		t.Errorf("the sums copy the counts per node, want them shared")
+	}
+	check("one pod on b", d, "[0 1 0]", 1, "[{1 1 0}]")
+	add("p2", "b")
+	add("p3", "c")
+	if again := s.PodDomainCounts(q, key); again != d {
+		t.Errorf("asked again after two pods: a new DomainCounts, want the memo updated")
+	}
+	check("three pods", d, "[0 2 1]", 2, "[{1 2 0} {2 1 0}]")
+	clone := s.Clone()
+	add("p4", "a")
+	check("the original after a fourth pod", s.PodDomainCounts(q, key), "[1 2 1]", 3, "[{0 1 0} {1 2 0} {2 1 0}]")
+	got := clone.PodDomainCounts(q, key)
+	check("the clone", got, "[0 2 1]", 2, "[{1 2 0} {2 1 0}]")
+	if got != d {
+		t.Errorf("the clone's sums are new, want the ones it shared")
+	}
+}
+
 // TestDomainCountsKeptHits: KeptHits builds nothing on its first call
 // after the counts change, and on the second builds and keeps the hits,
 // which a change drops.
