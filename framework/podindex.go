@@ -28,7 +28,8 @@ import (
 //     weight. Maintained as pods are added and removed.
 //   - Both summed per value of a topology key (podindex_domains.go:
 //     PodDomainCounts, AffinityGroupDomainCounts), kept with the entry or
-//     group once asked.
+//     group once asked; an entry's sums by a key with a value per node
+//     (TopologyValues.ByIndex) are its counts themselves, shared.
 //
 // Complexity (n nodes, p assigned pods, e entries, g groups, k label
 // classes):
