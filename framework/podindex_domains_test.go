@@ -399,3 +399,59 @@ func TestDomainCountsConcurrentReaders(t *testing.T) {
 		}
 	}
 }
+
+// TestPodDomainCountsByNodeConcurrentReaders: readers of a snapshot and of
+// its clone, which share the query's entry, ask for the sums by a key
+// numbered by node and for the counts' bitmap all at once (run with
+// -race): each gets the right sums, and the bitmap the snapshot then
+// updates is the one its sums share, so a pod added afterwards shows in
+// both while the clone's stay as they were.
+func TestPodDomainCountsByNodeConcurrentReaders(t *testing.T) {
+	s := MustSnapshot([]*api.Node{pdNode("a", "z1"), pdNode("b", "z1"), pdNode("c", "z2")}, nil, WithNamespaces(piNamespaces...))
+	web := func(name, node string) *api.Pod {
+		return &api.Pod{ObjectMeta: api.ObjectMeta{Name: name, UID: name, Namespace: "a", Labels: map[string]string{"app": "web"}}, Spec: api.PodSpec{NodeName: node}}
+	}
+	for i, node := range []string{"a", "c", "c"} {
+		if err := s.AddPod(web(fmt.Sprint("p", i), node)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	q := piQueries()[1] // app=web in namespace a
+	const key = "kubernetes.io/hostname"
+	s.PodCounts(q) // the entry, shared by the clone below
+	clone := s.Clone()
+	const readers = 8
+	got := make([]*DomainCounts, 2*readers)
+	var wg sync.WaitGroup
+	for i := range readers {
+		for j, sn := range []*Snapshot{s, clone} {
+			wg.Go(func() {
+				if i%2 == 0 {
+					sn.PodCountsBits(q)
+				}
+				got[2*i+j] = sn.PodDomainCounts(q, key)
+			})
+		}
+	}
+	wg.Wait()
+	for i, d := range got {
+		if fmt.Sprint(d.Count) != "[1 0 2]" || d.NonZero != 2 || fmt.Sprint(d.Hit) != "[5]" {
+			t.Errorf("reader %d: counts %v, NonZero %d, hit %v; want [1 0 2], 2, [5]", i, d.Count, d.NonZero, d.Hit)
+		}
+	}
+	d := s.PodDomainCounts(q, key)
+	if err := s.AddPod(web("p3", "b")); err != nil {
+		t.Fatal(err)
+	}
+	after := s.PodDomainCounts(q, key)
+	_, bits := s.PodCountsBits(q)
+	if fmt.Sprint(after.Count) != "[1 1 2]" || after.NonZero != 3 || fmt.Sprint(after.Hit) != "[7]" || &after.Hit[0] != &bits[0] {
+		t.Errorf("after a pod on b: counts %v, NonZero %d, hit %v (shared with the bitmap: %v)", after.Count, after.NonZero, after.Hit, &after.Hit[0] == &bits[0])
+	}
+	if got := clone.PodDomainCounts(q, key); fmt.Sprint(got.Count) != "[1 0 2]" || got.NonZero != 2 || fmt.Sprint(got.Hit) != "[5]" {
+		t.Errorf("clone after the original changed: counts %v, NonZero %d, hit %v", got.Count, got.NonZero, got.Hit)
+	}
+	if fmt.Sprint(d.Count) != "[1 0 2]" {
+		t.Errorf("sums the original shared with its clone changed: %v", d.Count)
+	}
+}
