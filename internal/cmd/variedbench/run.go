@@ -374,9 +374,11 @@ type cycler struct {
 	events     []churnEvent
 	churnNodes map[string]*api.Node
 	// preempt runs PostFilter on a pod no node fits (a preempting case's
-	// stream), evicted records its victims.
+	// stream), evicted records its victims, and state is the cycles'
+	// state, released after each.
 	preempt bool
 	evicted *evictions
+	state   *framework.CycleState
 	// timeSteps times each cycle's steps into steps.
 	timeSteps bool
 	steps     fwruntime.StepTimes
@@ -438,8 +440,13 @@ func (c *cycler) cycle(ctx context.Context, pi *framework.PodInfo) error {
 	var state *framework.CycleState
 	if c.preempt {
 		// PostFilter reads what PreFilter wrote: the cycle's state is
-		// kept past Schedule.
-		state = framework.NewCycleState()
+		// kept past Schedule, then released and kept for the next cycle,
+		// as scheduling.Scheduler keeps the state a cycle released.
+		if c.state == nil {
+			c.state = framework.NewCycleState()
+		}
+		state = c.state
+		defer state.Release()
 	}
 	r, err := c.f.Schedule(ctx, state, c.snap, pi, opts)
 	if err != nil && !isFitError(err) {

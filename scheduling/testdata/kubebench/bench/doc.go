@@ -45,7 +45,10 @@
 // informer's delete handler removes them, and the pod gets its next cycle
 // with its nominated node set, which findNodesThatFitPod evaluates first;
 // schedkit's side runs the same steps with its own DefaultPreemption and
-// an Evictor that removes the victims from its snapshot. A stream with
+// an Evictor that removes the victims from its snapshot, on a cycle state
+// it releases after each pod and uses again, as scheduling.Scheduler
+// keeps the state a cycle released (kube's scheduleOne makes a fresh
+// one, as this side does). A stream with
 // churn adds and removes its churn nodes between cycles with
 // Cache.AddNode and Cache.RemoveNode, as the node informer's handlers do,
 // inside the timed loop. The timed loop's CPU time is getrusage user +
