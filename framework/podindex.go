@@ -164,13 +164,13 @@ func (s *Snapshot) podCountEntry(q PodQuery) *podCountEntry {
 // concurrent use.
 func (s *Snapshot) PodCountsBits(q PodQuery) ([]int32, []uint64) {
 	e := s.podCountEntry(q)
-	return e.counts, e.nonZeroBits()
+	return e.counts, e.nonZeroBitmap()
 }
 
-// nonZeroBits returns the entry's nonZero bitmap, building it on first
+// nonZeroBitmap returns the entry's nonZero bitmap, building it on first
 // use. Readers of a clone's shared entry that build it at once keep the
 // first one stored, which noteCount then updates.
-func (e *podCountEntry) nonZeroBits() []uint64 {
+func (e *podCountEntry) nonZeroBitmap() []uint64 {
 	if nz := e.nonZero.Load(); nz != nil {
 		return *nz
 	}
@@ -206,15 +206,8 @@ func (e *podCountEntry) noteCount(node int) {
 	} else {
 		*w &^= bit
 	}
-	if d := e.byIndex.Load(); d != nil {
-		d.hits.Store(nil)
-		d.asked.Store(false)
-		switch {
-		case now && !was:
-			d.NonZero++
-		case was && !now:
-			d.NonZero--
-		}
+	if d := e.byIndex.Load(); d != nil { // its Hit is this bitmap
+		d.changed(was, now)
 	}
 }
 

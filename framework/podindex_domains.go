@@ -134,8 +134,6 @@ func (d *DomainCounts) add(node int, count int32, weight int64) {
 	if id < 0 {
 		return
 	}
-	d.hits.Store(nil)
-	d.asked.Store(false)
 	old := d.Count[id]
 	nw := old + count
 	d.Count[id] = nw
@@ -145,9 +143,22 @@ func (d *DomainCounts) add(node int, count int32, weight int64) {
 	switch {
 	case old <= 0 && nw > 0:
 		d.Hit[id>>6] |= 1 << (id & 63)
-		d.NonZero++
 	case old > 0 && nw <= 0:
 		d.Hit[id>>6] &^= 1 << (id & 63)
+	}
+	d.changed(old > 0, nw > 0)
+}
+
+// changed records a change to a count (held, whether it was positive
+// before and is now): the hits are listed again when next asked, and
+// NonZero follows. Hit is the caller's to keep.
+func (d *DomainCounts) changed(held, holds bool) {
+	d.hits.Store(nil)
+	d.asked.Store(false)
+	switch {
+	case holds && !held:
+		d.NonZero++
+	case held && !holds:
 		d.NonZero--
 	}
 }
@@ -231,7 +242,7 @@ func (s *Snapshot) podIndexDomainCounts(q PodQuery, tv *api.TopologyValues) *Dom
 	if d != nil && d.Values == tv {
 		return d
 	}
-	counts, nz := e.counts, e.nonZeroBits()
+	counts, nz := e.counts, e.nonZeroBitmap()
 	if len(counts) != len(tv.Values) || len(nz) != (len(tv.Values)+63)/64 {
 		return domainCountsOf(tv, counts) // not this numbering's nodes: summed, not kept
 	}
