@@ -503,7 +503,6 @@ func (c *cycler) cycle(ctx context.Context, pi *framework.PodInfo) error {
 // nomination it returns r and fitErr, the cycle's. It records the
 // victims in rec.
 func (c *cycler) preemptFor(ctx context.Context, state *framework.CycleState, pi *framework.PodInfo, r *fwruntime.Result, fitErr error, rec *podRecord) (*fwruntime.Result, error) {
-	defer state.Release()
 	statuses := r.NodeToStatus()
 	node, ok := c.postFilter(ctx, state, pi, statuses)
 	if !ok {
