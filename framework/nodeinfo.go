@@ -381,7 +381,7 @@ func (n *NodeInfo) update(pi *PodInfo, sign int64) {
 	}
 	n.NonZeroRequested.MilliCPU += sign * pi.NonZeroMilliCPU
 	n.NonZeroRequested.Memory += sign * pi.NonZeroMemory
-	if len(pi.Pod.Spec.Volumes) > 0 {
+	if pi.HasVolumes() {
 		n.withVolumes += int32(sign)
 	}
 	if pi.portsKnown && pi.hostPorts == nil {

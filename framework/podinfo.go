@@ -2,6 +2,7 @@ package framework
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
@@ -61,18 +62,31 @@ type PodInfo struct {
 	// noDRAExtended: NewPodInfo found no container request a DeviceClass
 	// may back, so RequestsDRAExtended is false without looking.
 	noDRAExtended bool
-	// priorityKnown: NewPodInfo read the pod's priority into priority, so
-	// that a loop over a node's pods (preemption's) reads it beside the
-	// other fields rather than through the pod. (Packed with the flags
-	// above: the PodInfo does not grow.)
-	priorityKnown bool
-	priority      int32
+	// spec holds specKnown when NewPodInfo read the pod's priority into
+	// priority, its start time pointer into startTime, and whether it
+	// has volumes and pod (anti-)affinity into spec's other bits, so that
+	// a loop over a node's pods (preemption's, which removes and adds
+	// them) reads them beside the other fields rather than through the
+	// pod. (Packed with the flags above, and into the size class's spare
+	// bytes: the PodInfo does not grow.)
+	spec      specBits
+	priority  int32
+	startTime *time.Time
 
 	RequiredAffinityTerms      []AffinityTerm
 	RequiredAntiAffinityTerms  []AffinityTerm
 	PreferredAffinityTerms     []WeightedAffinityTerm
 	PreferredAntiAffinityTerms []WeightedAffinityTerm
 }
+
+// specBits are what NewPodInfo read from a pod's spec (PodInfo.spec).
+type specBits uint8
+
+const (
+	specKnown    specBits = 1 << iota // priority, startTime and the bits below are set
+	specVolumes                       // the spec lists volumes
+	specAffinity                      // the spec has pod affinity or anti-affinity
+)
 
 // NewPodInfo derives a PodInfo from pod, counting its requests as
 // DefaultKubeVersion does (KubeVersion.NewPodInfo).
@@ -94,7 +108,14 @@ func (v KubeVersion) NewPodInfo(pod *api.Pod) (*PodInfo, error) {
 	}
 	pi.portsKnown = true
 	pi.noDRAExtended = !pi.RequestsDRAExtended()
-	pi.priority, pi.priorityKnown = pod.PriorityValue(), true
+	pi.priority, pi.startTime = pod.PriorityValue(), pod.Status.StartTime
+	pi.spec = specKnown
+	if len(pod.Spec.Volumes) > 0 {
+		pi.spec |= specVolumes
+	}
+	if a := pod.Spec.Affinity; a != nil && (a.PodAffinity != nil || a.PodAntiAffinity != nil) {
+		pi.spec |= specAffinity
+	}
 	if rule := v.StatusRule(); api.StatusAffectsRequests(pod, rule) {
 		opts := api.RequestOptions{UseStatusResources: true, StatusRule: rule}
 		pi.Requests = resource.VectorFrom(api.PodRequests(pod, opts))
@@ -130,10 +151,27 @@ func (v KubeVersion) NewPodInfo(pod *api.Pod) (*PodInfo, error) {
 // PriorityValue returns the pod's priority, as api.Pod.PriorityValue
 // does.
 func (pi *PodInfo) PriorityValue() int32 {
-	if pi.priorityKnown {
+	if pi.spec&specKnown != 0 {
 		return pi.priority
 	}
 	return pi.Pod.PriorityValue()
+}
+
+// StartTime returns the pod's Status.StartTime (nil when the pod has
+// none).
+func (pi *PodInfo) StartTime() *time.Time {
+	if pi.spec&specKnown != 0 {
+		return pi.startTime
+	}
+	return pi.Pod.Status.StartTime
+}
+
+// HasVolumes reports whether the pod's spec lists volumes.
+func (pi *PodInfo) HasVolumes() bool {
+	if pi.spec&specKnown != 0 {
+		return pi.spec&specVolumes != 0
+	}
+	return len(pi.Pod.Spec.Volumes) > 0
 }
 
 // SpecRequests returns the pod's requests from its spec alone (PodRequests
@@ -159,6 +197,9 @@ func MustPodInfo(pod *api.Pod) *PodInfo {
 // HasAffinity reports whether the pod has any pod affinity or anti-affinity
 // term (kube's PodsWithAffinity membership).
 func (pi *PodInfo) HasAffinity() bool {
+	if pi.spec&specKnown != 0 {
+		return pi.spec&specAffinity != 0
+	}
 	a := pi.Pod.Spec.Affinity
 	return a != nil && (a.PodAffinity != nil || a.PodAntiAffinity != nil)
 }

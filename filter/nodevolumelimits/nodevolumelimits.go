@@ -183,7 +183,7 @@ func nvlNodeVolumes(snap *framework.Snapshot, node *framework.NodeInfo, csiNode 
 	r := nvlReader{snap: snap, reads: &on.reads}
 	if node.PodsWithVolumes() > 0 {
 		for _, ep := range node.Pods {
-			if len(ep.Pod.Spec.Volumes) == 0 {
+			if !ep.HasVolumes() {
 				continue
 			}
 			if on.attached, on.err = nvlAttachable(r, ep.Pod, csiNode, false, on.attached); on.err != nil {
