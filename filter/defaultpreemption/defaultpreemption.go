@@ -162,8 +162,14 @@ func newDefaultPreemption(args DefaultPreemptionArgs, h framework.Handle) (frame
 func (pl *DefaultPreemption) Name() string { return config.DefaultPreemptionName }
 
 func (pl *DefaultPreemption) startTime(p *api.Pod) time.Time {
-	if p.Status.StartTime != nil {
-		return *p.Status.StartTime
+	return pl.startOf(p.Status.StartTime)
+}
+
+// startOf is a pod's start time from its Status.StartTime, the clock's
+// now when it has none.
+func (pl *DefaultPreemption) startOf(t *time.Time) time.Time {
+	if t != nil {
+		return *t
 	}
 	return pl.clock.Now()
 }
@@ -178,6 +184,25 @@ func (pl *DefaultPreemption) importanceOrder(a, b *framework.PodInfo) int {
 	return 0
 }
 
+// defaultImportanceOrder is importanceOrder for the default
+// MoreImportantPod: the same order, from the priorities and start times
+// the PodInfos keep, without reading the pods.
+func (pl *DefaultPreemption) defaultImportanceOrder(a, b *framework.PodInfo) int {
+	if pl.moreImportantInfo(a, b) {
+		return -1
+	}
+	return 0
+}
+
+// orderFor returns the order of victims: importanceOrder, or
+// defaultImportanceOrder while MoreImportantPod is the default.
+func (pl *DefaultPreemption) orderFor(h hooks) func(a, b *framework.PodInfo) int {
+	if h.important == pl.defaultHooks.important {
+		return pl.defaultImportanceOrder
+	}
+	return pl.importanceOrder
+}
+
 // moreImportant is kube's util.MoreImportantPod. Of two pods with the
 // same priority and no start time, kube reads the clock for a first and
 // then for b, and a is more important when the clock advanced between
@@ -186,14 +211,22 @@ func (pl *DefaultPreemption) importanceOrder(a, b *framework.PodInfo) int {
 // on), so with the RealClock a is more important and the clock is not
 // read; an injected clock is read twice, as kube reads its own.
 func (pl *DefaultPreemption) moreImportant(a, b *api.Pod) bool {
-	pa, pb := a.PriorityValue(), b.PriorityValue()
+	return pl.moreImportantBy(a.PriorityValue(), b.PriorityValue(), a.Status.StartTime, b.Status.StartTime)
+}
+
+// moreImportantInfo is moreImportant of a's and b's pods.
+func (pl *DefaultPreemption) moreImportantInfo(a, b *framework.PodInfo) bool {
+	return pl.moreImportantBy(a.PriorityValue(), b.PriorityValue(), a.StartTime(), b.StartTime())
+}
+
+func (pl *DefaultPreemption) moreImportantBy(pa, pb int32, sa, sb *time.Time) bool {
 	if pa != pb {
 		return pa > pb
 	}
-	if pl.wallClock && a.Status.StartTime == nil && b.Status.StartTime == nil {
+	if pl.wallClock && sa == nil && sb == nil {
 		return true
 	}
-	return pl.startTime(a).Before(pl.startTime(b))
+	return pl.startOf(sa).Before(pl.startOf(sb))
 }
 
 // preemptCandidate is a node where evicting victims makes the pod fit.
@@ -201,6 +234,42 @@ type preemptCandidate struct {
 	node          string
 	victims       []*framework.PodInfo // most important first
 	pdbViolations int
+	// sum is what pickOne reads of the victims; the dry run sets it
+	// where it has the victims at hand (or kept them in its memo), and
+	// pickOne computes it where it is unset.
+	sum victimSum
+}
+
+// victimSum is what choosing among candidates (pickOne) reads of a
+// candidate's victims, read once: the first victim's priority, the sum
+// of the victims' priorities each offset by 2^31, and whether a victim
+// of the highest priority has a start time.
+type victimSum struct {
+	known      bool
+	first      int32
+	sum        int64
+	topStarted bool
+}
+
+// sumVictims reads victims, most important first, into a victimSum.
+func sumVictims(victims []*framework.PodInfo) victimSum {
+	if len(victims) == 0 {
+		return victimSum{known: true}
+	}
+	s := victimSum{known: true, first: victims[0].PriorityValue()}
+	top := s.first
+	for _, v := range victims {
+		p := v.PriorityValue()
+		s.sum += int64(p) + int64(math.MaxInt32) + 1
+		top = max(top, p)
+	}
+	for _, v := range victims {
+		if v.PriorityValue() == top && v.StartTime() != nil {
+			s.topStarted = true
+			break
+		}
+	}
+	return s
 }
 
 // PostFilter tries to make room for pod by preempting lower-priority pods.
@@ -300,10 +369,15 @@ var preemptNoVictims = framework.NewStatus(framework.UnschedulableAndUnresolvabl
 
 // anyAllowed reports whether some pod on the node may be a victim. A node
 // whose lowest pod priority is not below the preemptor's has none, whatever
-// IsEligiblePod says, and is answered without visiting its pods.
-func (pl *DefaultPreemption) anyAllowed(ni *framework.NodeInfo, preemptor *api.Pod) bool {
+// IsEligiblePod says, and is answered without visiting its pods; with
+// everyLower (IsEligiblePod is the default, which takes every
+// lower-priority pod) a node whose lowest is below has one.
+func (pl *DefaultPreemption) anyAllowed(ni *framework.NodeInfo, preemptor *api.Pod, everyLower bool) bool {
 	if low, ok := ni.LowestPodPriority(); !ok || low >= preemptor.PriorityValue() {
 		return false
+	}
+	if everyLower {
+		return true
 	}
 	for _, pi := range ni.Pods {
 		if pl.allowed(ni, pi, preemptor) {
@@ -385,25 +459,16 @@ func (pl *DefaultPreemption) dryRun(ctx context.Context, state *framework.CycleS
 	if s, ok := pl.h.Parallelizer().(framework.Searcher); ok {
 		search = s.Search
 	}
-	memo, warm := pl.acquire(ctx, state, pod, pdbs)
+	h := hooksOf(pl)
+	everyLower, order := h.eligible == pl.defaultHooks.eligible, pl.orderFor(h)
+	memo, warm := pl.acquire(ctx, state, pod, pdbs, h)
 	if memo != nil {
 		defer memo.mu.Unlock()
 	}
-	if warm {
-		// The memo kept its answers from the last preemption: most
-		// nodes are looked up, not dry-run, and a worker woken for a
-		// chunk would cost more than the chunk. The caller searches
-		// alone, chunk after chunk (the outcome does not depend on how
-		// the search is shared).
-		search = func(n, size int, chunk func(lo, hi int) bool) {
-			for lo := 0; lo < n; lo += size {
-				if chunk(lo, min(lo+size, n)) {
-					return
-				}
-			}
-		}
-	}
-	search(n, chunk, func(lo, hi int) bool {
+	// examine answers the nodes at positions [lo, hi), one chunk, and
+	// reports whether the search has enough candidates and how many of
+	// the nodes it dry-ran (the others it answered without copying them).
+	examine := func(lo, hi int) (stop bool, dryRuns int) {
 		part := answers[lo:hi:hi]
 		clear(part)
 		parts[lo/chunk] = part
@@ -412,11 +477,11 @@ func (pl *DefaultPreemption) dryRun(ctx context.Context, state *framework.CycleS
 		// search keeps of a node (its name and victims) is not in them.
 		var scratchNode *framework.NodeInfo
 		var scratchState *framework.CycleState
-		var scratch victimScratch
+		scratch := victimScratch{order: order}
 		for i := lo; i < hi; i++ {
 			r := &part[i-lo]
 			ni := potential[(offset+i)%n]
-			if !pl.anyAllowed(ni, pod.Pod) {
+			if !pl.anyAllowed(ni, pod.Pod, everyLower) {
 				r.status = preemptNoVictims
 				continue
 			}
@@ -436,21 +501,26 @@ func (pl *DefaultPreemption) dryRun(ctx context.Context, state *framework.CycleS
 			var victims []*framework.PodInfo
 			var violations int
 			var st *framework.Status
+			var sum victimSum
 			if e != nil && !counted {
-				victims, violations, st = e.victims, e.violations, e.status
+				victims, violations, st, sum = e.victims, e.violations, e.status, e.sum
 			} else {
 				if scratchNode == nil {
 					scratchNode, scratchState = &framework.NodeInfo{}, &framework.CycleState{}
 				}
 				var clockFree bool
+				dryRuns++
 				victims, violations, st, clockFree = pl.selectVictims(ctx, runner, state.CloneInto(scratchState), pod, ni.CloneInto(scratchNode), pdbs, nominatedHere, &scratch)
+				if st.IsSuccess() && len(victims) > 0 {
+					sum = sumVictims(victims)
+				}
 				if memo != nil && clockFree && !counted && st.Code() != framework.Error {
-					memo.put(ni, victims, violations, st)
+					memo.put(ni, victims, violations, st, sum)
 				}
 			}
 			switch {
 			case st.IsSuccess() && len(victims) > 0:
-				r.cand, r.isCand = preemptCandidate{node: ni.Name(), victims: victims, pdbViolations: violations}, true
+				r.cand, r.isCand = preemptCandidate{node: ni.Name(), victims: victims, pdbViolations: violations, sum: sum}, true
 				if violations == 0 {
 					nonViolating.Add(1)
 				}
@@ -461,8 +531,37 @@ func (pl *DefaultPreemption) dryRun(ctx context.Context, state *framework.CycleS
 				r.status = st
 			}
 		}
-		return nonViolating.Load() > 0 && total.Load() >= int64(num)
-	})
+		return nonViolating.Load() > 0 && total.Load() >= int64(num), dryRuns
+	}
+	// The outcome does not depend on how the search is shared. When the
+	// memo kept answers from the last preemption, the caller examines
+	// the first chunk alone: if it looked up most of its nodes rather
+	// than dry-running them, the next chunks are likely the same, and a
+	// worker woken for a chunk would cost more than the chunk, so the
+	// caller goes on alone; otherwise (a search from another offset, or
+	// many nodes changed) the rest is shared.
+	from := 0
+	if warm && n > 0 {
+		hi := min(chunk, n)
+		stop, dryRuns := examine(0, hi)
+		from = hi
+		if stop {
+			from = n
+		} else if 2*dryRuns <= hi {
+			for ; from < n; from += chunk {
+				if stop, _ := examine(from, min(from+chunk, n)); stop {
+					break
+				}
+			}
+			from = n
+		}
+	}
+	if from < n {
+		search(n-from, chunk, func(lo, hi int) bool {
+			stop, _ := examine(lo+from, hi+from)
+			return stop
+		})
+	}
 	// The search stops once it has num candidates, mostly non-violating
 	// ones: room for them is made at once.
 	nonViol, viol := slices.Grow(sc.cands[:0], min(num, int(nonViolating.Load()))), []preemptCandidate(nil)
@@ -532,6 +631,8 @@ func aggregateMessage(msgs []string) string {
 type victimScratch struct {
 	potential []*framework.PodInfo
 	arena     []*framework.PodInfo
+	// order sorts victims, most important first (DefaultPreemption.orderFor).
+	order func(a, b *framework.PodInfo) int
 }
 
 // victims returns an empty slice with room for n victims, cut from the
@@ -570,7 +671,7 @@ func (pl *DefaultPreemption) selectVictims(ctx context.Context, fw framework.Plu
 	for _, pi := range ni.Pods {
 		if pl.allowed(ni, pi, pod.Pod) {
 			potential = append(potential, pi)
-			if pi.Pod.Status.StartTime != nil {
+			if pi.StartTime() != nil {
 				started++
 			}
 		}
@@ -590,7 +691,7 @@ func (pl *DefaultPreemption) selectVictims(ctx context.Context, fw framework.Plu
 	}
 	// Stable: pods of equal importance keep the node's order (kube's
 	// sort.Slice leaves them in an unspecified order).
-	slices.SortStableFunc(potential, pl.importanceOrder)
+	slices.SortStableFunc(potential, sc.order)
 	violating, nonViolating := preemptSplitByPDB(potential, pdbs, pl.v137)
 	victims := sc.victims(len(potential))
 	violations := 0
@@ -622,7 +723,7 @@ func (pl *DefaultPreemption) selectVictims(ctx context.Context, fw framework.Plu
 		}
 	}
 	if len(violating) != 0 && len(nonViolating) != 0 {
-		slices.SortStableFunc(victims, pl.importanceOrder)
+		slices.SortStableFunc(victims, sc.order)
 	}
 	sc.keep(victims)
 	return victims, violations, nil, clockFree
@@ -682,12 +783,13 @@ func preemptSplitByPDB(pods []*framework.PodInfo, pdbs []preemptPDB, firstOnly b
 func (pl *DefaultPreemption) pickOne(cands []preemptCandidate, sc *dryRunScratch) preemptCandidate {
 	// key is a candidate's first four criteria, each higher when better.
 	type key [4]int64
-	keyOf := func(c *preemptCandidate) key {
-		var sum int64
-		for _, v := range c.victims {
-			sum += int64(v.PriorityValue()) + int64(math.MaxInt32) + 1
+	for i := range cands {
+		if c := &cands[i]; !c.sum.known {
+			c.sum = sumVictims(c.victims)
 		}
-		return key{-int64(c.pdbViolations), -int64(c.victims[0].PriorityValue()), -sum, -int64(len(c.victims))}
+	}
+	keyOf := func(c *preemptCandidate) key {
+		return key{-int64(c.pdbViolations), -int64(c.sum.first), -c.sum.sum, -int64(len(c.victims))}
 	}
 	idx := append(sc.idx[:0], 0)
 	defer func() { sc.idx = idx }()
@@ -722,15 +824,8 @@ func (pl *DefaultPreemption) pickOne(cands []preemptCandidate, sc *dryRunScratch
 // of the candidates at idx has a start time.
 func (pl *DefaultPreemption) noneStarted(cands []preemptCandidate, idx []int) bool {
 	for _, i := range idx {
-		vs := cands[i].victims
-		top := vs[0].PriorityValue()
-		for _, v := range vs[1:] {
-			top = max(top, v.PriorityValue())
-		}
-		for _, v := range vs {
-			if v.PriorityValue() == top && v.Pod.Status.StartTime != nil {
-				return false
-			}
+		if cands[i].sum.topStarted {
+			return false
 		}
 	}
 	return true
@@ -746,25 +841,25 @@ func (pl *DefaultPreemption) noneStarted(cands []preemptCandidate, idx []int) bo
 func (pl *DefaultPreemption) earliestStartOfHighest(victims []*framework.PodInfo) time.Time {
 	var now time.Time
 	read := false
-	start := func(p *api.Pod) time.Time {
-		if p.Status.StartTime != nil || !pl.wallClock {
-			return pl.startTime(p)
+	start := func(v *framework.PodInfo) time.Time {
+		if t := v.StartTime(); t != nil || !pl.wallClock {
+			return pl.startOf(t)
 		}
 		if !read {
 			now, read = pl.clock.Now(), true
 		}
 		return now
 	}
-	earliest := start(victims[0].Pod)
+	earliest := start(victims[0])
 	top := victims[0].PriorityValue()
 	for _, v := range victims {
 		switch p := v.PriorityValue(); {
 		case p == top:
-			if t := start(v.Pod); t.Before(earliest) {
+			if t := start(v); t.Before(earliest) {
 				earliest = t
 			}
 		case p > top:
-			top, earliest = p, start(v.Pod)
+			top, earliest = p, start(v)
 		}
 	}
 	return earliest

@@ -51,6 +51,7 @@ type memoEntry struct {
 	victims    []*framework.PodInfo
 	violations int
 	status     *framework.Status
+	sum        victimSum
 }
 
 // hooks are the code pointers of the plugin's default IsEligiblePod and
@@ -64,9 +65,9 @@ func hooksOf(pl *DefaultPreemption) hooks {
 // acquire returns the memo, locked, ready for pod's dry run in the cycle of
 // state, or nil when the memo may not serve it (see victimMemo) or another
 // dry run holds it; warm says the memo kept the answers of an earlier dry
-// run. The caller unlocks a memo it got.
-func (pl *DefaultPreemption) acquire(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, pdbs []preemptPDB) (m *victimMemo, warm bool) {
-	if len(pdbs) > 0 || hooksOf(pl) != pl.defaultHooks {
+// run. h are pl's hooks (hooksOf). The caller unlocks a memo it got.
+func (pl *DefaultPreemption) acquire(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, pdbs []preemptPDB, h hooks) (m *victimMemo, warm bool) {
+	if len(pdbs) > 0 || h != pl.defaultHooks {
 		return nil, false
 	}
 	nl, ok := pl.h.PluginsRunner().(framework.NodeLocalFilters)
@@ -110,9 +111,9 @@ func (m *victimMemo) get(ni *framework.NodeInfo) *memoEntry {
 }
 
 // put keeps the answer for ni.
-func (m *victimMemo) put(ni *framework.NodeInfo, victims []*framework.PodInfo, violations int, st *framework.Status) {
+func (m *victimMemo) put(ni *framework.NodeInfo, victims []*framework.PodInfo, violations int, st *framework.Status, sum victimSum) {
 	if i := ni.Index(); uint(i) < uint(len(m.entries)) {
-		m.entries[i] = memoEntry{ni: ni, gen: ni.Generation, victims: slices.Clip(victims), violations: violations, status: st}
+		m.entries[i] = memoEntry{ni: ni, gen: ni.Generation, victims: slices.Clip(victims), violations: violations, status: st, sum: sum}
 	}
 }
 

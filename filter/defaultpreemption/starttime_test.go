@@ -180,3 +180,80 @@ func TestPropWallClockOrdersAsAnAdvancingClock(t *testing.T) {
 		}
 	})
 }
+
+// TestPropPodInfoOrderAndSumsAsThePods: with the default MoreImportantPod,
+// the order the dry run sorts victims by (defaultImportanceOrder, from
+// what the PodInfos keep) is importanceOrder's, which reads the pods,
+// whichever clock; and pickOne picks the same candidate whether the dry
+// run summed the victims (victimSum) or pickOne sums them itself. Some
+// PodInfos are built around the pod alone, keeping nothing.
+func TestPropPodInfoOrderAndSumsAsThePods(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		now := time.Now()
+		gen := func(label string) []*framework.PodInfo {
+			n := rapid.IntRange(1, 6).Draw(t, label+"s")
+			out := make([]*framework.PodInfo, n)
+			for i := range out {
+				var start *time.Time
+				if rapid.Bool().Draw(t, label+"started") {
+					s := now.Add(-time.Duration(rapid.IntRange(1, 3).Draw(t, label+"age")) * time.Hour)
+					start = &s
+				}
+				p := stPod(fmt.Sprintf("%s-%d", label, i), int32(rapid.IntRange(0, 2).Draw(t, label+"prio")), start)
+				if rapid.Bool().Draw(t, label+"kept") {
+					out[i] = stPodInfo(t, p)
+				} else {
+					out[i] = &framework.PodInfo{Pod: p}
+				}
+			}
+			return out
+		}
+		var clock framework.Clock = framework.RealClock{}
+		if rapid.Bool().Draw(t, "ticking") {
+			clock = &tickingClock{now: now}
+		}
+		pl := stPlugin(t, clock)
+		victims := gen("victim")
+		byPods, byInfos := slices.Clone(victims), slices.Clone(victims)
+		slices.SortStableFunc(byPods, pl.importanceOrder)
+		slices.SortStableFunc(byInfos, pl.orderFor(hooksOf(pl)))
+		for i := range byPods {
+			if byPods[i] != byInfos[i] {
+				t.Fatalf("victim %d: the pods order %s, the PodInfos %s", i, byPods[i].Pod.Name, byInfos[i].Pod.Name)
+			}
+		}
+		cands := make([]preemptCandidate, rapid.IntRange(1, 5).Draw(t, "candidates"))
+		for i := range cands {
+			vs := gen("c")
+			slices.SortStableFunc(vs, pl.importanceOrder)
+			cands[i] = preemptCandidate{node: string(rune('a' + i)), victims: vs}
+		}
+		summed := slices.Clone(cands)
+		for i := range summed {
+			summed[i].sum = sumVictims(summed[i].victims)
+			// The sums recounted from the pods themselves.
+			vs := summed[i].victims
+			want := victimSum{known: true, first: vs[0].Pod.PriorityValue()}
+			top := want.first
+			for _, v := range vs {
+				want.sum += int64(v.Pod.PriorityValue()) + 1<<31
+				top = max(top, v.Pod.PriorityValue())
+			}
+			for _, v := range vs {
+				want.topStarted = want.topStarted || v.Pod.PriorityValue() == top && v.Pod.Status.StartTime != nil
+			}
+			if summed[i].sum != want {
+				t.Fatalf("candidate %s: sums %+v, the pods' %+v", summed[i].node, summed[i].sum, want)
+			}
+		}
+		// The ticking clock has moved on: a second plugin on a fresh one
+		// picks from the summed candidates as the first did.
+		pl2 := pl
+		if _, ok := clock.(*tickingClock); ok {
+			pl, pl2 = stPlugin(t, &tickingClock{now: now}), stPlugin(t, &tickingClock{now: now})
+		}
+		if a, b := pl.pickOne(cands, &dryRunScratch{}).node, pl2.pickOne(summed, &dryRunScratch{}).node; a != b {
+			t.Fatalf("pickOne summing the victims picks %s, with the dry run's sums %s", a, b)
+		}
+	})
+}
