@@ -478,6 +478,7 @@ func (pl *DefaultPreemption) dryRun(ctx context.Context, state *framework.CycleS
 		var scratchNode *framework.NodeInfo
 		var scratchState *framework.CycleState
 		scratch := victimScratch{order: order}
+		var chunkNonViolating, chunkTotal int64
 		for i := lo; i < hi; i++ {
 			r := &part[i-lo]
 			ni := potential[(offset+i)%n]
@@ -522,16 +523,19 @@ func (pl *DefaultPreemption) dryRun(ctx context.Context, state *framework.CycleS
 			case st.IsSuccess() && len(victims) > 0:
 				r.cand, r.isCand = preemptCandidate{node: ni.Name(), victims: victims, pdbViolations: violations, sum: sum}, true
 				if violations == 0 {
-					nonViolating.Add(1)
+					chunkNonViolating++
 				}
-				total.Add(1)
+				chunkTotal++
 			case st.IsSuccess():
 				r.status = framework.AsStatus(fmt.Errorf("expected at least one victim pod on node %q", ni.Name()))
 			default:
 				r.status = st
 			}
 		}
-		return nonViolating.Load() > 0 && total.Load() >= int64(num), dryRuns
+		// The chunk's candidates are counted into the search's once, at
+		// its end, where the search asks whether it has enough.
+		nv, t := nonViolating.Add(chunkNonViolating), total.Add(chunkTotal)
+		return nv > 0 && t >= int64(num), dryRuns
 	}
 	// The outcome does not depend on how the search is shared. When the
 	// memo kept answers from the last preemption, the caller examines
