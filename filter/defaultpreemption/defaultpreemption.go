@@ -194,13 +194,15 @@ func (pl *DefaultPreemption) defaultImportanceOrder(a, b *framework.PodInfo) int
 	return 0
 }
 
-// orderFor returns the order of victims: importanceOrder, or
-// defaultImportanceOrder while MoreImportantPod is the default.
-func (pl *DefaultPreemption) orderFor(h hooks) func(a, b *framework.PodInfo) int {
-	if h.important == pl.defaultHooks.important {
-		return pl.defaultImportanceOrder
+// sortVictims sorts victims, most important first: by
+// defaultImportanceOrder with byInfos (MoreImportantPod is the default),
+// else by importanceOrder.
+func (pl *DefaultPreemption) sortVictims(victims []*framework.PodInfo, byInfos bool) {
+	if byInfos {
+		slices.SortStableFunc(victims, pl.defaultImportanceOrder)
+		return
 	}
-	return pl.importanceOrder
+	slices.SortStableFunc(victims, pl.importanceOrder)
 }
 
 // moreImportant is kube's util.MoreImportantPod. Of two pods with the
@@ -460,7 +462,7 @@ func (pl *DefaultPreemption) dryRun(ctx context.Context, state *framework.CycleS
 		search = s.Search
 	}
 	h := hooksOf(pl)
-	everyLower, order := h.eligible == pl.defaultHooks.eligible, pl.orderFor(h)
+	everyLower, byInfos := h.eligible == pl.defaultHooks.eligible, h.important == pl.defaultHooks.important
 	memo, warm := pl.acquire(ctx, state, pod, pdbs, h)
 	if memo != nil {
 		defer memo.mu.Unlock()
@@ -477,7 +479,7 @@ func (pl *DefaultPreemption) dryRun(ctx context.Context, state *framework.CycleS
 		// search keeps of a node (its name and victims) is not in them.
 		var scratchNode *framework.NodeInfo
 		var scratchState *framework.CycleState
-		scratch := victimScratch{order: order}
+		scratch := victimScratch{byInfos: byInfos}
 		var chunkNonViolating, chunkTotal int64
 		for i := lo; i < hi; i++ {
 			r := &part[i-lo]
@@ -635,8 +637,9 @@ func aggregateMessage(msgs []string) string {
 type victimScratch struct {
 	potential []*framework.PodInfo
 	arena     []*framework.PodInfo
-	// order sorts victims, most important first (DefaultPreemption.orderFor).
-	order func(a, b *framework.PodInfo) int
+	// byInfos: the victims are ordered from their PodInfos
+	// (DefaultPreemption.sortVictims).
+	byInfos bool
 }
 
 // victims returns an empty slice with room for n victims, cut from the
@@ -695,7 +698,7 @@ func (pl *DefaultPreemption) selectVictims(ctx context.Context, fw framework.Plu
 	}
 	// Stable: pods of equal importance keep the node's order (kube's
 	// sort.Slice leaves them in an unspecified order).
-	slices.SortStableFunc(potential, sc.order)
+	pl.sortVictims(potential, sc.byInfos)
 	violating, nonViolating := preemptSplitByPDB(potential, pdbs, pl.v137)
 	victims := sc.victims(len(potential))
 	violations := 0
@@ -727,7 +730,7 @@ func (pl *DefaultPreemption) selectVictims(ctx context.Context, fw framework.Plu
 		}
 	}
 	if len(violating) != 0 && len(nonViolating) != 0 {
-		slices.SortStableFunc(victims, sc.order)
+		pl.sortVictims(victims, sc.byInfos)
 	}
 	sc.keep(victims)
 	return victims, violations, nil, clockFree

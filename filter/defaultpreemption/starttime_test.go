@@ -216,7 +216,8 @@ func TestPropPodInfoOrderAndSumsAsThePods(t *testing.T) {
 		victims := gen("victim")
 		byPods, byInfos := slices.Clone(victims), slices.Clone(victims)
 		slices.SortStableFunc(byPods, pl.importanceOrder)
-		slices.SortStableFunc(byInfos, pl.orderFor(hooksOf(pl)))
+		h := hooksOf(pl)
+		pl.sortVictims(byInfos, h.important == pl.defaultHooks.important)
 		for i := range byPods {
 			if byPods[i] != byInfos[i] {
 				t.Fatalf("victim %d: the pods order %s, the PodInfos %s", i, byPods[i].Pod.Name, byInfos[i].Pod.Name)
