@@ -38,7 +38,8 @@ type WeightedAffinityTerm struct {
 
 // PodInfo is a pod plus everything the algorithms derive from it once: its
 // request vectors and its compiled affinity terms. Build it with NewPodInfo;
-// it is read-only afterwards and shared between snapshots.
+// it is read-only afterwards and shared between snapshots, and so is its
+// Pod, whose priority, start time, volumes and affinity it keeps.
 type PodInfo struct {
 	Pod *api.Pod
 	// Requests are the pod's effective requests as kube-scheduler's NodeInfo
