@@ -14,7 +14,7 @@ import (
 // PodHasNoVolumes reports whether pod has no volumes, the case in which a
 // volume plugin's PreFilter skips and its verdict is node-local.
 func PodHasNoVolumes(pod *framework.PodInfo) bool {
-	return pod != nil && pod.Pod != nil && len(pod.Pod.Spec.Volumes) == 0
+	return pod != nil && pod.Pod != nil && !pod.HasVolumes()
 }
 
 // SignVolumes signs the pod's volumes, the one fragment every volume

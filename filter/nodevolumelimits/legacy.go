@@ -184,7 +184,7 @@ func (pl *LegacyVolumeLimits) PreFilterExtensions() framework.PreFilterExtension
 
 // Filter counts the node's volumes of the type against its limit.
 func (pl *LegacyVolumeLimits) Filter(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
-	if len(pod.Pod.Spec.Volumes) == 0 {
+	if !pod.HasVolumes() {
 		return nil
 	}
 	snap := state.Snapshot()

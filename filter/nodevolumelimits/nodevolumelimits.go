@@ -382,7 +382,7 @@ func (pl *NodeVolumeLimits) PreFilterExtensions() framework.PreFilterExtensions 
 
 // Filter counts the node's attached volumes per driver against its limits.
 func (pl *NodeVolumeLimits) Filter(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
-	if len(pod.Pod.Spec.Volumes) == 0 {
+	if !pod.HasVolumes() {
 		return nil
 	}
 	return pl.filter(state.Snapshot(), pl.state(state, pod), node)
@@ -390,7 +390,7 @@ func (pl *NodeVolumeLimits) Filter(_ context.Context, state *framework.CycleStat
 
 // FilterBatch is Filter over nodes, reading the PreFilter state once.
 func (pl *NodeVolumeLimits) FilterBatch(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, _ []int32, out []*framework.Status) {
-	if len(pod.Pod.Spec.Volumes) == 0 {
+	if !pod.HasVolumes() {
 		return
 	}
 	snap, ps := state.Snapshot(), pl.state(state, pod)

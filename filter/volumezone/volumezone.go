@@ -153,7 +153,7 @@ func (pl *VolumeZone) Name() string { return config.VolumeZoneName }
 
 // PreFilter collects the pod's volume topologies or returns Skip.
 func (pl *VolumeZone) PreFilter(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, _ []*framework.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
-	if len(pod.Pod.Spec.Volumes) == 0 {
+	if !pod.HasVolumes() {
 		return nil, pl.skip
 	}
 	snap := state.Snapshot()
@@ -263,7 +263,7 @@ func vzTranslateToGA(key string) string {
 // Filter checks node's topology labels against the volumes'. Without
 // PreFilter state it computes the topologies itself, as kube does.
 func (pl *VolumeZone) Filter(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
-	if len(pod.Pod.Spec.Volumes) == 0 {
+	if !pod.HasVolumes() {
 		return nil
 	}
 	s, st := vzReadState(state, pod)
@@ -277,7 +277,7 @@ func (pl *VolumeZone) Filter(_ context.Context, state *framework.CycleState, pod
 // nodes' snapshot positions (idx), it reads PreFilter's tables rather
 // than the nodes' labels.
 func (pl *VolumeZone) FilterBatch(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []*framework.Status) {
-	if len(pod.Pod.Spec.Volumes) == 0 {
+	if !pod.HasVolumes() {
 		return
 	}
 	s, st := vzReadState(state, pod)
