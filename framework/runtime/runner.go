@@ -961,11 +961,11 @@ const wideSampledShare = 2
 // without it (six runs, the varied, mixed and requests-and-images
 // streams, the vCPUs' handoff 105–147 ns); with the vCPUs far apart
 // (handoff 457–489 ns) it lost, by up to 6 % (docs/performance.md).
-// A sampled cycle whose filter loop runs on the caller keeps it off two
-// workers too: there the step took 2.7 µs off PreFilter and PreScore
-// together over the varied stream (seed 29, 41 against 43 µs a cycle),
-// but made the mixed workload's cycles 1.13 times as long (nine
-// interleaved pairs, eight of them above 1.06).
+// Nor does a sampled cycle on two workers, whose filter loop runs on the
+// caller: there the step took 2.7 µs off PreFilter and PreScore together
+// over the varied stream (seed 29, 41 against 43 µs a cycle), but made
+// the mixed workload's cycles (sampled, each placed pod assumed) 1.13
+// times as long (nine interleaved pairs, eight of them above 1.06).
 func (f *Framework) frontsPreFilter(n, want int) bool {
 	if want <= 0 || want >= n {
 		return f.pool.Width(n, f.minChunk) > 2
