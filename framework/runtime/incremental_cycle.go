@@ -294,6 +294,7 @@ func (inc *Incremental) Schedule(ctx context.Context, snap *framework.Snapshot, 
 		res = &Result{}
 	}
 	res.reset()
+	defer res.endCycle()
 	res.Pod, res.Profile, res.NumAllNodes, res.fw, res.snap = pod, f.profile.SchedulerName, n, f, snap
 	res.SkippedFilter, res.StartIndex, res.order = inc.skippedF, start, all
 	res.evaluated, _, _ = res.splitEvaluated(inc.rejected, nil, m, want, false, all, nil, start, false, nil)

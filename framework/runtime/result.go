@@ -215,11 +215,21 @@ type Result struct {
 	// (never written through) when the feasible nodes are a run of it.
 	feasibleList  []*framework.NodeInfo
 	feasibleCache []*framework.NodeInfo
-	feasibleIdx   []int32 // snapshot index of each feasible node: feasibleBuf or a view of the snapshot's runs
-	feasibleBuf   []int32
-	candidateIdx  []int32 // snapshot index of each candidate (narrowed cycles)
-	ties          []int32 // selectHost's tied positions
-	rank          rankRun // selectHost's chunks, when ranked in parallel
+	// cycleNodes are the feasible nodes as the filter step placed them,
+	// for the steps after it: a view of feasibleWords, which the
+	// collector does not scan (nodeWords), valid only until the cycle
+	// ends, when Schedule clears it (feasibleNodes materializes the
+	// list from order afterwards).
+	cycleNodes    []*framework.NodeInfo
+	feasibleWords nodeWords
+	// inCycle is set from the filter step's placement to the end of the
+	// cycle: feasibleNodes looks the nodes up as words then.
+	inCycle      bool
+	feasibleIdx  []int32 // snapshot index of each feasible node: feasibleBuf or a view of the snapshot's runs
+	feasibleBuf  []int32
+	candidateIdx []int32 // snapshot index of each candidate (narrowed cycles)
+	ties         []int32 // selectHost's tied positions
+	rank         rankRun // selectHost's chunks, when ranked in parallel
 	// pre is Totals ranked as the workers weighed them (weighRankRun),
 	// for selectHost to pick from; keep 0 when they were not.
 	pre      preRank
@@ -265,6 +275,7 @@ func (r *Result) reset() {
 	r.rejRuns = r.rejRuns[:0]
 	r.feasible = r.feasible[:0]
 	r.feasibleCache = r.feasibleCache[:0]
+	r.feasibleWords = r.feasibleWords[:0]
 	r.feasibleBuf = r.feasibleBuf[:0]
 	r.spans = r.spans[:0]
 	r.candidateIdx = r.candidateIdx[:0]
@@ -286,7 +297,7 @@ func (r *Result) reset() {
 	r.Diagnosis = Diagnosis{result: r}
 	r.fw, r.snap, r.candidates, r.order = nil, nil, nil, nil
 	r.evaluated, r.filterWidth, r.selected, r.rejRunsOf = 0, 0, -1, 0
-	r.feasibleList, r.feasibleIdx, r.extNodes = nil, nil, nil
+	r.feasibleList, r.feasibleIdx, r.extNodes, r.cycleNodes, r.inCycle = nil, nil, nil, nil, false
 	r.rank.totals, r.rank.ties, r.rank.keep, r.rank.chunk = nil, nil, 0, 0
 	r.pre.keep, r.pre.best, r.pre.cnt = 0, 0, 0
 	r.placing = placeRun{}
@@ -356,9 +367,17 @@ func (r *Result) FeasibleNodes() []*framework.NodeInfo {
 	return append([]*framework.NodeInfo(nil), r.feasibleNodes()...)
 }
 
-// feasibleNodes returns the feasible nodes in evaluation order, looked up
-// at the first call after the cycle's filters (read-only: it may be a
-// view of order), copied from order run by run when they are runs of it.
+// endCycle drops what the Result holds for its cycle's steps only (the
+// feasible nodes as words, cycleNodes): from then on feasibleNodes looks
+// them up in order.
+func (r *Result) endCycle() { r.cycleNodes, r.inCycle = nil, false }
+
+// feasibleNodes returns the feasible nodes in evaluation order (read-only:
+// it may be a view of order). Until the cycle ends they are words the
+// collector does not scan (cycleNodes), placed by the filter step or
+// looked up at the first call, so that no step of the cycle pays a write
+// barrier a node; after it, they are looked up at the first call into a
+// list of the Result's own.
 func (r *Result) feasibleNodes() []*framework.NodeInfo {
 	if r.extNodes != nil {
 		return r.extNodes
@@ -367,20 +386,41 @@ func (r *Result) feasibleNodes() []*framework.NodeInfo {
 	if len(r.feasibleList) == m {
 		return r.feasibleList
 	}
+	if r.cycleNodes != nil && len(r.cycleNodes) == m {
+		return r.cycleNodes
+	}
 	n, start := len(r.order), r.StartIndex
 	if int(r.feasible[m-1]) == m-1 && start+m <= n {
 		// Positions 0..m−1 not wrapping round: a run of the order.
 		r.feasibleList = r.order[start : start+m : start+m]
 		return r.feasibleList
 	}
+	words := nodeWords(grow(r.feasibleWords, m))
+	r.feasibleWords = words
+	r.lookUpFeasible(words)
+	if r.inCycle {
+		r.cycleNodes = words.nodes()
+		return r.cycleNodes
+	}
 	buf := grow(r.feasibleCache, m)
+	copy(buf, words.nodes()) // the nodes order holds: alive
 	r.feasibleCache, r.feasibleList = buf, buf
+	return buf
+}
+
+// lookUpFeasible writes the feasible nodes into words (len(r.feasible)
+// of them), looked up in order: copied run by run when they are runs of
+// it.
+func (r *Result) lookUpFeasible(buf nodeWords) {
+	m := len(r.feasible)
+	order := wordsOf(r.order)
+	n, start := len(order), r.StartIndex
 	switch idx := r.feasibleIdx; {
 	case int(r.feasible[m-1]) == m-1:
 		// Positions 0..m−1: the order rotated by StartIndex, copied in
 		// two runs.
-		c := copy(buf, r.order[start:])
-		copy(buf[c:], r.order)
+		c := copy(buf, order[start:])
+		copy(buf[c:], order)
 	case len(r.spans) > 0:
 		// Runs of positions: each copied from the order, wrapping round.
 		j := 0
@@ -391,29 +431,29 @@ func (r *Result) feasibleNodes() []*framework.NodeInfo {
 				k -= n
 			}
 			if k+len(out) <= n {
-				copy(out, r.order[k:])
+				copy(out, order[k:])
 			} else {
-				copy(out[copy(out, r.order[k:]):], r.order)
+				copy(out[copy(out, order[k:]):], order)
 			}
 			j += len(out)
 		}
 	case r.candidates == nil && len(idx) == m:
 		// The candidates are the snapshot's nodes: candidate k is node k.
 		// 64 entries of consecutive nodes (increasing indices 63 apart)
-		// are copied at once: one bulk write barrier while the GC marks.
+		// are copied at once.
 		j := 0
 		for ; j+64 <= m; j += 64 {
 			ix, out := idx[j:j+64:j+64], buf[j:j+64:j+64]
 			if k := ix[0]; ix[63]-k == 63 {
-				copy(out, r.order[k:k+64])
+				copy(out, order[k:k+64])
 				continue
 			}
 			for q, k := range ix {
-				out[q] = r.order[k]
+				out[q] = order[k]
 			}
 		}
 		for ; j < m; j++ {
-			buf[j] = r.order[idx[j]]
+			buf[j] = order[idx[j]]
 		}
 	default:
 		for j, p := range r.feasible {
@@ -421,10 +461,9 @@ func (r *Result) feasibleNodes() []*framework.NodeInfo {
 			if k >= n {
 				k -= n
 			}
-			buf[j] = r.order[k]
+			buf[j] = order[k]
 		}
 	}
-	return buf
 }
 
 // candidateIndices returns the snapshot index of each candidate when a

@@ -14,7 +14,7 @@ import (
 // Diagnosis pointing back at its Result).
 var resultBuffers = map[string]bool{
 	"rawBuf": true, "Normalized": true, "Totals": true, "ScorePlugins": true, "Weights": true,
-	"Top": true, "rejections": true, "rejRuns": true, "feasible": true, "feasibleCache": true, "feasibleBuf": true,
+	"Top": true, "rejections": true, "rejRuns": true, "feasible": true, "feasibleCache": true, "feasibleBuf": true, "feasibleWords": true,
 	"spans": true, "candidateIdx": true, "candBuf": true, "ties": true, "placeOff": true,
 	"rank.best": true, "rank.cnt": true, "rank.top": true, "rank.tops": true, "pre.top": true,
 }

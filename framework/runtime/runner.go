@@ -144,6 +144,7 @@ func (f *Framework) Schedule(ctx context.Context, state *framework.CycleState, s
 		res = &Result{}
 	}
 	res.reset()
+	end.out = res
 	cands := all
 	if opts.Nodes != nil {
 		cands = inPlacement(snap, opts.Nodes)
@@ -316,9 +317,14 @@ type cycleEnd struct {
 	state   *framework.CycleState
 	// keep, when set, keeps state for its next cycle (Result.spare).
 	keep *Result
+	// out is the cycle's Result, whose cycle-only views end with it.
+	out *Result
 }
 
 func (e *cycleEnd) run(f *Framework) {
+	if e.out != nil {
+		e.out.endCycle()
+	}
 	if e.front != nil {
 		e.front.release()
 	}
@@ -565,7 +571,7 @@ func (f *Framework) filterNodes(ctx context.Context, state *framework.CycleState
 	f.recordRejections(rejections, rejPos, statuses, plugins, &names, res, keepRuns)
 	names.mergeInto(&res.Diagnosis)
 	if failure != nil {
-		res.feasible, res.feasibleList = nil, nil
+		res.feasible, res.feasibleList, res.cycleNodes = nil, nil, nil
 		return failure.AsError()
 	}
 	return nil
@@ -1129,7 +1135,7 @@ func (f *Framework) runExtenderFilters(pod *framework.PodInfo, res *Result) erro
 			res.Diagnosis.rejected++
 		}
 		res.feasible = kept
-		res.feasibleList = nil
+		res.feasibleList, res.cycleNodes = nil, nil
 		res.feasibleIdx = nil
 		res.spans = nil
 		res.extNodes = nil
@@ -1500,7 +1506,7 @@ type batchScratch struct {
 	filterBatch []fastpath.BatchFilterPlugin
 	rejecters   []fastpath.RejectingFilterPlugin
 	trusted     []bool // the rejecters that are TrustedRejectingFilterPlugins
-	live        []*framework.NodeInfo
+	live        nodeWords
 	livePos     []int32
 	liveIdx     []int32 // snapshot index of each live node
 	out         []*framework.Status
@@ -1857,7 +1863,7 @@ func (s *batchScratch) filterPlugins(n int) ([]fastpath.BatchFilterPlugin, []fas
 // range). The statuses are all nil: the filter loop sets entries back to
 // nil as it reads them, and a cycle that did not finish (a panicking
 // plugin) leaves dirty set, so the next one clears them.
-func (s *batchScratch) filterBuffers(n int) ([]*framework.NodeInfo, []int32, []int32, []*framework.Status, []fastpath.NodeRejection) {
+func (s *batchScratch) filterBuffers(n int) (nodeWords, []int32, []int32, []*framework.Status, []fastpath.NodeRejection) {
 	if s.dirty {
 		clear(s.out[:cap(s.out)])
 	}

@@ -36,7 +36,7 @@ type filterRun struct {
 	// each plugin's call per chunk costs more than its calls per node.
 	perNode bool
 	// Buffers by position: a chunk uses its [lo, hi) range.
-	live    []*framework.NodeInfo
+	live    nodeWords
 	livePos []int32
 	liveIdx []int32
 	out     []*framework.Status // all nil between calls
@@ -237,8 +237,9 @@ func (r *filterRun) check(lo, hi int) (feasible, rejected int) {
 	if k+m <= n {
 		nodes = r.candidates[k : k+m : k+m]
 	} else {
-		nodes = r.live[lo:hi:hi]
-		copy(nodes[copy(nodes, r.candidates[k:]):], r.candidates)
+		lw := r.live[lo:hi:hi]
+		copy(lw[copy(lw, wordsOf(r.candidates[k:])):], wordsOf(r.candidates))
+		nodes = lw.nodes()
 		owned = true
 	}
 	// pos[x] is the position of nodes[x], kept only when the candidates
@@ -275,7 +276,7 @@ func (r *filterRun) check(lo, hi int) (feasible, rejected int) {
 			}
 		}
 		if !owned {
-			nodes = r.live[lo : lo+copy(r.live[lo:hi], nodes) : hi]
+			nodes = r.live[lo : lo+copy(r.live[lo:hi], wordsOf(nodes)) : hi].nodes()
 			owned = true
 		}
 		if !ixOwned {
@@ -286,7 +287,7 @@ func (r *filterRun) check(lo, hi int) (feasible, rejected int) {
 		// records holds more values than there are registers, and its
 		// spills made a sampled cycle over the varied stream 2 % more
 		// instructions.
-		w := removeRejected(rl, nodes, ix, pos, start, n)
+		w := removeRejected(rl, wordsOf(nodes), ix, pos, start, n)
 		r.record(rl, j)
 		if pos != nil {
 			pos = pos[:w]

@@ -344,7 +344,7 @@ type placeRun struct {
 	candIdx    []int32
 	feasible   []int32
 	idx        []int32
-	list       []*framework.NodeInfo
+	list       nodeWords
 	words      int
 	off        []int
 }
@@ -371,7 +371,7 @@ func (p *placeRun) Chunk(_, lo, hi int) bool {
 // evaluator's walk of its cache), the bitmap is in the caller's cache and
 // the helpers asleep or idle: waking one for a pass of a few microseconds
 // would keep it spinning beside the cycles that follow.
-func (r *Result) place(rejected []uint64, cut, start int, candidates []*framework.NodeInfo, runs, candIdx, feasible, idx []int32, list []*framework.NodeInfo) {
+func (r *Result) place(rejected []uint64, cut, start int, candidates []*framework.NodeInfo, runs, candIdx, feasible, idx []int32, list nodeWords) {
 	if f := r.fw; f != nil && r.filterWidth > 1 {
 		if pool, chunk := f.pass(cut); pool != nil {
 			words := chunk / 64 // chunk is a multiple of 64 on more than one worker

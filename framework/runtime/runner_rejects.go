@@ -60,7 +60,7 @@ func fixRejections(rl []fastpath.NodeRejection, l int) []fastpath.NodeRejection 
 // each entry's Node by the node's position: pos[x], or derived from ix
 // when pos is nil (ix[x] = (start+p) mod n, the candidates being the
 // snapshot's nodes).
-func removeRejected(rl []fastpath.NodeRejection, nodes []*framework.NodeInfo, ix, pos []int32, start, n int) int {
+func removeRejected(rl []fastpath.NodeRejection, nodes nodeWords, ix, pos []int32, start, n int) int {
 	end := len(nodes)
 	ix = ix[:end]
 	if pos == nil {

@@ -86,7 +86,8 @@ func (r *Result) splitEvaluated(rejected []uint64, statuses []*framework.Status,
 	if r.snap != nil && candIdx == nil && len(candidates) == r.snap.NumNodes() {
 		runs = r.snap.IndexRuns()
 	}
-	r.feasible, r.feasibleList, r.spans = feasible, nil, r.spans[:0]
+	r.feasible, r.feasibleList, r.cycleNodes, r.spans = feasible, nil, nil, r.spans[:0]
+	r.inCycle = true
 	if nr == 0 && runs != nil {
 		// Positions 0…w−1, the snapshot's nodes from start on: the
 		// indices are a view of its runs.
@@ -100,9 +101,11 @@ func (r *Result) splitEvaluated(rejected []uint64, statuses []*framework.Status,
 		// Long runs of feasible positions: copied run by run.
 		r.spans = placeSpans(rejected, cut, start, r.snap.IndexRuns(), candIdx, feasible, idx, r.spans)
 	} else {
-		list := grow(r.feasibleCache, w)
+		// Placed as words, which the collector does not scan, for this
+		// cycle's steps (cycleNodes): no write barrier a feasible node.
+		list := nodeWords(grow(r.feasibleWords, w))
 		r.place(rejected, cut, start, candidates, runs, candIdx, feasible, idx, list)
-		r.feasibleCache, r.feasibleList = list, list
+		r.feasibleWords, r.cycleNodes = list, list.nodes()
 	}
 	if listRejected {
 		rejectedPositions(rejected, cut, rejPos)
@@ -211,15 +214,16 @@ func nextBit(bm []uint64, p, end int, flip uint64) int {
 // per-position bounds check): a word of 64 feasible positions is copied
 // from runs (0…n−1 twice) when given, and only a word that wraps round
 // the candidates checks for the wrap per position.
-func placeFeasible(rejected []uint64, cut, start int, candidates []*framework.NodeInfo, runs []int32, feasible, idx []int32, list []*framework.NodeInfo) {
+func placeFeasible(rejected []uint64, cut, start int, candidates []*framework.NodeInfo, runs []int32, feasible, idx []int32, list nodeWords) {
 	placeWords(rejected, 0, len(rejected), cut, start, candidates, runs, feasible, idx, list)
 }
 
 // placeWords is placeFeasible for the words [w0, w1) of rejected: it
 // writes their feasible positions from the start of feasible, idx and
 // list (which it does not go past).
-func placeWords(rejected []uint64, w0, w1, cut, start int, candidates []*framework.NodeInfo, runs []int32, feasible, idx []int32, list []*framework.NodeInfo) {
+func placeWords(rejected []uint64, w0, w1, cut, start int, candidates []*framework.NodeInfo, runs []int32, feasible, idx []int32, list nodeWords) {
 	n := len(candidates)
+	cw := wordsOf(candidates)
 	fi := 0
 	for i := w0; i < w1; i++ {
 		f, base := ^rejected[i], i<<6
@@ -244,14 +248,14 @@ func placeWords(rejected []uint64, w0, w1, cut, start int, candidates []*framewo
 		case c == 64 && runs != nil && k0+64 <= n:
 			copy(pos, runs[base:base+64])
 			copy(ix, runs[k0:k0+64])
-			copy(nodes, candidates[k0:k0+64])
+			copy(nodes, cw[k0:k0+64])
 		case c == 64 && k0+64 <= n:
 			for t := range pos {
 				pos[t], ix[t] = b+int32(t), k+int32(t)
 			}
-			copy(nodes, candidates[k0:k0+64])
+			copy(nodes, cw[k0:k0+64])
 		case k0+64 <= n:
-			placeBits(pos, ix, nodes, candidates[k0:k0+64], f, b, k)
+			placeBits(pos, ix, nodes, cw[k0:k0+64], f, b, k)
 		default: // the word wraps round the candidates
 			for q := range pos {
 				t := int32(bits.TrailingZeros64(f))
@@ -260,7 +264,7 @@ func placeWords(rejected []uint64, w0, w1, cut, start int, candidates []*framewo
 				if int(kt) >= n {
 					kt -= int32(n)
 				}
-				pos[q], ix[q], nodes[q] = b+t, kt, candidates[kt]
+				pos[q], ix[q], nodes[q] = b+t, kt, cw[kt]
 			}
 		}
 	}
@@ -272,7 +276,7 @@ func placeWords(rejected []uint64, w0, w1, cut, start int, candidates []*framewo
 // keeps every value in a register.
 //
 //go:noinline
-func placeBits(pos, ix []int32, nodes, word []*framework.NodeInfo, f uint64, b, k int32) {
+func placeBits(pos, ix []int32, nodes, word nodeWords, f uint64, b, k int32) {
 	ix, nodes, word = ix[:len(pos)], nodes[:len(pos)], word[:64]
 	for q := range pos {
 		t := int32(bits.TrailingZeros64(f | 1<<63)) // f ≠ 0: the same, without the zero case

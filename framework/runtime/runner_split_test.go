@@ -75,6 +75,7 @@ func TestPropSplitEvaluated(t *testing.T) {
 		// buffers with old entries (and checkSplit's stale node list).
 		r.feasible = make([]int32, 0, rapid.IntRange(0, 50).Draw(t, "capFeasible"))
 		r.feasibleCache = slices.Repeat([]*framework.NodeInfo{all[0]}, rapid.IntRange(0, 50).Draw(t, "capNodes"))[:0]
+		r.feasibleWords = wordsOf(slices.Repeat([]*framework.NodeInfo{all[0]}, rapid.IntRange(0, 50).Draw(t, "capWords")))[:0]
 		r.feasibleBuf = make([]int32, 0, rapid.IntRange(0, 50).Draw(t, "capIdx"))
 		mayFail := slices.Contains(statuses, fail) || rapid.Bool().Draw(t, "mayFail")
 		bitmap, given := drawRejectedBitmap(t, statuses, fail)
@@ -138,6 +139,15 @@ func checkSplit(t *rapid.T, r *Result, bitmap []uint64, statuses, given []*frame
 	for range 2 { // looked up once, then kept
 		if !slices.Equal(wantNodes, r.feasibleNodes()) {
 			t.Fatalf("feasible nodes differ")
+		}
+	}
+	// Once the cycle ends, the list comes from the order, not from the
+	// words placed for the cycle's steps.
+	r.endCycle()
+	clear(r.feasibleWords[:cap(r.feasibleWords)])
+	for range 2 {
+		if !slices.Equal(wantNodes, r.feasibleNodes()) {
+			t.Fatalf("feasible nodes differ after the cycle")
 		}
 	}
 	if !slices.Equal(wantIdx, r.feasibleIndices()) {

@@ -229,14 +229,14 @@ func TestPlaceFollowsFilterWidth(t *testing.T) {
 		}
 	}
 	const start = 700
-	wantF, wantI, wantL := make([]int32, w), make([]int32, w), make([]*framework.NodeInfo, w)
+	wantF, wantI, wantL := make([]int32, w), make([]int32, w), make(nodeWords, w)
 	placeFeasible(rejected, cut, start, candidates, nil, wantF, wantI, wantL)
 	if pool, _ := f.pass(cut); pool == nil {
 		t.Fatalf("a pass over %d positions on 2 workers: not shared, the test needs it shared", cut)
 	}
 	for _, width := range []int{0, 1, 2} {
 		res := &Result{fw: f, filterWidth: width}
-		feasible, idx, list := make([]int32, w), make([]int32, w), make([]*framework.NodeInfo, w)
+		feasible, idx, list := make([]int32, w), make([]int32, w), make(nodeWords, w)
 		res.place(rejected, cut, start, candidates, nil, nil, feasible, idx, list)
 		if shared := res.placeOff != nil; shared != (width > 1) {
 			t.Errorf("filter loop on %d workers: place shared = %v, want %v", width, shared, width > 1)
