@@ -28,3 +28,26 @@ func TestCPUTimeAdvances(t *testing.T) {
 		t.Errorf("peak RSS %d bytes, below the %d-byte buffer touched", rss, len(buf))
 	}
 }
+
+// TestThreadCPUTimeAdvances: busy work on a locked thread moves its CPU
+// time forward, and a thread's time stays within the process's.
+func TestThreadCPUTimeAdvances(t *testing.T) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	before, ok := ThreadCPUTime()
+	if !ok {
+		t.Skip("no thread CPU time on " + runtime.GOOS)
+	}
+	x := 0
+	for i := range 50_000_000 {
+		x += i ^ x>>3
+	}
+	after, _ := ThreadCPUTime()
+	proc, _ := CPUTime()
+	if after <= before {
+		t.Errorf("thread CPU time %v then %v (x=%d): did not advance", before, after, x)
+	}
+	if after > proc {
+		t.Errorf("thread CPU time %v above the process's %v", after, proc)
+	}
+}

@@ -67,6 +67,8 @@ type runOptions struct {
 	tieSeed uint64
 	// steps times each cycle's steps (CycleOptions.TimeSteps).
 	steps bool
+	// marking keeps a garbage collection marking through the timed loop.
+	marking bool
 }
 
 // result is one row's measurement, printed as a JSON line; kubebench
@@ -86,6 +88,14 @@ type result struct {
 	// the timed loop, GC included.
 	CPUNanos  int64 `json:"cpu_ns"`
 	WallNanos int64 `json:"wall_ns"`
+	// CallerCPUNanos is the CPU time of the thread that runs the cycles
+	// (getrusage RUSAGE_THREAD, Linux only): with -marking, the cycles'
+	// own work and the write barriers and mark assists they pay, without
+	// the collector's workers or its pauses. On more than one worker the
+	// helpers' share of the loops is not in it.
+	CallerCPUNanos int64 `json:"caller_cpu_ns,omitempty"`
+	// Marking reports -marking.
+	Marking bool `json:"marking,omitempty"`
 	// Evaluated counts the nodes filtered, Placed the pods that found a
 	// node.
 	Evaluated int64 `json:"evaluated"`
@@ -166,6 +176,7 @@ func runBench(args []string) error {
 	fs.IntVar(&o.profileHz, "cpuprofile-hz", 100, "samples per second of -cpuprofile (above 100 for streams of cheap cycles; the Go runtime then warns that it cannot set the rate, and keeps this one)")
 	fs.Uint64Var(&o.tieSeed, "tieseed", 1, "seed of the tie-break draws")
 	fs.StringVar(&o.follow, "follow", "", "per-pod records of kube's side (-parity): place each pod with tied best nodes where kube did (for the comparison, not for timing)")
+	fs.BoolVar(&o.marking, "marking", false, "keep a garbage collection marking through the timed loop (collections back to back on another goroutine), as in a process whose other work allocates: every pointer the cycles store then goes through the write barrier; compare caller_cpu_ns, the cycles' thread's CPU time, since the collector's pauses make wall time noisy")
 	fs.BoolVar(&o.steps, "steps", false, "time each cycle's steps (PreFilter, Filter, PreScore, Score, NormalizeScore, SelectHost) and print their time per timed pod (steps_ns); the seven clock readings add about 0.15 µs a cycle")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -317,15 +328,27 @@ func measure(o runOptions) (result, []podRecord, error) {
 			return res, nil, err
 		}
 	}
+	stopMarking := marking(o.marking)
+	runtime.LockOSThread()
+	thread0, okThread := procstat.ThreadCPUTime()
 	cpu0, ok0 := procstat.CPUTime()
 	t0 := time.Now()
 	for _, pi := range infos[o.warm:] {
 		if err := c.cycle(ctx, pi); err != nil {
+			runtime.UnlockOSThread()
+			stopMarking()
 			return res, nil, err
 		}
 	}
 	wall := time.Since(t0)
 	cpu1, ok1 := procstat.CPUTime()
+	thread1, _ := procstat.ThreadCPUTime()
+	runtime.UnlockOSThread()
+	stopMarking()
+	if okThread {
+		res.CallerCPUNanos = int64(thread1 - thread0)
+	}
+	res.Marking = o.marking
 	runtime.ReadMemStats(&m1)
 	if o.cpuprofile != "" {
 		pprof.StopCPUProfile()
@@ -687,4 +710,29 @@ func assumedNames(pods []*framework.PodInfo) []string {
 		names[i] = pi.Pod.Name + "-assumed-" + strconv.Itoa(i+1)
 	}
 	return names
+}
+
+// marking starts, when on, a goroutine that runs garbage collections back
+// to back, so that one is marking nearly all the time, and returns the
+// function that stops it and waits for its last collection to end.
+func marking(on bool) (stop func()) {
+	if !on {
+		return func() {}
+	}
+	quit, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-quit:
+				return
+			default:
+				runtime.GC()
+			}
+		}
+	}()
+	return func() {
+		close(quit)
+		<-done
+	}
 }
