@@ -2,10 +2,12 @@ package runtime_test
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
@@ -67,4 +69,74 @@ func TestDeferredStatusesOfNarrowedCandidates(t *testing.T) {
 	if d := cmp.Diff(want.Diagnosis.UnschedulablePlugins, got.Diagnosis.UnschedulablePlugins); d != "" {
 		t.Fatalf("diagnoses differ:\n%s", d)
 	}
+}
+
+// TestPropDeferredStatusesAsKept: over clusters whose nodes are short of
+// cpu, memory or pod slots, cordoned or tainted (NodeResourcesFit defers
+// its statuses; NodeUnschedulable and TaintToleration reject first), a
+// cycle with RejectionsOnFailure that fits no node reports every node's
+// status, the verdicts and the diagnosis as a cycle that keeps every
+// rejection does, at one and two workers and any start; one that fits a
+// node picks the same one.
+func TestPropDeferredStatusesAsKept(t *testing.T) {
+	frameworks := map[int]*runtime.Framework{}
+	for _, w := range []int{1, 2} {
+		f, err := runtime.NewFramework(scheduling.NewDefaultRegistry(), scheduling.DefaultProfile(), runtime.WithParallelism(w))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(f.Close)
+		frameworks[w] = f
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 300).Draw(t, "nodes")
+		nodes := make([]*api.Node, n)
+		for i := range nodes {
+			b := builder.MakeNode().Name(fmt.Sprintf("n%d", i)).Allocatable(map[string]string{
+				"cpu":    fmt.Sprint(rapid.IntRange(0, 8).Draw(t, "cpu")),
+				"memory": fmt.Sprintf("%dGi", rapid.IntRange(0, 8).Draw(t, "mem")),
+				"pods":   fmt.Sprint(rapid.IntRange(0, 3).Draw(t, "pods")),
+			})
+			switch rapid.IntRange(0, 9).Draw(t, "other") {
+			case 0:
+				b = b.Unschedulable()
+			case 1:
+				b = b.Taint("dedicated", "x", api.TaintEffectNoSchedule)
+			}
+			nodes[i] = b.Obj()
+		}
+		snap := framework.MustSnapshot(nodes, nil)
+		pod := framework.MustPodInfo(builder.MakePod().Name("p").Namespace("default").Req(map[string]string{
+			"cpu":    fmt.Sprint(rapid.IntRange(1, 9).Draw(t, "podCPU")),
+			"memory": fmt.Sprintf("%dGi", rapid.IntRange(1, 9).Draw(t, "podMem")),
+		}).Obj())
+		start := rapid.IntRange(0, n-1).Draw(t, "start")
+		f := frameworks[rapid.SampledFrom([]int{1, 2}).Draw(t, "workers")]
+		run := func(lean bool) (*runtime.Result, error) {
+			return f.Schedule(context.Background(), nil, snap, pod, runtime.CycleOptions{Rand: rand.New(rand.NewPCG(1, 2)), StartIndex: start, RejectionsOnFailure: lean})
+		}
+		want, werr := run(false)
+		got, gerr := run(true)
+		if (werr == nil) != (gerr == nil) {
+			t.Fatalf("errors differ: kept %v, on failure %v", werr, gerr)
+		}
+		if werr == nil {
+			if got.SelectedNode() != want.SelectedNode() {
+				t.Fatalf("selected %s, want %s", got.SelectedNode(), want.SelectedNode())
+			}
+			return
+		}
+		if d := cmp.Diff(want.NodeVerdicts(), got.NodeVerdicts()); d != "" {
+			t.Fatalf("verdicts differ (-all kept +on failure):\n%s", d)
+		}
+		for _, node := range nodes {
+			w, g := want.NodeToStatus().Get(node.Name), got.NodeToStatus().Get(node.Name)
+			if w.Code() != g.Code() || w.Message() != g.Message() || w.Plugin() != g.Plugin() {
+				t.Fatalf("node %s: status %v from %q, want %v from %q", node.Name, g, g.Plugin(), w, w.Plugin())
+			}
+		}
+		if d := cmp.Diff(want.Diagnosis.UnschedulablePlugins, got.Diagnosis.UnschedulablePlugins); d != "" {
+			t.Fatalf("diagnoses differ:\n%s", d)
+		}
+	})
 }
