@@ -390,6 +390,12 @@ var _ fastpath.NodeBlindPreScorePlugin = (*InterPodAffinity)(nil)
 // pods on every node, whatever the filters kept.
 func (pl *InterPodAffinity) PreScoreIgnoresNodes() {}
 
+var _ fastpath.CycleScopedPreScorePlugin = (*InterPodAffinity)(nil)
+
+// PreScoreNodesInCycle marks the plugin as one that uses the nodes PreScore
+// receives within the cycle only: it reads no node in PreScore.
+func (pl *InterPodAffinity) PreScoreNodesInCycle() {}
+
 // PreScore computes the topology scores (see the type's doc). It walks the
 // cycle snapshot's nodes, not only the feasible ones, as kube does.
 func (pl *InterPodAffinity) PreScore(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, _ []*framework.NodeInfo) *framework.Status {

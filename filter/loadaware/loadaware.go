@@ -20,6 +20,7 @@ import (
 	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/fastpath"
 )
 
 // LoadAwareScheduling is Koordinator's LoadAwareScheduling: PreFilter and
@@ -347,6 +348,12 @@ func (p *LoadAwareScheduling) filterV15(st *state, prof *profile, node *api.Node
 	}
 	return nil
 }
+
+var _ fastpath.CycleScopedPreScorePlugin = (*LoadAwareScheduling)(nil)
+
+// PreScoreNodesInCycle marks the plugin as one that uses the nodes PreScore
+// receives within the cycle only: it reads no node in PreScore.
+func (p *LoadAwareScheduling) PreScoreNodesInCycle() {}
 
 // PreScore reuses the PreFilter estimate of the same cycle when there is
 // one, else estimates the incoming pod and records the cycle's time.

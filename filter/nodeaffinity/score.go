@@ -38,6 +38,12 @@ var _ fastpath.NodeBlindPreScorePlugin = (*NodeAffinity)(nil)
 // pod's preferred terms against the snapshot, whatever the filters kept.
 func (pl *NodeAffinity) PreScoreIgnoresNodes() {}
 
+var _ fastpath.CycleScopedPreScorePlugin = (*NodeAffinity)(nil)
+
+// PreScoreNodesInCycle marks the plugin as one that uses the nodes PreScore
+// receives within the cycle only: it reads no node in PreScore.
+func (pl *NodeAffinity) PreScoreNodesInCycle() {}
+
 // PreScore compiles the pod's preferred terms.
 func (pl *NodeAffinity) PreScore(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, _ []*framework.NodeInfo) *framework.Status {
 	snap := state.Snapshot()

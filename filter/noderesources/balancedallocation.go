@@ -152,6 +152,12 @@ func baBestEffort(req []int64) bool {
 	return true
 }
 
+var _ fastpath.CycleScopedPreScorePlugin = (*NodeResourcesBalancedAllocation)(nil)
+
+// PreScoreNodesInCycle marks the plugin as one that uses the nodes PreScore
+// receives within the cycle only: it reads no node in PreScore.
+func (pl *NodeResourcesBalancedAllocation) PreScoreNodesInCycle() {}
+
 // PreScore caches the pod's requests; in Delta and StdDev modes it returns
 // Skip when every configured request is 0.
 func (pl *NodeResourcesBalancedAllocation) PreScore(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, _ []*framework.NodeInfo) *framework.Status {

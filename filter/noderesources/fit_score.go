@@ -144,6 +144,12 @@ func (pl *NodeResourcesFit) podRequests(pod *framework.PodInfo, buf []int64) []i
 	return req
 }
 
+var _ fastpath.CycleScopedPreScorePlugin = (*NodeResourcesFit)(nil)
+
+// PreScoreNodesInCycle marks the plugin as one that uses the nodes PreScore
+// receives within the cycle only: it reads no node in PreScore.
+func (pl *NodeResourcesFit) PreScoreNodesInCycle() {}
+
 // PreScore caches the pod's request of every configured resource and,
 // when a DeviceClass backs one of them, what the scores read of the DRA
 // objects.

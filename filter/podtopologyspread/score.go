@@ -228,6 +228,14 @@ var _ fastpath.ClusterWalkingPreScorePlugin = (*PodTopologySpread)(nil)
 // matching pods over the snapshot's nodes.
 func (pl *PodTopologySpread) PreScoreWalksCluster() {}
 
+var _ fastpath.CycleScopedPreScorePlugin = (*PodTopologySpread)(nil)
+
+// PreScoreNodesInCycle marks the plugin as one that uses the nodes PreScore
+// receives within the cycle only: its PreScore state keeps them for the
+// cycle's Score and NormalizeScore alone, and PreScoreAfterAdd replaces
+// them with the next cycle's.
+func (pl *PodTopologySpread) PreScoreNodesInCycle() {}
+
 // PreScore builds the pod's soft constraints (its own ScheduleAnyway
 // constraints, or the ScheduleAnyway defaults when it has none and a default
 // selector exists) and counts, over all nodes of the snapshot that pass the

@@ -51,6 +51,12 @@ func (s *ttPreScoreState) classCounts(tc *framework.TaintClasses) []int64 {
 // Clone returns the state itself; it is read-only.
 func (s *ttPreScoreState) Clone() framework.StateData { return s }
 
+var _ fastpath.CycleScopedPreScorePlugin = (*TaintToleration)(nil)
+
+// PreScoreNodesInCycle marks the plugin as one that uses the nodes PreScore
+// receives within the cycle only: it reads no node in PreScore.
+func (pl *TaintToleration) PreScoreNodesInCycle() {}
+
 // PreScore keeps the pod's tolerations whose effect is empty or
 // PreferNoSchedule.
 func (pl *TaintToleration) PreScore(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, _ []*framework.NodeInfo) *framework.Status {

@@ -16,6 +16,12 @@ var (
 	_ fastpath.ConstantScorePlugin     = (*VolumeBinding)(nil)
 )
 
+var _ fastpath.CycleScopedPreScorePlugin = (*VolumeBinding)(nil)
+
+// PreScoreNodesInCycle marks the plugin as one that uses the nodes PreScore
+// receives within the cycle only: it reads no node in PreScore.
+func (pl *VolumeBinding) PreScoreNodesInCycle() {}
+
 // PreScore returns Skip unless capacity scoring is on.
 func (pl *VolumeBinding) PreScore(_ context.Context, _ *framework.CycleState, _ *framework.PodInfo, _ []*framework.NodeInfo) *framework.Status {
 	if !pl.enabled {

@@ -25,7 +25,10 @@ import (
 // idx, when not nil, gives each node's index in the cycle's snapshot:
 // nodes[i] is state.Snapshot().Nodes()[idx[i]], so the plugin may read
 // state.Snapshot().Resources()[idx[i]] instead of nodes[i]'s fields. It is
-// nil when the nodes are not the snapshot's own, and read-only.
+// nil when the nodes are not the snapshot's own, and read-only. nodes and
+// idx are the runner's buffers, valid during the call only (nodes may be
+// held where the garbage collector does not look): a plugin keeps a node
+// it needs later, not the slice.
 //
 // On entry out (len(out) == len(nodes)) is all nil. FilterBatch must leave
 // in out[i] exactly what Filter(ctx, state, pod, nodes[i]) would return,
@@ -119,7 +122,8 @@ func (x NodeRejection) Rejects() bool {
 // the runner calls Score node by node over the chunk to report the first
 // failure exactly as without batching. It may be called concurrently on
 // disjoint node lists. nodes and idx are read-only: they may be views of
-// the snapshot's own lists.
+// the snapshot's own lists, and are valid during the call only, as for
+// FilterBatch.
 type BatchScorePlugin interface {
 	framework.ScorePlugin
 	ScoreBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64) *framework.Status
@@ -345,6 +349,23 @@ type NodeBlindPreScorePlugin interface {
 	framework.PreScorePlugin
 	// PreScoreIgnoresNodes marks the plugin; it does nothing.
 	PreScoreIgnoresNodes()
+}
+
+// CycleScopedPreScorePlugin is an optional extension of
+// framework.PreScorePlugin for a plugin that reads the nodes PreScore
+// receives only within the cycle: in PreScore, and from its cycle state
+// in the same cycle's Score and NormalizeScore, never after the cycle
+// ends (in Reserve, Permit or the binding cycle, say). When every
+// PreScore plugin of a profile is one, the runner gives PreScore and the
+// score plugins the feasible nodes from a buffer the garbage collector
+// does not scan, which a later cycle overwrites: placing them then
+// stores no pointer, so pays no write barrier a node while a collection
+// marks. Otherwise it gives them a list of the Result's own, valid until
+// the Result is reused.
+type CycleScopedPreScorePlugin interface {
+	framework.PreScorePlugin
+	// PreScoreNodesInCycle marks the plugin; it does nothing.
+	PreScoreNodesInCycle()
 }
 
 // IsolatedPreFilterPlugin is an optional extension of

@@ -140,3 +140,18 @@ func TestPropDeferredStatusesAsKept(t *testing.T) {
 		}
 	})
 }
+
+// TestDefaultProfilesReadNodesAsWords: the default profiles' PreScore
+// plugins all use their nodes within the cycle, so that their cycles
+// place the feasible nodes where the collector does not look.
+func TestDefaultProfilesReadNodesAsWords(t *testing.T) {
+	for _, v := range []framework.KubeVersion{framework.KubeV137, framework.KubeV136} {
+		f, err := runtime.NewFramework(scheduling.NewDefaultRegistry(), scheduling.DefaultProfileFor(v), runtime.WithKubeVersion(v))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !runtime.WordNodes(f) {
+			t.Errorf("kube %v's default profile: a PreScore plugin is not a fastpath.CycleScopedPreScorePlugin", v)
+		}
+	}
+}

@@ -17,3 +17,7 @@ func newTestWorkers(n int) (*Workers, error) {
 
 // PreScoreOrder is preScoreOrder for the package's external tests.
 var PreScoreOrder = preScoreOrder
+
+// WordNodes reports whether f's cycles read the feasible nodes as words
+// (Framework.wordNodes), for the package's external tests.
+func WordNodes(f *Framework) bool { return f.wordNodes }

@@ -167,6 +167,11 @@ type Framework struct {
 	blind     []int
 	blindMask uint64
 	lateOrder []int
+	// wordNodes is set when every PreScore plugin reads its nodes within
+	// the cycle only (fastpath.CycleScopedPreScorePlugin): a cycle's
+	// steps after the filters then read the feasible nodes as words the
+	// collector does not scan (Result.cycleNodes).
+	wordNodes bool
 	// isolated has the bits of the PreFilter plugins (indices in
 	// preFilter) that the PreFilter step on several workers (frontRun)
 	// runs as tasks of their own (fastpath.IsolatedPreFilterPlugin), and
@@ -390,6 +395,12 @@ func NewFramework(registry *framework.Registry, p framework.Profile, opts ...Opt
 		}
 	}
 	f.front = frontOrder(f.preFilter, f.isolated, f.preScore, f.blind)
+	f.wordNodes = true
+	for _, pl := range f.preScore {
+		if _, ok := pl.(fastpath.CycleScopedPreScorePlugin); !ok {
+			f.wordNodes = false
+		}
+	}
 	f.minChunk, f.passLeast, f.fusedLeast = DefaultMinChunk, cheapPass*DefaultMinChunk, fusedPass*DefaultMinChunk
 	if f.workers == nil && f.parallelism > 1 {
 		f.workers, _ = NewWorkers(f.parallelism) // parallelism ≥ 1 was checked

@@ -115,3 +115,58 @@ func TestCycleNodesEndWithTheCycle(t *testing.T) {
 		})
 	}
 }
+
+// TestWordNodesOnlyWithCycleScopedPreScore: the default profile, whose
+// PreScore plugins all use their nodes within the cycle, reads the
+// feasible nodes as words during the cycle; a profile with a PreScore
+// plugin that does not say so gets a list of the Result's own, which
+// outlives the cycle, and the same feasible nodes.
+func TestWordNodesOnlyWithCycleScopedPreScore(t *testing.T) {
+	def, err := NewFramework(registryOf(), framework.Profile{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !def.wordNodes {
+		t.Fatal("a profile without PreScore plugins does not read the nodes as words")
+	}
+	const n = 120
+	reject := &fake{name: "R", filter: func(ni *framework.NodeInfo) *framework.Status {
+		if ni.Index()%3 == 0 {
+			return framework.NewStatus(framework.Unschedulable, "every third")
+		}
+		return nil
+	}}
+	var kept []*framework.NodeInfo
+	keeper := &fake{name: "K", preScore: func(nodes []*framework.NodeInfo) *framework.Status {
+		kept = nodes // kept past the cycle, as a plain PreScore plugin may
+		return nil
+	}, score: func(ni *framework.NodeInfo) (int64, *framework.Status) { return int64(ni.Index() % 5), nil }}
+	f, err := NewFramework(registryOf(reject, keeper), framework.Profile{Filter: []string{"R"}, PreScore: []string{"K"}, Score: []string{"K"}, Weights: map[string]int64{"K": 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.wordNodes {
+		t.Fatal("a PreScore plugin that does not say it keeps its nodes within the cycle: the nodes are read as words")
+	}
+	snap := framework.MustSnapshot(testNodes(n), nil)
+	res, err := f.Schedule(context.Background(), nil, snap, testPod("p"), CycleOptions{Rand: rand.New(rand.NewPCG(1, 2))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for k := range n {
+		if k%3 != 0 {
+			want = append(want, fmt.Sprintf("n%d", k))
+		}
+	}
+	runtime.GC()
+	if d := cmp.Diff(want, names(kept)); d != "" {
+		t.Fatalf("the nodes PreScore kept (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff(want, names(res.FeasibleNodes())); d != "" {
+		t.Fatalf("FeasibleNodes (-want +got):\n%s", d)
+	}
+	if len(res.feasibleWords) > 0 && len(kept) > 0 && &kept[0] == &res.feasibleWords.nodes()[0] {
+		t.Fatal("PreScore was given the words")
+	}
+}

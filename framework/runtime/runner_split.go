@@ -87,7 +87,7 @@ func (r *Result) splitEvaluated(rejected []uint64, statuses []*framework.Status,
 		runs = r.snap.IndexRuns()
 	}
 	r.feasible, r.feasibleList, r.cycleNodes, r.spans = feasible, nil, nil, r.spans[:0]
-	r.inCycle = true
+	r.inCycle = r.fw != nil && r.fw.wordNodes
 	if nr == 0 && runs != nil {
 		// Positions 0…w−1, the snapshot's nodes from start on: the
 		// indices are a view of its runs.
@@ -101,11 +101,21 @@ func (r *Result) splitEvaluated(rejected []uint64, statuses []*framework.Status,
 		// Long runs of feasible positions: copied run by run.
 		r.spans = placeSpans(rejected, cut, start, r.snap.IndexRuns(), candIdx, feasible, idx, r.spans)
 	} else {
-		// Placed as words, which the collector does not scan, for this
-		// cycle's steps (cycleNodes): no write barrier a feasible node.
-		list := nodeWords(grow(r.feasibleWords, w))
-		r.place(rejected, cut, start, candidates, runs, candIdx, feasible, idx, list)
-		r.feasibleWords, r.cycleNodes = list, list.nodes()
+		// Placed as words, which the collector does not scan: for this
+		// cycle's steps (cycleNodes), no write barrier a feasible node,
+		// when the profile's PreScore plugins use them in the cycle only
+		// (Framework.wordNodes); else copied to a list of the Result's
+		// own.
+		words := nodeWords(grow(r.feasibleWords, w))
+		r.place(rejected, cut, start, candidates, runs, candIdx, feasible, idx, words)
+		r.feasibleWords = words
+		if r.inCycle {
+			r.cycleNodes = words.nodes()
+		} else {
+			list := grow(r.feasibleCache, w)
+			copy(list, words.nodes())
+			r.feasibleCache, r.feasibleList = list, list
+		}
 	}
 	if listRejected {
 		rejectedPositions(rejected, cut, rejPos)

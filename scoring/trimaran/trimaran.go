@@ -159,6 +159,12 @@ type tlpState struct {
 
 func (s *tlpState) Clone() framework.StateData { return s }
 
+var _ fastpath.CycleScopedPreScorePlugin = (*TargetLoadPacking)(nil)
+
+// PreScoreNodesInCycle marks the plugin as one that uses the nodes PreScore
+// receives within the cycle only: it reads no node in PreScore.
+func (pl *TargetLoadPacking) PreScoreNodesInCycle() {}
+
 // PreScore predicts the incoming pod's cpu once per cycle.
 func (pl *TargetLoadPacking) PreScore(_ context.Context, cs *framework.CycleState, pod *framework.PodInfo, _ []*framework.NodeInfo) *framework.Status {
 	cs.Write(tlpStateKey, &tlpState{src: pl.loads.source(), milli: pl.PredictCPU(pod.Pod)})
@@ -381,6 +387,12 @@ func Requests(pod *api.Pod) (milliCPU, memory int64) {
 	memory += pod.Spec.Overhead[resource.Memory].Value()
 	return milliCPU, memory
 }
+
+var _ fastpath.CycleScopedPreScorePlugin = (*LoadVariationRiskBalancing)(nil)
+
+// PreScoreNodesInCycle marks the plugin as one that uses the nodes PreScore
+// receives within the cycle only: it reads no node in PreScore.
+func (pl *LoadVariationRiskBalancing) PreScoreNodesInCycle() {}
 
 // PreScore computes the pod's requests once per cycle.
 func (pl *LoadVariationRiskBalancing) PreScore(_ context.Context, cs *framework.CycleState, pod *framework.PodInfo, _ []*framework.NodeInfo) *framework.Status {
