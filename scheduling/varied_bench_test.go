@@ -13,6 +13,7 @@ import (
 
 	"github.com/schedkit/schedkit/framework"
 	fwruntime "github.com/schedkit/schedkit/framework/runtime"
+	"github.com/schedkit/schedkit/internal/gcmark"
 	"github.com/schedkit/schedkit/internal/procstat"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/resource"
@@ -231,6 +232,44 @@ func runVaried(b *testing.B, r *variedRun) {
 	}
 	b.ReportMetric(float64(r.evaluated)/float64(b.N), "evaluated/pod")
 	b.ReportMetric(100*float64(r.placed)/float64(b.N), "placed%")
+}
+
+// BenchmarkVariedCycleMarking is BenchmarkVariedCycle's varied stream at
+// 5,000 nodes (every node and kube's sampling, fresh) while a garbage
+// collection marks throughout (gcmark), as when the program around the
+// scheduler allocates: every pointer a cycle stores into scanned memory
+// then goes through the write barrier. thread-cpu-µs/pod is the CPU time
+// of the thread that runs the cycles (less the stream's untimed restarts),
+// without the collector's workers and pauses, which make wall time noisy.
+// The cycles run on one worker; -cpu 2 gives the collections a processor
+// of their own, as the embedding program's would have.
+func BenchmarkVariedCycleMarking(b *testing.B) {
+	c := newVariedCluster(b, 5000)
+	for _, sampled := range []bool{false, true} {
+		eval := "all"
+		if sampled {
+			eval = "sampled"
+		}
+		b.Run(fmt.Sprintf("varied/nodes=5000/%s/fresh", eval), func(b *testing.B) {
+			r := newVariedRun(b, c, 0, sampled, false, 1)
+			runtime.GC()
+			stop := gcmark.Start()
+			defer stop()
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			b.ReportAllocs()
+			b.ResetTimer()
+			t0, ok0 := procstat.ThreadCPUTime()
+			for b.Loop() {
+				r.timedCycle(b)
+			}
+			t1, ok1 := procstat.ThreadCPUTime()
+			if ok0 && ok1 {
+				b.ReportMetric(float64((t1-t0-r.untimed).Microseconds())/float64(b.N), "thread-cpu-µs/pod")
+			}
+			b.ReportMetric(float64(r.evaluated)/float64(b.N), "evaluated/pod")
+		})
+	}
 }
 
 // BenchmarkVariedNoNodeFits measures the cycles of pods no node fits (a

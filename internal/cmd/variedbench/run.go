@@ -24,6 +24,7 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	fwruntime "github.com/schedkit/schedkit/framework/runtime"
+	"github.com/schedkit/schedkit/internal/gcmark"
 	"github.com/schedkit/schedkit/internal/parallel"
 	"github.com/schedkit/schedkit/internal/procstat"
 	"github.com/schedkit/schedkit/scheduling"
@@ -712,27 +713,11 @@ func assumedNames(pods []*framework.PodInfo) []string {
 	return names
 }
 
-// marking starts, when on, a goroutine that runs garbage collections back
-// to back, so that one is marking nearly all the time, and returns the
-// function that stops it and waits for its last collection to end.
+// marking starts, when on, collections back to back (gcmark.Start) and
+// returns the function that stops them.
 func marking(on bool) (stop func()) {
 	if !on {
 		return func() {}
 	}
-	quit, done := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(done)
-		for {
-			select {
-			case <-quit:
-				return
-			default:
-				runtime.GC()
-			}
-		}
-	}()
-	return func() {
-		close(quit)
-		<-done
-	}
+	return gcmark.Start()
 }
