@@ -359,7 +359,11 @@ func (r *Result) EvaluatedNodes() int {
 // node fits or a Filter plugin failed.
 func (r *Result) NumFeasibleNodes() int { return len(r.feasible) }
 
-// FeasibleNodes returns the feasible nodes in evaluation order (a copy).
+// FeasibleNodes returns the feasible nodes in evaluation order (a copy):
+// the cycle's node list's entries at their positions, looked up when
+// first needed, which may be after the cycle, so a node whose NodeInfo
+// the snapshot replaced in between (a pod assumed on it) may come as the
+// snapshot holds it.
 func (r *Result) FeasibleNodes() []*framework.NodeInfo {
 	if r == nil {
 		return nil
