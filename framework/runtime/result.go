@@ -218,12 +218,13 @@ type Result struct {
 	// cycleNodes are the feasible nodes as the filter step placed them,
 	// for the steps after it: a view of feasibleWords, which the
 	// collector does not scan (nodeWords), valid only until the cycle
-	// ends, when Schedule clears it (feasibleNodes materializes the
-	// list from order afterwards).
+	// ends (endCycle; feasibleNodes looks the list up in order
+	// afterwards).
 	cycleNodes    []*framework.NodeInfo
 	feasibleWords nodeWords
 	// inCycle is set from the filter step's placement to the end of the
-	// cycle: feasibleNodes looks the nodes up as words then.
+	// cycle when the profile lets its steps read the nodes as words
+	// (Framework.wordNodes): feasibleNodes looks them up as words then.
 	inCycle      bool
 	feasibleIdx  []int32 // snapshot index of each feasible node: feasibleBuf or a view of the snapshot's runs
 	feasibleBuf  []int32
