@@ -14,8 +14,9 @@ import (
 // While a collection marks, every store of a pointer into scanned memory
 // goes through the write barrier, which looks up the object's mark bits,
 // mostly a cache miss: over every node of 5,000 (variedbench -marking
-// -stream varied, one worker), the cycles' thread took 177 µs of CPU a
-// pod with those stores as pointers and 117 µs with them as words.
+// -stream varied, one worker), the cycles' thread took 199 µs of CPU a
+// pod with those stores as pointers and 126 µs with them as words
+// (docs/performance.md, While a collection marks).
 //
 // A buffer holds only NodeInfos of the cycle's candidates, which the
 // candidates list (held by the caller for the whole cycle) keeps alive,
