@@ -10,9 +10,13 @@ import (
 
 // CPUTime returns the process's user+system CPU time (getrusage) and
 // whether the platform reports it.
-func CPUTime() (time.Duration, bool) {
+func CPUTime() (time.Duration, bool) { return rusageCPU(syscall.RUSAGE_SELF) }
+
+// rusageCPU returns who's user+system CPU time (getrusage) and whether
+// the platform reports it.
+func rusageCPU(who int) (time.Duration, bool) {
 	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+	if err := syscall.Getrusage(who, &ru); err != nil {
 		return 0, false
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), true
