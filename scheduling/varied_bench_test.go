@@ -215,20 +215,36 @@ func BenchmarkVariedCycle(b *testing.B) {
 }
 
 // runVaried times r's cycles.
-func runVaried(b *testing.B, r *variedRun) {
+func runVaried(b *testing.B, r *variedRun) { timeVaried(b, r, false) }
+
+// timeVaried times r's cycles; with marking, while a garbage collection
+// marks throughout (gcmark), reporting also the CPU time of the thread
+// that runs them (thread-cpu-µs/pod).
+func timeVaried(b *testing.B, r *variedRun, marking bool) {
 	runtime.GC() // the cluster's construction is not the cycles' garbage
+	if marking {
+		stop := gcmark.Start()
+		defer stop()
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	cpu0, ok0 := procstat.CPUTime()
+	thread0, okThread0 := procstat.ThreadCPUTime()
 	for b.Loop() {
 		r.timedCycle(b)
 	}
+	thread1, okThread1 := procstat.ThreadCPUTime()
 	cpu1, ok1 := procstat.CPUTime()
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N), "µs/pod")
 	if ok0 && ok1 {
 		// CPU time (GC included) per pod: the one-core figure even when
 		// other processes share the machine.
 		b.ReportMetric(float64((cpu1-cpu0-r.untimed).Microseconds())/float64(b.N), "cpu-µs/pod")
+	}
+	if marking && okThread0 && okThread1 {
+		b.ReportMetric(float64((thread1-thread0-r.untimed).Microseconds())/float64(b.N), "thread-cpu-µs/pod")
 	}
 	b.ReportMetric(float64(r.evaluated)/float64(b.N), "evaluated/pod")
 	b.ReportMetric(100*float64(r.placed)/float64(b.N), "placed%")
@@ -251,23 +267,7 @@ func BenchmarkVariedCycleMarking(b *testing.B) {
 			eval = "sampled"
 		}
 		b.Run(fmt.Sprintf("varied/nodes=5000/%s/fresh", eval), func(b *testing.B) {
-			r := newVariedRun(b, c, 0, sampled, false, 1)
-			runtime.GC()
-			stop := gcmark.Start()
-			defer stop()
-			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
-			b.ReportAllocs()
-			b.ResetTimer()
-			t0, ok0 := procstat.ThreadCPUTime()
-			for b.Loop() {
-				r.timedCycle(b)
-			}
-			t1, ok1 := procstat.ThreadCPUTime()
-			if ok0 && ok1 {
-				b.ReportMetric(float64((t1-t0-r.untimed).Microseconds())/float64(b.N), "thread-cpu-µs/pod")
-			}
-			b.ReportMetric(float64(r.evaluated)/float64(b.N), "evaluated/pod")
+			timeVaried(b, newVariedRun(b, c, 0, sampled, false, 1), true)
 		})
 	}
 }
