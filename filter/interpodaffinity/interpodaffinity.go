@@ -11,7 +11,6 @@ package interpodaffinity
 
 import (
 	"context"
-	"sync"
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/filter"
@@ -104,9 +103,9 @@ type InterPodAffinity struct {
 	// (any term matching, not all: afterPodChange).
 	anyAntiHint bool
 	// doms recycles the per-value score slices of released PreScore states
-	// (framework.ReleasableStateData); it holds *[]int64. Nil (a plugin
-	// built without New) means no recycling.
-	doms *sync.Pool
+	// (framework.ReleasableStateData). Nil (a plugin built without New)
+	// means no recycling.
+	doms *slicepool.Pool[int64]
 	// reference selects the score's walk over every existing pod (kube's
 	// algorithm) instead of the snapshot pod index; tests compare both.
 	reference bool
@@ -139,7 +138,7 @@ func newInterPodAffinity(args InterPodAffinityArgs, h framework.Handle) (framewo
 		existingFail:     framework.NewStatus(framework.Unschedulable, ErrReasonExistingAntiAffinityRulesNotMatch),
 		hits:             &slicepool.Pool[uint64]{},
 		anyAntiHint:      filter.Release(h).AtLeast(framework.KubeV137),
-		doms:             &sync.Pool{},
+		doms:             &slicepool.Pool[int64]{},
 	}, nil
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/fastpath"
+	"github.com/schedkit/schedkit/internal/slicepool"
 	"github.com/schedkit/schedkit/scoring"
 )
 
@@ -79,7 +80,7 @@ type ipaFastScores struct {
 	// without it), so that dom[k] is read by snapshot index directly.
 	byNode []bool
 	// pool, when set, recycles the large dom slices (see Release).
-	pool *sync.Pool
+	pool *slicepool.Pool[int64]
 	// tuples caches the per-combination sums of the keys numbered by
 	// value (ipaTupleSums); any change to dom drops them. It is created
 	// with the first key, so that a pod no term scores allocates none.
@@ -107,7 +108,7 @@ type ipaTupleSums struct {
 }
 
 // newIPAFastScores returns the fast state of snap.
-func newIPAFastScores(snap *framework.Snapshot, pool *sync.Pool) *ipaFastScores {
+func newIPAFastScores(snap *framework.Snapshot, pool *slicepool.Pool[int64]) *ipaFastScores {
 	f := &ipaFastScores{snap: snap, pool: pool}
 	f.keys, f.tvs, f.byNode, f.dom = f.keysArr[:0], f.tvsArr[:0], f.byNodeArr[:0], f.domArr[:0]
 	return f
@@ -176,11 +177,9 @@ func (f *ipaFastScores) slot(key string) int {
 	f.tvs = append(f.tvs, tv)
 	f.byNode = append(f.byNode, tv.ByIndex)
 	var dom []int64
-	if n := len(tv.Values); n >= ipaPoolMin && f.pool != nil {
-		if h, ok := f.pool.Get().(*[]int64); ok && cap(*h) >= n {
-			dom = (*h)[:n]
-			clear(dom)
-		}
+	if n := len(tv.Values); n >= ipaPoolMin {
+		dom = f.pool.Recycled(n)
+		clear(dom)
 	}
 	if dom == nil {
 		dom = make([]int64, len(tv.Values))
@@ -271,8 +270,7 @@ func (s *ipaPreScoreState) Release() {
 	}
 	for k, dom := range f.dom {
 		if cap(dom) >= ipaPoolMin {
-			b := dom[:0]
-			f.pool.Put(&b)
+			f.pool.Put(dom)
 		}
 		f.dom[k] = nil
 	}

@@ -17,6 +17,10 @@ const MinBytes = 512
 // (there is no shared one).
 type Pool[T any] struct {
 	p sync.Pool // of *[]T
+	// headers holds the *[]T that Take emptied, for Put to hold the next
+	// slice in: a Put that made a new one would allocate once per slice
+	// recycled.
+	headers sync.Pool
 	// SmallestBytes, when positive, replaces MinBytes (tests recycle
 	// small slices with it).
 	SmallestBytes int
@@ -25,22 +29,42 @@ type Pool[T any] struct {
 // Take returns a slice of length n: recycled (its contents left as they
 // were) when n is large and a recycled slice fits, else newly made (zero).
 func (sp *Pool[T]) Take(n int) []T {
-	if sp != nil && sp.worth(n) {
-		if h, ok := sp.p.Get().(*[]T); ok {
-			if cap(*h) >= n {
-				return (*h)[:n]
-			}
-			sp.p.Put(h)
-		}
+	if b := sp.Recycled(n); b != nil {
+		return b
 	}
 	return make([]T, n)
+}
+
+// Recycled returns a recycled slice of length n, its contents left as
+// they were, or nil when n is too small to recycle or no recycled slice
+// fits.
+func (sp *Pool[T]) Recycled(n int) []T {
+	if sp == nil || !sp.worth(n) {
+		return nil
+	}
+	h, ok := sp.p.Get().(*[]T)
+	if !ok {
+		return nil
+	}
+	if cap(*h) < n {
+		sp.p.Put(h)
+		return nil
+	}
+	b := (*h)[:n]
+	*h = nil
+	sp.headers.Put(h)
+	return b
 }
 
 // Put hands b back for a later Take; b must not be used afterwards.
 func (sp *Pool[T]) Put(b []T) {
 	if sp != nil && sp.worth(cap(b)) {
-		b = b[:0]
-		sp.p.Put(&b)
+		h, _ := sp.headers.Get().(*[]T)
+		if h == nil {
+			h = new([]T)
+		}
+		*h = b[:0]
+		sp.p.Put(h)
 	}
 }
 

@@ -35,3 +35,16 @@ func TestPoolTake(t *testing.T) {
 		})
 	}
 }
+
+// TestPoolRecyclesWithoutAllocating: once a slice is in the pool, taking
+// it and handing it back allocates nothing, its holder included.
+func TestPoolRecyclesWithoutAllocating(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector makes sync.Pool drop items at random")
+	}
+	var p Pool[uint64]
+	p.Put(p.Take(MinBytes / 8))
+	if allocs := testing.AllocsPerRun(100, func() { p.Put(p.Take(MinBytes / 8)) }); allocs != 0 {
+		t.Fatalf("a Take and a Put of a recycled slice allocated %v times", allocs)
+	}
+}
