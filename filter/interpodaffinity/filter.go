@@ -32,7 +32,15 @@ type ipaCounts struct {
 	keys []string
 	vals []map[string]int64
 	n    int
+	// The first keys' entries of keys and vals, held here (a pod's terms
+	// name a key or two).
+	keysArr [ipaHeldKeys]string
+	valsArr [ipaHeldKeys]map[string]int64
 }
+
+// ipaHeldKeys is how many topology keys an ipaCounts holds without
+// allocating.
+const ipaHeldKeys = 2
 
 // slot returns the index of key, adding it when absent.
 func (c *ipaCounts) slot(key string) int {
@@ -41,14 +49,21 @@ func (c *ipaCounts) slot(key string) int {
 			return i
 		}
 	}
+	if c.keys == nil {
+		c.keys, c.vals = c.keysArr[:0], c.valsArr[:0]
+	}
 	c.keys = append(c.keys, key)
-	c.vals = append(c.vals, map[string]int64{})
+	c.vals = append(c.vals, nil) // made by the first count (add, fillTables)
 	return len(c.keys) - 1
 }
 
 // add adds delta to pair (keys[slot], value), deleting it at zero.
 func (c *ipaCounts) add(slot int, value string, delta int64) {
 	m := c.vals[slot]
+	if m == nil {
+		m = map[string]int64{}
+		c.vals[slot] = m
+	}
 	old, ok := m[value]
 	nv := old + delta
 	switch {
@@ -68,6 +83,9 @@ func (c *ipaCounts) add(slot int, value string, delta int64) {
 func (c *ipaCounts) clone() ipaCounts {
 	out := ipaCounts{keys: append([]string(nil), c.keys...), vals: make([]map[string]int64, len(c.vals)), n: c.n}
 	for i, m := range c.vals {
+		if m == nil {
+			continue
+		}
 		cm := make(map[string]int64, len(m))
 		for k, v := range m {
 			cm[k] = v
@@ -82,6 +100,14 @@ func (c *ipaCounts) clone() ipaCounts {
 type ipaTerm struct {
 	affTerm
 	slot int
+}
+
+// ipaFastPreFilter is a fast PreFilter's state with its dense counts and
+// their Once, allocated together.
+type ipaFastPreFilter struct {
+	s     ipaPreFilterState
+	dense ipaDense
+	once  sync.Once
 }
 
 // ipaPreFilterState is what PreFilter computes for Filter.
@@ -174,14 +200,18 @@ func (pl *InterPodAffinity) PreFilter(ctx context.Context, state *framework.Cycl
 	if fast && len(pod.RequiredAffinityTerms) == 0 && len(pod.RequiredAntiAffinityTerms) == 0 && !existingAntiSelects(snap, pod.Pod) {
 		return nil, framework.NewStatus(framework.Skip) // the skip below, without building the state
 	}
-	s := &ipaPreFilterState{
-		pod:      pod,
-		nsLabels: snap.NamespaceLabels(pod.Pod.Namespace),
-		snap:     snap,
-	}
+	var s *ipaPreFilterState
 	if fast {
-		s.dense = &ipaDense{snap: snap, hits: pl.hits}
-		s.filled = &sync.Once{}
+		// The state, its dense counts and their Once in one allocation.
+		a := &ipaFastPreFilter{}
+		s = &a.s
+		s.dense, s.filled = &a.dense, &a.once
+		s.dense.snap, s.dense.hits = snap, pl.hits
+	} else {
+		s = &ipaPreFilterState{}
+	}
+	s.pod, s.nsLabels, s.snap = pod, snap.NamespaceLabels(pod.Pod.Namespace), snap
+	if fast {
 		pl.countExistingFast(s)
 	} else {
 		pl.countExisting(ctx, s, snap.NodesWithRequiredAntiAffinity())

@@ -32,6 +32,8 @@ import (
 type ipaDense struct {
 	snap                     *framework.Snapshot
 	existing, affinity, anti []ipaDenseSlot
+	// The first slot of each, held here.
+	held [3][1]ipaDenseSlot
 	// hits recycles the slots' own hit bitmaps (one bit per value: per
 	// node for kubernetes.io/hostname) on release, unless cloned: a clone
 	// of the state shares the slots.
@@ -75,11 +77,25 @@ type ipaDenseSlot struct {
 	ownHit bool
 }
 
+// ipaSourcesHeld bounds the capacity a slot's list of sources is made
+// with: a slot with more grows it as it goes.
+const ipaSourcesHeld = 16
+
 // has reports whether value id has a positive count.
 func (sl *ipaDenseSlot) has(id int32) bool { return sl.hit[id>>6]&(1<<(id&63)) != 0 }
 
 // slot returns the dense slot i of slots, growing slots to cover it.
 func (d *ipaDense) slot(slots *[]ipaDenseSlot, i int) *ipaDenseSlot {
+	if *slots == nil {
+		switch slots {
+		case &d.existing:
+			*slots = d.held[0][:0]
+		case &d.affinity:
+			*slots = d.held[1][:0]
+		case &d.anti:
+			*slots = d.held[2][:0]
+		}
+	}
 	for len(*slots) <= i {
 		*slots = append(*slots, ipaDenseSlot{})
 	}
@@ -87,11 +103,16 @@ func (d *ipaDense) slot(slots *[]ipaDenseSlot, i int) *ipaDenseSlot {
 }
 
 // add adds the counts dc (over the slot's key) to the slot, counting the
-// values that become positive in table c's pairs (c.n). nodes, when not
+// values that become positive in table c's pairs (c.n); most is how many
+// sources the slot may get in all, the capacity its list of sources is
+// made with. nodes, when not
 // nil, are the nodes (by snapshot index) holding dc's counts, each with a
 // positive count: marking their values is cheaper than merging dc.Hit when
 // they are fewer than its words.
-func (sl *ipaDenseSlot) add(hits *slicepool.Pool[uint64], c *ipaCounts, dc *framework.DomainCounts, nodes []int32) {
+func (sl *ipaDenseSlot) add(hits *slicepool.Pool[uint64], c *ipaCounts, dc *framework.DomainCounts, nodes []int32, most int) {
+	if sl.sources == nil {
+		sl.sources = make([]*framework.DomainCounts, 0, min(max(most, 1), ipaSourcesHeld))
+	}
 	sl.sources = append(sl.sources, dc)
 	sparse := nodes != nil && len(nodes) < len(dc.Hit)
 	if sl.hit == nil {
@@ -137,6 +158,10 @@ func (s *ipaPreFilterState) fillTables() {
 		for slot := range t.dense {
 			sl := &t.dense[slot]
 			m := t.c.vals[slot]
+			if m == nil {
+				m = make(map[string]int64, len(sl.sources))
+				t.c.vals[slot] = m
+			}
 			for _, dc := range sl.sources {
 				dc.EachHit(func(id int32) { m[sl.values[id]] += int64(dc.Count[id]) })
 			}
@@ -149,7 +174,8 @@ func (s *ipaPreFilterState) fillTables() {
 // every group of required anti-affinity terms that selects the incoming pod
 // adds its terms per domain (Snapshot.AffinityGroupDomainCounts).
 func (pl *InterPodAffinity) countExistingFast(s *ipaPreFilterState) {
-	for _, g := range s.snap.AffinityGroupsSelecting(s.pod.Pod) {
+	groups := s.snap.AffinityGroupsSelecting(s.pod.Pod)
+	for _, g := range groups {
 		if g.Kind != framework.TermRequiredAntiAffinity {
 			continue
 		}
@@ -158,7 +184,7 @@ func (pl *InterPodAffinity) countExistingFast(s *ipaPreFilterState) {
 			continue
 		}
 		slot := s.existingAnti.slot(g.Term.TopologyKey)
-		s.dense.slot(&s.dense.existing, slot).add(s.dense.hits, &s.existingAnti, dc, g.Nodes)
+		s.dense.slot(&s.dense.existing, slot).add(s.dense.hits, &s.existingAnti, dc, g.Nodes, len(groups))
 	}
 }
 
@@ -187,13 +213,13 @@ func (pl *InterPodAffinity) countIncomingFast(s *ipaPreFilterState) {
 		}
 		for i := range s.affTerms {
 			t := &s.affTerms[i]
-			s.dense.slot(&s.dense.affinity, t.slot).add(s.dense.hits, &s.affinity, snap.PodDomainCounts(q, t.TopologyKey), nil)
+			s.dense.slot(&s.dense.affinity, t.slot).add(s.dense.hits, &s.affinity, snap.PodDomainCounts(q, t.TopologyKey), nil, len(s.affTerms))
 		}
 	}
 	for i := range s.antiTerms {
 		t := &s.antiTerms[i]
 		q := framework.PodQuery{Terms: []framework.PodTerm{t.PodTerm()}}
-		s.dense.slot(&s.dense.anti, t.slot).add(s.dense.hits, &s.anti, snap.PodDomainCounts(q, t.TopologyKey), nil)
+		s.dense.slot(&s.dense.anti, t.slot).add(s.dense.hits, &s.anti, snap.PodDomainCounts(q, t.TopologyKey), nil, len(s.antiTerms))
 	}
 }
 

@@ -82,9 +82,13 @@ type ipaFastScores struct {
 	// pool, when set, recycles the large dom slices (see Release).
 	pool *slicepool.Pool[int64]
 	// tuples caches the per-combination sums of the keys numbered by
-	// value (ipaTupleSums); any change to dom drops them. It is created
-	// with the first key, so that a pod no term scores allocates none.
-	tuples *ipaTupleSums
+	// value (ipaTupleSums); any change to dom drops them. It is set with
+	// the first key, to spare when the state was allocated with one
+	// (newIPAPreScore), so that a pod no term scores makes none.
+	tuples, spare *ipaTupleSums
+	// small is what is left of the buffer that the dom slices of keys
+	// with few values are cut from (nil: none), zero until cut.
+	small []int64
 	// The first keys' entries of keys, tvs, byNode and dom, held here
 	// (a cycle's terms name a few topology keys).
 	keysArr   [ipaInlineKeys]string
@@ -107,11 +111,35 @@ type ipaTupleSums struct {
 	sums []int64
 }
 
-// newIPAFastScores returns the fast state of snap.
-func newIPAFastScores(snap *framework.Snapshot, pool *slicepool.Pool[int64]) *ipaFastScores {
-	f := &ipaFastScores{snap: snap, pool: pool}
+// ipaSmallValues is how many values' scores a PreScore state holds for
+// keys with few values (zones, racks) without allocating.
+const ipaSmallValues = 64
+
+// ipaTupleSumsHeld is how many combinations' sums a PreScore state holds
+// without allocating.
+const ipaTupleSumsHeld = 32
+
+// ipaFastPreScore is a PreScore state with its fast scores, their
+// combination sums and the buffers those start from, allocated together.
+type ipaFastPreScore struct {
+	s       ipaPreScoreState
+	f       ipaFastScores
+	t       ipaTupleSums
+	small   [ipaSmallValues]int64
+	sumsBuf [ipaTupleSumsHeld]int64
+}
+
+// newIPAPreScore returns a PreScore state whose fast scores are those of
+// snap, with no key yet.
+func newIPAPreScore(snap *framework.Snapshot, pool *slicepool.Pool[int64]) *ipaPreScoreState {
+	b := &ipaFastPreScore{}
+	f := &b.f
+	f.snap, f.pool = snap, pool
 	f.keys, f.tvs, f.byNode, f.dom = f.keysArr[:0], f.tvsArr[:0], f.byNodeArr[:0], f.domArr[:0]
-	return f
+	f.spare, f.small = &b.t, b.small[:]
+	b.t.sums = b.sumsBuf[:0]
+	b.s.fast = f
+	return &b.s
 }
 
 // ipaTuplesMaxShare bounds the combinations worth summing up front: at
@@ -170,16 +198,22 @@ func (f *ipaFastScores) slot(key string) int {
 		}
 	}
 	if f.tuples == nil {
-		f.tuples = &ipaTupleSums{}
+		f.tuples = f.spare
+		if f.tuples == nil {
+			f.tuples = &ipaTupleSums{}
+		}
 	}
 	tv := f.snap.TopologyValues(key)
 	f.keys = append(f.keys, key)
 	f.tvs = append(f.tvs, tv)
 	f.byNode = append(f.byNode, tv.ByIndex)
 	var dom []int64
-	if n := len(tv.Values); n >= ipaPoolMin {
+	switch n := len(tv.Values); {
+	case n >= ipaPoolMin:
 		dom = f.pool.Recycled(n)
 		clear(dom)
+	case n <= len(f.small):
+		dom, f.small = f.small[:n:n], f.small[n:]
 	}
 	if dom == nil {
 		dom = make([]int64, len(tv.Values))
@@ -250,7 +284,7 @@ func (s *ipaPreScoreState) Clone() framework.StateData {
 		return s
 	}
 	f := *s.fast
-	f.pool, f.tuples = nil, &ipaTupleSums{}
+	f.pool, f.tuples, f.spare, f.small = nil, &ipaTupleSums{}, nil, nil
 	// The copy's keys are read from the original's until either adds one
 	// (a clipped slice reallocates on append).
 	f.keys, f.tvs, f.byNode = slices.Clip(f.keys), slices.Clip(f.tvs), slices.Clip(f.byNode)
@@ -409,11 +443,11 @@ func (pl *InterPodAffinity) PreScore(ctx context.Context, state *framework.Cycle
 		return framework.NewStatus(framework.Skip)
 	}
 	if !pl.reference {
-		f := pl.preScoreFast(pod, snap)
-		if f == nil || len(f.keys) == 0 {
+		s := pl.preScoreFast(pod, snap)
+		if s == nil || len(s.fast.keys) == 0 {
 			return framework.NewStatus(framework.Skip)
 		}
-		state.Write(ipaPreScoreStateKey, &ipaPreScoreState{fast: f})
+		state.Write(ipaPreScoreStateKey, s)
 		return nil
 	}
 	nodes := snap.NodesWithPodAffinity()
@@ -454,12 +488,13 @@ func (pl *InterPodAffinity) PreScore(ctx context.Context, state *framework.Cycle
 // snapshot keeps both per domain, so a cycle costs O(terms × values/64 +
 // domains touched). Sums of integers, so the order of contributions does
 // not matter.
-func (pl *InterPodAffinity) preScoreFast(pod *framework.PodInfo, snap *framework.Snapshot) *ipaFastScores {
+func (pl *InterPodAffinity) preScoreFast(pod *framework.PodInfo, snap *framework.Snapshot) *ipaPreScoreState {
 	groups := snap.AffinityGroupsSelecting(pod.Pod)
 	if len(pod.PreferredAffinityTerms) == 0 && len(pod.PreferredAntiAffinityTerms) == 0 && len(groups) == 0 {
 		return nil // nothing scores the pod
 	}
-	f := newIPAFastScores(snap, pl.doms)
+	s := newIPAPreScore(snap, pl.doms)
+	f := s.fast
 	for i := range pod.PreferredAffinityTerms {
 		t := &pod.PreferredAffinityTerms[i]
 		q := framework.PodQuery{Terms: []framework.PodTerm{podTermOf(&t.AffinityTerm, pl.kube)}}
@@ -483,7 +518,7 @@ func (pl *InterPodAffinity) preScoreFast(pod *framework.PodInfo, snap *framework
 			f.addDomains(snap.AffinityGroupDomainCounts(g), 0, -1)
 		}
 	}
-	return f
+	return s
 }
 
 func ipaReadScoreState(state *framework.CycleState) (*ipaPreScoreState, error) {

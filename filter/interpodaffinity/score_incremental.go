@@ -94,9 +94,10 @@ func (pl *InterPodAffinity) PreScoreAfterAdd(ctx context.Context, state *framewo
 	inPlace := false
 	if d, err := state.Read(ipaPreScoreStateKey); err != nil {
 		// PreScore skipped: no existing pod contributed.
-		s = &ipaPreScoreState{}
-		if !pl.reference {
-			s.fast = newIPAFastScores(snap, pl.doms)
+		if pl.reference {
+			s = &ipaPreScoreState{}
+		} else {
+			s = newIPAPreScore(snap, pl.doms)
 		}
 	} else {
 		old, ok := d.(*ipaPreScoreState)
