@@ -166,7 +166,11 @@ func (f *ipaFastScores) tupleSums(keys []string, hs []ipaHoistedKey) (*framework
 	if tt == nil || len(tt.Parts)*ipaTuplesMaxShare > len(tt.Domain) {
 		return nil, nil
 	}
-	sums := slices.Grow(c.sums[:0], len(tt.Parts))[:len(tt.Parts)]
+	sums := c.sums[:0]
+	if cap(sums) < len(tt.Parts) {
+		sums = f.pool.Take(len(tt.Parts)) // Release hands it back
+	}
+	sums = sums[:len(tt.Parts)]
 	for t, parts := range tt.Parts {
 		var v int64
 		for x, id := range parts {
@@ -187,8 +191,10 @@ func (f *ipaFastScores) changed() {
 	}
 }
 
-// ipaPoolMin is the smallest dom slice worth recycling.
-const ipaPoolMin = 256
+// ipaPoolMin is the smallest dom slice worth recycling (as
+// slicepool.MinBytes has it); smaller ones are cut from the state's own
+// buffer (ipaSmallValues) while it lasts.
+const ipaPoolMin = slicepool.MinBytes / 8
 
 // slot returns the index of key, adding it (all domains 0) when absent.
 func (f *ipaFastScores) slot(key string) int {
@@ -307,6 +313,10 @@ func (s *ipaPreScoreState) Release() {
 			f.pool.Put(dom)
 		}
 		f.dom[k] = nil
+	}
+	if t := f.tuples; t != nil && cap(t.sums) >= ipaPoolMin {
+		f.pool.Put(t.sums)
+		t.sums = nil
 	}
 	f.pool = nil
 }

@@ -2,6 +2,7 @@
 package slicepool
 
 import (
+	"math/bits"
 	"sync"
 	"unsafe"
 )
@@ -14,9 +15,11 @@ const MinBytes = 512
 // sized by a topology key's values, which for kubernetes.io/hostname grow
 // with the nodes) from released states to the next cycle's. Its zero value
 // is ready to use, and a nil *Pool only allocates; a plugin owns its pools
-// (there is no shared one).
+// (there is no shared one). Slices are kept by the power of two below
+// their capacity, so that a slice taken for a few values and one taken
+// for every node do not push each other out.
 type Pool[T any] struct {
-	p sync.Pool // of *[]T
+	p [bits.UintSize]sync.Pool // of *[]T, by floor(log2(cap))
 	// headers holds the *[]T that Take emptied, for Put to hold the next
 	// slice in: a Put that made a new one would allocate once per slice
 	// recycled.
@@ -42,18 +45,24 @@ func (sp *Pool[T]) Recycled(n int) []T {
 	if sp == nil || !sp.worth(n) {
 		return nil
 	}
-	h, ok := sp.p.Get().(*[]T)
-	if !ok {
-		return nil
+	// The class of n holds capacities from its power of two on, which
+	// may fit; the next one's all do.
+	k := bits.Len(uint(n)) - 1
+	for c := k; c <= k+1 && c < len(sp.p); c++ {
+		h, ok := sp.p[c].Get().(*[]T)
+		if !ok {
+			continue
+		}
+		if cap(*h) < n {
+			sp.p[c].Put(h)
+			continue
+		}
+		b := (*h)[:n]
+		*h = nil
+		sp.headers.Put(h)
+		return b
 	}
-	if cap(*h) < n {
-		sp.p.Put(h)
-		return nil
-	}
-	b := (*h)[:n]
-	*h = nil
-	sp.headers.Put(h)
-	return b
+	return nil
 }
 
 // Put hands b back for a later Take; b must not be used afterwards.
@@ -64,7 +73,7 @@ func (sp *Pool[T]) Put(b []T) {
 			h = new([]T)
 		}
 		*h = b[:0]
-		sp.p.Put(h)
+		sp.p[bits.Len(uint(cap(b)))-1].Put(h)
 	}
 }
 

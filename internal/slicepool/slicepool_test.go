@@ -48,3 +48,32 @@ func TestPoolRecyclesWithoutAllocating(t *testing.T) {
 		t.Fatalf("a Take and a Put of a recycled slice allocated %v times", allocs)
 	}
 }
+
+// TestPoolKeepsSizesApart: slices of a few values and of many, recycled
+// in turn, are each taken again without allocating: a small one handed
+// back last is not what a large Take finds.
+func TestPoolKeepsSizesApart(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector makes sync.Pool drop items at random")
+	}
+	var p Pool[uint64]
+	const small, large = MinBytes / 8, 5000
+	p.Put(p.Take(small))
+	p.Put(p.Take(large))
+	allocs := testing.AllocsPerRun(100, func() {
+		b := p.Take(large)
+		c := p.Take(small)
+		p.Put(c)
+		p.Put(b)
+	})
+	if allocs != 0 {
+		t.Fatalf("taking and handing back a slice of %d and one of %d allocated %v times", large, small, allocs)
+	}
+	for _, n := range []int{small, small + 1, 2*small - 1, 2 * small, large - 1, large} {
+		if b := p.Take(n); len(b) != n {
+			t.Fatalf("Take(%d) has length %d", n, len(b))
+		} else {
+			p.Put(b)
+		}
+	}
+}
