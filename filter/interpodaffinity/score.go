@@ -113,7 +113,7 @@ type ipaTupleSums struct {
 
 // ipaSmallValues is how many values' scores a PreScore state holds for
 // keys with few values (zones, racks) without allocating.
-const ipaSmallValues = 64
+const ipaSmallValues = 32
 
 // ipaTupleSumsHeld is how many combinations' sums a PreScore state holds
 // without allocating.
