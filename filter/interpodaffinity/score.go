@@ -291,6 +291,7 @@ func (s *ipaPreScoreState) Clone() framework.StateData {
 	}
 	f := *s.fast
 	f.pool, f.tuples, f.spare, f.small = nil, &ipaTupleSums{}, nil, nil
+	f.domArr = [ipaInlineKeys][]int64{} // the original's slices, recycled on its Release
 	// The copy's keys are read from the original's until either adds one
 	// (a clipped slice reallocates on append).
 	f.keys, f.tvs, f.byNode = slices.Clip(f.keys), slices.Clip(f.tvs), slices.Clip(f.byNode)
