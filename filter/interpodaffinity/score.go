@@ -191,11 +191,6 @@ func (f *ipaFastScores) changed() {
 	}
 }
 
-// ipaPoolMin is the smallest dom slice worth recycling (as
-// slicepool.MinBytes has it); smaller ones are cut from the state's own
-// buffer (ipaSmallValues) while it lasts.
-const ipaPoolMin = slicepool.MinBytes / 8
-
 // slot returns the index of key, adding it (all domains 0) when absent.
 func (f *ipaFastScores) slot(key string) int {
 	for k, s := range f.keys {
@@ -213,13 +208,14 @@ func (f *ipaFastScores) slot(key string) int {
 	f.keys = append(f.keys, key)
 	f.tvs = append(f.tvs, tv)
 	f.byNode = append(f.byNode, tv.ByIndex)
+	// A key of few values is cut from the state's own buffer while it
+	// lasts; a larger one is recycled when the pool recycles its size.
 	var dom []int64
-	switch n := len(tv.Values); {
-	case n >= ipaPoolMin:
+	if n := len(tv.Values); n <= len(f.small) {
+		dom, f.small = f.small[:n:n], f.small[n:]
+	} else {
 		dom = f.pool.Recycled(n)
 		clear(dom)
-	case n <= len(f.small):
-		dom, f.small = f.small[:n:n], f.small[n:]
 	}
 	if dom == nil {
 		dom = make([]int64, len(tv.Values))
@@ -309,13 +305,13 @@ func (s *ipaPreScoreState) Release() {
 	if f == nil || f.pool == nil {
 		return
 	}
+	// The pool keeps only slices large enough to recycle: not those cut
+	// from the state's own buffers.
 	for k, dom := range f.dom {
-		if cap(dom) >= ipaPoolMin {
-			f.pool.Put(dom)
-		}
+		f.pool.Put(dom)
 		f.dom[k] = nil
 	}
-	if t := f.tuples; t != nil && cap(t.sums) >= ipaPoolMin {
+	if t := f.tuples; t != nil {
 		f.pool.Put(t.sums)
 		t.sums = nil
 	}

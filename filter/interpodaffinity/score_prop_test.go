@@ -12,6 +12,7 @@ import (
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/fastpath"
+	"github.com/schedkit/schedkit/internal/slicepool"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -304,13 +305,14 @@ func TestPropInterPodAffinityNormalizedInRange(t *testing.T) {
 }
 
 // TestPropInterPodAffinityRecycledScores: with enough topology values to
-// recycle the per-value score slices (≥ 256 hostnames), scores computed on
-// a slice a released state handed back equal the reference walk's, cycle
-// after cycle while the snapshot changes; a clone keeps its scores after
-// the original is released.
+// recycle the per-value score slices (slicepool.MinBytes/8 hostnames or
+// more), scores computed on a slice a released state handed back equal
+// the reference walk's, cycle after cycle while the snapshot changes; a
+// clone keeps its scores after the original is released.
 func TestPropInterPodAffinityRecycledScores(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		n := rapid.IntRange(ipaPoolMin, ipaPoolMin+40).Draw(t, "nodes")
+		least := slicepool.MinBytes / 8
+		n := rapid.IntRange(least, least+40).Draw(t, "nodes")
 		var nodes []*api.Node
 		for i := range n {
 			name := fmt.Sprintf("n%03d", i)
