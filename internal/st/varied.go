@@ -39,6 +39,12 @@ type VariedOptions struct {
 	// requests, limits and images (no selectors, affinity, tolerations,
 	// spread constraints or host ports); the cluster is the same.
 	RequestsAndImagesOnly bool
+	// Copies is how many apps of each of the eight kinds the pods come
+	// from: 0 or 1, one app a kind, named after it; more, "web-1",
+	// "web-2", ..., each with label selectors of its own, so that the
+	// pods' terms and spread constraints select among more distinct
+	// sets of pods. 0 and 1 give the same workload.
+	Copies int
 }
 
 // Varied is a generated cluster and its incoming-pod stream.
@@ -234,11 +240,12 @@ func (v *Varied) pod(kind variedKind) *api.Pod {
 	}
 	v.lastApp = ai
 	app := variedApps[ai]
+	name := v.appName(ai)
 	v.seq++
 	version := "v" + strconv.Itoa(1+r.IntN(3))
-	w := MakePod().Name(fmt.Sprintf("%s-%06d", app.name, v.seq)).Namespace(app.ns).
-		Label("app", app.name).Label("tier", app.tier).Label("version", version).
-		Label(VariedHashKey, fmt.Sprintf("%s-%s", app.name, version))
+	w := MakePod().Name(fmt.Sprintf("%s-%06d", name, v.seq)).Namespace(app.ns).
+		Label("app", name).Label("tier", app.tier).Label("version", version).
+		Label(VariedHashKey, fmt.Sprintf("%s-%s", name, version))
 	w.Priority([]int32{0, 0, 100, 1000, 10000}[r.IntN(5)])
 	bestEffort := r.IntN(100) < 8
 	for c := range 1 + r.IntN(3) {
@@ -282,9 +289,9 @@ func (v *Varied) pod(kind variedKind) *api.Pod {
 	var hostPort int32
 	switch {
 	case kind == variedIncoming:
-		hostPort = v.constraints(w, ai, true)
+		hostPort = v.constraints(w, ai, name, true)
 	case kind == variedExisting && r.IntN(2) == 0:
-		v.constraints(w, ai, false)
+		v.constraints(w, ai, name, false)
 	}
 	pod := w.Obj()
 	if hostPort != 0 { // on the first container (the builder's HostPort adds a container)
@@ -294,13 +301,25 @@ func (v *Varied) pod(kind variedKind) *api.Pod {
 	return pod
 }
 
-// constraints adds scheduling constraints to w (a pod of app ai) at
-// random; incoming pods get the full variety, and sometimes a host port
-// for their first container, which it returns (0: none).
-func (v *Varied) constraints(w *PodWrapper, ai int, incoming bool) int32 {
+// appName returns the name of an app of kind ai: the kind's own name,
+// or with more than one copy of each kind, one of its copies' drawn at
+// random.
+func (v *Varied) appName(ai int) string {
+	if v.opts.Copies <= 1 {
+		return variedApps[ai].name
+	}
+	return variedApps[ai].name + "-" + strconv.Itoa(1+v.rng.IntN(v.opts.Copies))
+}
+
+// constraints adds scheduling constraints to w (a pod of the app named
+// name, of kind ai) at random; incoming pods get the full variety, and
+// sometimes a host port for their first container, which it returns (0:
+// none).
+func (v *Varied) constraints(w *PodWrapper, ai int, name string, incoming bool) int32 {
 	r := v.rng
 	app := variedApps[ai]
-	other := variedApps[(ai+1+r.IntN(len(variedApps)-1))%len(variedApps)]
+	oi := (ai + 1 + r.IntN(len(variedApps)-1)) % len(variedApps)
+	other, otherName := variedApps[oi], v.appName(oi)
 	zone := func() string { return v.zones[r.IntN(len(v.zones))] }
 	topo := func() string {
 		return [...]string{VariedHostKey, VariedZoneKey, VariedRackKey}[r.IntN(3)]
@@ -367,12 +386,12 @@ func (v *Varied) constraints(w *PodWrapper, ai int, incoming bool) int32 {
 		}
 	}
 	if incoming && r.IntN(100) < 8 { // required affinity to another app's zone
-		t := term([]string{other.name}, VariedZoneKey)
+		t := term([]string{otherName}, VariedZoneKey)
 		crossNS(&t, other)
 		aff.PodAffinity = &api.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{t}}
 	}
 	if r.IntN(100) < 15 {
-		t := term([]string{other.name}, topo())
+		t := term([]string{otherName}, topo())
 		crossNS(&t, other)
 		if aff.PodAffinity == nil {
 			aff.PodAffinity = &api.PodAffinity{}
@@ -380,9 +399,9 @@ func (v *Varied) constraints(w *PodWrapper, ai int, incoming bool) int32 {
 		aff.PodAffinity.PreferredDuringSchedulingIgnoredDuringExecution = []api.WeightedPodAffinityTerm{{Weight: int32(1 + r.IntN(100)), PodAffinityTerm: t}}
 	}
 	if r.IntN(100) < 12 { // required anti-affinity, hostname level (rack for incoming pods at times)
-		apps := []string{app.name}
+		apps := []string{name}
 		if r.IntN(3) == 0 {
-			apps = append(apps, other.name)
+			apps = append(apps, otherName)
 		}
 		key := VariedHostKey
 		if incoming && r.IntN(4) == 0 {
@@ -394,14 +413,14 @@ func (v *Varied) constraints(w *PodWrapper, ai int, incoming bool) int32 {
 		if aff.PodAntiAffinity == nil {
 			aff.PodAntiAffinity = &api.PodAntiAffinity{}
 		}
-		aff.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution = []api.WeightedPodAffinityTerm{{Weight: int32(1 + r.IntN(100)), PodAffinityTerm: term([]string{app.name}, topo())}}
+		aff.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution = []api.WeightedPodAffinityTerm{{Weight: int32(1 + r.IntN(100)), PodAffinityTerm: term([]string{name}, topo())}}
 	}
 	if aff.NodeAffinity != nil || aff.PodAffinity != nil || aff.PodAntiAffinity != nil {
 		w.Affinity(&aff)
 	}
 	if r.IntN(100) < 30 {
 		c := api.TopologySpreadConstraint{MaxSkew: int32(1 + r.IntN(3)), TopologyKey: VariedZoneKey, WhenUnsatisfiable: api.ScheduleAnyway,
-			LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": app.name}}}
+			LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": name}}}
 		if r.IntN(3) == 0 {
 			c.TopologyKey = VariedHostKey
 		}

@@ -175,3 +175,66 @@ func TestVariedRequestsAndImagesOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestVariedCopies: one copy of each app is the workload without copies;
+// more copies spread the pods, and the label selectors of their terms and
+// spread constraints, over that many apps of each kind, each app's pods
+// selecting apps that exist.
+func TestVariedCopies(t *testing.T) {
+	a := NewVaried(VariedOptions{Seed: 3, Nodes: 300})
+	b := NewVaried(VariedOptions{Seed: 3, Nodes: 300, Copies: 1})
+	if !reflect.DeepEqual(a.Pods, b.Pods) {
+		t.Fatal("Copies 1 changed the existing pods")
+	}
+	for i := range 50 {
+		if pa, pb := a.Next(), b.Next(); !reflect.DeepEqual(pa, pb) {
+			t.Fatalf("Copies 1 changed incoming pod %d", i)
+		}
+	}
+	const copies = 5
+	v := NewVaried(VariedOptions{Seed: 3, Nodes: 300, Copies: copies})
+	apps, selected := map[string]bool{}, map[string]bool{}
+	pods := append([]*api.Pod(nil), v.Pods...)
+	for range 400 {
+		pods = append(pods, v.Next())
+	}
+	for _, p := range pods {
+		apps[p.Labels["app"]] = true
+		if aff := p.Spec.Affinity; aff != nil {
+			var terms []api.PodAffinityTerm
+			if pa := aff.PodAffinity; pa != nil {
+				terms = append(terms, pa.RequiredDuringSchedulingIgnoredDuringExecution...)
+				for _, w := range pa.PreferredDuringSchedulingIgnoredDuringExecution {
+					terms = append(terms, w.PodAffinityTerm)
+				}
+			}
+			if pa := aff.PodAntiAffinity; pa != nil {
+				terms = append(terms, pa.RequiredDuringSchedulingIgnoredDuringExecution...)
+				for _, w := range pa.PreferredDuringSchedulingIgnoredDuringExecution {
+					terms = append(terms, w.PodAffinityTerm)
+				}
+			}
+			for _, tm := range terms {
+				if app, ok := tm.LabelSelector.MatchLabels["app"]; ok {
+					selected[app] = true
+				}
+				for _, r := range tm.LabelSelector.MatchExpressions {
+					for _, app := range r.Values {
+						selected[app] = true
+					}
+				}
+			}
+		}
+	}
+	if want := copies * len(variedApps); len(apps) != want {
+		t.Errorf("pods of %d apps, want %d", len(apps), want)
+	}
+	for app := range selected {
+		if !apps[app] {
+			t.Errorf("a term selects app %q, which no pod is", app)
+		}
+	}
+	if len(selected) < 2*len(variedApps) {
+		t.Errorf("terms select %d apps, want more than %d with %d copies", len(selected), 2*len(variedApps), copies)
+	}
+}

@@ -69,6 +69,9 @@ type workloadOptions struct {
 	// case's.
 	pods  int
 	order string
+	// copies is the varied workload's apps of each kind
+	// (st.VariedOptions.Copies; 0 and 1 give the same workload).
+	copies int
 }
 
 // addFlags registers the options' flags on fs.
@@ -76,6 +79,7 @@ func (o *workloadOptions) addFlags(fs *flag.FlagSet) {
 	fs.IntVar(&o.nodes, "nodes", 1000, "number of nodes")
 	fs.Uint64Var(&o.seed, "seed", defaultSeed, "seed of the cluster and the varied stream (the requests-and-images stream uses seed+1); of the mixed workload; of where a scheduler_perf workload's first pods go")
 	fs.StringVar(&o.order, "order", orderKube, "node order: kube (kube-scheduler's node tree: zones in turn) or generated")
+	fs.IntVar(&o.copies, "copies", 1, "apps of each of the varied workload's eight kinds, each with label selectors of its own (more: more distinct selectors)")
 }
 
 // validate checks the options.
@@ -88,6 +92,9 @@ func (o *workloadOptions) validate() error {
 	}
 	if o.pods < 1 && variedKind(o.workload) {
 		return fmt.Errorf("pods per stream=%d: want at least 1", o.pods)
+	}
+	if o.copies < 0 {
+		return fmt.Errorf("-copies=%d: want 1 or more (0, as 1: one app of each kind)", o.copies)
 	}
 	if o.order != orderKube && o.order != orderGenerated {
 		return fmt.Errorf("-order=%q: want %q or %q", o.order, orderKube, orderGenerated)
@@ -159,8 +166,8 @@ func generate(o workloadOptions) (*workload, error) {
 		}
 		return w, nil
 	}
-	v := st.NewVaried(st.VariedOptions{Seed: o.seed, Nodes: o.nodes})
-	simple := st.NewVaried(st.VariedOptions{Seed: o.seed + 1, Nodes: 0, RequestsAndImagesOnly: true})
+	v := st.NewVaried(st.VariedOptions{Seed: o.seed, Nodes: o.nodes, Copies: o.copies})
+	simple := st.NewVaried(st.VariedOptions{Seed: o.seed + 1, Nodes: 0, RequestsAndImagesOnly: true, Copies: o.copies})
 	w := &workload{nodes: v.Nodes, pods: v.Pods, namespaces: v.Namespaces, streams: map[string][]*api.Pod{}}
 	for _, s := range []struct {
 		name string

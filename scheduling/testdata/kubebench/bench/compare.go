@@ -128,6 +128,7 @@ type compareOptions struct {
 	warm       int
 	timed      int
 	seed       uint64
+	copies     int
 	profile    string
 	order      string
 	gomaxprocs int
@@ -147,6 +148,7 @@ func runCompare(args []string) error {
 	fs.IntVar(&o.warm, "warm", 20, "warm-up pods, untimed")
 	fs.IntVar(&o.timed, "timed", 0, "timed pods (0: 300 of a varied stream, every pod after the warm-up of a scheduler_perf stream)")
 	fs.Uint64Var(&o.seed, "seed", 13, "workload seed (BenchmarkVariedCycle's)")
+	fs.IntVar(&o.copies, "copies", 1, "apps of each kind of the varied workload (variedbench -copies: more, more distinct label selectors)")
 	fs.StringVar(&o.profile, "profile", profileDefault, "default, novolume or notopology (scheduler_perf's scheduler-config-no-topology.yaml: HostPortConflict, ResourceSaturation)")
 	fs.StringVar(&o.order, "order", "kube", "node order of the export: kube (kube's node tree) or generated")
 	fs.IntVar(&o.gomaxprocs, "gomaxprocs", 0, "GOMAXPROCS of both sides' processes (0: the row's workers)")
@@ -267,7 +269,7 @@ func measureAll(o compareOptions, exec sideRunner, self string) (*comparison, er
 				timed = 300
 			}
 			if _, err := exec(o, 1, o.schedkit, "export", "-workload", wl, "-nodes", strconv.Itoa(n), "-seed", strconv.FormatUint(o.seed, 10),
-				"-pods", strconv.Itoa(o.warm+timed), "-order", o.order, "-dir", dir); err != nil {
+				"-copies", strconv.Itoa(o.copies), "-pods", strconv.Itoa(o.warm+timed), "-order", o.order, "-dir", dir); err != nil {
 				return nil, fmt.Errorf("export %s, %d nodes: %w", wl, n, err)
 			}
 			c.dirs[n][wl] = dir
@@ -339,7 +341,7 @@ func (c *comparison) run(k key, records, follow string) (result, error) {
 	if k.side == "kube" {
 		out, err = c.exec(o, k.row.workers, c.self, append(args, "-dir", c.dirs[k.nodes][o.workloads[k.row.stream]])...)
 	} else {
-		args = append(args, "-nodes", strconv.Itoa(k.nodes), "-seed", strconv.FormatUint(o.seed, 10), "-order", o.order)
+		args = append(args, "-nodes", strconv.Itoa(k.nodes), "-seed", strconv.FormatUint(o.seed, 10), "-copies", strconv.Itoa(o.copies), "-order", o.order)
 		if follow != "" {
 			args = append(args, "-follow", follow)
 		}
