@@ -3,6 +3,7 @@ package framework
 import (
 	"fmt"
 	"maps"
+	"math/bits"
 	"slices"
 	"sync"
 	"testing"
@@ -45,8 +46,13 @@ func pdBrute(s *Snapshot, key string, perNode func(i int, name string) (int64, i
 }
 
 // pdView renders d as value → count and weight (positive counts only),
-// checking Hit and NonZero against Count on the way.
+// checking Hit, NonZero, EachHit, EachCount, Hits and KeptHits against
+// each other on the way: from Count and Weight, or from Hits for sums
+// held as Hits alone.
 func pdView(t *rapid.T, d *DomainCounts) map[string][2]int64 {
+	if d.Count == nil {
+		return pdViewHits(t, d)
+	}
 	out := map[string][2]int64{}
 	nonZero := 0
 	for id, c := range d.Count {
@@ -72,6 +78,7 @@ func pdView(t *rapid.T, d *DomainCounts) map[string][2]int64 {
 	if len(ids) != nonZero || !slices.IsSorted(ids) {
 		t.Fatalf("EachHit gave %v for %d values", ids, nonZero)
 	}
+	pdCheckEachCount(t, d)
 	// Hits lists the same values with their counts and weights, also
 	// after a change to counts it listed before.
 	hits := d.Hits()
@@ -94,6 +101,59 @@ func pdView(t *rapid.T, d *DomainCounts) map[string][2]int64 {
 	return out
 }
 
+// pdViewHits is pdView for sums held as Hits alone: no Weight either, the
+// hits in increasing order of value with positive counts, Hit marking
+// exactly their values, NonZero their number, and KeptHits giving them
+// from the first call.
+func pdViewHits(t *rapid.T, d *DomainCounts) map[string][2]int64 {
+	if d.Weight != nil {
+		t.Fatalf("sums held as Hits have weights %v", d.Weight)
+	}
+	kept, ok := d.KeptHits()
+	hits := d.Hits()
+	if !ok || len(kept) != len(hits) || len(kept) > 0 && &kept[0] != &hits[0] {
+		t.Fatalf("KeptHits of sums held as Hits: %d values, %v; want Hits' %d", len(kept), ok, len(hits))
+	}
+	if len(hits) != d.NonZero {
+		t.Fatalf("NonZero %d, %d hits", d.NonZero, len(hits))
+	}
+	marked := 0
+	for _, w := range d.Hit {
+		marked += bits.OnesCount64(w)
+	}
+	if marked != len(hits) {
+		t.Fatalf("Hit marks %d values, %d hits", marked, len(hits))
+	}
+	out := map[string][2]int64{}
+	for k, h := range hits {
+		if k > 0 && hits[k-1].ID >= h.ID {
+			t.Fatalf("hits out of order: %+v after %+v", h, hits[k-1])
+		}
+		if h.Count <= 0 || d.Hit[h.ID>>6]&(1<<(h.ID&63)) == 0 {
+			t.Fatalf("hit %+v: count not positive or value not marked", h)
+		}
+		out[d.Values.Values[h.ID]] = [2]int64{int64(h.Count), h.Weight}
+	}
+	var ids []int32
+	d.EachHit(func(id int32) { ids = append(ids, id) })
+	if len(ids) != len(hits) {
+		t.Fatalf("EachHit gave %v for %d hits", ids, len(hits))
+	}
+	pdCheckEachCount(t, d)
+	return out
+}
+
+// pdCheckEachCount checks that EachCount visits what Hits lists.
+func pdCheckEachCount(t *rapid.T, d *DomainCounts) {
+	var got []DomainHit
+	d.EachCount(func(id, count int32, weight int64) {
+		got = append(got, DomainHit{ID: id, Count: count, Weight: weight})
+	})
+	if want := d.Hits(); !slices.Equal(got, want) {
+		t.Fatalf("EachCount gave %v, Hits %v", got, want)
+	}
+}
+
 // TestPropDomainCountsMatchRecount: after any sequence of pod additions,
 // removals and updates (a pod replaced by one of other labels, terms or
 // node), node additions, removals and relabellings, and clones, on any of
@@ -103,95 +163,108 @@ func pdView(t *rapid.T, d *DomainCounts) map[string][2]int64 {
 // it (asked again, they are the same memo), and none leaks between a
 // snapshot and its clones.
 func TestPropDomainCountsMatchRecount(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) { pdCheckRecount(t, 1, 5, 40) })
+}
+
+// TestPropSparseGroupSumsMatchRecount is TestPropDomainCountsMatchRecount
+// on enough nodes (a value each by kubernetes.io/hostname) for the sums of
+// an affinity group on a node or two to be held as Hits alone
+// (sparseGroup), dropped and summed again as the group changes.
+func TestPropSparseGroupSumsMatchRecount(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) { pdCheckRecount(t, 2*sparseGroupSpread, 3*sparseGroupSpread, 15) })
+}
+
+// pdCheckRecount runs up to maxOps random changes on a snapshot of
+// minNodes to maxNodes nodes and its clones, checking every snapshot's
+// sums against a recount after each.
+func pdCheckRecount(t *rapid.T, minNodes, maxNodes, maxOps int) {
 	queries := piQueries()
-	rapid.Check(t, func(t *rapid.T) {
-		zones := []string{"", "z1", "z2", "z3"}
-		n0 := rapid.IntRange(1, 5).Draw(t, "nodes")
-		var nodes []*api.Node
-		for i := range n0 {
-			nodes = append(nodes, pdNode(fmt.Sprintf("n%d", i), rapid.SampledFrom(zones).Draw(t, "zone")))
+	zones := []string{"", "z1", "z2", "z3"}
+	n0 := rapid.IntRange(minNodes, maxNodes).Draw(t, "nodes")
+	var nodes []*api.Node
+	for i := range n0 {
+		nodes = append(nodes, pdNode(fmt.Sprintf("n%d", i), rapid.SampledFrom(zones).Draw(t, "zone")))
+	}
+	s0 := MustSnapshot(nodes, nil, WithNamespaces(piNamespaces...))
+	snaps := []*Snapshot{s0}
+	podSeq, nodeSeq := 0, n0
+	allPods := func(s *Snapshot) []*api.Pod {
+		var all []*api.Pod
+		for _, ni := range s.Nodes() {
+			for _, pi := range ni.Pods {
+				all = append(all, pi.Pod)
+			}
 		}
-		s0 := MustSnapshot(nodes, nil, WithNamespaces(piNamespaces...))
-		snaps := []*Snapshot{s0}
-		podSeq, nodeSeq := 0, n0
-		allPods := func(s *Snapshot) []*api.Pod {
-			var all []*api.Pod
-			for _, ni := range s.Nodes() {
-				for _, pi := range ni.Pods {
-					all = append(all, pi.Pod)
+		return all
+	}
+	for range rapid.IntRange(1, maxOps).Draw(t, "ops") {
+		s := snaps[rapid.IntRange(0, len(snaps)-1).Draw(t, "snap")]
+		randomNode := func() string { return s.Nodes()[rapid.IntRange(0, s.NumNodes()-1).Draw(t, "node")].Name() }
+		switch op := rapid.IntRange(0, 10).Draw(t, "op"); {
+		case op <= 3: // add a pod
+			podSeq++
+			if err := s.AddPod(piDrawPod(t, fmt.Sprintf("p%d", podSeq), randomNode())); err != nil {
+				t.Fatal(err)
+			}
+		case op <= 4: // remove a pod
+			if all := allPods(s); len(all) > 0 {
+				if err := s.RemovePod(all[rapid.IntRange(0, len(all)-1).Draw(t, "victim")]); err != nil {
+					t.Fatal(err)
 				}
 			}
-			return all
-		}
-		for range rapid.IntRange(1, 40).Draw(t, "ops") {
-			s := snaps[rapid.IntRange(0, len(snaps)-1).Draw(t, "snap")]
-			randomNode := func() string { return s.Nodes()[rapid.IntRange(0, s.NumNodes()-1).Draw(t, "node")].Name() }
-			switch op := rapid.IntRange(0, 10).Draw(t, "op"); {
-			case op <= 3: // add a pod
-				podSeq++
-				if err := s.AddPod(piDrawPod(t, fmt.Sprintf("p%d", podSeq), randomNode())); err != nil {
+		case op <= 6: // update a pod: same name, new labels, terms and maybe node
+			if all := allPods(s); len(all) > 0 {
+				old := all[rapid.IntRange(0, len(all)-1).Draw(t, "updated")]
+				if err := s.RemovePod(old); err != nil {
 					t.Fatal(err)
 				}
-			case op <= 4: // remove a pod
-				if all := allPods(s); len(all) > 0 {
-					if err := s.RemovePod(all[rapid.IntRange(0, len(all)-1).Draw(t, "victim")]); err != nil {
-						t.Fatal(err)
-					}
-				}
-			case op <= 6: // update a pod: same name, new labels, terms and maybe node
-				if all := allPods(s); len(all) > 0 {
-					old := all[rapid.IntRange(0, len(all)-1).Draw(t, "updated")]
-					if err := s.RemovePod(old); err != nil {
-						t.Fatal(err)
-					}
-					if err := s.AddPod(piDrawPod(t, old.Name, randomNode())); err != nil {
-						t.Fatal(err)
-					}
-				}
-			case op == 7:
-				snaps = append(snaps, s.Clone())
-			case op == 8:
-				nodeSeq++
-				if err := s.AddNode(pdNode(fmt.Sprintf("n%d", nodeSeq), rapid.SampledFrom(zones).Draw(t, "zone"))); err != nil {
+				if err := s.AddPod(piDrawPod(t, old.Name, randomNode())); err != nil {
 					t.Fatal(err)
-				}
-			case op == 9: // relabel a node
-				if err := s.UpdateNode(pdNode(randomNode(), rapid.SampledFrom(zones).Draw(t, "zone"))); err != nil {
-					t.Fatal(err)
-				}
-			default:
-				if s.NumNodes() > 1 {
-					if err := s.RemoveNode(randomNode()); err != nil {
-						t.Fatal(err)
-					}
 				}
 			}
-			for k, sn := range snaps {
-				for qi, q := range queries {
-					brute := piBruteCount(sn, q)
-					for _, key := range pdKeys {
-						got := pdView(t, sn.PodDomainCounts(q, key))
-						want := pdBrute(sn, key, func(i int, _ string) (int64, int64) { return int64(brute[i]), 0 })
-						if fmt.Sprint(got) != fmt.Sprint(want) {
-							t.Fatalf("snapshot %d query %d key %s: sums %v, recount %v", k, qi, key, got, want)
-						}
-					}
+		case op == 7:
+			snaps = append(snaps, s.Clone())
+		case op == 8:
+			nodeSeq++
+			if err := s.AddNode(pdNode(fmt.Sprintf("n%d", nodeSeq), rapid.SampledFrom(zones).Draw(t, "zone"))); err != nil {
+				t.Fatal(err)
+			}
+		case op == 9: // relabel a node
+			if err := s.UpdateNode(pdNode(randomNode(), rapid.SampledFrom(zones).Draw(t, "zone"))); err != nil {
+				t.Fatal(err)
+			}
+		default:
+			if s.NumNodes() > 1 {
+				if err := s.RemoveNode(randomNode()); err != nil {
+					t.Fatal(err)
 				}
-				bruteGroups := piBruteGroups(sn)
-				for _, g := range sn.AffinityGroups() {
-					perNode := bruteGroups[piTermKey(g.Kind, g.Term)]
-					got := pdView(t, sn.AffinityGroupDomainCounts(g))
-					want := pdBrute(sn, g.Term.TopologyKey, func(_ int, name string) (int64, int64) {
-						v := perNode[name]
-						return v[0], v[1]
-					})
+			}
+		}
+		for k, sn := range snaps {
+			for qi, q := range queries {
+				brute := piBruteCount(sn, q)
+				for _, key := range pdKeys {
+					got := pdView(t, sn.PodDomainCounts(q, key))
+					want := pdBrute(sn, key, func(i int, _ string) (int64, int64) { return int64(brute[i]), 0 })
 					if fmt.Sprint(got) != fmt.Sprint(want) {
-						t.Fatalf("snapshot %d group %s: sums %v, recount %v", k, piTermKey(g.Kind, g.Term), got, want)
+						t.Fatalf("snapshot %d query %d key %s: sums %v, recount %v", k, qi, key, got, want)
 					}
 				}
 			}
+			bruteGroups := piBruteGroups(sn)
+			for _, g := range sn.AffinityGroups() {
+				perNode := bruteGroups[piTermKey(g.Kind, g.Term)]
+				got := pdView(t, sn.AffinityGroupDomainCounts(g))
+				want := pdBrute(sn, g.Term.TopologyKey, func(_ int, name string) (int64, int64) {
+					v := perNode[name]
+					return v[0], v[1]
+				})
+				if fmt.Sprint(got) != fmt.Sprint(want) {
+					t.Fatalf("snapshot %d group %s: sums %v, recount %v", k, piTermKey(g.Kind, g.Term), got, want)
+				}
+			}
 		}
-	})
+	}
 }
 
 // TestDomainCountsKeptNotRebuilt: a pod added after the sums were asked

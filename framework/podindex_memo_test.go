@@ -159,7 +159,11 @@ func groupSumsView(s *Snapshot, recount bool) map[string]string {
 		if recount {
 			d = groupDomainCountsOf(d.Values, sl.g)
 		}
-		out[piTermKey(sl.g.Kind, sl.g.Term)] = fmt.Sprint(d.Values.Values, d.Count, d.Weight, d.Hit, d.NonZero)
+		var sums []DomainHit
+		d.EachCount(func(id, count int32, weight int64) {
+			sums = append(sums, DomainHit{ID: id, Count: count, Weight: weight})
+		})
+		out[piTermKey(sl.g.Kind, sl.g.Term)] = fmt.Sprint(d.Values.Values, sums, d.Count, d.Weight, d.Hit, d.NonZero)
 	}
 	return out
 }

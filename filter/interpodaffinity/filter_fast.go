@@ -163,7 +163,7 @@ func (s *ipaPreFilterState) fillTables() {
 				t.c.vals[slot] = m
 			}
 			for _, dc := range sl.sources {
-				dc.EachHit(func(id int32) { m[sl.values[id]] += int64(dc.Count[id]) })
+				dc.EachCount(func(id, count int32, _ int64) { m[sl.values[id]] += int64(count) })
 			}
 		}
 	}

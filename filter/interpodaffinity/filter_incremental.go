@@ -123,7 +123,7 @@ func (s *ipaPreFilterState) own() {
 				if dc.Values != tv {
 					return // not one numbering: leave the rest shared (owned stays false)
 				}
-				dc.EachHit(func(id int32) { sum.Count[id] += dc.Count[id] })
+				dc.EachCount(func(id, count int32, _ int64) { sum.Count[id] += count })
 			}
 			for id, c := range sum.Count {
 				if c > 0 {
