@@ -528,3 +528,65 @@ func TestPodDomainCountsByNodeConcurrentReaders(t *testing.T) {
 		t.Errorf("sums the original shared with its clone changed: %v", d.Count)
 	}
 }
+
+// TestSmallGroupSumsHeldAsHits: the sums of an affinity group on a few
+// nodes of a key with many more values are held as Hits alone, no array
+// a value, and a group on more nodes gets the arrays; after a pod joins
+// the group the sums are summed again, while a clone taken before keeps
+// the ones it shared.
+func TestSmallGroupSumsHeldAsHits(t *testing.T) {
+	nodes := testNodes(4 * sparseGroupSpread)
+	s := MustSnapshot(nodes, nil, WithNamespaces(piNamespaces...))
+	term := api.PodAffinityTerm{LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}}, TopologyKey: "kubernetes.io/hostname"}
+	web := func(name, node string) *api.Pod {
+		return &api.Pod{ObjectMeta: api.ObjectMeta{Name: name, UID: name, Namespace: "a", Labels: map[string]string{"app": "web"}},
+			Spec: api.PodSpec{NodeName: node, Affinity: &api.Affinity{PodAntiAffinity: &api.PodAntiAffinity{
+				PreferredDuringSchedulingIgnoredDuringExecution: []api.WeightedPodAffinityTerm{{Weight: 30, PodAffinityTerm: term}},
+			}}}}
+	}
+	sums := func(s *Snapshot) (*DomainCounts, string) {
+		t.Helper()
+		groups := s.AffinityGroups()
+		if len(groups) != 1 {
+			t.Fatalf("%d groups, want 1", len(groups))
+		}
+		d := s.AffinityGroupDomainCounts(groups[0])
+		var out []string
+		d.EachCount(func(id, count int32, weight int64) {
+			out = append(out, fmt.Sprintf("%s:%d/%d", d.Values.Values[id], count, weight))
+		})
+		return d, fmt.Sprint(out)
+	}
+	for i, node := range []string{"n9", "n3", "n9"} {
+		if err := s.AddPod(web(fmt.Sprintf("p%d", i), node)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d, got := sums(s)
+	if d.Count != nil || d.Weight != nil {
+		t.Errorf("a group on 2 of %d nodes: counts %d and weights %d a value, want its Hits alone", len(nodes), len(d.Count), len(d.Weight))
+	}
+	if want := "[n3:1/30 n9:2/60]"; got != want || d.NonZero != 2 {
+		t.Errorf("sums %s (NonZero %d), want %s", got, d.NonZero, want)
+	}
+	clone := s.Clone()
+	if err := s.AddPod(web("p3", "n20")); err != nil {
+		t.Fatal(err)
+	}
+	if _, got := sums(s); got != "[n3:1/30 n9:2/60 n20:1/30]" {
+		t.Errorf("after a pod joined: sums %s", got)
+	}
+	if cd, got := sums(clone); cd != d || got != "[n3:1/30 n9:2/60]" {
+		t.Errorf("the clone's sums %s (the same memo: %v), want the ones it shared", got, cd == d)
+	}
+	// On more nodes than a sixteenth of the values (sparseGroupSpread):
+	// the arrays.
+	for i := range sparseGroupSpread {
+		if err := s.AddPod(web(fmt.Sprintf("q%d", i), fmt.Sprintf("n%d", 30+i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if d, _ := sums(s); len(d.Count) != len(nodes) || len(d.Weight) != len(nodes) {
+		t.Errorf("a group on %d of %d nodes: counts %d and weights %d a value, want the arrays", 3+sparseGroupSpread, len(nodes), len(d.Count), len(d.Weight))
+	}
+}
