@@ -45,7 +45,14 @@ const variedUnfit = 2
 
 func newVariedCluster(tb testing.TB, nodes int) *variedCluster {
 	tb.Helper()
-	v := st.NewVaried(st.VariedOptions{Seed: variedSeed, Nodes: nodes})
+	return newVariedClusterOf(tb, nodes, 1)
+}
+
+// newVariedClusterOf is newVariedCluster with the pods drawn from copies
+// apps of each kind (st.VariedOptions.Copies).
+func newVariedClusterOf(tb testing.TB, nodes, copies int) *variedCluster {
+	tb.Helper()
+	v := st.NewVaried(st.VariedOptions{Seed: variedSeed, Nodes: nodes, Copies: copies})
 	snap, err := framework.NewSnapshot(v.Nodes, v.Pods, framework.WithNamespaces(v.Namespaces...))
 	if err != nil {
 		tb.Fatal(err)
@@ -210,6 +217,28 @@ func BenchmarkVariedCycle(b *testing.B) {
 					})
 				}
 			}
+		}
+	}
+}
+
+// BenchmarkVariedCycleManyApps is BenchmarkVariedCycle's varied stream at
+// 5,000 nodes with its pods drawn from 16 apps of each kind, each with
+// label selectors of its own: most pods meet selectors and affinity
+// groups the snapshot has no memo of yet.
+func BenchmarkVariedCycleManyApps(b *testing.B) {
+	c := newVariedClusterOf(b, 5000, 16)
+	for _, sampled := range []bool{false, true} {
+		for _, assumed := range []bool{false, true} {
+			eval, place := "all", "fresh"
+			if sampled {
+				eval = "sampled"
+			}
+			if assumed {
+				place = "assumed"
+			}
+			b.Run(fmt.Sprintf("varied/nodes=5000/copies=16/%s/%s", eval, place), func(b *testing.B) {
+				runVaried(b, newVariedRun(b, c, 0, sampled, assumed, 1))
+			})
 		}
 	}
 }
