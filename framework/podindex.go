@@ -279,6 +279,7 @@ func (s *Snapshot) affinityGroupsLocked() []*AffinityGroup {
 	if x.groupList == nil {
 		x.groupList = make([]*AffinityGroup, 0, len(x.groups))
 		for _, sl := range x.groups {
+			sl.at = int32(len(x.groupList))
 			x.groupList = append(x.groupList, sl.g)
 		}
 	}
@@ -504,6 +505,9 @@ type groupSlot struct {
 	// false while shared with a clone.
 	dom      atomic.Pointer[DomainCounts]
 	domOwned bool
+	// at is g's position in the index's group list, when the list was
+	// last built or g appended to it (groupReplacedLocked checks it).
+	at int32
 }
 
 // setGroup makes g the slot's group.
@@ -1032,7 +1036,7 @@ func (x *podIndex) groupApplyLocked(sl *groupSlot, node int32, delta int32, weig
 			sl.g.pos[n] = p
 		}
 		sl.owned = true
-		x.groupsChangedLocked()
+		x.groupReplacedLocked(sl, g)
 	}
 	g := sl.g
 	p, ok := g.pos[node]

@@ -167,6 +167,26 @@ func (x *podIndex) groupsChangedLocked() {
 	x.selIx, x.selMisses = nil, 0
 }
 
+// groupReplacedLocked records that slot sl's group, old, was replaced by
+// a copy of its own (sl.g: copy-on-write after a clone). The groups and
+// their terms are the same: the list keeps its order with the copy in
+// old's place, and the selection index, which lists positions in it,
+// stays, so that a clone's first updates, one group at a time, do not
+// make every pod after them match every group in full. The memoized
+// answers, which hold the group objects, are dropped.
+func (x *podIndex) groupReplacedLocked(sl *groupSlot, old *AffinityGroup) {
+	x.groupsVersion++
+	x.selecting = nil
+	if x.groupList == nil {
+		return
+	}
+	if i := int(sl.at); i < len(x.groupList) && x.groupList[i] == old {
+		x.groupList[i] = sl.g
+		return
+	}
+	x.groupList, x.selIx = nil, nil // not found where listed: built again when asked
+}
+
 // selIndexTail is how many groups created since the selection index was
 // built are matched in full before it is built again.
 const selIndexTail = 64
@@ -184,6 +204,7 @@ func (x *podIndex) groupCreatedLocked(g *AffinityGroup, ns map[string]map[string
 		x.selIx = nil
 		return // the list and the selections are built again when asked
 	}
+	g.slot.at = int32(len(x.groupList))
 	x.groupList = append(x.groupList, g)
 	if ix := x.selIx; ix != nil && len(x.groupList)-ix.n > selIndexTail {
 		x.selIx = nil // built again when asked
