@@ -178,6 +178,7 @@ func (x *podIndex) groupReplacedLocked(sl *groupSlot, old *AffinityGroup) {
 	x.groupsVersion++
 	x.selecting = nil
 	if x.groupList == nil {
+		x.selIx = nil // an index lists positions of a list built before
 		return
 	}
 	if i := int(sl.at); i < len(x.groupList) && x.groupList[i] == old {
