@@ -136,7 +136,9 @@ func (s *Snapshot) podCountEntry(q PodQuery) *podCountEntry {
 
 	key := string(kb)
 	e := &podCountEntry{m: compilePodQuery(&q), counts: makeWritten[int32](len(s.nodes))}
-	e.verdicts = x.countByClasses(&e.m, s.namespaces, e.counts)
+	nz := make([]uint64, (len(s.nodes)+63)/64)
+	e.verdicts = x.countByClasses(&e.m, s.namespaces, e.counts, nz)
+	e.nonZero.Store(&nz)
 
 	x.mu.Lock()
 	defer x.mu.Unlock()

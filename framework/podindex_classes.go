@@ -439,8 +439,10 @@ func (x *podIndex) classesForkFrom(src *podIndex) {
 // decided). When m requires a label with In, only the classes carrying it
 // can match (podClasses.candidates), and the nodes holding those that do
 // are read from the inverse lists (classNodesLocked); otherwise every
-// node's classes are.
-func (x *podIndex) countByClasses(m *podMatcher, ns map[string]map[string]string, counts []int32) []uint8 {
+// node's classes are. When nz is not nil (all clear on entry, a bit a
+// node), it sets the bits of the nodes whose count is not zero: the
+// entry's nonZero bitmap, without a pass over every node's count.
+func (x *podIndex) countByClasses(m *podMatcher, ns map[string]map[string]string, counts []int32, nz []uint64) []uint8 {
 	x.mu.Lock()
 	lists := x.nodeClasses
 	var reps []*api.Pod
@@ -486,8 +488,11 @@ func (x *podIndex) countByClasses(m *podMatcher, ns map[string]map[string]string
 		x.mu.Unlock()
 		for _, l := range inv {
 			for _, e := range l {
-				if int(e.node) < len(counts) {
-					counts[e.node] += e.n
+				if k := e.node; int(k) < len(counts) {
+					counts[k] += e.n
+					if nz != nil && counts[k] != 0 {
+						nz[k>>6] |= 1 << (k & 63)
+					}
 				}
 			}
 		}
@@ -509,6 +514,9 @@ func (x *podIndex) countByClasses(m *podMatcher, ns map[string]map[string]string
 			}
 		}
 		counts[i] = c
+		if nz != nil && c != 0 {
+			nz[i>>6] |= 1 << (i & 63)
+		}
 	}
 	return verdict
 }

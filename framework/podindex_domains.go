@@ -220,7 +220,7 @@ func (s *Snapshot) PodDomainCounts(q PodQuery, key string) *DomainCounts {
 	if tv.ByIndex {
 		return s.podIndexDomainCounts(q, tv)
 	}
-	counts := s.PodCounts(q)
+	counts, nz := s.PodCountsBits(q)
 	var buf [256]byte
 	kb := q.appendKey(buf[:0])
 	x := &s.podIdx
@@ -235,7 +235,7 @@ func (s *Snapshot) PodDomainCounts(q PodQuery, key string) *DomainCounts {
 	x.mu.Unlock()
 	// Summed without the lock, which other readers (another plugin's
 	// PreScore on another worker) take meanwhile.
-	nd := domainCountsOf(tv, counts)
+	nd := domainCountsOf(tv, counts, nz)
 	if !ok { // evicted meanwhile by another reader's query: sum, not kept
 		return nd
 	}
@@ -274,7 +274,7 @@ func (s *Snapshot) podIndexDomainCounts(q PodQuery, tv *api.TopologyValues) *Dom
 	}
 	counts, nz := e.counts, e.nonZeroBitmap()
 	if len(counts) != len(tv.Values) || len(nz) != (len(tv.Values)+63)/64 {
-		return domainCountsOf(tv, counts) // not this numbering's nodes: summed, not kept
+		return domainCountsOf(tv, counts, nz) // not this numbering's nodes: summed, not kept
 	}
 	nd := &DomainCounts{Values: tv, Count: counts, Hit: nz}
 	for _, w := range nz {
@@ -301,19 +301,27 @@ func (sl *podIndexSlot) domainsOf(tv *api.TopologyValues) *DomainCounts {
 }
 
 // domainCountsOf sums per-node counts (pods: none negative) by tv's
-// values, marking each value as its sum turns positive, so that a key
-// with a value per node takes one pass over the nodes and none over the
-// values.
-func domainCountsOf(tv *api.TopologyValues, counts []int32) *DomainCounts {
+// values, marking each value as its sum turns positive, reading the nodes
+// whose bit is set in nz (the counts' nonZero bitmap): a query matching
+// the pods of a few nodes costs a pass over the bitmap's words, not over
+// every node's count.
+func domainCountsOf(tv *api.TopologyValues, counts []int32, nz []uint64) *DomainCounts {
 	d := newDomainCounts(tv, false)
 	dom, sums, hit := tv.Domain[:len(counts)], d.Count, d.Hit
-	for k, n := range counts {
-		if id := dom[k]; n > 0 && id >= 0 {
-			if sums[id] == 0 {
-				hit[id>>6] |= 1 << (id & 63)
-				d.NonZero++
+	for w, word := range nz {
+		for word != 0 {
+			k := w<<6 + bits.TrailingZeros64(word)
+			word &= word - 1
+			if k >= len(counts) {
+				break
 			}
-			sums[id] += n
+			if id, n := dom[k], counts[k]; n > 0 && id >= 0 {
+				if sums[id] == 0 {
+					hit[id>>6] |= 1 << (id & 63)
+					d.NonZero++
+				}
+				sums[id] += n
+			}
 		}
 	}
 	return d

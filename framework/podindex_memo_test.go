@@ -213,15 +213,19 @@ func TestPropClassNodesForks(t *testing.T) {
 			default: // a new query's counts, which build the inverse
 				q := queries[rapid.IntRange(0, len(queries)-1).Draw(t, "query")]
 				m := compilePodQuery(&q)
-				s.podIdx.countByClasses(&m, s.namespaces, make([]int32, s.NumNodes()))
+				s.podIdx.countByClasses(&m, s.namespaces, make([]int32, s.NumNodes()), nil)
 			}
 			for k, s := range family {
 				for _, q := range queries {
 					m := compilePodQuery(&q)
 					got := make([]int32, s.NumNodes())
-					s.podIdx.countByClasses(&m, s.namespaces, got)
+					nz := make([]uint64, (s.NumNodes()+63)/64)
+					s.podIdx.countByClasses(&m, s.namespaces, got, nz)
 					if want := piBruteCount(s, q); !slices.Equal(got, want) {
 						t.Fatalf("op %d, member %d: counts %v, recount %v", i, k, got, want)
+					}
+					if want := nonZeroBits(got); !slices.Equal(nz, want) {
+						t.Fatalf("op %d, member %d: nonzero bits %x, of the counts %x", i, k, nz, want)
 					}
 				}
 				if got, want := classNodesView(s), nodeClassesView(s); s.podIdx.classNodesOK && !maps.Equal(got, want) {
