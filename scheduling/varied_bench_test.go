@@ -200,14 +200,7 @@ func BenchmarkVariedCycle(b *testing.B) {
 		for _, nodes := range []int{1000, 5000, 15000} {
 			for _, sampled := range []bool{false, true} {
 				for _, assumed := range []bool{false, true} {
-					eval, place := "all", "fresh"
-					if sampled {
-						eval = "sampled"
-					}
-					if assumed {
-						place = "assumed"
-					}
-					b.Run(fmt.Sprintf("%s/nodes=%d/%s/%s", stream, nodes, eval, place), func(b *testing.B) {
+					b.Run(fmt.Sprintf("%s/nodes=%d/%s/%s", stream, nodes, evalName(sampled), placeName(assumed)), func(b *testing.B) {
 						c := clusters[nodes]
 						if c == nil {
 							c = newVariedCluster(b, nodes)
@@ -229,18 +222,29 @@ func BenchmarkVariedCycleManyApps(b *testing.B) {
 	c := newVariedClusterOf(b, 5000, 16)
 	for _, sampled := range []bool{false, true} {
 		for _, assumed := range []bool{false, true} {
-			eval, place := "all", "fresh"
-			if sampled {
-				eval = "sampled"
-			}
-			if assumed {
-				place = "assumed"
-			}
-			b.Run(fmt.Sprintf("varied/nodes=5000/copies=16/%s/%s", eval, place), func(b *testing.B) {
+			b.Run(fmt.Sprintf("varied/nodes=5000/copies=16/%s/%s", evalName(sampled), placeName(assumed)), func(b *testing.B) {
 				runVaried(b, newVariedRun(b, c, 0, sampled, assumed, 1))
 			})
 		}
 	}
+}
+
+// evalName names a row's nodes evaluated: "sampled" (kube's adaptive
+// sampling) or "all".
+func evalName(sampled bool) string {
+	if sampled {
+		return "sampled"
+	}
+	return "all"
+}
+
+// placeName names a row's placing: "assumed" (each placed pod added
+// before the next) or "fresh".
+func placeName(assumed bool) string {
+	if assumed {
+		return "assumed"
+	}
+	return "fresh"
 }
 
 // runVaried times r's cycles.
@@ -291,11 +295,7 @@ func timeVaried(b *testing.B, r *variedRun, marking bool) {
 func BenchmarkVariedCycleMarking(b *testing.B) {
 	c := newVariedCluster(b, 5000)
 	for _, sampled := range []bool{false, true} {
-		eval := "all"
-		if sampled {
-			eval = "sampled"
-		}
-		b.Run(fmt.Sprintf("varied/nodes=5000/%s/fresh", eval), func(b *testing.B) {
+		b.Run(fmt.Sprintf("varied/nodes=5000/%s/fresh", evalName(sampled)), func(b *testing.B) {
 			timeVaried(b, newVariedRun(b, c, 0, sampled, false, 1), true)
 		})
 	}
@@ -311,11 +311,7 @@ func BenchmarkVariedNoNodeFits(b *testing.B) {
 	for _, nodes := range []int{1000, 5000} {
 		c := newVariedCluster(b, nodes)
 		for _, sampled := range []bool{false, true} {
-			eval := "all"
-			if sampled {
-				eval = "sampled"
-			}
-			b.Run(fmt.Sprintf("nodes=%d/%s", nodes, eval), func(b *testing.B) {
+			b.Run(fmt.Sprintf("nodes=%d/%s", nodes, evalName(sampled)), func(b *testing.B) {
 				r := newVariedRun(b, c, variedUnfit, sampled, false, 1)
 				runVaried(b, r)
 				if r.placed > 0 {
@@ -337,11 +333,7 @@ func BenchmarkVariedWorkers(b *testing.B) {
 	for _, nodes := range []int{1000, 5000} {
 		for _, sampled := range []bool{false, true} {
 			for _, workers := range []int{1, 2, 4, 8, 16} {
-				eval := "all"
-				if sampled {
-					eval = "sampled"
-				}
-				b.Run(fmt.Sprintf("nodes=%d/%s/workers=%d", nodes, eval, workers), func(b *testing.B) {
+				b.Run(fmt.Sprintf("nodes=%d/%s/workers=%d", nodes, evalName(sampled), workers), func(b *testing.B) {
 					c := clusters[nodes]
 					if c == nil {
 						c = newVariedCluster(b, nodes)
