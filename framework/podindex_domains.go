@@ -49,7 +49,8 @@ type DomainCounts struct {
 	// terms, whose terms weigh nothing, and when the sums are held as
 	// Hits alone).
 	Weight []int64
-	// Hit has bit id set when Count[id] > 0.
+	// Hit has bit id set when value id's count is positive (in either
+	// form).
 	Hit []uint64
 	// NonZero is the number of values with Count > 0.
 	NonZero int
