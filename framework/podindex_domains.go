@@ -52,7 +52,7 @@ type DomainCounts struct {
 	// Hit has bit id set when value id's count is positive (in either
 	// form).
 	Hit []uint64
-	// NonZero is the number of values with Count > 0.
+	// NonZero is the number of values with a positive count.
 	NonZero int
 
 	// hits caches Hits: nil until asked, and again after a change.
